@@ -1,0 +1,28 @@
+# Every target creates the virtualenv it needs.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PUZZLE ?= puzzles/ai-escargot.txt
+
+.PHONY: run test lint bench clean
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(VENV)/bin/sudosat solve $(PUZZLE)
+
+test: $(VENV)/.installed
+	$(VENV)/bin/ruff check sudosat tests benchmarks
+	$(VENV)/bin/ruff format --check sudosat tests benchmarks
+	$(VENV)/bin/mypy sudosat
+	$(PY) -m pytest
+
+bench: $(VENV)/.installed
+	$(PY) benchmarks/encodings.py
+	$(PY) benchmarks/sizes.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -1,0 +1,317 @@
+"""The command line: thin click commands over the library."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .dimacs import write_atomically, write_dimacs
+from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
+from .engine import ERROR, MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, Outcome, solve_safely
+from .formats import LAYOUTS, InputError, read_file
+from .puzzle import Puzzle
+from .render import count_line, outcome_json, plain, show_rich, stats_lines, status_line, where
+from .solvers import DEFAULT_SOLVER, SolverError
+from .solvers.pysat_backend import canonical_name, pysat_solvers
+
+EXIT_OK = 0
+EXIT_MULTIPLE = 1
+EXIT_USAGE = 2
+EXIT_NONE = 3
+EXIT_SOLVER = 4
+EXIT_TIMEOUT = 5
+EXIT_INTERRUPTED = 130
+EXIT_CODES = {
+    UNIQUE: EXIT_OK,
+    SOLVED: EXIT_OK,
+    MULTIPLE: EXIT_MULTIPLE,
+    NONE: EXIT_NONE,
+    ERROR: EXIT_SOLVER,
+    TIMEOUT: EXIT_TIMEOUT,
+}
+SEVERITY = [EXIT_OK, EXIT_MULTIPLE, EXIT_NONE, EXIT_TIMEOUT, EXIT_SOLVER, EXIT_USAGE]
+"""For many puzzles the exit code is the most severe one, in this order."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class BadInput(click.ClickException):
+    """Input that cannot be read: one line, exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+
+class SolverFailure(click.ClickException):
+    exit_code = EXIT_SOLVER
+
+
+def input_options(func: F) -> F:
+    func = click.option(
+        "--layout",
+        type=click.Choice(LAYOUTS),
+        default="auto",
+        show_default=True,
+        help="grid: the whole file is one puzzle; line: one puzzle per line.",
+    )(func)
+    func = click.option(
+        "--alphabet",
+        metavar="NAME|SYMBOLS",
+        help="digits, hex (0-f), base36 (1-9A-Z), rexl (1234567890A-Z), numbers "
+        "(whitespace-separated, 0 = blank) or the N symbols in value order.",
+    )(func)
+    return click.option(
+        "--rank",
+        type=click.IntRange(2, 20),
+        help="Box size: 3 for 9x9, 4 for 16x16, ... (default: from the cell count).",
+    )(func)
+
+
+def encoding_options(func: F) -> F:
+    default = Encoding()
+    func = click.option(
+        "--reduced/--full",
+        default=default.reduced,
+        show_default=True,
+        help="Leave out what the givens decide (Kwon and Jain), or write every rule and given.",
+    )(func)
+    func = click.option(
+        "--amo",
+        type=click.Choice(AMO_ENCODINGS),
+        default=default.amo,
+        show_default=True,
+        help="At-most-one encoding (pysat.card) for the cell and unit constraints.",
+    )(func)
+    return click.option(
+        "--encoding",
+        "rules",
+        type=click.Choice(RULES),
+        default=default.rules,
+        show_default=True,
+        help="Clause families of Lynce and Ouaknine.",
+    )(func)
+
+
+def read_puzzles(path: str, rank: int | None, alphabet: str | None, layout: str) -> list[Puzzle | InputError]:
+    try:
+        return read_file(path, rank=rank, alphabet_spec=alphabet, layout=layout)
+    except InputError as err:
+        raise BadInput(str(err)) from None
+
+
+def console_for(stream: IO[str], color: bool | None) -> Console:
+    return Console(file=stream, force_terminal=color, no_color=color is False, highlight=False)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sudosat")
+def cli() -> None:
+    """Solve, count and compile Sudoku puzzles with SAT solvers.
+
+    \b
+    Examples:
+      sudosat solve puzzles/ai-escargot.txt
+      sudosat solve --count --max-solutions 100 puzzles/several-solutions.txt
+      cat puzzle.txt | sudosat solve - --format json
+      sudosat cnf puzzles/hex-16x16.txt --out hex.cnf
+      sudosat cnf --rank 4 --full --out rules16.cnf
+      sudosat solvers
+    """
+
+
+@cli.command()
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@input_options
+@click.option("--solver", "-s", default=DEFAULT_SOLVER, show_default=True, help="PySAT solver name or alias (see `sudosat solvers`).")
+@encoding_options
+@click.option("--max-solutions", "-n", type=click.IntRange(1), help="Look for up to N solutions (default 2: the uniqueness check; 1 skips it).")
+@click.option("--count", is_flag=True, help="Print the number of solutions (up to --max-solutions, default 10000).")
+@click.option("--timeout", type=click.FloatRange(0, min_open=True), metavar="SECONDS", help="Give up on a puzzle after this long (exit code 5).")
+@click.option("--stats", is_flag=True, help="Report variables, clauses, conflicts, decisions, propagations, restarts and time.")
+@click.option("--format", "-f", "fmt", type=click.Choice(["rich", "grid", "line", "json"]), help="Output: rich (default on a terminal), grid (default when piped), line or json.")
+@click.option("--color/--no-color", default=None, help="Force colour on or off (NO_COLOR is honoured).")
+def solve(
+    puzzles: tuple[str, ...],
+    rank: int | None,
+    alphabet: str | None,
+    layout: str,
+    solver: str,
+    rules: str,
+    amo: str,
+    reduced: bool,
+    max_solutions: int | None,
+    count: bool,
+    timeout: float | None,
+    stats: bool,
+    fmt: str | None,
+    color: bool | None,
+) -> None:
+    """Solve PUZZLE files (`-` or nothing for stdin) and say whether each solution is unique.
+
+    A file holds one puzzle (a line of N*N symbols, or a grid of N rows) or one
+    puzzle per line. Exit codes: 0 unique, 1 several solutions, 2 bad input,
+    3 no solution, 4 solver failure, 5 timeout (the most severe over all puzzles).
+
+    \b
+    Examples:
+      sudosat solve puzzles/ai-escargot.txt
+      sudosat solve --solver glucose4 --stats puzzles/rank5-25x25.txt
+      sudosat solve --format line puzzles/norvig-top10.txt
+      sudosat solve --count -n 1000 puzzles/several-solutions.txt
+    """
+    try:
+        solver = canonical_name(solver)
+    except SolverError as err:
+        raise click.BadParameter(str(err), param_hint="--solver") from None
+    encoding = Encoding(rules, amo, reduced)
+    limit = max_solutions or (10000 if count else 2)
+    paths = puzzles or ("-",)
+    if paths == ("-",) and sys.stdin.isatty():
+        raise click.UsageError("give a PUZZLE file, or - to read one from stdin")
+    entries = [e for path in paths for e in read_puzzles(path, rank, alphabet, layout)]
+    fmt = fmt or ("rich" if sys.stdout.isatty() or color else "grid")
+    if fmt == "grid" and len(entries) > 1:
+        fmt = "line" if not sys.stdout.isatty() else fmt
+    out = console_for(sys.stdout, color)
+    err = console_for(sys.stderr, color)
+    codes = []
+    records = []
+    for entry in entries:
+        if isinstance(entry, InputError):
+            err.print(f"Error: {entry}", style="red", markup=False)
+            codes.append(EXIT_USAGE)
+            if fmt == "json":
+                records.append({"source": entry.source, "line": entry.line, "status": "error", "reason": str(entry)})
+            elif fmt == "line":
+                click.echo("error")
+            continue
+        outcome = solve_safely(entry, solver=solver, encoding=encoding, max_solutions=limit, timeout=timeout)
+        if len(entries) == 1 and outcome.status == ERROR:
+            raise SolverFailure(outcome.reason)
+        codes.append(EXIT_CODES[outcome.status])
+        if fmt == "json":
+            records.append(outcome_json(outcome))
+        else:
+            _show(outcome, fmt, out, err, count=count, many=len(entries) > 1)
+        if stats:
+            stream = out if fmt == "rich" else err
+            stream.print("\n".join(stats_lines(outcome)), markup=False, style="dim" if fmt == "rich" else None)
+    if fmt == "json":
+        document: Any = records[0] if len(entries) == 1 else records
+        click.echo(json.dumps(document, indent=2 if len(entries) == 1 else None))
+    sys.exit(max(codes, key=SEVERITY.index) if codes else EXIT_OK)
+
+
+def _show(outcome: Outcome, fmt: str, out: Console, err: Console, *, count: bool, many: bool) -> None:
+    shown_limit = None if not count else 0
+    if fmt == "rich":
+        if count:
+            if many:
+                out.print(f"{where(outcome)}: ", end="", markup=False)
+            out.print(count_line(outcome), markup=False)
+        else:
+            show_rich(out, outcome, title=many, limit=shown_limit)
+        return
+    label = f"{where(outcome)}: " if many else ""
+    if count:
+        click.echo(len(outcome.solutions))
+        err.print(label + count_line(outcome), markup=False)
+        return
+    click.echo(plain(outcome, fmt, limit=1 if many and fmt == "line" else None))
+    if many and fmt == "grid":
+        click.echo()
+    if not many or outcome.status != UNIQUE:
+        err.print(label + status_line(outcome), markup=False)
+
+
+@cli.command()
+@click.argument("puzzle", required=False)
+@input_options
+@encoding_options
+@click.option("--out", "-o", default="-", show_default=True, metavar="FILE", help="Where to write the CNF (written atomically); - for stdout.")
+def cnf(puzzle: str | None, rank: int | None, alphabet: str | None, layout: str, rules: str, amo: str, reduced: bool, out: str) -> None:
+    """Write the DIMACS CNF of PUZZLE, or with --rank and no PUZZLE the rules alone.
+
+    Variable (r*N + c)*N + v + 1 means row r, column c holds value v (all 0-based).
+
+    \b
+    Examples:
+      sudosat cnf puzzles/ai-escargot.txt --out escargot.cnf
+      sudosat cnf puzzles/ai-escargot.txt --full --amo seqcounter | cadical
+      sudosat cnf --rank 4 --out rules16.cnf
+    """
+    if puzzle is None:
+        if rank is None:
+            raise click.UsageError("give a PUZZLE, or --rank N for the rules alone")
+        target = Puzzle(rank, (0,) * rank**4)
+        reduced = False
+    else:
+        entries = read_puzzles(puzzle, rank, alphabet, layout)
+        if len(entries) != 1:
+            raise BadInput(f"{puzzle}: holds {len(entries)} puzzles; cnf takes one")
+        if isinstance(entries[0], InputError):
+            raise BadInput(str(entries[0]))
+        target = entries[0]
+    formula = encode(target, Encoding(rules, amo, reduced))
+    if out == "-":
+        write_dimacs(formula, sys.stdout)
+    else:
+        write_atomically(out, lambda handle: write_dimacs(formula, handle))
+
+
+@cli.command()
+@click.option("--format", "-f", "fmt", type=click.Choice(["rich", "json"]), help="Table (default on a terminal) or JSON.")
+def solvers(fmt: str | None) -> None:
+    """List the SAT solvers this installation can run, and what each supports."""
+    infos = pysat_solvers()
+    fmt = fmt or ("rich" if sys.stdout.isatty() else "json")
+    if fmt == "json":
+        click.echo(json.dumps([
+            {
+                "name": i.name,
+                "aliases": list(i.aliases),
+                "available": i.available,
+                "class": i.backend_class,
+                "incremental": i.incremental,
+                "budgets": i.budgets,
+                "interrupt": i.interrupt,
+                "stats": i.stats,
+                "note": i.note,
+                "default": i.name == DEFAULT_SOLVER,
+            }
+            for i in infos
+        ], indent=2))
+        return
+    table = Table(title="PySAT solvers (in process)")
+    for column in ("name", "aliases", "version (class)", "incremental", "budgets", "interrupt", "stats", "note"):
+        table.add_column(column)
+    yes = lambda flag: "yes" if flag else "no"  # noqa: E731
+    for i in infos:
+        if not i.available:
+            table.add_row(i.name, ", ".join(i.aliases), "-", "-", "-", "-", "-", "not installed", style="dim")
+            continue
+        name = i.name + (" (default)" if i.name == DEFAULT_SOLVER else "")
+        table.add_row(name, ", ".join(i.aliases), i.backend_class, yes(i.incremental), yes(i.budgets), yes(i.interrupt), yes(i.stats), i.note)
+    Console().print(table)
+
+
+def main() -> None:
+    """Entry point: click's error machinery, plus exit 130 on Ctrl-C."""
+    try:
+        code = cli.main(prog_name="sudosat", standalone_mode=False)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
+    except (KeyboardInterrupt, click.Abort):
+        click.echo("sudosat: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(EXIT_OK)
+    sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -1,0 +1,503 @@
+"""Reading and writing puzzles as text.
+
+A text is read in every way that could make sense (characters in one of the
+known alphabets, whitespace-separated numbers, fixed-width rows with spaces
+as blanks); the readings that fit are compared, and when two of them disagree
+the reader stops and asks for ``--alphabet`` or ``--rank`` instead of guessing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .puzzle import MAX_RANK, Grid, Puzzle, rank_for_cells
+
+DIGITS = "123456789"
+HEX = "0123456789abcdef"
+BASE36 = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+REXL = "1234567890ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+NAMED_ALPHABETS = {"digits": DIGITS, "hex": HEX, "base36": BASE36, "rexl": REXL}
+NUMBERS = "numbers"
+"""The alphabet name for whitespace-separated integers (0 = blank)."""
+
+BLANKS = "._*?"
+"""Blank marks in every alphabet; ``0`` and space are blanks too where they are no symbol."""
+
+SEPARATOR_LINE = re.compile(r"^[\s|+=:-]*[+=-][\s|+=:-]*$")
+LAYOUTS = ("auto", "line", "grid")
+
+
+class InputError(ValueError):
+    """Input that cannot be read as a puzzle; carries where and what was expected."""
+
+    def __init__(self, source: str, line: int, col: int, message: str) -> None:
+        super().__init__(f"{source}:{line}:{col}: {message}")
+        self.source, self.line, self.col, self.message = source, line, col, message
+
+
+class AmbiguousInput(InputError):
+    """Input that reads validly in two ways that give different puzzles."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """Symbols for values 1..N; ``symbols == ''`` means decimal numbers."""
+
+    name: str
+    symbols: str
+
+    @property
+    def folds_case(self) -> bool:
+        return len(set(self.symbols.upper())) == len(self.symbols)
+
+    def blanks(self) -> str:
+        extra = "".join(ch for ch in "0 " if ch not in self.symbols)
+        return BLANKS + extra
+
+    def value_of(self, text: str) -> int | None:
+        """1..N for a symbol, 0 for a blank, None for anything else."""
+        if text in self.blanks():
+            return 0
+        if self.folds_case:
+            index = self.symbols.upper().find(text.upper())
+        else:
+            index = self.symbols.find(text)
+        return index + 1 if index >= 0 and len(text) == 1 else None
+
+    def describe(self) -> str:
+        shown = {"digits": f"1-{self.symbols[-1]}", "hex": "hex 0-f"}.get(self.name, self.symbols)
+        return f"{shown} ({self.name})" if self.name not in ("digits", "hex", "custom") else shown
+
+
+def alphabet(spec: str, size: int) -> Alphabet:
+    """An alphabet by name (digits, hex, base36, rexl) or as its literal symbols."""
+    if spec in NAMED_ALPHABETS:
+        symbols = NAMED_ALPHABETS[spec]
+        if len(symbols) < size:
+            raise ValueError(f"alphabet {spec} has only {len(symbols)} symbols, {size} needed")
+        if spec == "hex" and size != 16:
+            raise ValueError("the hex alphabet is for 16x16 puzzles")
+        return Alphabet(spec, symbols[:size])
+    if len(spec) != size or len(set(spec)) != size:
+        raise ValueError(f"--alphabet needs {size} distinct symbols, got {spec!r}")
+    if any(ch in BLANKS or ch.isspace() for ch in spec):
+        raise ValueError(f"--alphabet may not use the blank marks {BLANKS!r} or spaces")
+    return Alphabet("custom", spec)
+
+
+def candidate_alphabets(size: int) -> list[Alphabet]:
+    """The alphabets tried, in this order, when none is given."""
+    if size <= 9:
+        return [Alphabet("digits", DIGITS[:size])]
+    if size == 16:
+        # Rexl's first 16 symbols are hex's in another order: hex wins for 16x16.
+        return [Alphabet("hex", HEX), Alphabet("base36", BASE36[:16])]
+    found = []
+    if size <= len(BASE36):
+        found.append(Alphabet("base36", BASE36[:size]))
+    if size <= len(REXL):
+        found.append(Alphabet("rexl", REXL[:size]))
+    return found
+
+
+def size_hint(rank: int | None) -> str:
+    if rank:
+        return f"{rank**4} cells (a {rank * rank}x{rank * rank} grid)"
+    return "81, 256, 625 or 1296 cells (9x9, 16x16, 25x25 or 36x36)"
+
+
+def _decode(data: bytes, source: str) -> str:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise InputError(source, line, col, "binary data, expected puzzle text") from None
+    for line_no, line in enumerate(text.splitlines(), 1):
+        for col, ch in enumerate(line, 1):
+            if not ch.isprintable() and ch != "\t":
+                raise InputError(source, line_no, col, "binary data, expected puzzle text")
+    return text
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of input that may hold cells."""
+
+    number: int
+    text: str
+
+    def chars(self) -> list[Cell]:
+        """Every character but whitespace and box separators is a cell."""
+        return [
+            Cell(ch, self.number, col)
+            for col, ch in enumerate(self.text, 1)
+            if not ch.isspace() and ch not in "|+"
+        ]
+
+    def fixed(self, width: int) -> list[Cell]:
+        """Every character is a cell, spaces included (blanks in fixed-width rows)."""
+        text = self.text.ljust(width)
+        return [Cell(ch, self.number, col) for col, ch in enumerate(text, 1) if ch != "|"]
+
+    def words(self) -> list[Cell]:
+        return [
+            Cell(m.group(), self.number, m.start() + 1)
+            for m in re.finditer(r"[^\s|+]+", self.text)
+        ]
+
+
+@dataclass
+class Reading:
+    """One way of taking rows apart into cells, with its result or its error."""
+
+    kind: str  # "chars", "fixed", "numbers"
+    cells: list[Cell]
+    values: list[int] | None = None
+    alphabet: Alphabet | None = None
+    error: InputError | None = None
+
+
+def _split(rows: Sequence[Row], kind: str, grid: bool) -> list[Cell] | None:
+    """Cells of ``rows`` read as ``kind``; None when the rows do not form a grid that way."""
+    if kind == "chars":
+        split = Row.chars
+    elif kind == "numbers":
+        split = Row.words
+    else:
+        width = max(len(row.text) for row in rows)
+
+        def split(row: Row) -> list[Cell]:
+            return row.fixed(width)
+
+    if grid and len(rows) > 1 and len(split(rows[0])) != len(rows):
+        return None
+    per_row = [split(row) for row in rows]
+    if grid and len(rows) > 1 and any(len(cells) != len(rows) for cells in per_row):
+        return None
+    return [cell for cells in per_row for cell in cells]
+
+
+def _numbers(cells: list[Cell], size: int, source: str) -> list[int] | InputError:
+    values = []
+    for cell in cells:
+        if cell.text in BLANKS:
+            values.append(0)
+            continue
+        if not cell.text.isdigit():
+            return InputError(source, cell.line, cell.col, f"{cell.text!r} is not a number")
+        value = int(cell.text)
+        if value > size:
+            return InputError(
+                source,
+                cell.line,
+                cell.col,
+                f"value {value} out of range: expected 1..{size}, or 0 for a blank",
+            )
+        values.append(value)
+    return values
+
+
+def _symbols(cells: list[Cell], alpha: Alphabet, source: str) -> list[int] | InputError:
+    values = []
+    for cell in cells:
+        value = alpha.value_of(cell.text)
+        if value is None:
+            blanks = " ".join(repr(b) for b in alpha.blanks() if b != " ")
+            return InputError(
+                source,
+                cell.line,
+                cell.col,
+                f"unknown symbol {cell.text!r}: expected {alpha.describe()} or a blank ({blanks})",
+            )
+        values.append(value)
+    return values
+
+
+def _readings(
+    rows: Sequence[Row],
+    source: str,
+    rank: int | None,
+    alphabet_spec: str | None,
+    grid: bool,
+) -> list[Reading]:
+    """Every reading of ``rows`` as one puzzle whose cell count fits a rank."""
+    kinds = ["numbers"] if alphabet_spec == NUMBERS else ["chars", "fixed", "numbers"]
+    if alphabet_spec not in (None, NUMBERS):
+        kinds = ["chars", "fixed"]
+    readings = []
+    for kind in kinds:
+        cells = _split(rows, kind, grid)
+        if cells is None:
+            continue
+        found = rank_for_cells(len(cells))
+        if found is None or (rank and found != rank) or (kind != "numbers" and found > 6):
+            continue
+        if found == 2 and not rank:
+            continue  # 16 cells is far more often one row of a 16x16 grid
+        size = found * found
+        if kind == "numbers":
+            result = _numbers(cells, size, source)
+            readings.append(_reading(kind, cells, result))
+            continue
+        try:
+            alphas = (
+                [alphabet(alphabet_spec, size)] if alphabet_spec else candidate_alphabets(size)
+            )
+        except ValueError as err:
+            first = cells[0]
+            readings.append(Reading(kind, cells, error=InputError(source, first.line, 1, str(err))))
+            continue
+        for alpha in alphas:
+            readings.append(_reading(kind, cells, _symbols(cells, alpha, source), alpha))
+    return readings
+
+
+def _reading(
+    kind: str, cells: list[Cell], result: list[int] | InputError, alpha: Alphabet | None = None
+) -> Reading:
+    if isinstance(result, InputError):
+        return Reading(kind, cells, alphabet=alpha, error=result)
+    return Reading(kind, cells, values=result, alphabet=alpha)
+
+
+def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int | None) -> Reading:
+    """The one reading that fits, or an error saying why none or several do."""
+    good = [r for r in readings if r.values is not None]
+    distinct: dict[tuple[int, ...], Reading] = {}
+    for reading in good:
+        distinct.setdefault(tuple(reading.values or ()), reading)
+    if len(distinct) == 1:
+        return next(iter(distinct.values()))
+    if len(distinct) > 1:
+        names = [_reading_name(r) for r in distinct.values()]
+        first = rows[0]
+        raise AmbiguousInput(
+            source,
+            first.number,
+            1,
+            f"could be read as {' or as '.join(names)}; "
+            "choose with --alphabet (digits, hex, base36, rexl, numbers or the symbols)",
+        )
+    if readings:
+        error = readings[0].error
+        assert error is not None
+        raise error
+    last = rows[-1]
+    counts = sorted({len(row.chars()) for row in rows})
+    if len(rows) > 1 and len(counts) > 1:
+        lengths = {row.number: len(row.chars()) for row in rows}
+        odd = next(r for r in rows if lengths[r.number] != lengths[rows[0].number])
+        raise InputError(
+            source,
+            odd.number,
+            1,
+            f"row has {lengths[odd.number]} cells, expected {lengths[rows[0].number]} "
+            f"like line {rows[0].number}",
+        )
+    found = sum(len(row.chars()) for row in rows)
+    raise InputError(
+        source,
+        last.number,
+        len(last.text) + 1,
+        f"wrong number of cells: found {found}, expected {size_hint(rank)}",
+    )
+
+
+def _reading_name(reading: Reading) -> str:
+    if reading.kind == "numbers":
+        return "numbers"
+    assert reading.alphabet is not None
+    return reading.alphabet.describe()
+
+
+def _puzzle(reading: Reading, source: str, line: int) -> Puzzle:
+    values = reading.values or []
+    rank = rank_for_cells(len(values))
+    assert rank is not None
+    symbols = reading.alphabet.symbols if reading.alphabet else ""
+    return Puzzle(rank, tuple(values), symbols, source, line)
+
+
+def _content_rows(text: str) -> list[Row]:
+    """Lines that may hold cells: not blank, not ``#`` comments, not ``+---+`` rules."""
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or SEPARATOR_LINE.match(line):
+            continue
+        rows.append(Row(number, line))
+    return rows
+
+
+def read_text(
+    text: str,
+    source: str = "<stdin>",
+    *,
+    rank: int | None = None,
+    alphabet_spec: str | None = None,
+    layout: str = "auto",
+) -> list[Puzzle | InputError]:
+    """Every puzzle in ``text``, in order; a broken line of a many-puzzle file is an InputError.
+
+    ``layout`` is ``grid`` (the whole text is one puzzle), ``line`` (one puzzle per
+    line) or ``auto`` (one puzzle per line when the lines are whole puzzles).
+    Raises InputError when the text as a whole cannot be read.
+    """
+    if rank is not None and not 2 <= rank <= MAX_RANK:
+        raise InputError(source, 1, 1, f"rank {rank} is outside 2..{MAX_RANK}")
+    rows = _content_rows(text)
+    if not rows:
+        raise InputError(source, 1, 1, f"empty input: expected a puzzle of {size_hint(rank)}")
+    if layout == "auto":
+        layout = _guess_layout(rows, source, rank, alphabet_spec)
+    if layout == "grid":
+        reading = _choose(_readings(rows, source, rank, alphabet_spec, True), rows, source, rank)
+        return [_puzzle(reading, source, rows[0].number)]
+    return list(_read_lines(rows, source, rank, alphabet_spec))
+
+
+def _guess_layout(
+    rows: Sequence[Row], source: str, rank: int | None, alphabet_spec: str | None
+) -> str:
+    if len(rows) == 1:
+        return "grid"
+    as_grid = any(r.values for r in _readings(rows, source, rank, alphabet_spec, True))
+    line_fits = [
+        any(rank_for_cells(len(cells)) for cells in (row.chars(), row.words()))
+        for row in rows[:50]
+    ]
+    if as_grid and any(line_fits):
+        raise AmbiguousInput(
+            source,
+            rows[0].number,
+            1,
+            "could be one grid or one puzzle per line; choose with --rank or --layout",
+        )
+    if as_grid or not any(line_fits):
+        return "grid"
+    return "line"
+
+
+def _read_lines(
+    rows: Sequence[Row], source: str, rank: int | None, alphabet_spec: str | None
+) -> Iterator[Puzzle | InputError]:
+    """One puzzle per row. The alphabet is settled once for the whole file."""
+    per_row = [_readings([row], source, rank, alphabet_spec, False) for row in rows]
+    if alphabet_spec is None:
+        alphabet_spec = _file_alphabet(per_row)
+        if alphabet_spec is not None:
+            per_row = [_readings([row], source, rank, alphabet_spec, False) for row in rows]
+    file_rank = rank
+    for row, readings in zip(rows, per_row, strict=True):
+        try:
+            reading = _choose(readings, [row], source, file_rank)
+        except InputError as err:
+            yield err
+            continue
+        puzzle = _puzzle(reading, source, row.number)
+        if file_rank is None:
+            file_rank = puzzle.rank
+        elif puzzle.rank != file_rank:
+            yield InputError(
+                source,
+                row.number,
+                1,
+                f"mixed sizes: this puzzle is {puzzle.size}x{puzzle.size}, "
+                f"expected {file_rank**2}x{file_rank**2} like the ones before",
+            )
+            continue
+        yield puzzle
+
+
+def _file_alphabet(per_row: list[list[Reading]]) -> str | None:
+    """The alphabet that reads the most rows, when the rows use symbols at all."""
+    scores: dict[str, int] = {}
+    for readings in per_row:
+        for reading in readings:
+            if reading.values is None or reading.alphabet is None:
+                continue
+            key = reading.alphabet.name
+            scores[key] = scores.get(key, 0) + 1
+    if not scores:
+        return None
+    best = max(scores.values())
+    winners = [name for name, score in scores.items() if score == best]
+    return winners[0] if len(winners) == 1 else None
+
+
+def read_file(
+    path: str,
+    *,
+    rank: int | None = None,
+    alphabet_spec: str | None = None,
+    layout: str = "auto",
+) -> list[Puzzle | InputError]:
+    """Read ``path`` (``-`` for stdin) as :func:`read_text` does."""
+    import sys
+
+    source = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except FileNotFoundError:
+        raise InputError(source, 0, 0, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(source, 0, 0, "is a directory, expected a puzzle file") from None
+    except OSError as err:
+        raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
+    text = _decode(data, source)
+    return read_text(text, source, rank=rank, alphabet_spec=alphabet_spec, layout=layout)
+
+
+def parse(text: str, **options: object) -> Puzzle:
+    """The single puzzle in ``text``; raises InputError for anything else."""
+    found = read_text(text, "<text>", **options)  # type: ignore[arg-type]
+    if len(found) != 1:
+        raise InputError("<text>", 1, 1, f"expected one puzzle, found {len(found)}")
+    entry = found[0]
+    if isinstance(entry, InputError):
+        raise entry
+    return entry
+
+
+def symbols_of(puzzle: Puzzle, grid: Grid) -> list[str]:
+    width = len(str(puzzle.size))
+    if puzzle.alphabet:
+        return [puzzle.symbol(v) for v in grid]
+    return [str(v).rjust(width) for v in grid]
+
+
+def format_line(puzzle: Puzzle, grid: Grid | None = None) -> str:
+    """One line: N*N symbols with ``.`` blanks, or numbers separated by spaces."""
+    grid = puzzle.cells if grid is None else grid
+    if puzzle.alphabet:
+        return "".join(puzzle.symbol(v) for v in grid)
+    return " ".join(str(v) for v in grid)
+
+
+def format_grid(puzzle: Puzzle, grid: Grid | None = None) -> str:
+    """N rows, cells separated by spaces, boxes by ``|`` and ``-+-`` rules."""
+    grid = puzzle.cells if grid is None else grid
+    m, n = puzzle.rank, puzzle.size
+    symbols = symbols_of(puzzle, grid)
+    lines = []
+    for r in range(n):
+        if r and r % m == 0:
+            widths = [len(" ".join(symbols[r * n + b * m : r * n + b * m + m])) for b in range(m)]
+            lines.append("-+-".join("-" * w for w in widths))
+        boxes = [" ".join(symbols[r * n + b * m : r * n + b * m + m]) for b in range(m)]
+        lines.append(" | ".join(boxes))
+    return "\n".join(lines)

@@ -1,0 +1,184 @@
+"""The grid model: rank, cells, units, peers, givens and the rules a solution obeys.
+
+A puzzle of rank M has N = M*M rows, columns, boxes and values. Cells are numbered
+row-major, ``cell = r*N + c``. A cell holds 0 (blank) or a value 1..N; how values
+are written (``1-9``, hex ``0-f``, ...) is the business of the alphabet, not of
+the grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+Grid = tuple[int, ...]
+"""N*N values, row-major; 0 marks a blank cell."""
+
+MAX_RANK = 20
+
+
+@cache
+def units(rank: int) -> tuple[tuple[int, ...], ...]:
+    """Rows, then columns, then boxes: 3N units of N cells each."""
+    n = rank * rank
+    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+    boxes = [
+        tuple(
+            (br * rank + r) * n + bc * rank + c for r in range(rank) for c in range(rank)
+        )
+        for br in range(rank)
+        for bc in range(rank)
+    ]
+    return tuple(rows + cols + boxes)
+
+
+@cache
+def peers(rank: int) -> tuple[frozenset[int], ...]:
+    """For each cell, the other cells that share a row, column or box with it."""
+    n = rank * rank
+    found: list[set[int]] = [set() for _ in range(n * n)]
+    for unit in units(rank):
+        for cell in unit:
+            found[cell].update(unit)
+    return tuple(frozenset(p - {cell}) for cell, p in enumerate(found))
+
+
+def unit_name(rank: int, index: int) -> str:
+    n = rank * rank
+    kind = ("row", "column", "box")[index // n]
+    return f"{kind} {index % n + 1}"
+
+
+def cell_name(rank: int, cell: int) -> str:
+    """``r1c1`` style, 1-based, as puzzle setters write it."""
+    n = rank * rank
+    return f"r{cell // n + 1}c{cell % n + 1}"
+
+
+@dataclass(frozen=True)
+class Clash:
+    """Two givens with the same value in one unit."""
+
+    first: int
+    second: int
+    value: int
+    unit: str
+
+    def describe(self, rank: int, symbol: str) -> str:
+        a, b = cell_name(rank, self.first), cell_name(rank, self.second)
+        return f"{a} and {b} both hold {symbol} in {self.unit}"
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A Sudoku of rank M: N*N cells holding 0 (blank) or 1..N."""
+
+    rank: int
+    cells: Grid
+    alphabet: str = ""
+    """Symbols for values 1..N, in order; empty means whitespace-separated numbers."""
+    source: str = "<puzzle>"
+    line: int = 1
+    _givens: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        n = self.size
+        if not 2 <= self.rank <= MAX_RANK:
+            raise ValueError(f"rank {self.rank} is outside 2..{MAX_RANK}")
+        if len(self.cells) != n * n:
+            raise ValueError(f"rank {self.rank} needs {n * n} cells, got {len(self.cells)}")
+        if any(not 0 <= v <= n for v in self.cells):
+            raise ValueError(f"cell values must be 0..{n}")
+        if self.alphabet and len(self.alphabet) != n:
+            raise ValueError(f"alphabet must have {n} symbols")
+        givens = tuple((cell, v) for cell, v in enumerate(self.cells) if v)
+        object.__setattr__(self, "_givens", givens)
+
+    @property
+    def size(self) -> int:
+        """N: the number of rows, columns, boxes and values."""
+        return self.rank * self.rank
+
+    @property
+    def givens(self) -> tuple[tuple[int, int], ...]:
+        """(cell, value) for every filled cell."""
+        return self._givens
+
+    def symbol(self, value: int) -> str:
+        """How a value is written in this puzzle's own notation."""
+        if value == 0:
+            return "." if self.alphabet else "0"
+        return self.alphabet[value - 1] if self.alphabet else str(value)
+
+    def clashes(self) -> list[Clash]:
+        """Pairs of givens that break the rules before anything is solved."""
+        found = []
+        for index, unit in enumerate(units(self.rank)):
+            seen: dict[int, int] = {}
+            for cell in unit:
+                value = self.cells[cell]
+                if not value:
+                    continue
+                if value in seen:
+                    found.append(Clash(seen[value], cell, value, unit_name(self.rank, index)))
+                else:
+                    seen[value] = cell
+        return found
+
+    def candidates(self) -> list[list[int]]:
+        """For each cell, the values not ruled out by a given in the cell or a peer.
+
+        A given cell has exactly its own value as candidate.
+        """
+        n = self.size
+        cells = self.cells
+        open_values = [list(range(1, n + 1)) if not v else [v] for v in cells]
+        taken: list[set[int]] = [set() for _ in cells]
+        for cell, value in self.givens:
+            for peer in peers(self.rank)[cell]:
+                taken[peer].add(value)
+        return [
+            [v for v in values if v not in taken[cell]] if not cells[cell] else values
+            for cell, values in enumerate(open_values)
+        ]
+
+
+def rank_for_cells(count: int) -> int | None:
+    """The rank whose grid has ``count`` cells, if any (81 -> 3, 256 -> 4, ...)."""
+    for rank in range(2, MAX_RANK + 1):
+        if rank**4 == count:
+            return rank
+    return None
+
+
+def rule_violations(rank: int, grid: Sequence[int]) -> list[str]:
+    """Why a grid is not a completed Sudoku; empty when it is one."""
+    n = rank * rank
+    problems = []
+    if len(grid) != n * n:
+        return [f"grid has {len(grid)} cells, expected {n * n}"]
+    blank = [cell for cell, v in enumerate(grid) if not 1 <= v <= n]
+    if blank:
+        problems.append(f"{cell_name(rank, blank[0])} holds no value 1..{n}")
+    full = set(range(1, n + 1))
+    for index, unit in enumerate(units(rank)):
+        if {grid[cell] for cell in unit} != full:
+            problems.append(f"{unit_name(rank, index)} does not hold every value once")
+    return problems
+
+
+def verify(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
+    """Why ``grid`` is not a solution of ``puzzle``; empty when it is one."""
+    problems = rule_violations(puzzle.rank, grid)
+    for cell, value in puzzle.givens:
+        if cell < len(grid) and grid[cell] != value:
+            problems.append(f"{cell_name(puzzle.rank, cell)} changes a given")
+            break
+    return problems
+
+
+def differences(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """Cells where two grids disagree."""
+    return [cell for cell, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
