@@ -106,7 +106,9 @@ def read_puzzles(path: str, rank: int | None, alphabet: str | None, layout: str)
 
 
 def console_for(stream: IO[str], color: bool | None) -> Console:
-    return Console(file=stream, force_terminal=color, no_color=color is False, highlight=False)
+    return Console(
+        file=stream, force_terminal=color, no_color=color is False, highlight=False, soft_wrap=True
+    )
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

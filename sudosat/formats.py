@@ -73,6 +73,15 @@ class Alphabet:
             index = self.symbols.find(text)
         return index + 1 if index >= 0 and len(text) == 1 else None
 
+    def table(self) -> dict[str, int]:
+        """Every symbol and blank mark, in both cases where case does not matter, to its value."""
+        found = {blank: 0 for blank in self.blanks() if blank != " "}
+        for value, symbol in enumerate(self.symbols, 1):
+            found[symbol] = value
+            if self.folds_case:
+                found[symbol.lower()] = found[symbol.upper()] = value
+        return found
+
     def describe(self) -> str:
         shown = {"digits": f"1-{self.symbols[-1]}", "hex": "hex 0-f"}.get(self.name, self.symbols)
         return f"{shown} ({self.name})" if self.name not in ("digits", "hex", "custom") else shown
@@ -116,17 +125,24 @@ def size_hint(rank: int | None) -> str:
 
 
 def _decode(data: bytes, source: str) -> str:
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        data = data[:nul] + b"\xff"  # reported below like any other undecodable byte
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise InputError(source, line, col, "binary data, expected puzzle text") from None
-    for line_no, line in enumerate(text.splitlines(), 1):
-        for col, ch in enumerate(line, 1):
-            if not ch.isprintable() and ch != "\t":
-                raise InputError(source, line_no, col, "binary data, expected puzzle text")
     return text
+
+
+def _reject_binary(text: str, source: str) -> None:
+    for line_no, line in enumerate(text.splitlines(), 1):
+        if line.isprintable():
+            continue
+        col = next(i for i, ch in enumerate(line, 1) if not ch.isprintable() and ch != "\t")
+        raise InputError(source, line_no, col, "binary data, expected puzzle text")
 
 
 @dataclass(frozen=True)
@@ -144,10 +160,9 @@ class Row:
             if not ch.isspace() and ch not in "|+"
         ]
 
-    def fixed(self, width: int) -> list[Cell]:
+    def fixed(self) -> list[Cell]:
         """Every character is a cell, spaces included (blanks in fixed-width rows)."""
-        text = self.text.ljust(width)
-        return [Cell(ch, self.number, col) for col, ch in enumerate(text, 1) if ch != "|"]
+        return [Cell(ch, self.number, col) for col, ch in enumerate(self.text, 1) if ch != "|"]
 
     def words(self) -> list[Cell]:
         return [
@@ -166,6 +181,9 @@ class Reading:
     alphabet: Alphabet | None = None
     error: InputError | None = None
 
+    def blank_marks(self) -> set[str]:
+        return {cell.text for cell, v in zip(self.cells, self.values or (), strict=False) if not v}
+
 
 def _split(rows: Sequence[Row], kind: str, grid: bool) -> list[Cell] | None:
     """Cells of ``rows`` read as ``kind``; None when the rows do not form a grid that way."""
@@ -174,10 +192,13 @@ def _split(rows: Sequence[Row], kind: str, grid: bool) -> list[Cell] | None:
     elif kind == "numbers":
         split = Row.words
     else:
-        width = max(len(row.text) for row in rows)
-
-        def split(row: Row) -> list[Cell]:
-            return row.fixed(width)
+        # Spaces are blanks only in rows of one width with a space inside.
+        width = len(rows[0].text)
+        if any(len(row.text) != width for row in rows) or not any(
+            " " in row.text.strip() for row in rows
+        ):
+            return None
+        split = Row.fixed
 
     if grid and len(rows) > 1 and len(split(rows[0])) != len(rows):
         return None
@@ -242,8 +263,6 @@ def _readings(
         found = rank_for_cells(len(cells))
         if found is None or (rank and found != rank) or (kind != "numbers" and found > 6):
             continue
-        if found == 2 and not rank:
-            continue  # 16 cells is far more often one row of a 16x16 grid
         size = found * found
         if kind == "numbers":
             result = _numbers(cells, size, source)
@@ -273,6 +292,9 @@ def _reading(
 def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int | None) -> Reading:
     """The one reading that fits, or an error saying why none or several do."""
     good = [r for r in readings if r.values is not None]
+    # A reading that needs two blank marks at once ('.' and '0') gives way to one that does not.
+    if any(len(r.blank_marks()) <= 1 for r in good):
+        good = [r for r in good if len(r.blank_marks()) <= 1]
     distinct: dict[tuple[int, ...], Reading] = {}
     for reading in good:
         distinct.setdefault(tuple(reading.values or ()), reading)
@@ -355,6 +377,9 @@ def read_text(
     """
     if rank is not None and not 2 <= rank <= MAX_RANK:
         raise InputError(source, 1, 1, f"rank {rank} is outside 2..{MAX_RANK}")
+    _reject_binary(text, source)
+    if rank is None and alphabet_spec and alphabet_spec not in NAMED_ALPHABETS:
+        rank = _rank_of_alphabet(alphabet_spec, source)
     rows = _content_rows(text)
     if not rows:
         raise InputError(source, 1, 1, f"empty input: expected a puzzle of {size_hint(rank)}")
@@ -366,6 +391,16 @@ def read_text(
     return list(_read_lines(rows, source, rank, alphabet_spec))
 
 
+def _rank_of_alphabet(spec: str, source: str) -> int | None:
+    """A literal alphabet of N symbols fixes the size; N must be a square."""
+    if spec == NUMBERS:
+        return None
+    root = round(len(spec) ** 0.5)
+    if root * root != len(spec) or root < 2:
+        raise InputError(source, 1, 1, f"--alphabet has {len(spec)} symbols; N must be 4, 9, 16, 25 or 36")
+    return root
+
+
 def _guess_layout(
     rows: Sequence[Row], source: str, rank: int | None, alphabet_spec: str | None
 ) -> str:
@@ -373,8 +408,7 @@ def _guess_layout(
         return "grid"
     as_grid = any(r.values for r in _readings(rows, source, rank, alphabet_spec, True))
     line_fits = [
-        any(rank_for_cells(len(cells)) for cells in (row.chars(), row.words()))
-        for row in rows[:50]
+        any(_fits(len(cells), rank) for cells in (row.chars(), row.words())) for row in rows[:50]
     ]
     if as_grid and any(line_fits):
         raise AmbiguousInput(
@@ -388,25 +422,47 @@ def _guess_layout(
     return "line"
 
 
+def _fits(count: int, rank: int | None) -> bool:
+    """Whether ``count`` cells make a whole puzzle (of ``rank``, or of rank 3 or more)."""
+    found = rank_for_cells(count)
+    return found is not None and (found == rank if rank else found >= 3)
+
+
 def _read_lines(
     rows: Sequence[Row], source: str, rank: int | None, alphabet_spec: str | None
 ) -> Iterator[Puzzle | InputError]:
     """One puzzle per row. The alphabet is settled once for the whole file."""
-    per_row = [_readings([row], source, rank, alphabet_spec, False) for row in rows]
     if alphabet_spec is None:
-        alphabet_spec = _file_alphabet(per_row)
-        if alphabet_spec is not None:
-            per_row = [_readings([row], source, rank, alphabet_spec, False) for row in rows]
+        sample = [_readings([row], source, rank, None, False) for row in rows[:200]]
+        alphabet_spec = _file_alphabet(sample)
+
+    def _row_readings(row: Row) -> list[Reading]:
+        return _readings([row], source, rank, alphabet_spec, False)
+
+    first: Puzzle
     file_rank = rank
-    for row, readings in zip(rows, per_row, strict=True):
+    fast: dict[str, int] = {}
+    for row in rows:
+        text = row.text.strip()
+        if fast and len(text) == len(first.cells):
+            # The common case, decided without building a Reading: one line, known symbols.
+            try:
+                cells = tuple(fast[ch] for ch in text)
+            except KeyError:
+                pass
+            else:
+                yield Puzzle(first.rank, cells, first.alphabet, source, row.number)
+                continue
         try:
-            reading = _choose(readings, [row], source, file_rank)
+            reading = _choose(_row_readings(row), [row], source, file_rank)
         except InputError as err:
             yield err
             continue
         puzzle = _puzzle(reading, source, row.number)
         if file_rank is None:
-            file_rank = puzzle.rank
+            file_rank, first = puzzle.rank, puzzle
+            if reading.alphabet is not None and reading.kind == "chars":
+                fast = reading.alphabet.table()
         elif puzzle.rank != file_rank:
             yield InputError(
                 source,

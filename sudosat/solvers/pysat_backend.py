@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
+import sys
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -45,14 +47,18 @@ class SolverInfo:
 
 
 @contextlib.contextmanager
-def _quiet_stderr() -> Iterable[None]:
+def _quiet_stderr() -> Iterator[None]:
     """Some PySAT classes print from their destructors when their package is missing."""
     saved = os.dup(2)
     devnull = os.open(os.devnull, os.O_WRONLY)
+    hook = sys.unraisablehook
     try:
         os.dup2(devnull, 2)
+        sys.unraisablehook = lambda _: None
         yield
+        gc.collect()  # half-built solvers complain in __del__: let them do it here
     finally:
+        sys.unraisablehook = hook
         os.dup2(saved, 2)
         os.close(saved)
         os.close(devnull)

@@ -1,0 +1,203 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sudosat.cli import cli
+from sudosat.engine import solve
+from sudosat.formats import parse
+
+from .conftest import ESCARGOT, PUZZLES, REXL_FIRST
+
+SUDOSAT = Path(sys.executable).with_name("sudosat")
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_solve_prints_the_grid_and_says_unique() -> None:
+    code, out, err = run("solve", str(PUZZLES / "ai-escargot.txt"))
+    assert code == 0
+    assert out.splitlines()[0] == "1 6 2 | 8 5 7 | 4 9 3"
+    assert "unique solution" in err
+
+
+def test_solve_line_format_from_stdin() -> None:
+    code, out, _ = run("solve", "-", "--format", "line", input=ESCARGOT + "\n")
+    assert code == 0
+    assert out.strip() == "".join(map(str, solve(parse(ESCARGOT)).solutions[0]))
+
+
+def test_several_solutions_exit_1_and_show_where_they_differ() -> None:
+    code, out, err = run("solve", str(PUZZLES / "several-solutions.txt"))
+    assert code == 1
+    assert len(out.strip().split("\n\n")) == 2
+    assert "not unique: at least 2 solutions; the first two differ in r" in err
+
+
+def test_count_gives_the_notebook_numbers() -> None:
+    code, out, err = run("solve", "--count", str(PUZZLES / "several-solutions.txt"))
+    assert (code, out.strip()) == (1, "7")
+    assert "7 solutions" in err
+    code, out, _ = run("solve", "--count", "-", input=ESCARGOT.replace("7.9..", "7....", 1))
+    assert out.strip() == "20"
+    code, out, _ = run("solve", "--count", str(PUZZLES / "no-solution.txt"))
+    assert (code, out.strip()) == (3, "0")
+
+
+def test_count_stops_at_max_solutions() -> None:
+    code, out, err = run("solve", "--count", "-n", "5", "-", input="." * 81)
+    assert (code, out.strip()) == (1, "5")
+    assert "at least 5 solutions" in err
+
+
+def test_clashing_clues_name_both_cells() -> None:
+    code, out, err = run("solve", str(PUZZLES / "clashing-clues.txt"))
+    assert code == 3
+    assert out.strip() == "none"
+    assert "no solution: r1c1 and r" in err and "both hold 5" in err
+
+
+def test_json_carries_everything() -> None:
+    code, out, _ = run("solve", "--format", "json", str(PUZZLES / "hex-16x16.txt"))
+    assert code == 0
+    record = json.loads(out)
+    assert record["status"] == "unique" and record["unique"] is True
+    assert record["rank"] == 4 and record["solver"] == "cadical195"
+    assert record["puzzle"].startswith(".e.0.19db")
+    solution = record["solutions"][0]
+    assert len(solution) == 256 and set(solution) == set("0123456789abcdef")
+    assert {"variables", "clauses", "conflicts", "decisions", "propagations", "restarts"} <= set(
+        record["stats"]
+    )
+    assert record["time"] > 0
+
+
+def test_many_puzzles_in_one_file_come_out_in_order() -> None:
+    code, out, _ = run("solve", "--format", "json", str(PUZZLES / "tdoku-magictour-25.txt"))
+    records = json.loads(out)
+    assert code == 0 and len(records) == 25
+    assert [r["line"] for r in records] == list(range(3, 28))
+    assert all(r["status"] == "unique" for r in records)
+
+
+def test_broken_line_in_a_batch_is_reported_and_the_rest_solved(tmp_path: Path) -> None:
+    path = tmp_path / "batch.txt"
+    path.write_text("\n".join([ESCARGOT, ESCARGOT[:-1] + "x", REXL_FIRST]) + "\n")
+    code, out, err = run("solve", "--format", "line", str(path))
+    assert code == 2
+    lines = out.splitlines()
+    assert len(lines) == 3 and lines[1] == "error" and len(lines[2]) == 81
+    assert f"{path}:2:81: unknown symbol 'x'" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (ESCARGOT[:80], ":1:81: wrong number of cells: found 80"),
+        (ESCARGOT[:40] + "x" + ESCARGOT[41:], ":1:41: unknown symbol 'x'"),
+        (" ".join(["20"] + ["0"] * 255), ":1:1: value 20 out of range"),
+        ("", ":1:1: empty input"),
+        ("\x00\xff junk", ":1:1: binary data"),
+        ("123456789" + "." * 247, "could be read as hex 0-f or as"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path: Path, content: str, expected: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content.encode("latin-1"))
+    code, out, err = run("solve", str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("Error: ")
+    assert expected in err
+
+
+def test_missing_file() -> None:
+    code, _, err = run("solve", "no/such/puzzle.txt")
+    assert code == 2 and "no/such/puzzle.txt:0:0: no such file" in err
+
+
+def test_unknown_solver_is_a_usage_error() -> None:
+    code, _, err = run("solve", "--solver", "nosuch", str(PUZZLES / "ai-escargot.txt"))
+    assert code == 2 and "unknown solver 'nosuch'" in err
+
+
+def test_timeout_has_its_own_exit_code() -> None:
+    code, _, err = run("solve", "--count", "-n", "10000000", "--timeout", "0.3", "-", input="." * 81)
+    assert code == 5 and "timeout" in err
+
+
+def test_stats_report() -> None:
+    code, _, err = run("solve", "--stats", str(PUZZLES / "ai-escargot.txt"))
+    for word in ("variables", "clauses", "conflicts", "decisions", "propagations", "restarts", "time"):
+        assert word in err
+
+
+def test_rich_output_draws_boxes_and_tells_givens_apart() -> None:
+    code, out, _ = run("solve", "--format", "rich", "--color", str(PUZZLES / "ai-escargot.txt"))
+    assert code == 0
+    assert "┏" in out and "╋" in out
+    assert "\x1b[1m1\x1b[0m" in out  # the given 1 in r1c1 is bold
+    assert "\x1b[36m6\x1b[0m" in out  # the filled 6 in r1c2 is cyan
+    assert "unique solution" in out
+
+
+def test_cnf_header_comments_and_determinism(tmp_path: Path) -> None:
+    target = tmp_path / "escargot.cnf"
+    code, out, _ = run("cnf", str(PUZZLES / "ai-escargot.txt"), "--full", "--out", str(target))
+    assert code == 0 and out == ""
+    text = target.read_text()
+    lines = text.splitlines()
+    header = next(line for line in lines if line.startswith("p cnf"))
+    nv, nclauses = map(int, header.split()[2:])
+    clauses = [line for line in lines if not line.startswith(("c", "p"))]
+    assert (nv, nclauses) == (729, 11988 + 23) == (nv, len(clauses))
+    assert all(line.endswith(" 0") for line in clauses)
+    assert "c variable (r*9 + c)*9 + v + 1 means row r, column c holds value v (0-based)" in lines
+    assert any(line.startswith("c puzzle 1....7.9.") for line in lines)
+    _, again, _ = run("cnf", str(PUZZLES / "ai-escargot.txt"), "--full")
+    assert again == text
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".sudosat-")]
+
+
+def test_cnf_rules_alone_for_rank_4() -> None:
+    code, out, _ = run("cnf", "--rank", "4", "--encoding", "efficient")
+    assert code == 0
+    assert "p cnf 4096 123136" in out.splitlines()
+
+
+def test_cnf_needs_a_puzzle_or_a_rank() -> None:
+    code, _, err = run("cnf")
+    assert code == 2 and "--rank" in err
+
+
+def test_solvers_lists_what_is_installed() -> None:
+    code, out, _ = run("solvers", "--format", "json")
+    infos = {i["name"]: i for i in json.loads(out)}
+    assert code == 0
+    assert infos["cadical195"]["available"] and infos["cadical195"]["default"]
+    assert infos["kissat404"]["incremental"] is False
+
+
+def test_installed_command_and_module_run_for_real() -> None:
+    escargot = str(PUZZLES / "ai-escargot.txt")
+    for command in ([str(SUDOSAT)], [sys.executable, "-m", "sudosat"]):
+        done = subprocess.run(
+            [*command, "solve", "--format", "line", escargot],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip().startswith("162857493")
+        assert "Traceback" not in done.stderr
+    done = subprocess.run([str(SUDOSAT), "solve", "/no/such"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import pytest
+
+from sudosat.encoding import AMO_ENCODINGS, RULES, Encoding, encode, var
+from sudosat.engine import solve
+from sudosat.formats import parse
+from sudosat.puzzle import Puzzle
+
+from .conftest import ESCARGOT, REXL_FIRST
+
+# Lynce and Ouaknine's clause counts for the rules alone (REFERENCE.md).
+RULE_CLAUSES = {
+    3: {"minimal": 8829, "efficient": 11745, "extended": 11988},
+    4: {"minimal": 92416, "efficient": 123136, "extended": 123904},
+}
+
+
+def empty(rank: int) -> Puzzle:
+    return Puzzle(rank, (0,) * rank**4)
+
+
+@pytest.mark.parametrize("rank", [3, 4])
+@pytest.mark.parametrize("rules", RULES)
+def test_rule_clause_counts(rank: int, rules: str) -> None:
+    cnf = encode(empty(rank), Encoding(rules, "pairwise", reduced=False))
+    assert len(cnf.clauses) == RULE_CLAUSES[rank][rules]
+    assert cnf.nv == rank**6
+
+
+def test_seqcounter_and_bitwise_sizes_for_9x9() -> None:
+    seq = encode(empty(3), Encoding("extended", "seqcounter", reduced=False))
+    assert (len(seq.clauses), seq.nv) == (7776, 3321)
+    bitwise = encode(empty(4), Encoding("extended", "bitwise", reduced=False))
+    assert len(bitwise.clauses) == 66560
+
+
+def test_numbering_is_the_hex_reports() -> None:
+    # row r, column c, value v (0-based): (r*N + c)*N + v + 1
+    assert var(16, 0, 1) == 1
+    assert var(16, 15 * 16 + 15, 16) == 4096
+    assert var(9, 1 * 9 + 2, 5) == (1 * 9 + 2) * 9 + 4 + 1
+
+
+def test_givens_are_unit_clauses_in_the_full_form() -> None:
+    puzzle = parse(ESCARGOT)
+    cnf = encode(puzzle, Encoding(reduced=False))
+    units = [c[0] for c in cnf.clauses if len(c) == 1]
+    assert units == [var(9, cell, v) for cell, v in puzzle.givens]
+
+
+def test_reduced_form_is_smaller_and_leaves_out_decided_variables() -> None:
+    puzzle = parse(ESCARGOT)
+    full = encode(puzzle, Encoding(reduced=False))
+    reduced = encode(puzzle, Encoding(reduced=True))
+    assert len(reduced.clauses) < len(full.clauses) / 5
+    used = {abs(lit) for clause in reduced.clauses for lit in clause}
+    assert not used & {var(9, cell, v) for cell, v in puzzle.givens}
+    assert used <= set(reduced.cell_variables)
+
+
+def test_decode_ignores_variables_outside_the_cnf() -> None:
+    puzzle = parse(ESCARGOT)
+    cnf = encode(puzzle)
+    solution = solve(puzzle).solutions[0]
+    model = [var(9, cell, v) for cell, v in enumerate(solution)]
+    noise = [v for v in range(1, 730) if v not in cnf.cell_variables and v not in model]
+    assert cnf.decode(model + noise) == solution
+
+
+@pytest.mark.parametrize("amo", AMO_ENCODINGS)
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("reduced", [True, False])
+def test_every_encoding_counts_the_same(amo: str, rules: str, reduced: bool) -> None:
+    encoding = Encoding(rules, amo, reduced)
+    seven = parse(REXL_FIRST.replace("....34...", "....04...", 1))
+    assert len(solve(seven, encoding=encoding, max_solutions=50).solutions) == 7
+    assert solve(parse(ESCARGOT), encoding=encoding).status == "unique"
+
+
+def test_unknown_encoding_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="choose from"):
+        Encoding("huge")
+    with pytest.raises(ValueError, match="--amo"):
+        Encoding(amo="magic")

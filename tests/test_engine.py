@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import pytest
+
+from sudosat.engine import MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, solve
+from sudosat.formats import parse, read_file
+from sudosat.puzzle import Puzzle, verify
+from sudosat.solvers.pysat_backend import pysat_solvers
+
+from .conftest import ESCARGOT, PUZZLES, REXL_FIRST
+
+SEVEN = REXL_FIRST.replace("....34...", "....04...", 1)
+TWENTY = ESCARGOT.replace("1....7.9.", "1....7...", 1)
+CLASH_FREE_ZERO = REXL_FIRST.replace("....2..7.", "....2..74", 1)
+INSTALLED = [info.name for info in pysat_solvers() if info.available]
+
+
+def test_rexl_notebook_counts() -> None:
+    assert solve(parse(REXL_FIRST), max_solutions=100).status == UNIQUE
+    seven = solve(parse(SEVEN), max_solutions=100)
+    assert (seven.status, len(seven.solutions), seven.exhausted) == (MULTIPLE, 7, True)
+    twenty = solve(parse(TWENTY), max_solutions=100)
+    assert (len(twenty.solutions), twenty.exhausted) == (20, True)
+    zero = solve(parse(CLASH_FREE_ZERO), max_solutions=100)
+    assert (zero.status, zero.solutions) == (NONE, [])
+
+
+def test_every_solution_obeys_the_rules_and_givens() -> None:
+    puzzle = parse(TWENTY)
+    outcome = solve(puzzle, max_solutions=100)
+    assert len(set(outcome.solutions)) == 20
+    for grid in outcome.solutions:
+        assert verify(puzzle, grid) == []
+
+
+def test_verify_catches_a_changed_given_and_a_broken_unit() -> None:
+    puzzle = parse(ESCARGOT)
+    grid = list(solve(puzzle).solutions[0])
+    grid[0], grid[1] = grid[1], grid[0]
+    assert any("changes a given" in p for p in verify(puzzle, grid))
+    assert any("does not hold every value" in p for p in verify(puzzle, grid))
+
+
+def test_clashing_clues_are_found_before_solving() -> None:
+    puzzle = read_file(str(PUZZLES / "clashing-clues.txt"))[0]
+    assert isinstance(puzzle, Puzzle)
+    outcome = solve(puzzle)
+    assert outcome.status == NONE
+    assert outcome.stats.clauses == 0  # nothing was encoded
+    described = [c.describe(3, str(c.value)) for c in outcome.clashes]
+    assert "r1c1 and r4c1 both hold 5 in column 1" in described
+    assert "r1c1 and r3c2 both hold 5 in box 1" in described
+
+
+def test_a_cell_with_no_candidate_is_no_solution() -> None:
+    line = "12345678." + "........9" + "." * 63
+    outcome = solve(parse(line))
+    assert outcome.status == NONE and "r1c9" in outcome.reason
+
+
+def test_full_grid_is_its_own_unique_solution() -> None:
+    solution = solve(parse(ESCARGOT)).solutions[0]
+    puzzle = Puzzle(3, solution, "123456789")
+    assert solve(puzzle).status == UNIQUE
+
+
+def test_max_solutions_one_skips_the_uniqueness_check() -> None:
+    outcome = solve(parse(SEVEN), max_solutions=1)
+    assert outcome.status == SOLVED and outcome.unique is None
+
+
+def test_timeout_keeps_what_was_found() -> None:
+    empty = Puzzle(3, (0,) * 81)
+    outcome = solve(empty, max_solutions=10**7, timeout=0.5)
+    assert outcome.status == TIMEOUT
+    assert len(outcome.solutions) > 0
+    assert all(verify(empty, g) == [] for g in outcome.solutions)
+
+
+def test_timeout_answer_matches_in_process_answer() -> None:
+    assert solve(parse(SEVEN), max_solutions=100, timeout=30).solutions == solve(
+        parse(SEVEN), max_solutions=100
+    ).solutions
+
+
+@pytest.mark.parametrize("solver", INSTALLED)
+def test_every_installed_pysat_solver_agrees(solver: str) -> None:
+    assert solve(parse(ESCARGOT), solver=solver).status == UNIQUE
+    assert len(solve(parse(SEVEN), solver=solver, max_solutions=50).solutions) == 7
+    assert len(solve(parse(TWENTY), solver=solver, max_solutions=50).solutions) == 20
+    assert solve(parse(CLASH_FREE_ZERO), solver=solver).status == NONE
+    hex16 = read_file(str(PUZZLES / "hex-16x16.txt"))[0]
+    assert isinstance(hex16, Puzzle)
+    assert solve(hex16, solver=solver).status == UNIQUE
+
+
+@pytest.mark.parametrize(
+    ("name", "rank"),
+    [
+        ("ai-escargot.txt", 3),
+        ("hex-16x16.txt", 4),
+        ("numbers-16x16.txt", 4),
+        ("rank5-25x25.txt", 5),
+        ("rank6-36x36.txt", 6),
+        ("rank2-4x4.txt", 2),
+    ],
+)
+def test_bundled_puzzles_of_every_rank_are_unique(name: str, rank: int) -> None:
+    puzzle = read_file(str(PUZZLES / name))[0]
+    assert isinstance(puzzle, Puzzle) and puzzle.rank == rank
+    outcome = solve(puzzle)
+    assert outcome.status == UNIQUE
+    assert verify(puzzle, outcome.solutions[0]) == []
+
+
+def test_solvers_table_knows_the_default_and_kissats_limits() -> None:
+    infos = {info.name: info for info in pysat_solvers()}
+    assert infos["cadical195"].available
+    assert not infos["kissat404"].incremental
+    assert "glucose4" in INSTALLED and "minisat22" in INSTALLED

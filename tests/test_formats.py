@@ -1,0 +1,196 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudosat.formats import (
+    BASE36,
+    HEX,
+    REXL,
+    AmbiguousInput,
+    InputError,
+    format_grid,
+    format_line,
+    parse,
+    read_file,
+    read_text,
+)
+from sudosat.puzzle import Puzzle
+
+from .conftest import ESCARGOT, PUZZLES
+
+
+def test_one_line_with_dots_and_zeros_read_the_same() -> None:
+    dots = parse(ESCARGOT)
+    zeros = parse(ESCARGOT.replace(".", "0"))
+    assert dots.cells == zeros.cells
+    assert dots.rank == 3
+    assert dots.cells[0] == 1 and dots.cells[1] == 0 and dots.cells[7] == 9
+    assert len(dots.givens) == 23
+
+
+@pytest.mark.parametrize("blank", ["_", "*", "?"])
+def test_every_blank_mark(blank: str) -> None:
+    assert parse(ESCARGOT.replace(".", blank)).cells == parse(ESCARGOT).cells
+
+
+def test_grid_with_box_rules_and_bars() -> None:
+    puzzle = read_file(str(PUZZLES / "clashing-clues.txt"))[0]
+    assert isinstance(puzzle, Puzzle)
+    assert puzzle.cells[0] == 5 and puzzle.cells[4] == 2 and puzzle.cells[80] == 0
+
+
+def test_grid_as_people_paste_it() -> None:
+    text = "\n".join(
+        " ".join(ESCARGOT[r * 9 + c] for c in range(9)) for r in range(9)
+    )
+    assert parse(text).cells == parse(ESCARGOT).cells
+
+
+def test_fixed_width_rows_with_spaces_as_blanks() -> None:
+    rows = [ESCARGOT[r * 9 : r * 9 + 9].replace(".", " ") for r in range(9)]
+    assert parse("\n".join(rows)).cells == parse(ESCARGOT).cells
+
+
+def test_hex_is_case_insensitive_and_zero_is_a_value() -> None:
+    puzzle = read_file(str(PUZZLES / "hex-16x16.txt"))[0]
+    assert isinstance(puzzle, Puzzle)
+    assert puzzle.rank == 4 and puzzle.alphabet == HEX
+    assert puzzle.cells[1] == 15  # 'e' is 14, the value 15
+    assert puzzle.cells[3] == 1  # '0' is the first value, not a blank
+    upper = (PUZZLES / "hex-16x16.txt").read_text().upper()
+    assert parse(upper).cells == puzzle.cells
+
+
+def test_numbers_grid_any_size() -> None:
+    puzzle = read_file(str(PUZZLES / "numbers-16x16.txt"))[0]
+    assert isinstance(puzzle, Puzzle)
+    assert puzzle.rank == 4 and puzzle.alphabet == ""
+    assert puzzle.cells[:4] == (13, 9, 2, 0)
+
+
+def test_base36_25x25_and_rexl_36x36() -> None:
+    p25 = read_file(str(PUZZLES / "rank5-25x25.txt"))[0]
+    assert isinstance(p25, Puzzle) and p25.rank == 5 and p25.alphabet == BASE36[:25]
+    p36 = read_file(str(PUZZLES / "rank6-36x36.txt"))[0]
+    assert isinstance(p36, Puzzle) and p36.rank == 6 and p36.alphabet == REXL
+
+
+def test_rexl_25x25_is_told_apart_by_its_zero() -> None:
+    line = REXL[:25] + "." * (625 - 25)
+    assert parse(line).alphabet == REXL[:25]
+    assert parse(line).cells[9] == 10
+
+
+def test_explicit_alphabet() -> None:
+    line = "ABCD" + "." * 12
+    puzzle = parse(line, alphabet_spec="ABCD")
+    assert puzzle.rank == 2 and puzzle.cells[:4] == (1, 2, 3, 4)
+    assert parse(ESCARGOT, alphabet_spec="digits").cells == parse(ESCARGOT).cells
+
+
+def test_many_puzzles_one_per_line_with_comments() -> None:
+    found = read_file(str(PUZZLES / "tdoku-magictour-25.txt"))
+    assert len(found) == 25
+    assert all(isinstance(p, Puzzle) for p in found)
+    assert [p.line for p in found if isinstance(p, Puzzle)][:2] == [3, 4]
+
+
+def test_broken_line_in_a_many_puzzle_file_keeps_its_place() -> None:
+    text = "\n".join([ESCARGOT, ESCARGOT[:-1] + "x", ESCARGOT[:40], ESCARGOT])
+    found = read_text(text, "many.txt")
+    assert [type(e).__name__ for e in found] == ["Puzzle", "InputError", "InputError", "Puzzle"]
+    assert str(found[1]) .startswith("many.txt:2:81: unknown symbol 'x'")
+
+
+def _error(text: str, **options: object) -> str:
+    with pytest.raises(InputError) as info:
+        read_text(text, "p.txt", **options)  # type: ignore[arg-type]
+    return str(info.value)
+
+
+def test_wrong_cell_count_names_the_place() -> None:
+    assert _error(ESCARGOT[:80]) == (
+        "p.txt:1:81: wrong number of cells: found 80, expected 81, 256, 625 or 1296 cells "
+        "(9x9, 16x16, 25x25 or 36x36)"
+    )
+
+
+def test_unknown_symbol_names_line_and_column() -> None:
+    rows = [ESCARGOT[r * 9 : r * 9 + 9] for r in range(9)]
+    rows[2] = rows[2][:4] + "x" + rows[2][5:]
+    message = _error("\n".join(rows))
+    assert message.startswith("p.txt:3:5: unknown symbol 'x': expected 1-9")
+
+
+def test_value_out_of_range() -> None:
+    numbers = " ".join(["17"] + ["0"] * 255)
+    assert "p.txt:1:1: value 17 out of range: expected 1..16" in _error(numbers)
+
+
+def test_rows_of_different_lengths() -> None:
+    rows = [ESCARGOT[r * 9 : r * 9 + 9] for r in range(9)]
+    rows[4] = rows[4][:8]
+    assert "p.txt:5:1: row has 8 cells, expected 9 like line 1" in _error("\n".join(rows))
+
+
+def test_mixed_sizes_in_one_file() -> None:
+    found = read_text(ESCARGOT + "\n" + "." * 256 + "\n", "m.txt")
+    assert isinstance(found[1], InputError)
+    assert "mixed sizes" in str(found[1])
+
+
+def test_empty_and_binary_input() -> None:
+    assert "empty input" in _error("")
+    assert "empty input" in _error("# only a comment\n\n")
+    assert "binary data" in _error("\x00\x01" + ESCARGOT)
+
+
+def test_ambiguous_16x16_asks_for_the_alphabet() -> None:
+    only_digits = "123456789" + "." * 247
+    with pytest.raises(AmbiguousInput) as info:
+        read_text(only_digits, "a.txt")
+    assert "--alphabet" in str(info.value)
+    assert parse(only_digits, alphabet_spec="hex").cells[0] == 2
+    assert parse(only_digits, alphabet_spec="base36").cells[0] == 1
+
+
+def test_numbers_that_fit_hex_too_are_ambiguous() -> None:
+    numbers = " ".join(["1"] + ["0"] * 255)
+    with pytest.raises(AmbiguousInput):
+        read_text(numbers, "n.txt")
+    assert parse(numbers, alphabet_spec="numbers").cells[:2] == (1, 0)
+
+
+def test_missing_file_and_directory(tmp_path: object) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        read_file("/nonexistent/puzzle.txt")
+    with pytest.raises(InputError, match="is a directory"):
+        read_file(str(PUZZLES))
+
+
+def test_rank_option_forces_the_size() -> None:
+    with pytest.raises(InputError, match="expected 256 cells"):
+        read_text(ESCARGOT, "r.txt", rank=4)
+
+
+@st.composite
+def puzzles(draw: st.DrawFn) -> Puzzle:
+    rank = draw(st.sampled_from([2, 3, 4, 5, 6]))
+    n = rank * rank
+    cells = draw(st.lists(st.integers(0, n), min_size=rank**4, max_size=rank**4))
+    if n <= 9:
+        alphabet = "123456789"[:n]
+    else:
+        alphabet = draw(st.sampled_from(["", HEX if n == 16 else REXL[:n]]))
+    return Puzzle(rank, tuple(cells), alphabet)
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles())
+def test_line_and_grid_round_trip(puzzle: Puzzle) -> None:
+    spec = "numbers" if not puzzle.alphabet else puzzle.alphabet
+    for text in (format_line(puzzle), format_grid(puzzle)):
+        back = parse(text, alphabet_spec=spec, rank=puzzle.rank)
+        assert back.cells == puzzle.cells
