@@ -4,7 +4,7 @@ The public API::
 
     from sudosat import parse, solve, encode, Encoding
 
-    puzzle = parse("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..")
+    puzzle = parse(open("puzzles/ai-escargot.txt").read())
     outcome = solve(puzzle)             # outcome.status == "unique"
     cnf = encode(puzzle, Encoding("extended", "pairwise", reduced=False))
 """

@@ -98,7 +98,9 @@ def encoding_options(func: F) -> F:
     )(func)
 
 
-def read_puzzles(path: str, rank: int | None, alphabet: str | None, layout: str) -> list[Puzzle | InputError]:
+def read_puzzles(
+    path: str, rank: int | None, alphabet: str | None, layout: str
+) -> list[Puzzle | InputError]:
     try:
         return read_file(path, rank=rank, alphabet_spec=alphabet, layout=layout)
     except InputError as err:
@@ -130,14 +132,46 @@ def cli() -> None:
 @cli.command()
 @click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
 @input_options
-@click.option("--solver", "-s", default=DEFAULT_SOLVER, show_default=True, help="PySAT solver name or alias (see `sudosat solvers`).")
+@click.option(
+    "--solver",
+    "-s",
+    default=DEFAULT_SOLVER,
+    show_default=True,
+    help="PySAT solver name or alias (see `sudosat solvers`).",
+)
 @encoding_options
-@click.option("--max-solutions", "-n", type=click.IntRange(1), help="Look for up to N solutions (default 2: the uniqueness check; 1 skips it).")
-@click.option("--count", is_flag=True, help="Print the number of solutions (up to --max-solutions, default 10000).")
-@click.option("--timeout", type=click.FloatRange(0, min_open=True), metavar="SECONDS", help="Give up on a puzzle after this long (exit code 5).")
-@click.option("--stats", is_flag=True, help="Report variables, clauses, conflicts, decisions, propagations, restarts and time.")
-@click.option("--format", "-f", "fmt", type=click.Choice(["rich", "grid", "line", "json"]), help="Output: rich (default on a terminal), grid (default when piped), line or json.")
-@click.option("--color/--no-color", default=None, help="Force colour on or off (NO_COLOR is honoured).")
+@click.option(
+    "--max-solutions",
+    "-n",
+    type=click.IntRange(1),
+    help="Look for up to N solutions (default 2: the uniqueness check; 1 skips it).",
+)
+@click.option(
+    "--count",
+    is_flag=True,
+    help="Print the number of solutions (up to --max-solutions, default 10000).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Give up on a puzzle after this long (exit code 5).",
+)
+@click.option(
+    "--stats",
+    is_flag=True,
+    help="Report variables, clauses, conflicts, decisions, propagations, restarts and time.",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["rich", "grid", "line", "json"]),
+    help="Output: rich (default on a terminal), grid (default when piped), line or json.",
+)
+@click.option(
+    "--color/--no-color", default=None, help="Force colour on or off (NO_COLOR is honoured)."
+)
 def solve(
     puzzles: tuple[str, ...],
     rank: int | None,
@@ -181,36 +215,51 @@ def solve(
     if fmt == "grid" and len(entries) > 1:
         fmt = "line" if not sys.stdout.isatty() else fmt
     out = console_for(sys.stdout, color)
-    err = console_for(sys.stderr, color)
+    errors = console_for(sys.stderr, color)
     codes = []
     records = []
     for entry in entries:
         if isinstance(entry, InputError):
-            err.print(f"Error: {entry}", style="red", markup=False)
+            errors.print(f"Error: {entry}", style="red", markup=False)
             codes.append(EXIT_USAGE)
             if fmt == "json":
-                records.append({"source": entry.source, "line": entry.line, "status": "error", "reason": str(entry)})
+                records.append(
+                    {
+                        "source": entry.source,
+                        "line": entry.line,
+                        "status": "error",
+                        "reason": str(entry),
+                    }
+                )
             elif fmt == "line":
                 click.echo("error")
             continue
-        outcome = solve_safely(entry, solver=solver, encoding=encoding, max_solutions=limit, timeout=timeout)
+        outcome = solve_safely(
+            entry, solver=solver, encoding=encoding, max_solutions=limit, timeout=timeout
+        )
         if len(entries) == 1 and outcome.status == ERROR:
             raise SolverFailure(outcome.reason)
         codes.append(EXIT_CODES[outcome.status])
         if fmt == "json":
             records.append(outcome_json(outcome))
         else:
-            _show(outcome, fmt, out, err, count=count, many=len(entries) > 1)
+            _show(outcome, fmt, out, errors, count=count, many=len(entries) > 1)
         if stats:
-            stream = out if fmt == "rich" else err
-            stream.print("\n".join(stats_lines(outcome)), markup=False, style="dim" if fmt == "rich" else None)
+            stream = out if fmt == "rich" else errors
+            stream.print(
+                "\n".join(stats_lines(outcome)),
+                markup=False,
+                style="dim" if fmt == "rich" else None,
+            )
     if fmt == "json":
         document: Any = records[0] if len(entries) == 1 else records
         click.echo(json.dumps(document, indent=2 if len(entries) == 1 else None))
     sys.exit(max(codes, key=SEVERITY.index) if codes else EXIT_OK)
 
 
-def _show(outcome: Outcome, fmt: str, out: Console, err: Console, *, count: bool, many: bool) -> None:
+def _show(
+    outcome: Outcome, fmt: str, out: Console, err: Console, *, count: bool, many: bool
+) -> None:
     shown_limit = None if not count else 0
     if fmt == "rich":
         if count:
@@ -236,8 +285,24 @@ def _show(outcome: Outcome, fmt: str, out: Console, err: Console, *, count: bool
 @click.argument("puzzle", required=False)
 @input_options
 @encoding_options
-@click.option("--out", "-o", default="-", show_default=True, metavar="FILE", help="Where to write the CNF (written atomically); - for stdout.")
-def cnf(puzzle: str | None, rank: int | None, alphabet: str | None, layout: str, rules: str, amo: str, reduced: bool, out: str) -> None:
+@click.option(
+    "--out",
+    "-o",
+    default="-",
+    show_default=True,
+    metavar="FILE",
+    help="Where to write the CNF (written atomically); - for stdout.",
+)
+def cnf(
+    puzzle: str | None,
+    rank: int | None,
+    alphabet: str | None,
+    layout: str,
+    rules: str,
+    amo: str,
+    reduced: bool,
+    out: str,
+) -> None:
     """Write the DIMACS CNF of PUZZLE, or with --rank and no PUZZLE the rules alone.
 
     Variable (r*N + c)*N + v + 1 means row r, column c holds value v (all 0-based).
@@ -268,38 +333,72 @@ def cnf(puzzle: str | None, rank: int | None, alphabet: str | None, layout: str,
 
 
 @cli.command()
-@click.option("--format", "-f", "fmt", type=click.Choice(["rich", "json"]), help="Table (default on a terminal) or JSON.")
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["rich", "json"]),
+    help="Table (default on a terminal) or JSON.",
+)
 def solvers(fmt: str | None) -> None:
     """List the SAT solvers this installation can run, and what each supports."""
     infos = pysat_solvers()
     fmt = fmt or ("rich" if sys.stdout.isatty() else "json")
     if fmt == "json":
-        click.echo(json.dumps([
-            {
-                "name": i.name,
-                "aliases": list(i.aliases),
-                "available": i.available,
-                "class": i.backend_class,
-                "incremental": i.incremental,
-                "budgets": i.budgets,
-                "interrupt": i.interrupt,
-                "stats": i.stats,
-                "note": i.note,
-                "default": i.name == DEFAULT_SOLVER,
-            }
-            for i in infos
-        ], indent=2))
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "name": i.name,
+                        "aliases": list(i.aliases),
+                        "available": i.available,
+                        "class": i.backend_class,
+                        "incremental": i.incremental,
+                        "budgets": i.budgets,
+                        "interrupt": i.interrupt,
+                        "stats": i.stats,
+                        "note": i.note,
+                        "default": i.name == DEFAULT_SOLVER,
+                    }
+                    for i in infos
+                ],
+                indent=2,
+            )
+        )
         return
     table = Table(title="PySAT solvers (in process)")
-    for column in ("name", "aliases", "version (class)", "incremental", "budgets", "interrupt", "stats", "note"):
+    for column in (
+        "name",
+        "aliases",
+        "version (class)",
+        "incremental",
+        "budgets",
+        "interrupt",
+        "stats",
+        "note",
+    ):
         table.add_column(column)
-    yes = lambda flag: "yes" if flag else "no"  # noqa: E731
+
+    def yes(flag: bool) -> str:
+        return "yes" if flag else "no"
+
     for i in infos:
         if not i.available:
-            table.add_row(i.name, ", ".join(i.aliases), "-", "-", "-", "-", "-", "not installed", style="dim")
+            table.add_row(
+                i.name, ", ".join(i.aliases), "-", "-", "-", "-", "-", "not installed", style="dim"
+            )
             continue
         name = i.name + (" (default)" if i.name == DEFAULT_SOLVER else "")
-        table.add_row(name, ", ".join(i.aliases), i.backend_class, yes(i.incremental), yes(i.budgets), yes(i.interrupt), yes(i.stats), i.note)
+        table.add_row(
+            name,
+            ", ".join(i.aliases),
+            i.backend_class,
+            yes(i.incremental),
+            yes(i.budgets),
+            yes(i.interrupt),
+            yes(i.stats),
+            i.note,
+        )
     Console().print(table)
 
 

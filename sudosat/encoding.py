@@ -139,7 +139,9 @@ def _groups(puzzle: Puzzle, reduced: bool) -> tuple[list[list[int]], list[list[i
                     unit_groups.append([var(n, cell, v) for cell in unit if v in allowed[cell]])
         return cell_groups, unit_groups, []
     cell_groups = [[var(n, cell, v) for v in values] for cell in range(n * n)]
-    unit_groups = [[var(n, cell, v) for cell in unit] for unit in units(puzzle.rank) for v in values]
+    unit_groups = [
+        [var(n, cell, v) for cell in unit] for unit in units(puzzle.rank) for v in values
+    ]
     givens = [var(n, cell, v) for cell, v in puzzle.givens]
     return cell_groups, unit_groups, givens
 

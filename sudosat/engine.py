@@ -171,7 +171,7 @@ def _child(cnf: Cnf, solver_name: str, max_solutions: int, conn: Any) -> None:
             conn.send(("done", backend.name, stats))
     except SolverError as err:
         conn.send(("error", str(err)))
-    except BaseException as err:  # noqa: BLE001 - reported to the parent, never lost
+    except BaseException as err:
         conn.send(("error", f"{type(err).__name__}: {err}"))
     finally:
         conn.close()
@@ -194,9 +194,7 @@ def _solve_in_child(cnf: Cnf, outcome: Outcome, max_solutions: int, timeout: flo
             try:
                 message = receive.recv()
             except EOFError:
-                raise SolverError(
-                    f"{outcome.solver} died (exit code {process.exitcode})"
-                ) from None
+                raise SolverError(f"{outcome.solver} died (exit code {process.exitcode})") from None
             if message[0] == "solution":
                 outcome.solutions.append(message[1])
             elif message[0] == "error":

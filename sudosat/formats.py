@@ -8,6 +8,7 @@ the reader stops and asks for ``--alphabet`` or ``--rank`` instead of guessing.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -166,8 +167,7 @@ class Row:
 
     def words(self) -> list[Cell]:
         return [
-            Cell(m.group(), self.number, m.start() + 1)
-            for m in re.finditer(r"[^\s|+]+", self.text)
+            Cell(m.group(), self.number, m.start() + 1) for m in re.finditer(r"[^\s|+]+", self.text)
         ]
 
 
@@ -269,9 +269,7 @@ def _readings(
             readings.append(_reading(kind, cells, result))
             continue
         try:
-            alphas = (
-                [alphabet(alphabet_spec, size)] if alphabet_spec else candidate_alphabets(size)
-            )
+            alphas = [alphabet(alphabet_spec, size)] if alphabet_spec else candidate_alphabets(size)
         except ValueError as err:
             first = cells[0]
             readings.append(Reading(kind, cells, error=InputError(source, first.line, 1, str(err))))
@@ -395,9 +393,11 @@ def _rank_of_alphabet(spec: str, source: str) -> int | None:
     """A literal alphabet of N symbols fixes the size; N must be a square."""
     if spec == NUMBERS:
         return None
-    root = round(len(spec) ** 0.5)
+    root = math.isqrt(len(spec))
     if root * root != len(spec) or root < 2:
-        raise InputError(source, 1, 1, f"--alphabet has {len(spec)} symbols; N must be 4, 9, 16, 25 or 36")
+        raise InputError(
+            source, 1, 1, f"--alphabet has {len(spec)} symbols; N must be 4, 9, 16, 25 or 36"
+        )
     return root
 
 
@@ -439,12 +439,11 @@ def _read_lines(
     def _row_readings(row: Row) -> list[Reading]:
         return _readings([row], source, rank, alphabet_spec, False)
 
-    first: Puzzle
-    file_rank = rank
+    first: Puzzle | None = None
     fast: dict[str, int] = {}
     for row in rows:
         text = row.text.strip()
-        if fast and len(text) == len(first.cells):
+        if first is not None and fast and len(text) == len(first.cells):
             # The common case, decided without building a Reading: one line, known symbols.
             try:
                 cells = tuple(fast[ch] for ch in text)
@@ -454,22 +453,22 @@ def _read_lines(
                 yield Puzzle(first.rank, cells, first.alphabet, source, row.number)
                 continue
         try:
-            reading = _choose(_row_readings(row), [row], source, file_rank)
+            reading = _choose(_row_readings(row), [row], source, first.rank if first else rank)
         except InputError as err:
             yield err
             continue
         puzzle = _puzzle(reading, source, row.number)
-        if file_rank is None:
-            file_rank, first = puzzle.rank, puzzle
+        if first is None:
+            first = puzzle
             if reading.alphabet is not None and reading.kind == "chars":
                 fast = reading.alphabet.table()
-        elif puzzle.rank != file_rank:
+        elif puzzle.rank != first.rank:
             yield InputError(
                 source,
                 row.number,
                 1,
                 f"mixed sizes: this puzzle is {puzzle.size}x{puzzle.size}, "
-                f"expected {file_rank**2}x{file_rank**2} like the ones before",
+                f"expected {first.size}x{first.size} like line {first.line}",
             )
             continue
         yield puzzle

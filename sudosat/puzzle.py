@@ -25,9 +25,7 @@ def units(rank: int) -> tuple[tuple[int, ...], ...]:
     rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
     cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
     boxes = [
-        tuple(
-            (br * rank + r) * n + bc * rank + c for r in range(rank) for c in range(rank)
-        )
+        tuple((br * rank + r) * n + bc * rank + c for r in range(rank) for c in range(rank))
         for br in range(rank)
         for bc in range(rank)
     ]

@@ -41,7 +41,11 @@ def status_line(outcome: Outcome) -> str:
     if outcome.status == NONE:
         if outcome.clashes:
             clash = outcome.clashes[0]
-            more = f" (and {len(outcome.clashes) - 1} more clashes)" if len(outcome.clashes) > 1 else ""
+            more = (
+                f" (and {len(outcome.clashes) - 1} more clashes)"
+                if len(outcome.clashes) > 1
+                else ""
+            )
             return f"no solution: {clash.describe(p.rank, p.symbol(clash.value))}{more}"
         return f"no solution: {outcome.reason}" if outcome.reason else "no solution"
     if outcome.status == TIMEOUT:
@@ -118,7 +122,10 @@ def rich_grid(outcome: Outcome, grid: Grid, highlight: set[int] | None = None) -
     width = max(len(s) for s in symbols)
     box = (width + 1) * m + 1
     text = Text()
-    rule = lambda left, mid, right: (left + mid.join("━" * box for _ in range(m)) + right + "\n")  # noqa: E731
+
+    def rule(left: str, mid: str, right: str) -> str:
+        return left + mid.join("━" * box for _ in range(m)) + right + "\n"
+
     text.append(rule("┏", "┳", "┓"), style="dim")
     for r in range(n):
         if r and r % m == 0:

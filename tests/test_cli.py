@@ -131,13 +131,23 @@ def test_unknown_solver_is_a_usage_error() -> None:
 
 
 def test_timeout_has_its_own_exit_code() -> None:
-    code, _, err = run("solve", "--count", "-n", "10000000", "--timeout", "0.3", "-", input="." * 81)
+    code, _, err = run(
+        "solve", "--count", "-n", "10000000", "--timeout", "0.3", "-", input="." * 81
+    )
     assert code == 5 and "timeout" in err
 
 
 def test_stats_report() -> None:
-    code, _, err = run("solve", "--stats", str(PUZZLES / "ai-escargot.txt"))
-    for word in ("variables", "clauses", "conflicts", "decisions", "propagations", "restarts", "time"):
+    _, _, err = run("solve", "--stats", str(PUZZLES / "ai-escargot.txt"))
+    for word in (
+        "variables",
+        "clauses",
+        "conflicts",
+        "decisions",
+        "propagations",
+        "restarts",
+        "time",
+    ):
         assert word in err
 
 

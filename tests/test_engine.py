@@ -78,9 +78,10 @@ def test_timeout_keeps_what_was_found() -> None:
 
 
 def test_timeout_answer_matches_in_process_answer() -> None:
-    assert solve(parse(SEVEN), max_solutions=100, timeout=30).solutions == solve(
-        parse(SEVEN), max_solutions=100
-    ).solutions
+    assert (
+        solve(parse(SEVEN), max_solutions=100, timeout=30).solutions
+        == solve(parse(SEVEN), max_solutions=100).solutions
+    )
 
 
 @pytest.mark.parametrize("solver", INSTALLED)

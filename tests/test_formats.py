@@ -42,9 +42,7 @@ def test_grid_with_box_rules_and_bars() -> None:
 
 
 def test_grid_as_people_paste_it() -> None:
-    text = "\n".join(
-        " ".join(ESCARGOT[r * 9 + c] for c in range(9)) for r in range(9)
-    )
+    text = "\n".join(" ".join(ESCARGOT[r * 9 + c] for c in range(9)) for r in range(9))
     assert parse(text).cells == parse(ESCARGOT).cells
 
 
@@ -101,7 +99,7 @@ def test_broken_line_in_a_many_puzzle_file_keeps_its_place() -> None:
     text = "\n".join([ESCARGOT, ESCARGOT[:-1] + "x", ESCARGOT[:40], ESCARGOT])
     found = read_text(text, "many.txt")
     assert [type(e).__name__ for e in found] == ["Puzzle", "InputError", "InputError", "Puzzle"]
-    assert str(found[1]) .startswith("many.txt:2:81: unknown symbol 'x'")
+    assert str(found[1]).startswith("many.txt:2:81: unknown symbol 'x'")
 
 
 def _error(text: str, **options: object) -> str:

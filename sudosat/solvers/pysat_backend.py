@@ -74,7 +74,7 @@ def _creation_name(aliases: tuple[str, ...]) -> str | None:
                 solver.delete()
             if works:
                 return alias
-        except Exception:  # noqa: BLE001 - a missing optional package shows up in many ways
+        except Exception:
             continue
     return None
 

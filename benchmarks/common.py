@@ -1,0 +1,28 @@
+"""Helpers shared by the benchmarks: data paths and a timer."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sudosat.formats import read_file
+from sudosat.puzzle import Puzzle
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("SUDOSAT_SHARED", ROOT.parent / "shared")) / "puzzles"
+
+
+def load(relative: str, take: int) -> list[Puzzle]:
+    """The first ``take`` puzzles of a file in ../shared/puzzles or in puzzles/."""
+    path = SHARED / relative if (SHARED / relative).exists() else ROOT / "puzzles" / relative
+    if not path.exists():
+        return []
+    return [p for p in read_file(str(path))[:take] if isinstance(p, Puzzle)]
+
+
+def timed(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
