@@ -34,7 +34,8 @@ class InputError(ValueError):
     """Input that cannot be read as a puzzle; carries where and what was expected."""
 
     def __init__(self, source: str, line: int, col: int, message: str) -> None:
-        super().__init__(f"{source}:{line}:{col}: {message}")
+        place = f"{source}:{line}:{col}" if line else source  # line 0: about the file itself
+        super().__init__(f"{place}: {message}")
         self.source, self.line, self.col, self.message = source, line, col, message
 
 

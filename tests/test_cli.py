@@ -122,7 +122,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, content: str, expected: st
 
 def test_missing_file() -> None:
     code, _, err = run("solve", "no/such/puzzle.txt")
-    assert code == 2 and "no/such/puzzle.txt:0:0: no such file" in err
+    assert code == 2 and "Error: no/such/puzzle.txt: no such file" in err
 
 
 def test_unknown_solver_is_a_usage_error() -> None:

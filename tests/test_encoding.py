@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudosat.encoding import AMO_ENCODINGS, RULES, Encoding, encode, var
 from sudosat.engine import solve
@@ -83,3 +85,28 @@ def test_unknown_encoding_names_are_refused() -> None:
         Encoding("huge")
     with pytest.raises(ValueError, match="--amo"):
         Encoding(amo="magic")
+
+
+ESCARGOT_SOLUTION = solve(parse(ESCARGOT)).solutions[0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    blanks=st.sets(st.integers(0, 80), min_size=45, max_size=64),
+    encodings=st.lists(
+        st.builds(Encoding, st.sampled_from(RULES), st.sampled_from(AMO_ENCODINGS), st.booleans()),
+        min_size=2,
+        max_size=2,
+    ),
+)
+def test_encodings_agree_on_random_puzzles(blanks: set[int], encodings: list[Encoding]) -> None:
+    """Blank cells of a known grid: every encoding finds the same solutions (up to 30)."""
+    cells = tuple(0 if cell in blanks else v for cell, v in enumerate(ESCARGOT_SOLUTION))
+    puzzle = Puzzle(3, cells, "123456789")
+    first, second = (solve(puzzle, encoding=e, max_solutions=30) for e in encodings)
+    assert first.exhausted == second.exhausted
+    if first.exhausted:
+        assert sorted(first.solutions) == sorted(second.solutions)
+        assert ESCARGOT_SOLUTION in first.solutions
+    else:
+        assert len(first.solutions) == len(second.solutions) == 30
