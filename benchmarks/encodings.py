@@ -41,7 +41,7 @@ VARIANTS = [
 SOLVERS = ["cadical195", "glucose4", "minisat22", "maplechrono", "lingeling"]
 
 
-LIMIT = 60.0
+LIMIT = 20.0
 """Seconds a 25x25 or 36x36 puzzle may take before the variant is marked too slow."""
 
 

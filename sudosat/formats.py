@@ -245,6 +245,15 @@ def _symbols(cells: list[Cell], alpha: Alphabet, source: str) -> list[int] | Inp
     return values
 
 
+def _plainly_numbers(rows: Sequence[Row]) -> bool:
+    """Numbers of different widths ("12 0 3"): not one character per cell (but maybe fixed-width).
+
+    Words of one width ("530 070 000") may be boxes of characters, so they stay open.
+    """
+    words = [cell.text for row in rows for cell in row.words()]
+    return all(w.isdigit() or w in BLANKS for w in words) and len({len(w) for w in words}) > 1
+
+
 def _readings(
     rows: Sequence[Row],
     source: str,
@@ -256,6 +265,8 @@ def _readings(
     kinds = ["numbers"] if alphabet_spec == NUMBERS else ["chars", "fixed", "numbers"]
     if alphabet_spec not in (None, NUMBERS):
         kinds = ["chars", "fixed"]
+    elif alphabet_spec is None and _plainly_numbers(rows):
+        kinds = ["fixed", "numbers"]
     readings = []
     for kind in kinds:
         cells = _split(rows, kind, grid)
@@ -325,7 +336,10 @@ def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int
             f"row has {lengths[odd.number]} cells, expected {lengths[rows[0].number]} "
             f"like line {rows[0].number}",
         )
-    found = sum(len(row.chars()) for row in rows)
+    if _plainly_numbers(rows):
+        found = sum(len(row.words()) for row in rows)
+    else:
+        found = sum(len(row.chars()) for row in rows)
     raise InputError(
         source,
         last.number,

@@ -122,6 +122,10 @@ def test_unknown_symbol_names_line_and_column() -> None:
     assert message.startswith("p.txt:3:5: unknown symbol 'x': expected 1-9")
 
 
+def test_wrong_count_of_numbers_counts_numbers() -> None:
+    assert "found 255, expected" in _error(" ".join(["12"] + ["0"] * 254))
+
+
 def test_value_out_of_range() -> None:
     numbers = " ".join(["17"] + ["0"] * 255)
     assert "p.txt:1:1: value 17 out of range: expected 1..16" in _error(numbers)
