@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,21 +97,55 @@ def _search(cnf: Cnf, solver: SatSolver, max_solutions: int) -> Iterator[Grid]:
         solver.add_clauses([cnf.blocking_clause(grid)])
 
 
-def _fill_stats(stats: Stats, solver: SatSolver, solves: int) -> None:
-    known = solver.accum_stats()
-    stats.conflicts = known.get("conflicts")
-    stats.decisions = known.get("decisions")
-    stats.propagations = known.get("propagations")
-    stats.restarts = known.get("restarts")
-    stats.solves = solves
-
-
 def _status(found: int, exhausted: bool) -> str:
     if found == 0:
         return NONE
     if found > 1:
         return MULTIPLE
     return UNIQUE if exhausted else SOLVED
+
+
+Report = Callable[[str, Any], None]
+"""Where the search sends ``("size", (variables, clauses))``, ``("solution", grid)``
+and finally ``("done", (solver name, Stats))``."""
+
+
+def _run(puzzle: Puzzle, encoding: Encoding, solver_name: str, limit: int, report: Report) -> None:
+    """Encode, search and report: the same steps in process and in a child."""
+    cnf = encode(puzzle, encoding)
+    report("size", (len(cnf.cell_variables) + cnf.nv - puzzle.size**3, len(cnf.clauses)))
+    with open_solver(solver_name) as backend:
+        count = 0
+        for grid in _search(cnf, backend, limit):
+            count += 1
+            report("solution", grid)
+        known = backend.accum_stats()
+        stats = Stats(
+            conflicts=known.get("conflicts"),
+            decisions=known.get("decisions"),
+            propagations=known.get("propagations"),
+            restarts=known.get("restarts"),
+            solves=count + (count < limit),
+        )
+        report("done", (backend.name, stats))
+
+
+def _receive(outcome: Outcome, limit: int) -> Report:
+    """A Report that fills ``outcome`` in."""
+
+    def report(kind: str, payload: Any) -> None:
+        if kind == "size":
+            outcome.stats.variables, outcome.stats.clauses = payload
+        elif kind == "solution":
+            outcome.solutions.append(payload)
+        else:
+            outcome.solver, stats = payload
+            stats.variables, stats.clauses = outcome.stats.variables, outcome.stats.clauses
+            outcome.stats = stats
+            outcome.exhausted = len(outcome.solutions) < limit
+            outcome.status = _status(len(outcome.solutions), outcome.exhausted)
+
+    return report
 
 
 def solve(
@@ -124,64 +158,44 @@ def solve(
 ) -> Outcome:
     """Solve ``puzzle``; look for up to ``max_solutions`` (2 = the uniqueness check).
 
-    With a ``timeout`` the search runs in a child process that is killed at
-    the deadline; solutions found by then are kept.
+    With a ``timeout`` the encoding and the search run in a child process that
+    is killed at the deadline; solutions found by then are kept.
     """
     encoding = encoding or Encoding()
     start = time.perf_counter()
     outcome = Outcome(puzzle, NONE, solver=solver, encoding=encoding)
     outcome.clashes = puzzle.clashes()
     dead = None if outcome.clashes else _dead_cell(puzzle)
+    if dead is not None:
+        outcome.reason = f"no value fits {cell_name(puzzle.rank, dead)}"
     if outcome.clashes or dead is not None:
         outcome.exhausted = True
-        if dead is not None:
-            outcome.reason = f"no value fits {cell_name(puzzle.rank, dead)}"
-        outcome.stats.time = time.perf_counter() - start
-        return outcome
-    cnf = encode(puzzle, encoding)
-    outcome.stats.variables = len(cnf.cell_variables) + cnf.nv - puzzle.size**3
-    outcome.stats.clauses = len(cnf.clauses)
-    if timeout is None:
-        _solve_here(cnf, outcome, max_solutions)
+    elif timeout is None:
+        _run(puzzle, encoding, solver, max_solutions, _receive(outcome, max_solutions))
     else:
-        _solve_in_child(cnf, outcome, max_solutions, timeout)
+        _run_in_child(outcome, max_solutions, timeout)
     outcome.stats.time = time.perf_counter() - start
     return outcome
 
 
-def _solve_here(cnf: Cnf, outcome: Outcome, max_solutions: int) -> None:
-    with open_solver(outcome.solver) as backend:
-        outcome.solver = backend.name
-        outcome.solutions = list(_search(cnf, backend, max_solutions))
-        outcome.exhausted = len(outcome.solutions) < max_solutions
-        _fill_stats(outcome.stats, backend, len(outcome.solutions) + outcome.exhausted)
-    outcome.status = _status(len(outcome.solutions), outcome.exhausted)
-
-
-def _child(cnf: Cnf, solver_name: str, max_solutions: int, conn: Any) -> None:
-    """Run in a forked process: send each solution, then the end of the search."""
+def _child(outcome: Outcome, limit: int, conn: Any) -> None:
+    """In the forked process: run the search, sending every report to the parent."""
     try:
-        with open_solver(solver_name) as backend:
-            count = 0
-            for grid in _search(cnf, backend, max_solutions):
-                count += 1
-                conn.send(("solution", grid))
-            stats = Stats()
-            _fill_stats(stats, backend, count + (count < max_solutions))
-            conn.send(("done", backend.name, stats))
-    except SolverError as err:
-        conn.send(("error", str(err)))
-    except BaseException as err:
-        conn.send(("error", f"{type(err).__name__}: {err}"))
+        assert outcome.encoding is not None
+        _run(outcome.puzzle, outcome.encoding, outcome.solver, limit, lambda *m: conn.send(m))
+    except BaseException as err:  # reported to the parent, never lost
+        text = str(err) if isinstance(err, SolverError) else f"{type(err).__name__}: {err}"
+        conn.send(("error", text))
     finally:
         conn.close()
 
 
-def _solve_in_child(cnf: Cnf, outcome: Outcome, max_solutions: int, timeout: float) -> None:
+def _run_in_child(outcome: Outcome, limit: int, timeout: float) -> None:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(cnf, outcome.solver, max_solutions, send))
+    process = context.Process(target=_child, args=(outcome, limit, send))
     deadline = time.monotonic() + timeout
+    report = _receive(outcome, limit)
     process.start()
     send.close()
     try:
@@ -192,19 +206,13 @@ def _solve_in_child(cnf: Cnf, outcome: Outcome, max_solutions: int, timeout: flo
                 outcome.reason = f"no answer within {timeout:g} s"
                 return
             try:
-                message = receive.recv()
+                kind, payload = receive.recv()
             except EOFError:
                 raise SolverError(f"{outcome.solver} died (exit code {process.exitcode})") from None
-            if message[0] == "solution":
-                outcome.solutions.append(message[1])
-            elif message[0] == "error":
-                raise SolverError(message[1])
-            else:
-                _, outcome.solver, stats = message
-                for key in ("conflicts", "decisions", "propagations", "restarts", "solves"):
-                    setattr(outcome.stats, key, getattr(stats, key))
-                outcome.exhausted = len(outcome.solutions) < max_solutions
-                outcome.status = _status(len(outcome.solutions), outcome.exhausted)
+            if kind == "error":
+                raise SolverError(payload)
+            report(kind, payload)
+            if kind == "done":
                 return
     finally:
         if process.is_alive() and process.pid is not None:
