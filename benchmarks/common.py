@@ -14,12 +14,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SUDOSAT_SHARED", ROOT.parent / "shared")) / "puzzles"
 
 
-def load(relative: str, take: int) -> list[Puzzle]:
-    """The first ``take`` puzzles of a file in ../shared/puzzles or in puzzles/."""
+def load(relative: str, take: int, pick: list[int] | None = None) -> list[Puzzle]:
+    """The first ``take`` puzzles (or those at the 0-based indices ``pick``) of a file
+    in ../shared/puzzles or in puzzles/; none where the file is absent."""
     path = SHARED / relative if (SHARED / relative).exists() else ROOT / "puzzles" / relative
     if not path.exists():
         return []
-    return [p for p in read_file(str(path))[:take] if isinstance(p, Puzzle)]
+    found = [p for p in read_file(str(path)) if isinstance(p, Puzzle)]
+    return [found[i] for i in pick] if pick else found[:take]
 
 
 def timed(work: Callable[[], object]) -> float:
