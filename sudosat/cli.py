@@ -211,9 +211,9 @@ def solve(
     if paths == ("-",) and sys.stdin.isatty():
         raise click.UsageError("give a PUZZLE file, or - to read one from stdin")
     entries = [e for path in paths for e in read_puzzles(path, rank, alphabet, layout)]
-    fmt = fmt or ("rich" if sys.stdout.isatty() or color else "grid")
-    if fmt == "grid" and len(entries) > 1:
-        fmt = "line" if not sys.stdout.isatty() else fmt
+    if fmt is None:
+        piped = "line" if len(entries) > 1 else "grid"
+        fmt = "rich" if sys.stdout.isatty() or color else piped
     out = console_for(sys.stdout, color)
     errors = console_for(sys.stderr, color)
     codes = []
@@ -260,14 +260,13 @@ def solve(
 def _show(
     outcome: Outcome, fmt: str, out: Console, err: Console, *, count: bool, many: bool
 ) -> None:
-    shown_limit = None if not count else 0
     if fmt == "rich":
         if count:
             if many:
                 out.print(f"{where(outcome)}: ", end="", markup=False)
             out.print(count_line(outcome), markup=False)
         else:
-            show_rich(out, outcome, title=many, limit=shown_limit)
+            show_rich(out, outcome, title=many)
         return
     label = f"{where(outcome)}: " if many else ""
     if count:

@@ -145,10 +145,11 @@ def rich_grid(outcome: Outcome, grid: Grid, highlight: set[int] | None = None) -
     return text
 
 
-def show_rich(console: Console, outcome: Outcome, *, title: bool, limit: int | None = None) -> None:
+def show_rich(console: Console, outcome: Outcome, *, title: bool) -> None:
+    """Every solution found (the puzzle when there is none), then the status line."""
     if title:
         console.print(Text(where(outcome), style="bold underline"))
-    grids = outcome.solutions[:limit] if limit else outcome.solutions
+    grids = outcome.solutions
     diff = set(differences(*grids[:2])) if len(grids) > 1 else None
     if not grids:
         console.print(rich_grid(outcome, outcome.puzzle.cells), end="")

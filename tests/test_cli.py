@@ -90,6 +90,14 @@ def test_many_puzzles_in_one_file_come_out_in_order() -> None:
     assert all(r["status"] == "unique" for r in records)
 
 
+def test_many_puzzles_default_to_lines_and_grid_on_request() -> None:
+    path = str(PUZZLES / "tdoku-magictour-25.txt")
+    _, out, _ = run("solve", path)
+    assert len(out.splitlines()) == 25 and all(len(line) == 81 for line in out.splitlines())
+    _, out, _ = run("solve", "--format", "grid", path)
+    assert len(out.strip().split("\n\n")) == 25
+
+
 def test_broken_line_in_a_batch_is_reported_and_the_rest_solved(tmp_path: Path) -> None:
     path = tmp_path / "batch.txt"
     path.write_text("\n".join([ESCARGOT, ESCARGOT[:-1] + "x", REXL_FIRST]) + "\n")
