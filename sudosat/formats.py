@@ -127,16 +127,17 @@ def size_hint(rank: int | None) -> str:
 
 
 def _decode(data: bytes, source: str) -> str:
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        data = data[:nul] + b"\xff"  # reported below like any other undecodable byte
+    """UTF-8 text; NUL bytes and undecodable bytes are binary data, reported where they are."""
+    bad = data.find(b"\x00")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise InputError(source, line, col, "binary data, expected puzzle text") from None
-    return text
+        bad = err.start if bad < 0 else min(bad, err.start)
+    if bad < 0:
+        return text
+    line = data.count(b"\n", 0, bad) + 1
+    col = bad - (data.rfind(b"\n", 0, bad) + 1) + 1
+    raise InputError(source, line, col, "binary data, expected puzzle text")
 
 
 def _reject_binary(text: str, source: str) -> None:
