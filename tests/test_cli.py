@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -219,3 +221,22 @@ def test_installed_command_and_module_run_for_real() -> None:
         assert "Traceback" not in done.stderr
     done = subprocess.run([str(SUDOSAT), "solve", "/no/such"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_ctrl_c_exits_130_without_a_traceback() -> None:
+    child = subprocess.Popen(
+        [str(SUDOSAT), "solve", "--count", "-n", "10000000", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None
+    child.stdin.write("." * 81 + "\n")
+    child.stdin.close()
+    child.stdin = None
+    time.sleep(1.5)  # long enough to be inside the enumeration
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
