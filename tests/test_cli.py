@@ -230,6 +230,8 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A shell that starts jobs in the background ignores SIGINT in them; undo that.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert child.stdin is not None
     child.stdin.write("." * 81 + "\n")
@@ -238,5 +240,5 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
     time.sleep(1.5)  # long enough to be inside the enumeration
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=30)
-    assert child.returncode == 130
+    assert child.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
