@@ -119,12 +119,16 @@ class Cnf:
         return [-var(size, cell, grid[cell]) for cell, _ in self.open_cells if not cells[cell]]
 
 
-def _groups(puzzle: Puzzle, reduced: bool) -> tuple[list[list[int]], list[list[int]], list[int]]:
-    """Variables per cell, per (unit, value), and the decided cells' unit clauses."""
+def _groups(
+    puzzle: Puzzle, candidates: list[list[int]] | None
+) -> tuple[list[list[int]], list[list[int]], list[int]]:
+    """Variables per cell, per (unit, value), and the givens' unit clauses.
+
+    With ``candidates`` (the reduced form) only open candidates get variables.
+    """
     n = puzzle.size
     values = range(1, n + 1)
-    if reduced:
-        candidates = puzzle.candidates()
+    if candidates is not None:
         cell_groups = [
             [var(n, cell, v) for v in candidates[cell]]
             for cell in range(n * n)
@@ -169,7 +173,8 @@ def encode(puzzle: Puzzle, encoding: Encoding | None = None) -> Cnf:
     """The CNF of ``puzzle``'s rules and givens."""
     encoding = encoding or Encoding()
     n = puzzle.size
-    cell_groups, unit_groups, givens = _groups(puzzle, encoding.reduced)
+    candidates = puzzle.candidates() if encoding.reduced else None
+    cell_groups, unit_groups, givens = _groups(puzzle, candidates)
     top = n**3
     clauses: list[list[int]] = [list(group) for group in cell_groups]
     unit_amo, top = _at_most_one(unit_groups, encoding.amo, top)
@@ -180,8 +185,7 @@ def encode(puzzle: Puzzle, encoding: Encoding | None = None) -> Cnf:
     if encoding.rules == "extended":
         clauses.extend(list(group) for group in unit_groups)
     clauses.extend([lit] for lit in givens)
-    if encoding.reduced:
-        candidates = puzzle.candidates()
+    if candidates is not None:
         open_cells = [(c, candidates[c]) for c in range(n * n) if not puzzle.cells[c]]
     else:
         open_cells = [(c, list(range(1, n + 1))) for c in range(n * n)]
