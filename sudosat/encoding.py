@@ -73,7 +73,7 @@ class Cnf:
     encoding: Encoding
     nv: int
     clauses: list[list[int]]
-    open_cells: list[tuple[int, list[int]]] = field(default_factory=list)
+    open_cells: list[tuple[int, Sequence[int]]] = field(default_factory=list)
     """For every cell the solver decides: (cell, candidate values)."""
 
     @property
@@ -120,7 +120,7 @@ class Cnf:
 
 
 def _groups(
-    puzzle: Puzzle, candidates: list[list[int]] | None
+    puzzle: Puzzle, candidates: Sequence[Sequence[int]] | None
 ) -> tuple[list[list[int]], list[list[int]], list[int]]:
     """Variables per cell, per (unit, value), and the givens' unit clauses.
 
@@ -173,7 +173,7 @@ def encode(puzzle: Puzzle, encoding: Encoding | None = None) -> Cnf:
     """The CNF of ``puzzle``'s rules and givens."""
     encoding = encoding or Encoding()
     n = puzzle.size
-    candidates = puzzle.candidates() if encoding.reduced else None
+    candidates = puzzle.candidates if encoding.reduced else None
     cell_groups, unit_groups, givens = _groups(puzzle, candidates)
     top = n**3
     clauses: list[list[int]] = [list(group) for group in cell_groups]
@@ -185,8 +185,10 @@ def encode(puzzle: Puzzle, encoding: Encoding | None = None) -> Cnf:
     if encoding.rules == "extended":
         clauses.extend(list(group) for group in unit_groups)
     clauses.extend([lit] for lit in givens)
+    open_cells: list[tuple[int, Sequence[int]]]
     if candidates is not None:
         open_cells = [(c, candidates[c]) for c in range(n * n) if not puzzle.cells[c]]
     else:
-        open_cells = [(c, list(range(1, n + 1))) for c in range(n * n)]
+        every = range(1, n + 1)
+        open_cells = [(c, every) for c in range(n * n)]
     return Cnf(puzzle, encoding, top, clauses, open_cells)

@@ -72,7 +72,7 @@ class Outcome:
 
 def _dead_cell(puzzle: Puzzle) -> int | None:
     """A blank cell that every value is ruled out of by its peers' givens."""
-    for cell, values in enumerate(puzzle.candidates()):
+    for cell, values in enumerate(puzzle.candidates):
         if not values:
             return cell
     return None

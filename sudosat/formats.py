@@ -65,19 +65,9 @@ class Alphabet:
         extra = "".join(ch for ch in "0 " if ch not in self.symbols)
         return BLANKS + extra
 
-    def value_of(self, text: str) -> int | None:
-        """1..N for a symbol, 0 for a blank, None for anything else."""
-        if text in self.blanks():
-            return 0
-        if self.folds_case:
-            index = self.symbols.upper().find(text.upper())
-        else:
-            index = self.symbols.find(text)
-        return index + 1 if index >= 0 and len(text) == 1 else None
-
     def table(self) -> dict[str, int]:
         """Every symbol and blank mark, in both cases where case does not matter, to its value."""
-        found = {blank: 0 for blank in self.blanks() if blank != " "}
+        found = dict.fromkeys(self.blanks(), 0)
         for value, symbol in enumerate(self.symbols, 1):
             found[symbol] = value
             if self.folds_case:
@@ -232,8 +222,9 @@ def _numbers(cells: list[Cell], size: int, source: str) -> list[int] | InputErro
 
 def _symbols(cells: list[Cell], alpha: Alphabet, source: str) -> list[int] | InputError:
     values = []
+    table = alpha.table()
     for cell in cells:
-        value = alpha.value_of(cell.text)
+        value = table.get(cell.text)
         if value is None:
             blanks = " ".join(repr(b) for b in alpha.blanks() if b != " ")
             return InputError(

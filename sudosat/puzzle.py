@@ -9,8 +9,8 @@ the grid.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cached_property
 
 Grid = tuple[int, ...]
 """N*N values, row-major; 0 marks a blank cell."""
@@ -79,7 +79,6 @@ class Puzzle:
     """Symbols for values 1..N, in order; empty means whitespace-separated numbers."""
     source: str = "<puzzle>"
     line: int = 1
-    _givens: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         n = self.size
@@ -91,18 +90,16 @@ class Puzzle:
             raise ValueError(f"cell values must be 0..{n}")
         if self.alphabet and len(self.alphabet) != n:
             raise ValueError(f"alphabet must have {n} symbols")
-        givens = tuple((cell, v) for cell, v in enumerate(self.cells) if v)
-        object.__setattr__(self, "_givens", givens)
 
     @property
     def size(self) -> int:
         """N: the number of rows, columns, boxes and values."""
         return self.rank * self.rank
 
-    @property
+    @cached_property
     def givens(self) -> tuple[tuple[int, int], ...]:
         """(cell, value) for every filled cell."""
-        return self._givens
+        return tuple((cell, v) for cell, v in enumerate(self.cells) if v)
 
     def symbol(self, value: int) -> str:
         """How a value is written in this puzzle's own notation."""
@@ -125,22 +122,21 @@ class Puzzle:
                     seen[value] = cell
         return found
 
-    def candidates(self) -> list[list[int]]:
+    @cached_property
+    def candidates(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the values not ruled out by a given in the cell or a peer.
 
-        A given cell has exactly its own value as candidate.
+        A given cell has exactly its own value as candidate. Computed once per puzzle.
         """
         n = self.size
-        cells = self.cells
-        open_values = [list(range(1, n + 1)) if not v else [v] for v in cells]
-        taken: list[set[int]] = [set() for _ in cells]
+        taken: list[set[int]] = [set() for _ in self.cells]
         for cell, value in self.givens:
             for peer in peers(self.rank)[cell]:
                 taken[peer].add(value)
-        return [
-            [v for v in values if v not in taken[cell]] if not cells[cell] else values
-            for cell, values in enumerate(open_values)
-        ]
+        return tuple(
+            (v,) if v else tuple(x for x in range(1, n + 1) if x not in taken[cell])
+            for cell, v in enumerate(self.cells)
+        )
 
 
 def rank_for_cells(count: int) -> int | None:
