@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
+import pysolvers
 from pysat.solvers import Solver, SolverNames
 
 from . import SatSolver, SolverError
@@ -125,6 +126,16 @@ def _creation_alias(name: str) -> str:
     return created
 
 
+def _solve(solver: Solver) -> bool:
+    """solve(), with Ctrl-C as KeyboardInterrupt: PySAT's C code traps SIGINT as pysolvers.error."""
+    try:
+        return bool(solver.solve())
+    except pysolvers.error as error:
+        if "keyboard interrupt" in str(error).lower():
+            raise KeyboardInterrupt from None
+        raise SolverError(f"PySAT solver failed: {error}") from None
+
+
 class PySatSolver(SatSolver):
     """A PySAT solver held in process. Non-incremental solvers are rebuilt per solve."""
 
@@ -145,14 +156,14 @@ class PySatSolver(SatSolver):
 
     def solve(self) -> bool:
         if self._solver is not None:
-            result = bool(self._solver.solve())
+            result = _solve(self._solver)
             self._model = (self._solver.get_model() or []) if result else []
             return result
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             solver = Solver(name=self._alias, bootstrap_with=self._clauses)
             try:
-                result = bool(solver.solve())
+                result = _solve(solver)
                 self._model = (solver.get_model() or []) if result else []
             finally:
                 solver.delete()
