@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PUZZLE ?= puzzles/ai-escargot.txt
 
-.PHONY: run test lint bench clean
+.PHONY: run test solvers bench clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -14,7 +14,11 @@ $(VENV)/.installed: pyproject.toml
 run: $(VENV)/.installed
 	$(VENV)/bin/sudosat solve $(PUZZLE)
 
-test: $(VENV)/.installed
+# Debian's minisat, picosat, cadical and cryptominisat, which the tests run for real.
+solvers:
+	scripts/install-solvers
+
+test: $(VENV)/.installed solvers
 	$(VENV)/bin/ruff check sudosat tests benchmarks
 	$(VENV)/bin/ruff format --check sudosat tests benchmarks
 	$(VENV)/bin/mypy sudosat

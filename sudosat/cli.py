@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from collections.abc import Callable
 from typing import IO, Any, TypeVar
@@ -12,14 +13,25 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
-from .dimacs import write_atomically, write_dimacs
+from .dimacs import read_answer, write_atomically, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
-from .engine import ERROR, MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, Outcome, solve_safely
-from .formats import LAYOUTS, InputError, read_file
+from .engine import (
+    ERROR,
+    MULTIPLE,
+    NONE,
+    SOLVED,
+    TIMEOUT,
+    UNIQUE,
+    Outcome,
+    check_answer,
+    solve_safely,
+)
+from .formats import LAYOUTS, InputError, read_file, read_source
 from .puzzle import Puzzle
 from .render import count_line, outcome_json, plain, show_rich, stats_lines, status_line, where
-from .solvers import DEFAULT_SOLVER, SolverError
-from .solvers.pysat_backend import canonical_name, pysat_solvers
+from .solvers import DEFAULT_SOLVER, SolverError, SolverSpec, command_spec, solver_spec
+from .solvers.external import executable, external_programs
+from .solvers.pysat_backend import pysat_solvers
 
 EXIT_OK = 0
 EXIT_MULTIPLE = 1
@@ -28,6 +40,7 @@ EXIT_NONE = 3
 EXIT_SOLVER = 4
 EXIT_TIMEOUT = 5
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 EXIT_CODES = {
     UNIQUE: EXIT_OK,
     SOLVED: EXIT_OK,
@@ -98,6 +111,39 @@ def encoding_options(func: F) -> F:
     )(func)
 
 
+def output_options(func: F) -> F:
+    func = click.option(
+        "--color/--no-color", default=None, help="Force colour on or off (NO_COLOR is honoured)."
+    )(func)
+    return click.option(
+        "--format",
+        "-f",
+        "fmt",
+        type=click.Choice(["rich", "grid", "line", "json"]),
+        help="Output: rich (default on a terminal), grid (default when piped), line or json.",
+    )(func)
+
+
+def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec:
+    """The solver the options name; a program that is not installed fails here (exit 4)."""
+    try:
+        if solver_cmd is None:
+            spec = solver_spec(solver or DEFAULT_SOLVER)
+        elif solver is not None:
+            raise click.UsageError("give --solver or --solver-cmd, not both")
+        else:
+            spec = command_spec(solver_cmd)
+    except SolverError as err:
+        hint = "--solver" if solver_cmd is None else "--solver-cmd"
+        raise click.BadParameter(str(err), param_hint=hint) from None
+    if spec.program is not None:
+        try:
+            executable(spec.program)
+        except SolverError as err:
+            raise SolverFailure(str(err)) from None
+    return spec
+
+
 def read_puzzles(
     path: str, rank: int | None, alphabet: str | None, layout: str
 ) -> list[Puzzle | InputError]:
@@ -108,8 +154,10 @@ def read_puzzles(
 
 
 def console_for(stream: IO[str], color: bool | None) -> Console:
+    # color None: rich decides from the stream, NO_COLOR and FORCE_COLOR; a flag wins over both.
+    no_color = None if color is None else not color
     return Console(
-        file=stream, force_terminal=color, no_color=color is False, highlight=False, soft_wrap=True
+        file=stream, force_terminal=color, no_color=no_color, highlight=False, soft_wrap=True
     )
 
 
@@ -135,9 +183,15 @@ def cli() -> None:
 @click.option(
     "--solver",
     "-s",
-    default=DEFAULT_SOLVER,
-    show_default=True,
-    help="PySAT solver name or alias (see `sudosat solvers`).",
+    metavar="NAME",
+    help=f"A PySAT solver (default {DEFAULT_SOLVER}) or a solver program: minisat, cadical, "
+    "kissat, picosat, cryptominisat5, glucose (see `sudosat solvers`).",
+)
+@click.option(
+    "--solver-cmd",
+    metavar="COMMAND",
+    help="Any DIMACS solver program, e.g. 'kissat -q': run without a shell on IN.cnf "
+    "(appended), answering with s/v lines.",
 )
 @encoding_options
 @click.option(
@@ -162,22 +216,14 @@ def cli() -> None:
     is_flag=True,
     help="Report variables, clauses, conflicts, decisions, propagations, restarts and time.",
 )
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["rich", "grid", "line", "json"]),
-    help="Output: rich (default on a terminal), grid (default when piped), line or json.",
-)
-@click.option(
-    "--color/--no-color", default=None, help="Force colour on or off (NO_COLOR is honoured)."
-)
+@output_options
 def solve(
     puzzles: tuple[str, ...],
     rank: int | None,
     alphabet: str | None,
     layout: str,
-    solver: str,
+    solver: str | None,
+    solver_cmd: str | None,
     rules: str,
     amo: str,
     reduced: bool,
@@ -198,13 +244,12 @@ def solve(
     Examples:
       sudosat solve puzzles/ai-escargot.txt
       sudosat solve --solver glucose4 --stats puzzles/rank5-25x25.txt
+      sudosat solve --solver minisat puzzles/hex-16x16.txt
+      sudosat solve --solver-cmd 'kissat -q' --timeout 60 puzzles/rank6-36x36.txt
       sudosat solve --format line puzzles/norvig-top10.txt
       sudosat solve --count -n 1000 puzzles/several-solutions.txt
     """
-    try:
-        solver = canonical_name(solver)
-    except SolverError as err:
-        raise click.BadParameter(str(err), param_hint="--solver") from None
+    spec = resolve_solver(solver, solver_cmd)
     encoding = Encoding(rules, amo, reduced)
     limit = max_solutions or (10000 if count else 2)
     paths = puzzles or ("-",)
@@ -235,7 +280,7 @@ def solve(
                 click.echo("error")
             continue
         outcome = solve_safely(
-            entry, solver=solver, encoding=encoding, max_solutions=limit, timeout=timeout
+            entry, solver=spec, encoding=encoding, max_solutions=limit, timeout=timeout
         )
         if len(entries) == 1 and outcome.status == ERROR:
             raise SolverFailure(outcome.reason)
@@ -332,6 +377,66 @@ def cnf(
 
 
 @cli.command()
+@click.argument("puzzle")
+@click.argument("model", default="-")
+@input_options
+@output_options
+def decode(
+    puzzle: str,
+    model: str,
+    rank: int | None,
+    alphabet: str | None,
+    layout: str,
+    fmt: str | None,
+    color: bool | None,
+) -> None:
+    """Read a solver's answer to PUZZLE's CNF from MODEL (default stdin) and print the grid.
+
+    MODEL may hold SAT competition output (s and v lines), a MiniSat result file
+    (SAT, then the model) or bare integers. The model is mapped back through
+    the variable numbering and verified against the rules and the givens; one
+    that is no solution is an error (exit 4). Exit codes: 0 solved, 2 bad
+    input, 3 the solver said UNSATISFIABLE, 4 no solution in the model,
+    5 the solver gave no answer (UNKNOWN).
+
+    \b
+    Examples:
+      sudosat cnf puzzles/ai-escargot.txt | cadical | sudosat decode puzzles/ai-escargot.txt
+      sudosat cnf puzzles/hex-16x16.txt -o hex.cnf
+      minisat hex.cnf hex.out; sudosat decode puzzles/hex-16x16.txt hex.out
+    """
+    if puzzle == "-" and model == "-":
+        raise click.UsageError("PUZZLE and MODEL cannot both be stdin")
+    entries = read_puzzles(puzzle, rank, alphabet, layout)
+    if len(entries) != 1:
+        raise BadInput(f"{puzzle}: holds {len(entries)} puzzles; decode takes one")
+    if isinstance(entries[0], InputError):
+        raise BadInput(str(entries[0]))
+    try:
+        source, text = read_source(model, expected="solver output")
+        answer = read_answer(text, source)
+    except InputError as err:
+        raise BadInput(str(err)) from None
+    try:
+        outcome = check_answer(entries[0], answer)
+    except SolverError as err:
+        raise SolverFailure(f"{source}: {err}") from None
+    fmt = fmt or ("rich" if sys.stdout.isatty() or color else "grid")
+    if fmt == "json":
+        click.echo(json.dumps(outcome_json(outcome), indent=2))
+    else:
+        _show(
+            outcome,
+            fmt,
+            console_for(sys.stdout, color),
+            console_for(sys.stderr, color),
+            count=False,
+            many=False,
+        )
+    sys.exit(EXIT_CODES[outcome.status])
+
+
+@cli.command()
 @click.option(
     "--format",
     "-f",
@@ -340,30 +445,42 @@ def cnf(
     help="Table (default on a terminal) or JSON.",
 )
 def solvers(fmt: str | None) -> None:
-    """List the SAT solvers this installation can run, and what each supports."""
+    """List the SAT solvers this installation can run: PySAT's, in process, and the
+    solver programs found on PATH, with their versions."""
     infos = pysat_solvers()
+    programs = external_programs()
     fmt = fmt or ("rich" if sys.stdout.isatty() else "json")
     if fmt == "json":
-        click.echo(
-            json.dumps(
-                [
-                    {
-                        "name": i.name,
-                        "aliases": list(i.aliases),
-                        "available": i.available,
-                        "class": i.backend_class,
-                        "incremental": i.incremental,
-                        "budgets": i.budgets,
-                        "interrupt": i.interrupt,
-                        "stats": i.stats,
-                        "note": i.note,
-                        "default": i.name == DEFAULT_SOLVER,
-                    }
-                    for i in infos
-                ],
-                indent=2,
-            )
-        )
+        listing: list[dict[str, Any]] = [
+            {
+                "name": i.name,
+                "kind": "pysat",
+                "aliases": list(i.aliases),
+                "available": i.available,
+                "class": i.backend_class,
+                "incremental": i.incremental,
+                "budgets": i.budgets,
+                "interrupt": i.interrupt,
+                "stats": i.stats,
+                "note": i.note,
+                "default": i.name == DEFAULT_SOLVER,
+            }
+            for i in infos
+        ]
+        listing += [
+            {
+                "name": p.name,
+                "kind": "program",
+                "available": p.path is not None,
+                "path": p.path,
+                "version": p.version if p.path else None,
+                "convention": p.convention,
+                "command": p.command,
+                "default": False,
+            }
+            for p in programs
+        ]
+        click.echo(json.dumps(listing, indent=2))
         return
     table = Table(title="PySAT solvers (in process)")
     for column in (
@@ -398,11 +515,30 @@ def solvers(fmt: str | None) -> None:
             yes(i.stats),
             i.note,
         )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    found = Table(title="Solver programs (--solver NAME, or any with --solver-cmd)")
+    for column in ("name", "path", "version", "output", "called as"):
+        found.add_column(column)
+    for p in programs:
+        if p.path is None:
+            found.add_row(p.name, "not on PATH", "-", p.convention, p.command, style="dim")
+        else:
+            found.add_row(p.name, p.path, p.version, p.convention, p.command)
+    console.print(found)
+
+
+class Terminated(Exception):
+    """SIGTERM, raised so that temporary files are removed and solver programs killed."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 def main() -> None:
-    """Entry point: click's error machinery, plus exit 130 on Ctrl-C."""
+    """Entry point: click's error machinery, plus exit 130 on Ctrl-C and 143 on SIGTERM."""
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         code = cli.main(prog_name="sudosat", standalone_mode=False)
     except click.ClickException as err:
@@ -411,6 +547,9 @@ def main() -> None:
     except (KeyboardInterrupt, click.Abort):
         click.echo("sudosat: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    except Terminated:
+        click.echo("sudosat: terminated", err=True)
+        sys.exit(EXIT_TERMINATED)
     except BrokenPipeError:
         sys.stderr.close()
         sys.exit(EXIT_OK)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import IO
 
 from .encoding import Cnf
+from .formats import InputError
 
 WriteFn = Callable[[IO[str]], None]
 
@@ -55,3 +57,140 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+SAT, UNSAT, UNKNOWN = "SAT", "UNSAT", "UNKNOWN"
+_COMPETITION_STATUS = {
+    "SATISFIABLE": SAT,
+    "UNSATISFIABLE": UNSAT,
+    "UNKNOWN": UNKNOWN,
+    "INDETERMINATE": UNKNOWN,
+}
+_RESULT_FILE_STATUS = {"SAT": SAT, "UNSAT": UNSAT, "INDET": UNKNOWN}
+
+
+@dataclass
+class Answer:
+    """What a solver said: SAT (with its model), UNSAT or UNKNOWN."""
+
+    status: str
+    model: list[int] = field(default_factory=list)
+
+
+class _Literals:
+    """Collects model literals, checking each as it comes."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.model: list[int] = []
+        self.closed = False
+        self._seen: dict[int, int] = {}
+
+    def add(self, token: str, line: int, col: int) -> None:
+        try:
+            lit = int(token)
+        except ValueError:
+            raise InputError(
+                self.source, line, col, f"expected an integer literal, found {token!r}"
+            ) from None
+        if self.closed:
+            raise InputError(self.source, line, col, "literal after the model's closing 0")
+        if lit == 0:
+            self.closed = True
+            return
+        if self._seen.get(abs(lit), lit) != lit:
+            raise InputError(self.source, line, col, f"variable {abs(lit)} is assigned both ways")
+        self._seen[abs(lit)] = lit
+        self.model.append(lit)
+
+    def add_words(self, text: str, line: int, offset: int) -> None:
+        for col, token in _words(text):
+            self.add(token, line, col + offset)
+
+
+def _words(text: str) -> Iterator[tuple[int, str]]:
+    """(1-based column, word) for every whitespace-separated word."""
+    col = 0
+    for token in text.split():
+        col = text.index(token, col)
+        yield col + 1, token
+        col += len(token)
+
+
+def _significant(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, stripped line) for lines that are neither blank nor ``c`` comments."""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped and stripped != "c" and not stripped.startswith("c "):
+            yield number, line
+
+
+def read_competition(text: str, source: str, assume: str | None = None) -> Answer:
+    """SAT competition output: one ``s`` line, the model in ``v`` lines ending in 0.
+
+    Lines that are neither ``s`` nor ``v`` (banners, warnings) are ignored. ``assume``
+    is the status when there is no ``s`` line (None: that is an error).
+    """
+    status: str | None = None
+    literals = _Literals(source)
+    for number, line in _significant(text):
+        if line.startswith("s ") or line.strip() == "s":
+            said = line[1:].strip()
+            if said not in _COMPETITION_STATUS:
+                raise InputError(source, number, 3, f"unknown answer {said!r} on the 's' line")
+            if status is not None and _COMPETITION_STATUS[said] != status:
+                raise InputError(source, number, 1, "a second 's' line that disagrees")
+            status = _COMPETITION_STATUS[said]
+        elif line.startswith("v ") or line.strip() == "v":
+            literals.add_words(line[1:], number, 1)
+    status = status or assume
+    if status is None:
+        raise InputError(source, 0, 0, "no 's SATISFIABLE' or 's UNSATISFIABLE' line")
+    return _answer(status, literals, source)
+
+
+def read_result_file(text: str, source: str) -> Answer:
+    """MiniSat's result file: ``SAT`` then the literals and 0, or ``UNSAT`` / ``INDET``."""
+    lines = list(_significant(text))
+    if not lines:
+        raise InputError(source, 0, 0, "empty result file (expected SAT, UNSAT or INDET)")
+    first_number, first = lines[0]
+    status = _RESULT_FILE_STATUS.get(first.strip())
+    if status is None:
+        raise InputError(
+            source, first_number, 1, f"expected SAT, UNSAT or INDET, found {first.strip()!r}"
+        )
+    literals = _Literals(source)
+    for number, line in lines[1:]:
+        literals.add_words(line, number, 0)
+    return _answer(status, literals, source)
+
+
+def read_answer(text: str, source: str) -> Answer:
+    """Any solver's output: competition ``s``/``v`` lines, a MiniSat result file, or bare
+    integers (a model on its own)."""
+    lines = list(_significant(text))
+    if not lines:
+        raise InputError(source, 0, 0, "no model (expected solver output: s/v lines or SAT ...)")
+    if any(line.startswith(("s ", "v ")) for _, line in lines):
+        # v lines alone: a model whose status line was cut off
+        return read_competition(text, source, assume=SAT)
+    if lines[0][1].strip() in _RESULT_FILE_STATUS:
+        return read_result_file(text, source)
+    literals = _Literals(source)
+    for number, line in lines:
+        literals.add_words(line, number, 0)
+    literals.closed = True  # the closing 0 is optional in a bare model
+    return _answer(SAT, literals, source)
+
+
+def _answer(status: str, literals: _Literals, source: str) -> Answer:
+    if status != SAT:
+        if literals.model:
+            raise InputError(source, 0, 0, f"a model after an {status} answer")
+        return Answer(status)
+    if not literals.model:
+        raise InputError(source, 0, 0, "says SATISFIABLE but gives no model")
+    if not literals.closed:
+        raise InputError(source, 0, 0, "the model does not end in 0 (output cut short?)")
+    return Answer(SAT, literals.model)

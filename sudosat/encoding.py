@@ -119,6 +119,19 @@ class Cnf:
         return [-var(size, cell, grid[cell]) for cell, _ in self.open_cells if not cells[cell]]
 
 
+def decode_model(puzzle: Puzzle, model: Iterable[int]) -> Grid:
+    """The grid a model of any of ``puzzle``'s CNFs (reduced or full) describes.
+
+    Only blank cells' candidate variables are read: every encoding constrains
+    those, and the reduced form leaves the others out of every clause.
+    """
+    candidates = puzzle.candidates
+    open_cells: list[tuple[int, Sequence[int]]] = [
+        (cell, candidates[cell]) for cell, v in enumerate(puzzle.cells) if not v
+    ]
+    return Cnf(puzzle, Encoding(), 0, [], open_cells).decode(model)
+
+
 def _groups(
     puzzle: Puzzle, candidates: Sequence[Sequence[int]] | None
 ) -> tuple[list[list[int]], list[list[int]], list[int]]:

@@ -16,9 +16,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .encoding import Cnf, Encoding, encode
+from .dimacs import SAT, UNSAT, Answer
+from .encoding import Cnf, Encoding, decode_model, encode
 from .puzzle import Clash, Grid, Puzzle, cell_name, verify
-from .solvers import DEFAULT_SOLVER, SatSolver, SolverError, open_solver
+from .solvers import (
+    DEFAULT_SOLVER,
+    SatSolver,
+    SolverError,
+    SolverSpec,
+    SolverTimeout,
+    solver_spec,
+)
 
 UNIQUE, MULTIPLE, NONE, SOLVED, TIMEOUT, ERROR = (
     "unique",
@@ -110,11 +118,18 @@ Report = Callable[[str, Any], None]
 and finally ``("done", (solver name, Stats))``."""
 
 
-def _run(puzzle: Puzzle, encoding: Encoding, solver_name: str, limit: int, report: Report) -> None:
+def _run(
+    puzzle: Puzzle,
+    encoding: Encoding,
+    solver: SolverSpec,
+    limit: int,
+    report: Report,
+    deadline: float | None = None,
+) -> None:
     """Encode, search and report: the same steps in process and in a child."""
     cnf = encode(puzzle, encoding)
     report("size", (len(cnf.cell_variables) + cnf.nv - puzzle.size**3, len(cnf.clauses)))
-    with open_solver(solver_name) as backend:
+    with solver.open(deadline) as backend:
         count = 0
         for grid in _search(cnf, backend, limit):
             count += 1
@@ -151,38 +166,46 @@ def _receive(outcome: Outcome, limit: int) -> Report:
 def solve(
     puzzle: Puzzle,
     *,
-    solver: str = DEFAULT_SOLVER,
+    solver: str | SolverSpec = DEFAULT_SOLVER,
     encoding: Encoding | None = None,
     max_solutions: int = 2,
     timeout: float | None = None,
 ) -> Outcome:
     """Solve ``puzzle``; look for up to ``max_solutions`` (2 = the uniqueness check).
 
-    With a ``timeout`` the encoding and the search run in a child process that
-    is killed at the deadline; solutions found by then are kept.
+    ``solver`` is a name (see :func:`solver_spec`) or a :class:`SolverSpec`. With a
+    ``timeout``, PySAT solvers run (encoding included) in a child process that is
+    killed at the deadline, and solver programs are killed at it; solutions
+    found by then are kept.
     """
+    spec = solver_spec(solver) if isinstance(solver, str) else solver
     encoding = encoding or Encoding()
     start = time.perf_counter()
-    outcome = Outcome(puzzle, NONE, solver=solver, encoding=encoding)
+    outcome = Outcome(puzzle, NONE, solver=spec.name, encoding=encoding)
     outcome.clashes = puzzle.clashes()
     dead = None if outcome.clashes else _dead_cell(puzzle)
     if dead is not None:
         outcome.reason = f"no value fits {cell_name(puzzle.rank, dead)}"
     if outcome.clashes or dead is not None:
         outcome.exhausted = True
-    elif timeout is None:
-        _run(puzzle, encoding, solver, max_solutions, _receive(outcome, max_solutions))
+    elif timeout is None or spec.external:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        report = _receive(outcome, max_solutions)
+        try:
+            _run(puzzle, encoding, spec, max_solutions, report, deadline)
+        except SolverTimeout as stopped:
+            outcome.status, outcome.reason = TIMEOUT, str(stopped)
     else:
-        _run_in_child(outcome, max_solutions, timeout)
+        _run_in_child(outcome, spec, max_solutions, timeout)
     outcome.stats.time = time.perf_counter() - start
     return outcome
 
 
-def _child(outcome: Outcome, limit: int, conn: Any) -> None:
+def _child(outcome: Outcome, solver: SolverSpec, limit: int, conn: Any) -> None:
     """In the forked process: run the search, sending every report to the parent."""
     try:
         assert outcome.encoding is not None
-        _run(outcome.puzzle, outcome.encoding, outcome.solver, limit, lambda *m: conn.send(m))
+        _run(outcome.puzzle, outcome.encoding, solver, limit, lambda *m: conn.send(m))
     except BaseException as err:  # reported to the parent, never lost
         text = str(err) if isinstance(err, SolverError) else f"{type(err).__name__}: {err}"
         conn.send(("error", text))
@@ -190,10 +213,10 @@ def _child(outcome: Outcome, limit: int, conn: Any) -> None:
         conn.close()
 
 
-def _run_in_child(outcome: Outcome, limit: int, timeout: float) -> None:
+def _run_in_child(outcome: Outcome, solver: SolverSpec, limit: int, timeout: float) -> None:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(outcome, limit, send))
+    process = context.Process(target=_child, args=(outcome, solver, limit, send))
     deadline = time.monotonic() + timeout
     report = _receive(outcome, limit)
     process.start()
@@ -221,9 +244,30 @@ def _run_in_child(outcome: Outcome, limit: int, timeout: float) -> None:
         receive.close()
 
 
+def check_answer(puzzle: Puzzle, answer: Answer, solver: str = "") -> Outcome:
+    """The outcome a solver's answer for one of ``puzzle``'s CNFs gives, verified.
+
+    A model that is no solution raises SolverError; UNKNOWN is a timeout.
+    """
+    outcome = Outcome(puzzle, NONE, solver=solver, clashes=puzzle.clashes())
+    if answer.status == UNSAT:
+        outcome.exhausted = True
+    elif answer.status != SAT:
+        outcome.status, outcome.reason = TIMEOUT, "the solver gave no answer (UNKNOWN)"
+    else:
+        grid = decode_model(puzzle, answer.model)
+        problems = verify(puzzle, grid)
+        if problems:
+            raise SolverError(f"the model is no solution of the puzzle: {problems[0]}")
+        outcome.status, outcome.solutions = SOLVED, [grid]
+    return outcome
+
+
 def solve_safely(puzzle: Puzzle, **options: Any) -> Outcome:
     """Like :func:`solve`, but a solver failure becomes an ``error`` outcome."""
     try:
         return solve(puzzle, **options)
     except SolverError as err:
-        return Outcome(puzzle, ERROR, reason=str(err), solver=options.get("solver", ""))
+        solver = options.get("solver", DEFAULT_SOLVER)
+        name = solver if isinstance(solver, str) else solver.name
+        return Outcome(puzzle, ERROR, reason=str(err), solver=name)

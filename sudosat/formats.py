@@ -116,7 +116,7 @@ def size_hint(rank: int | None) -> str:
     return "81, 256, 625 or 1296 cells (9x9, 16x16, 25x25 or 36x36)"
 
 
-def _decode(data: bytes, source: str) -> str:
+def _decode(data: bytes, source: str, expected: str = "puzzle text") -> str:
     """UTF-8 text; NUL bytes and undecodable bytes are binary data, reported where they are."""
     bad = data.find(b"\x00")
     try:
@@ -127,7 +127,7 @@ def _decode(data: bytes, source: str) -> str:
         return text
     line = data.count(b"\n", 0, bad) + 1
     col = bad - (data.rfind(b"\n", 0, bad) + 1) + 1
-    raise InputError(source, line, col, "binary data, expected puzzle text")
+    raise InputError(source, line, col, f"binary data, expected {expected}")
 
 
 def _reject_binary(text: str, source: str) -> None:
@@ -505,6 +505,12 @@ def read_file(
     layout: str = "auto",
 ) -> list[Puzzle | InputError]:
     """Read ``path`` (``-`` for stdin) as :func:`read_text` does."""
+    source, text = read_source(path)
+    return read_text(text, source, rank=rank, alphabet_spec=alphabet_spec, layout=layout)
+
+
+def read_source(path: str, expected: str = "puzzle text") -> tuple[str, str]:
+    """The name to report and the text of ``path`` (``-``: stdin); InputError if unreadable."""
     import sys
 
     source = "<stdin>" if path == "-" else path
@@ -517,11 +523,10 @@ def read_file(
     except FileNotFoundError:
         raise InputError(source, 0, 0, "no such file") from None
     except IsADirectoryError:
-        raise InputError(source, 0, 0, "is a directory, expected a puzzle file") from None
+        raise InputError(source, 0, 0, f"is a directory, expected {expected}") from None
     except OSError as err:
         raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
-    text = _decode(data, source)
-    return read_text(text, source, rank=rank, alphabet_spec=alphabet_spec, layout=layout)
+    return source, _decode(data, source, expected)
 
 
 def parse(text: str, **options: object) -> Puzzle:

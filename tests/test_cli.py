@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -242,3 +243,41 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
     _, err = child.communicate(timeout=30)
     assert child.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
+
+
+COLOUR = re.compile(r"\x1b\[([\d;]*)m")
+
+
+def colours(text: str) -> set[str]:
+    """The SGR colour parameters (30-39, 90-97, 38;...) in ``text``."""
+    found = set()
+    for params in COLOUR.findall(text):
+        for part in params.split(";"):
+            if part.isdigit() and (30 <= int(part) <= 39 or 90 <= int(part) <= 97):
+                found.add(part)
+    return found
+
+
+def test_piped_output_has_no_colour_or_boxes() -> None:
+    done = subprocess.run(
+        [str(SUDOSAT), "solve", str(PUZZLES / "ai-escargot.txt")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert "\x1b" not in done.stdout + done.stderr
+    assert not set("┏━┃┌─│╋") & set(done.stdout)
+
+
+def test_color_flags_and_no_color() -> None:
+    puzzle = str(PUZZLES / "ai-escargot.txt")
+    forced = CliRunner(env={"FORCE_COLOR": "1", "NO_COLOR": None})
+    assert colours(forced.invoke(cli, ["solve", "--format", "rich", puzzle]).stdout)
+    plain = CliRunner(env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    result = plain.invoke(cli, ["solve", "--format", "rich", puzzle])
+    assert result.exit_code == 0 and not colours(result.stdout)
+    result = plain.invoke(cli, ["solve", "--format", "rich", "--color", puzzle])
+    assert colours(result.stdout)  # the flag wins over NO_COLOR
+    result = forced.invoke(cli, ["solve", "--format", "rich", "--no-color", puzzle])
+    assert not colours(result.stdout)

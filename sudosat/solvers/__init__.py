@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .external import Program
 
 
 class SolverError(RuntimeError):
     """A solver that is missing, crashed, or answered something that cannot be right."""
+
+
+class SolverTimeout(SolverError):
+    """A solver stopped at the deadline, or one that answered UNKNOWN."""
 
 
 class SatSolver(ABC):
@@ -48,8 +57,50 @@ class SatSolver(ABC):
 DEFAULT_SOLVER = "cadical195"
 
 
-def open_solver(name: str) -> SatSolver:
-    """A fresh solver by PySAT name or alias."""
-    from .pysat_backend import PySatSolver, canonical_name
+@dataclass(frozen=True)
+class SolverSpec:
+    """Which solver to run: a PySAT solver (``program`` None) or a solver program."""
 
-    return PySatSolver(canonical_name(name))
+    name: str
+    program: Program | None = None
+
+    @property
+    def external(self) -> bool:
+        return self.program is not None
+
+    def open(self, deadline: float | None = None) -> SatSolver:
+        """A fresh solver. Programs are killed at ``deadline`` (``time.monotonic()``)."""
+        if self.program is None:
+            from .pysat_backend import PySatSolver
+
+            return PySatSolver(self.name)
+        from .external import ExternalSolver
+
+        return ExternalSolver(self.program, deadline)
+
+
+def solver_spec(name: str) -> SolverSpec:
+    """A solver by name: a known program (minisat, cadical, kissat, picosat,
+    cryptominisat5, glucose) or a PySAT solver name or alias (cadical195, g4, ...)."""
+    from .external import PROGRAMS
+    from .pysat_backend import canonical_name
+
+    if name in PROGRAMS:
+        return SolverSpec(name, PROGRAMS[name])
+    try:
+        return SolverSpec(canonical_name(name))
+    except SolverError as err:
+        raise SolverError(f"{err}; solver programs: {', '.join(PROGRAMS)}") from None
+
+
+def command_spec(command: str) -> SolverSpec:
+    """A solver program given as a command line, following the competition convention."""
+    from .external import command_program
+
+    program = command_program(command)
+    return SolverSpec(program.name, program)
+
+
+def open_solver(name: str) -> SatSolver:
+    """A fresh solver by name (see :func:`solver_spec`)."""
+    return solver_spec(name).open()

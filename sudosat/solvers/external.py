@@ -1,0 +1,274 @@
+"""Solver programs run as subprocesses on DIMACS files.
+
+Each solve writes the clauses so far to a file in a private temporary
+directory, runs the program there without a shell, in a session of its own
+(so a timeout or Ctrl-C kills it and everything it started), and reads its
+answer in one of two conventions:
+
+* ``competition``: ``s SATISFIABLE`` / ``s UNSATISFIABLE`` and ``v ... 0`` lines
+  on stdout, exit code 10 / 20 (the SAT competition's rules);
+* ``result-file``: MiniSat's ``minisat in.cnf out.txt``, where out.txt holds
+  ``SAT`` and the model, ``UNSAT`` or ``INDET``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ..dimacs import SAT, UNKNOWN, UNSAT, Answer, read_competition, read_result_file
+from ..formats import InputError
+from . import SatSolver, SolverError, SolverTimeout
+
+COMPETITION = "competition"
+RESULT_FILE = "result-file"
+CONVENTIONS = (COMPETITION, RESULT_FILE)
+_EXIT_STATUS = {10: SAT, 20: UNSAT}
+
+
+@dataclass(frozen=True)
+class Program:
+    """How to call one known solver program."""
+
+    name: str
+    argv: tuple[str, ...]
+    """The command before the input file (the executable first)."""
+    convention: str
+    version_args: tuple[str, ...] = ()
+    """Arguments that make it print its version; () when it has none."""
+
+
+PROGRAMS = {
+    p.name: p
+    for p in (
+        Program("minisat", ("minisat", "-verb=0"), RESULT_FILE),
+        Program("glucose", ("glucose", "-verb=0"), RESULT_FILE),
+        Program("cadical", ("cadical", "-q"), COMPETITION, ("--version",)),
+        Program("kissat", ("kissat", "-q"), COMPETITION, ("--version",)),
+        Program("picosat", ("picosat",), COMPETITION, ("--version",)),
+        Program("cryptominisat5", ("cryptominisat5", "--verb", "0"), COMPETITION, ("--version",)),
+    )
+}
+
+
+def command_program(command: str) -> Program:
+    """A free command line (``'kissat -q'``): the competition convention, input file last."""
+    try:
+        argv = tuple(shlex.split(command))
+    except ValueError as err:
+        raise SolverError(f"cannot read --solver-cmd {command!r}: {err}") from None
+    if not argv:
+        raise SolverError("--solver-cmd is empty")
+    return Program(command, argv, COMPETITION)
+
+
+def executable(program: Program) -> str:
+    """The program's full path; SolverError when it is not there."""
+    found = shutil.which(program.argv[0])
+    if found is None:
+        where = "on PATH" if os.sep not in program.argv[0] else "or not executable"
+        raise SolverError(f"solver {program.name}: program {program.argv[0]!r} not found {where}")
+    return os.path.abspath(found)
+
+
+@dataclass(frozen=True)
+class ProgramInfo:
+    name: str
+    path: str | None
+    version: str
+    convention: str
+    command: str
+
+
+@cache
+def program_version(path: str, args: tuple[str, ...]) -> str:
+    """What the program says its version is, and its Debian package's version."""
+    said = _own_version(path, args) if args else None
+    package = _package_version(path)
+    if said and package and package not in said:
+        return f"{said} (Debian {package})"
+    return said or (f"Debian {package}" if package else "?")
+
+
+def _own_version(path: str, args: tuple[str, ...]) -> str | None:
+    try:
+        done = subprocess.run(
+            [path, *args], capture_output=True, text=True, timeout=5, errors="replace"
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for line in (done.stdout + done.stderr).splitlines():
+        words = line.removeprefix("c ").split()
+        if words:
+            return words[-1] if "version" in line.lower() else " ".join(words)
+    return None
+
+
+def _package_version(path: str) -> str | None:
+    try:
+        owner = subprocess.run(
+            ["dpkg-query", "-S", os.path.realpath(path)], capture_output=True, text=True, timeout=5
+        )
+        package = owner.stdout.split(":")[0].strip()
+        if owner.returncode or not package:
+            return None
+        version = subprocess.run(
+            ["dpkg-query", "-W", "-f", "${Version}", package],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return version.stdout.strip() if version.returncode == 0 else None
+
+
+def external_programs() -> list[ProgramInfo]:
+    """The known solver programs, found on PATH or not, with their versions."""
+    infos = []
+    for program in PROGRAMS.values():
+        path = shutil.which(program.argv[0])
+        version = program_version(path, program.version_args) if path else "-"
+        command = shlex.join(
+            [*program.argv, "IN.cnf"] + (["OUT"] if _uses_result_file(program) else [])
+        )
+        infos.append(ProgramInfo(program.name, path, version, program.convention, command))
+    return infos
+
+
+def _uses_result_file(program: Program) -> bool:
+    return program.convention == RESULT_FILE
+
+
+class ExternalSolver(SatSolver):
+    """A solver program, re-run on the whole formula for every solve."""
+
+    def __init__(self, program: Program, deadline: float | None = None) -> None:
+        self.name = program.name
+        self.program = program
+        self.deadline = deadline
+        """``time.monotonic()`` after which a run is killed and SolverTimeout raised."""
+        self._path = executable(program)
+        self._base: list[str] = []  # clause lines
+        self._nv = 0
+        self._clauses = 0
+        self._model: list[int] = []
+        self._runs = 0
+        self._dir = tempfile.mkdtemp(prefix="sudosat-")
+
+    def add_clauses(self, clauses: Iterable[list[int]]) -> None:
+        for clause in clauses:
+            self._base.append(" ".join(map(str, clause)) + " 0")
+            self._clauses += 1
+            if clause:
+                self._nv = max(self._nv, max(map(abs, clause)))
+
+    def solve(self) -> bool:
+        directory = Path(self._dir)
+        problem, result = directory / "problem.cnf", directory / "result.txt"
+        with problem.open("w") as handle:
+            handle.write(f"p cnf {self._nv} {self._clauses}\n")
+            handle.write("\n".join(self._base))
+            handle.write("\n")
+        result.unlink(missing_ok=True)
+        argv = [self._path, *self.program.argv[1:], str(problem)]
+        if _uses_result_file(self.program):
+            argv.append(str(result))
+        code, out, err = self._run(argv, directory)
+        self._runs += 1
+        answer = self._answer(code, out, err, result)
+        if answer.status == UNKNOWN:
+            raise SolverTimeout(f"solver {self.name} gave no answer (UNKNOWN)")
+        self._model = answer.model
+        bad = next((lit for lit in self._model if abs(lit) > self._nv), None)
+        if bad is not None:
+            raise SolverError(
+                f"solver {self.name} returned a bad model: variable {abs(bad)} "
+                f"is beyond the formula's {self._nv}"
+            )
+        return answer.status == SAT
+
+    def _run(self, argv: Sequence[str], directory: Path) -> tuple[int, str, str]:
+        """Run the program to its end (or the deadline); its exit code, stdout and stderr."""
+        out_path, err_path = directory / "stdout.txt", directory / "stderr.txt"
+        with out_path.open("wb") as out, err_path.open("wb") as err:
+            try:
+                process = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=err,
+                    start_new_session=True,
+                )
+            except OSError as error:
+                raise SolverError(f"solver {self.name}: cannot start {argv[0]}: {error}") from None
+            try:
+                process.wait(None if self.deadline is None else self._remaining())
+            except subprocess.TimeoutExpired:
+                raise SolverTimeout(f"solver {self.name} was stopped at the deadline") from None
+            finally:
+                _kill_group(process)  # also whatever it started and left behind
+        return (
+            process.returncode,
+            out_path.read_text(errors="replace"),
+            err_path.read_text(errors="replace"),
+        )
+
+    def _remaining(self) -> float:
+        assert self.deadline is not None
+        return max(self.deadline - time.monotonic(), 0.001)
+
+    def _answer(self, code: int, out: str, err: str, result: Path) -> Answer:
+        if code < 0:
+            raise self._failure(f"was killed by {_signal_name(-code)}", err)
+        try:
+            if _uses_result_file(self.program):
+                if not result.exists():
+                    raise self._failure(f"exited with code {code} and wrote no result file", err)
+                answer = read_result_file(result.read_text(errors="replace"), "result file")
+            else:
+                answer = read_competition(out, "output")
+        except InputError as error:
+            if code not in (0, 10, 20):
+                raise self._failure(f"exited with code {code}", err) from None
+            raise self._failure(f"printed no answer it could read ({error})", err) from None
+        if _EXIT_STATUS.get(code, answer.status) != answer.status:
+            raise self._failure(f"answered {answer.status} but exited with code {code}", err)
+        return answer
+
+    def _failure(self, what: str, err: str) -> SolverError:
+        last = next((line.strip() for line in reversed(err.splitlines()) if line.strip()), "")
+        detail = f": {last[:200]}" if last else ""
+        return SolverError(f"solver {self.name} ({self._path}) {what}{detail}")
+
+    def get_model(self) -> list[int]:
+        return list(self._model)
+
+    def accum_stats(self) -> dict[str, int]:
+        return {}
+
+    def close(self) -> None:
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

@@ -1,0 +1,368 @@
+"""Solver programs for real (Debian's minisat, picosat, cadical, cryptominisat5),
+shell pipelines through `sudosat decode`, and every failure path of the external
+backend, driven by a deliberately broken solver script."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sudosat.engine import solve
+from sudosat.formats import format_line, parse, read_file
+
+from .conftest import ESCARGOT, PUZZLES, REXL_FIRST
+from .test_cli import SUDOSAT, run
+
+PROGRAMS = ["minisat", "picosat", "cadical", "cryptominisat5"]
+BROKEN = Path(__file__).with_name("broken_solver.py")
+HEX = PUZZLES / "hex-16x16.txt"
+
+
+def need(program: str) -> str:
+    """The program's path. In CI a missing program fails the test rather than skip it."""
+    path = shutil.which(program)
+    if path is None:
+        if os.environ.get("CI"):  # .ci/run sets it
+            pytest.fail(f"{program} is not installed (scripts/install-solvers installs it)")
+        pytest.skip(f"{program} is not installed; run scripts/install-solvers")
+    return path
+
+
+def broken(mode: str) -> str:
+    return shlex.join([sys.executable, str(BROKEN), mode])
+
+
+def expected(puzzle_text: str, limit: int = 2) -> tuple[str, int]:
+    """Status and count from the in-process default solver, to compare programs with."""
+    outcome = solve(parse(puzzle_text), max_solutions=limit)
+    return outcome.status, len(outcome.solutions)
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_program_solves_ranks_3_and_4_with_uniqueness(program: str) -> None:
+    need(program)
+    cases = [
+        (ESCARGOT, 2),
+        (REXL_FIRST, 2),
+        (REXL_FIRST.replace("34", ".4", 1), 100),  # 7 solutions: six re-runs with blocks
+        ((PUZZLES / "no-solution.txt").read_text(), 2),
+        (HEX.read_text(), 2),
+        ((PUZZLES / "numbers-16x16.txt").read_text(), 2),
+    ]
+    for text, limit in cases:
+        puzzle = parse(text)
+        outcome = solve(puzzle, solver=program, max_solutions=limit)
+        reference = solve(puzzle, max_solutions=limit)
+        assert outcome.solver == program
+        assert outcome.status == reference.status
+        assert sorted(outcome.solutions) == sorted(reference.solutions)  # any order
+    several = solve(parse(REXL_FIRST.replace("34", ".4", 1)), solver=program, max_solutions=100)
+    assert len(several.solutions) == 7 and several.exhausted
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_solve_command_with_a_program(program: str) -> None:
+    need(program)
+    code, out, err = run("solve", "--solver", program, "--format", "line", str(HEX))
+    assert code == 0, err
+    assert out.strip() == format_line(
+        read_file(str(HEX))[0], solve(parse(HEX.read_text())).solutions[0]
+    )
+    assert "unique solution" in err
+    code, out, _ = run(
+        "solve", "--solver", program, "--count", str(PUZZLES / "several-solutions.txt")
+    )
+    assert (code, out.strip()) == (1, "7")
+
+
+def test_a_16x16_with_several_solutions_through_a_program() -> None:
+    need("cadical")
+    text = HEX.read_text().replace("7", ".", 3)
+    status, count = expected(text, 50)
+    outcome = solve(parse(text), solver="cadical", max_solutions=50)
+    assert (outcome.status, len(outcome.solutions)) == (status, count)
+    assert count > 1
+
+
+def test_solver_cmd_takes_a_command_line() -> None:
+    need("cadical")
+    code, out, err = run(
+        "solve",
+        "--solver-cmd",
+        "cadical -q --seed=7",
+        "--format",
+        "line",
+        str(PUZZLES / "ai-escargot.txt"),
+    )
+    assert code == 0, err
+    assert out.startswith("162857493")
+
+
+def shell(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{SUDOSAT.parent}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {script}"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("program", ["cadical", "picosat", "cryptominisat5"])
+def test_pipeline_cnf_solver_decode(program: str, tmp_path: Path) -> None:
+    need(program)
+    puzzle = PUZZLES / "ai-escargot.txt"
+    # solvers exit 10 on SAT, so the pipeline's status is decode's only through `; true`
+    done = shell(
+        f"sudosat cnf {puzzle} | {{ {program} || true; }} | sudosat decode {puzzle}", tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "1 6 2 | 8 5 7 | 4 9 3"
+    assert done.stderr.strip() == "solved (uniqueness not checked)"
+
+
+def test_pipeline_through_minisat_result_file(tmp_path: Path) -> None:
+    need("minisat")
+    done = shell(
+        f"sudosat cnf {HEX} --out hex.cnf"
+        " && { minisat -verb=0 hex.cnf hex.out >/dev/null || true; }"
+        f" && sudosat decode {HEX} hex.out --format line",
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == format_line(
+        parse(HEX.read_text()), solve(parse(HEX.read_text())).solutions[0]
+    )
+
+
+def test_pipeline_unsat_exits_3(tmp_path: Path) -> None:
+    need("cadical")
+    puzzle = PUZZLES / "no-solution.txt"
+    done = shell(
+        f"sudosat cnf {puzzle} | {{ cadical || true; }} | sudosat decode {puzzle}", tmp_path
+    )
+    assert done.returncode == 3, done.stderr
+    assert "no solution" in done.stderr
+
+
+ESCARGOT_FILE = str(PUZZLES / "ai-escargot.txt")
+
+
+def model_text(fmt: str) -> str:
+    """AI Escargot's solution as a model in one of the output conventions."""
+    grid = solve(parse(ESCARGOT)).solutions[0]
+    literals = [cell * 9 + value for cell, value in enumerate(grid)]
+    negatives = [-(cell * 9 + v) for cell in range(81) for v in range(1, 10) if v != grid[cell]]
+    ints = " ".join(map(str, sorted(literals + negatives, key=abs)))
+    return {
+        "competition": f"c a comment\ns SATISFIABLE\nv {ints} 0\n",
+        "result-file": f"SAT\n{ints} 0\n",
+        "bare": f"{ints}\n",
+        "v-only": f"v {ints}\nv 0\n",
+        "positives": " ".join(map(str, literals)) + " 0\n",
+    }[fmt]
+
+
+@pytest.mark.parametrize("fmt", ["competition", "result-file", "bare", "v-only", "positives"])
+def test_decode_reads_every_convention(fmt: str) -> None:
+    code, out, err = run("decode", ESCARGOT_FILE, "-", "--format", "line", input=model_text(fmt))
+    assert code == 0, err
+    assert out.strip().startswith("162857493")
+
+
+def test_decode_from_a_file_and_json(tmp_path: Path) -> None:
+    (tmp_path / "model.txt").write_text(model_text("competition"))
+    code, out, _ = run("decode", ESCARGOT_FILE, str(tmp_path / "model.txt"), "--format", "json")
+    record = json.loads(out)
+    assert (
+        code == 0
+        and record["status"] == "solved"
+        and record["solutions"][0].startswith("162857493")
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "code", "message"),
+    [
+        ("s UNSATISFIABLE\n", 3, "no solution"),
+        ("UNSAT\n", 3, "no solution"),
+        ("s UNKNOWN\n", 5, "no answer"),
+        ("INDET\n", 5, "no answer"),
+        ("s SATISFIABLE\nv 1 2 x 0\n", 2, "<stdin>:2:7: expected an integer literal, found 'x'"),
+        ("s SATISFIABLE\nv 1 2 3\n", 2, "<stdin>: the model does not end in 0"),
+        ("s SATISFIABLE\nv 1 -1 0\n", 2, "<stdin>:2:5: variable 1 is assigned both ways"),
+        ("s MAYBE\n", 2, "<stdin>:1:3: unknown answer 'MAYBE'"),
+        ("", 2, "<stdin>: no model"),
+        ("s SATISFIABLE\nv -1 0\n", 4, "<stdin>: the model is no solution of the puzzle: r1c2"),
+    ],
+)
+def test_decode_errors(model: str, code: int, message: str) -> None:
+    got, _, err = run("decode", ESCARGOT_FILE, "-", input=model)
+    assert got == code, err
+    assert message in err
+    assert err.count("\n") == 1
+
+
+def test_decode_reads_only_cell_variables_the_cnf_constrains() -> None:
+    # A model that also sets every given's other values and every eliminated
+    # candidate true (as CaDiCaL does with variables in no clause) still decodes.
+    grid = solve(parse(ESCARGOT)).solutions[0]
+    puzzle = parse(ESCARGOT)
+    candidates = puzzle.candidates
+    lits = []
+    for cell in range(81):
+        for v in range(1, 10):
+            chosen = v == grid[cell]
+            stray = puzzle.cells[cell] != 0 or v not in candidates[cell]
+            lits.append(cell * 9 + v if chosen or stray else -(cell * 9 + v))
+    code, out, err = run(
+        "decode", ESCARGOT_FILE, "--format", "line", input=" ".join(map(str, lits)) + " 0"
+    )
+    assert code == 0, err
+    assert out.strip() == "".join(map(str, grid))
+
+
+def test_decode_needs_the_model_off_stdin_when_the_puzzle_is() -> None:
+    code, _, err = run("decode", "-", "-", input="")
+    assert code == 2 and "cannot both be stdin" in err
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("wrong", "returned a model that is no solution"),
+        ("garbage", "printed no answer it could read"),
+        ("crash", "was killed by SIGSEGV"),
+        ("fail", "exited with code 1: broken_solver: cannot read the input"),
+        ("liar", "answered UNSAT but exited with code 10"),
+        ("cutoff", "the model does not end in 0"),
+        ("beyond", "returned a bad model: variable"),
+    ],
+)
+def test_broken_solver_is_a_clear_error_exit_4(mode: str, message: str) -> None:
+    code, out, err = run("solve", "--solver-cmd", broken(mode), ESCARGOT_FILE)
+    assert code == 4, err
+    assert out == ""  # never a wrong grid
+    assert message in err
+    assert "broken_solver.py" in err  # names the solver
+    assert err.count("\n") == 1
+
+
+def test_unknown_answer_is_a_timeout() -> None:
+    code, _, err = run("solve", "--solver-cmd", broken("unknown"), ESCARGOT_FILE)
+    assert code == 5 and "gave no answer (UNKNOWN)" in err
+
+
+def test_missing_program_exit_4() -> None:
+    code, _, err = run("solve", "--solver-cmd", "/no/such/solver -q", ESCARGOT_FILE)
+    assert code == 4 and "program '/no/such/solver' not found" in err
+    code, _, err = run("solve", "--solver-cmd", "no-such-solver-anywhere", ESCARGOT_FILE)
+    assert code == 4 and "not found on PATH" in err
+
+
+def test_solver_and_solver_cmd_together_is_a_usage_error() -> None:
+    code, _, err = run("solve", "--solver", "cadical", "--solver-cmd", "cadical", ESCARGOT_FILE)
+    assert code == 2 and "not both" in err
+
+
+def test_no_shell_ever_sees_the_command(tmp_path: Path) -> None:
+    need("cadical")
+    done = subprocess.run(
+        [str(SUDOSAT), "solve", "--solver-cmd", "cadical -q; touch pwned", ESCARGOT_FILE],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 4, done.stderr
+    assert not (tmp_path / "pwned").exists()
+    command = broken("args") + " '$(touch pwned)' '`touch pwned`'"
+    code, _, err = run("solve", "--solver-cmd", command, ESCARGOT_FILE)
+    assert code == 4 and "`touch pwned`" in err  # the arguments arrived as written
+    assert not Path("pwned").exists() and not (tmp_path / "pwned").exists()
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting to be reaped counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def hanging_run(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], list[int]]:
+    """Start `sudosat solve` on the hanging solver; wait until it runs; its pids."""
+    pids = tmp_path / "pids"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "BROKEN_SOLVER_PIDS": str(pids), "TMPDIR": str(scratch)}
+    child = subprocess.Popen(
+        [str(SUDOSAT), "solve", "--solver-cmd", broken("hang"), *extra, ESCARGOT_FILE],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 30
+    while not (pids.exists() and pids.read_text().endswith("\n")):
+        assert time.monotonic() < deadline and child.poll() is None, "the solver never started"
+        time.sleep(0.05)
+    return child, [int(p) for p in pids.read_text().split()]
+
+
+def gone(pids: list[int]) -> bool:
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_timeout_kills_the_solver_and_what_it_started(tmp_path: Path) -> None:
+    child, pids = hanging_run(tmp_path, "--timeout", "1")
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 5, err
+    assert "timeout" in err and "Traceback" not in err
+    assert gone(pids)
+    assert list((tmp_path / "tmp").iterdir()) == []  # the private directory is removed
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupt_kills_the_solver_and_cleans_up(tmp_path: Path, sig: int, code: int) -> None:
+    child, pids = hanging_run(tmp_path)
+    child.send_signal(sig)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == code, err
+    assert "Traceback" not in err
+    assert gone(pids)
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_solvers_lists_programs_with_versions() -> None:
+    for program in PROGRAMS:
+        need(program)
+    code, out, _ = run("solvers", "--format", "json")
+    listing = {i["name"]: i for i in json.loads(out)}
+    assert code == 0
+    for program in PROGRAMS:
+        info = listing[program]
+        assert info["kind"] == "program" and info["available"]
+        assert info["path"] == shutil.which(program)
+        assert info["version"] and info["version"] != "?"
+    assert listing["cryptominisat5"]["version"].startswith("5.")
+    assert listing["minisat"]["convention"] == "result-file"
+    assert listing["cadical195"]["kind"] == "pysat"
