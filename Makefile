@@ -27,6 +27,7 @@ test: $(VENV)/.installed solvers
 bench: $(VENV)/.installed
 	$(PY) benchmarks/encodings.py
 	$(PY) benchmarks/sizes.py
+	$(PY) benchmarks/external.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info
