@@ -189,7 +189,7 @@ def _answer(status: str, literals: _Literals, source: str) -> Answer:
         if literals.model:
             raise InputError(source, 0, 0, f"a model after an {status} answer")
         return Answer(status)
-    if not literals.model:
+    if not literals.closed and not literals.model:
         raise InputError(source, 0, 0, "says SATISFIABLE but gives no model")
     if not literals.closed:
         raise InputError(source, 0, 0, "the model does not end in 0 (output cut short?)")

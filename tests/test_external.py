@@ -57,6 +57,7 @@ def test_program_solves_ranks_3_and_4_with_uniqueness(program: str) -> None:
         ((PUZZLES / "no-solution.txt").read_text(), 2),
         (HEX.read_text(), 2),
         ((PUZZLES / "numbers-16x16.txt").read_text(), 2),
+        ("".join(map(str, solve(parse(ESCARGOT)).solutions[0])), 2),  # no clauses: p cnf 0 0
     ]
     for text, limit in cases:
         puzzle = parse(text)
