@@ -119,6 +119,45 @@ class Cnf:
         return [-var(size, cell, grid[cell]) for cell, _ in self.open_cells if not cells[cell]]
 
 
+def box_line_clauses(rank: int, top: int) -> tuple[list[list[int]], int]:
+    """Clauses that let unit propagation see box-line interactions ("pointing" and
+    "claiming"), for variables above ``top``; returns them and the new top.
+
+    A segment is the M cells where a row (or column) crosses a box. Variable
+    s(segment, value) holds when the value is in one of its cells. Each line and
+    each box holds each value in exactly one of its M segments of a direction,
+    so when the value is ruled out of all but one segment of a box, the rest of
+    the line loses it (and the other way round).
+    """
+    n = rank * rank
+    clauses: list[list[int]] = []
+    for value in range(1, n + 1):
+        for across in (True, False):
+            # segment[line][box index along the line] -> variable
+            segment: list[list[int]] = []
+            for line in range(n):
+                row_of_segments = []
+                for k in range(rank):
+                    top += 1
+                    cells = [
+                        line * n + k * rank + j if across else (k * rank + j) * n + line
+                        for j in range(rank)
+                    ]
+                    lits = [var(n, cell, value) for cell in cells]
+                    clauses.append([-top, *lits])
+                    clauses.extend([-lit, top] for lit in lits)
+                    row_of_segments.append(top)
+                segment.append(row_of_segments)
+                clauses.append(row_of_segments[:])
+                clauses.extend([-a, -b] for a, b in combinations(row_of_segments, 2))
+            for band in range(rank):
+                for k in range(rank):
+                    in_box = [segment[band * rank + i][k] for i in range(rank)]
+                    clauses.append(in_box)
+                    clauses.extend([-a, -b] for a, b in combinations(in_box, 2))
+    return clauses, top
+
+
 def decode_model(puzzle: Puzzle, model: Iterable[int]) -> Grid:
     """The grid a model of any of ``puzzle``'s CNFs (reduced or full) describes.
 

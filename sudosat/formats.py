@@ -439,46 +439,57 @@ def _read_lines(
     rows: Sequence[Row], source: str, rank: int | None, alphabet_spec: str | None
 ) -> Iterator[Puzzle | InputError]:
     """One puzzle per row. The alphabet is settled once for the whole file."""
-    if alphabet_spec is None:
-        sample = [_readings([row], source, rank, None, False) for row in rows[:200]]
-        alphabet_spec = _file_alphabet(sample)
+    return LineReader(source, rank, alphabet_spec).read(rows)
 
-    def _row_readings(row: Row) -> list[Reading]:
-        return _readings([row], source, rank, alphabet_spec, False)
 
-    first: Puzzle | None = None
-    fast: dict[str, int] = {}
-    for row in rows:
+class LineReader:
+    """Reads a stream of one-puzzle lines, in pieces: the first piece settles the
+    alphabet (from up to 200 rows) and the size (its first puzzle) for all that follow."""
+
+    def __init__(self, source: str, rank: int | None, alphabet_spec: str | None) -> None:
+        self.source, self.rank, self.alphabet_spec = source, rank, alphabet_spec
+        self.settled = alphabet_spec is not None
+        self.first: Puzzle | None = None
+        self.fast: dict[str, int] = {}
+
+    def read(self, rows: Sequence[Row]) -> Iterator[Puzzle | InputError]:
+        if not self.settled:
+            sample = [_readings([row], self.source, self.rank, None, False) for row in rows[:200]]
+            self.alphabet_spec = _file_alphabet(sample)
+            self.settled = True
+        for row in rows:
+            yield self.read_row(row)
+
+    def read_row(self, row: Row) -> Puzzle | InputError:
+        first, source = self.first, self.source
         text = row.text.strip()
-        if first is not None and fast and len(text) == len(first.cells):
+        if first is not None and self.fast and len(text) == len(first.cells):
             # The common case, decided without building a Reading: one line, known symbols.
             try:
-                cells = tuple(fast[ch] for ch in text)
+                cells = tuple(self.fast[ch] for ch in text)
             except KeyError:
                 pass
             else:
-                yield Puzzle(first.rank, cells, first.alphabet, source, row.number)
-                continue
+                return Puzzle(first.rank, cells, first.alphabet, source, row.number)
+        readings = _readings([row], source, self.rank, self.alphabet_spec, False)
         try:
-            reading = _choose(_row_readings(row), [row], source, first.rank if first else rank)
+            reading = _choose(readings, [row], source, first.rank if first else self.rank)
         except InputError as err:
-            yield err
-            continue
+            return err
         puzzle = _puzzle(reading, source, row.number)
         if first is None:
-            first = puzzle
+            self.first = puzzle
             if reading.alphabet is not None and reading.kind == "chars":
-                fast = reading.alphabet.table()
+                self.fast = reading.alphabet.table()
         elif puzzle.rank != first.rank:
-            yield InputError(
+            return InputError(
                 source,
                 row.number,
                 1,
                 f"mixed sizes: this puzzle is {puzzle.size}x{puzzle.size}, "
                 f"expected {first.size}x{first.size} like line {first.line}",
             )
-            continue
-        yield puzzle
+        return puzzle
 
 
 def _file_alphabet(per_row: list[list[Reading]]) -> str | None:
