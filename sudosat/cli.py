@@ -2,17 +2,35 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import __version__
+from .batch import FORMATS as BATCH_FORMATS
+from .batch import (
+    MALFORMED,
+    MISMATCH,
+    Chunk,
+    Settings,
+    Summary,
+    csv_fields,
+    is_pipe,
+    is_stream,
+    run,
+)
+from .batch import chunks as batch_chunks
+from .batch import shard as take_shard
 from .dimacs import read_answer, write_atomically, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import (
@@ -26,7 +44,7 @@ from .engine import (
     check_answer,
     solve_safely,
 )
-from .formats import LAYOUTS, InputError, read_file, read_source
+from .formats import LAYOUTS, InputError, decode_text, read_file, read_source, read_text
 from .puzzle import Puzzle
 from .render import count_line, outcome_json, plain, show_rich, stats_lines, status_line, where
 from .solvers import DEFAULT_SOLVER, SolverError, SolverSpec, command_spec, solver_spec
@@ -39,6 +57,7 @@ EXIT_USAGE = 2
 EXIT_NONE = 3
 EXIT_SOLVER = 4
 EXIT_TIMEOUT = 5
+EXIT_MISMATCH = 6
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 EXIT_CODES = {
@@ -49,8 +68,27 @@ EXIT_CODES = {
     ERROR: EXIT_SOLVER,
     TIMEOUT: EXIT_TIMEOUT,
 }
-SEVERITY = [EXIT_OK, EXIT_MULTIPLE, EXIT_NONE, EXIT_TIMEOUT, EXIT_SOLVER, EXIT_USAGE]
+SEVERITY = [
+    EXIT_OK,
+    EXIT_MULTIPLE,
+    EXIT_NONE,
+    EXIT_MISMATCH,
+    EXIT_TIMEOUT,
+    EXIT_SOLVER,
+    EXIT_USAGE,
+    EXIT_INTERRUPTED,
+]
 """For many puzzles the exit code is the most severe one, in this order."""
+
+FAIL_ON = {
+    "malformed": EXIT_USAGE,
+    "error": EXIT_SOLVER,
+    "none": EXIT_NONE,
+    "multiple": EXIT_MULTIPLE,
+    "timeout": EXIT_TIMEOUT,
+    "mismatch": EXIT_MISMATCH,
+}
+"""--fail-on names: which outcomes of a batch count for the exit code, and their codes."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -144,6 +182,179 @@ def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec:
     return spec
 
 
+def _shard(value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    k, _, n = value.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise click.BadParameter(f"expected K/N with 1 <= K <= N, e.g. 1/4, not {value!r}")
+    return int(k), int(n)
+
+
+def _fail_on(value: str | None) -> frozenset[str] | None:
+    if value is None:
+        return None
+    names = {name.strip() for name in value.split(",") if name.strip()}
+    if names == {"all"}:
+        return frozenset(FAIL_ON)
+    if names == {"never"}:
+        return frozenset()
+    unknown = names - set(FAIL_ON)
+    if unknown:
+        raise click.BadParameter(
+            f"unknown {', '.join(sorted(unknown))}; choose from {', '.join(FAIL_ON)}, all or never"
+        )
+    return frozenset(names)
+
+
+class Inputs:
+    """Input files opened once: peeked at to tell a batch from a single puzzle, then read."""
+
+    def __init__(self) -> None:
+        self.opened: dict[str, tuple[IO[bytes], Any, bool]] = {}
+
+    def is_stream(self, path: str, rank: int | None, layout: str) -> bool:
+        try:
+            return self.take(path, rank, layout, keep=True)[2]
+        except InputError:
+            return False  # the single-puzzle path reports it
+
+    def take(
+        self, path: str, rank: int | None, layout: str, keep: bool = False
+    ) -> tuple[IO[bytes], Any, bool]:
+        """The stream, its peeked lines, and whether it is a batch."""
+        if path not in self.opened:
+            stream = _open_input(path)
+            streaming, lines = is_stream(path, stream, rank, layout)
+            self.opened[path] = (stream, lines, streaming)
+        return self.opened[path] if keep else self.opened.pop(path)
+
+    def read(
+        self, path: str, rank: int | None, alphabet: str | None, layout: str
+    ) -> list[Puzzle | InputError]:
+        """Every puzzle of ``path`` at once (the single-puzzle path)."""
+        if path not in self.opened:
+            return read_puzzles(path, rank, alphabet, layout)
+        _, lines, _ = self.opened.pop(path)
+        source = "<stdin>" if path == "-" else path
+        try:
+            text = decode_text(lines.rest(), source)
+            return read_text(text, source, rank=rank, alphabet_spec=alphabet, layout=layout)
+        except InputError as err:
+            raise BadInput(str(err)) from None
+
+    def chunks(
+        self, paths: tuple[str, ...], rank: int | None, alphabet: str | None, layout: str
+    ) -> Iterator[Chunk]:
+        for path in paths:
+            source = "<stdin>" if path == "-" else path
+            try:
+                stream, lines, streaming = self.take(path, rank, layout)
+            except InputError as err:
+                yield Chunk(source, entries=[err])
+                continue
+            if streaming:
+                yield from batch_chunks(
+                    source, lines, rank=rank, alphabet=alphabet, piped=is_pipe(stream)
+                )
+                continue
+            try:
+                text = decode_text(lines.rest(), source)
+                entries = read_text(text, source, rank=rank, alphabet_spec=alphabet, layout=layout)
+            except InputError as err:
+                entries = [err]
+            yield Chunk(source, entries=entries)
+
+
+def _open_input(path: str) -> IO[bytes]:
+    source = "<stdin>" if path == "-" else path
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError(source, 0, 0, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(source, 0, 0, "is a directory, expected puzzle text") from None
+    except OSError as err:
+        raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
+
+
+def solve_batch(
+    paths: tuple[str, ...],
+    opened: Inputs,
+    settings: Settings,
+    *,
+    rank: int | None,
+    alphabet: str | None,
+    layout: str,
+    jobs: int,
+    shard: tuple[int, int] | None,
+    fail_on: frozenset[str],
+    quiet: bool,
+    color: bool | None,
+) -> int:
+    """Many puzzles: streamed, solved by workers, written in order; the exit code."""
+    work = opened.chunks(paths, rank, alphabet, layout)
+    if shard is not None:
+        work = take_shard(work, *shard)
+    if settings.fmt == "csv":
+        csv_out = io.StringIO()
+        csv.writer(csv_out, lineterminator="\n").writerow(csv_fields(settings))
+        _write(csv_out.getvalue())
+    errors = console_for(sys.stderr, color)
+
+    def report(note: str) -> None:
+        errors.print(
+            note, markup=False, highlight=False, style="red" if note[:6] == "Error:" else None
+        )
+
+    if quiet or not sys.stderr.isatty():
+        summary = run(work, settings, _write, jobs=jobs, report=report)
+    else:
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("{task.completed:,} puzzles"),
+            TimeElapsedColumn(),
+            console=errors,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("solving", total=None)
+            summary = run(
+                work,
+                settings,
+                _write,
+                jobs=jobs,
+                report=report,
+                progress=lambda n: bar.advance(task, n),
+            )
+    if not quiet:
+        for line in summary.lines():
+            errors.print(line, markup=False, highlight=False)
+    return batch_exit_code(summary, fail_on)
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()  # a stream's answers go out as they come
+
+
+def batch_exit_code(summary: Summary, fail_on: frozenset[str]) -> int:
+    if summary.interrupted:
+        return EXIT_INTERRUPTED
+    counts = summary.counts
+    found = {
+        "malformed": counts[MALFORMED],
+        "error": counts[ERROR] - counts[MALFORMED],
+        "none": counts[NONE],
+        "multiple": counts[MULTIPLE],
+        "timeout": counts[TIMEOUT],
+        "mismatch": counts[MISMATCH],
+    }
+    codes = [FAIL_ON[name] for name, n in found.items() if n and name in fail_on]
+    return max(codes, key=SEVERITY.index, default=EXIT_OK)
+
+
 def read_puzzles(
     path: str, rank: int | None, alphabet: str | None, layout: str
 ) -> list[Puzzle | InputError]:
@@ -216,7 +427,42 @@ def cli() -> None:
     is_flag=True,
     help="Report variables, clauses, conflicts, decisions, propagations, restarts and time.",
 )
-@output_options
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["rich", "grid", "line", "json", *BATCH_FORMATS[:2]]),
+    help="Output: rich (default on a terminal), grid (default when piped), line (default "
+    "for many puzzles), json; for batches also jsonl (one object per puzzle) and csv.",
+)
+@click.option(
+    "--color/--no-color", default=None, help="Force colour on or off (NO_COLOR is honoured)."
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1),
+    help="Worker processes for a batch (default: all cores); answers stay in input order.",
+)
+@click.option(
+    "--shard",
+    metavar="K/N",
+    callback=lambda ctx, param, value: _shard(value),
+    help="Take every N-th puzzle starting at the K-th (1-based): one of N CI machines.",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Compare with the expected solutions (a CSV `solutions` column); exit 6 on a mismatch.",
+)
+@click.option(
+    "--fail-on",
+    metavar="LIST",
+    callback=lambda ctx, param, value: _fail_on(value),
+    help="Which outcomes make the exit code non-zero: comma-separated of "
+    f"{', '.join(FAIL_ON)}; `all` (default) or `never`.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary on stderr.")
 def solve(
     puzzles: tuple[str, ...],
     rank: int | None,
@@ -233,12 +479,21 @@ def solve(
     stats: bool,
     fmt: str | None,
     color: bool | None,
+    jobs: int | None,
+    shard: tuple[int, int] | None,
+    check: bool,
+    fail_on: frozenset[str] | None,
+    quiet: bool,
 ) -> None:
     """Solve PUZZLE files (`-` or nothing for stdin) and say whether each solution is unique.
 
-    A file holds one puzzle (a line of N*N symbols, or a grid of N rows) or one
-    puzzle per line. Exit codes: 0 unique, 1 several solutions, 2 bad input,
-    3 no solution, 4 solver failure, 5 timeout (the most severe over all puzzles).
+    A file holds one puzzle (a line of N*N symbols, or a grid of N rows), one
+    puzzle per line, or a CSV with a puzzle column (quizzes, puzzle, ...) and
+    maybe a solutions column. Many puzzles are a batch: streamed, solved by
+    --jobs workers, one answer per puzzle in input order (line, jsonl or csv),
+    a summary on stderr. Exit codes: 0 unique, 1 several solutions, 2 bad
+    input, 3 no solution, 4 solver failure, 5 timeout, 6 --check mismatch,
+    130 interrupted (the most severe over all puzzles; see --fail-on).
 
     \b
     Examples:
@@ -248,6 +503,9 @@ def solve(
       sudosat solve --solver-cmd 'kissat -q' --timeout 60 puzzles/rank6-36x36.txt
       sudosat solve --format line puzzles/norvig-top10.txt
       sudosat solve --count -n 1000 puzzles/several-solutions.txt
+      sudosat solve --format jsonl --jobs 2 puzzles/tdoku-magictour-25.txt > out.jsonl
+      sudosat solve --format csv --check --fail-on error,mismatch sudoku.csv
+      sudosat solve --shard 2/4 --format jsonl puzzles/royle17-25.txt
     """
     spec = resolve_solver(solver, solver_cmd)
     encoding = Encoding(rules, amo, reduced)
@@ -255,7 +513,44 @@ def solve(
     paths = puzzles or ("-",)
     if paths == ("-",) and sys.stdin.isatty():
         raise click.UsageError("give a PUZZLE file, or - to read one from stdin")
-    entries = [e for path in paths for e in read_puzzles(path, rank, alphabet, layout)]
+    batch_options = jobs is not None or shard is not None or check or fail_on is not None
+    opened = Inputs()
+    if fmt in BATCH_FORMATS[:2] or batch_options:
+        if fmt not in (None, *BATCH_FORMATS):
+            raise click.UsageError(
+                "--jobs, --shard, --check and --fail-on work with --format line, jsonl or csv"
+            )
+        batch = True
+    elif fmt in ("rich", "grid", "json"):
+        batch = False
+    else:
+        batch = len(paths) > 1 or opened.is_stream(paths[0], rank, layout)
+    if batch:
+        explicit = solver is not None or solver_cmd is not None or encoding != Encoding()
+        settings = Settings(
+            solver=spec if explicit else None,
+            encoding=encoding,
+            limit=limit,
+            timeout=timeout,
+            fmt=fmt or "line",
+            check=check,
+            count=count,
+        )
+        code = solve_batch(
+            paths,
+            opened,
+            settings,
+            rank=rank,
+            alphabet=alphabet,
+            layout=layout,
+            jobs=jobs or os.cpu_count() or 1,
+            shard=shard,
+            fail_on=fail_on if fail_on is not None else frozenset(FAIL_ON),
+            quiet=quiet,
+            color=color,
+        )
+        sys.exit(code)
+    entries = [e for path in paths for e in opened.read(path, rank, alphabet, layout)]
     if fmt is None:
         piped = "line" if len(entries) > 1 else "grid"
         fmt = "rich" if sys.stdout.isatty() or color else piped

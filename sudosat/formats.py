@@ -116,7 +116,7 @@ def size_hint(rank: int | None) -> str:
     return "81, 256, 625 or 1296 cells (9x9, 16x16, 25x25 or 36x36)"
 
 
-def _decode(data: bytes, source: str, expected: str = "puzzle text") -> str:
+def decode_text(data: bytes, source: str, expected: str = "puzzle text") -> str:
     """UTF-8 text; NUL bytes and undecodable bytes are binary data, reported where they are."""
     bad = data.find(b"\x00")
     try:
@@ -453,12 +453,24 @@ class LineReader:
         self.fast: dict[str, int] = {}
 
     def read(self, rows: Sequence[Row]) -> Iterator[Puzzle | InputError]:
+        self._settle_alphabet(rows)
+        for row in rows:
+            yield self.read_row(row)
+
+    def settle(self, rows: Sequence[Row]) -> None:
+        """Settle the alphabet and the size from ``rows`` (up to its first good puzzle),
+        so that copies of this reader read any later piece the same way."""
+        self._settle_alphabet(rows)
+        for row in rows:
+            if self.first is not None:
+                return
+            self.read_row(row)
+
+    def _settle_alphabet(self, rows: Sequence[Row]) -> None:
         if not self.settled:
             sample = [_readings([row], self.source, self.rank, None, False) for row in rows[:200]]
             self.alphabet_spec = _file_alphabet(sample)
             self.settled = True
-        for row in rows:
-            yield self.read_row(row)
 
     def read_row(self, row: Row) -> Puzzle | InputError:
         first, source = self.first, self.source
@@ -537,7 +549,7 @@ def read_source(path: str, expected: str = "puzzle text") -> tuple[str, str]:
         raise InputError(source, 0, 0, f"is a directory, expected {expected}") from None
     except OSError as err:
         raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
-    return source, _decode(data, source, expected)
+    return source, decode_text(data, source, expected)
 
 
 def parse(text: str, **options: object) -> Puzzle:

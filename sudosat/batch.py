@@ -1,0 +1,580 @@
+"""Batch runs: files of many puzzles (one per line, or CSV), streamed, solved over
+worker processes, answered in input order with exactly one record per puzzle.
+
+Data flows in chunks: the reader cuts the input into chunks of lines (smaller
+ones from a pipe, so answers start before the stream ends), workers parse,
+solve, verify and render a chunk into finished text, and the main process
+writes the chunks back in order.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import multiprocessing
+import os
+import queue
+import signal
+import stat
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from .encoding import Encoding
+from .engine import ERROR, MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, solve
+from .formats import InputError, LineReader, Row, format_line
+from .puzzle import Grid, Puzzle, rank_for_cells
+from .solvers import SolverError, SolverSpec
+
+FORMATS = ("jsonl", "csv", "line")
+CHUNK = 256
+"""Lines per chunk from a file; a pipe gives what has arrived, up to this many."""
+MALFORMED, MISMATCH = "malformed", "mismatch"
+"""Summary keys besides the statuses: input errors (status ``error`` in records,
+counted apart from solver failures) and ``--check`` mismatches."""
+PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "sudoku", "grid", "board", "question")
+SOLUTION_COLUMNS = ("solutions", "solution", "answer", "answers")
+CSV_FIELDS = ["source", "line", "puzzle", "status", "unique", "solution", "time", "reason"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every worker needs to know, the same for the whole run."""
+
+    solver: SolverSpec | None = None
+    """None: the batch engine (propagation first, :mod:`fast`)."""
+    encoding: Encoding = field(default_factory=Encoding)
+    limit: int = 2
+    timeout: float | None = None
+    fmt: str = "jsonl"
+    check: bool = False
+    count: bool = False
+
+
+@dataclass
+class Chunk:
+    """Consecutive input lines of one file, or puzzles already read whole."""
+
+    source: str
+    rows: list[tuple[int, str, str | None]] = field(default_factory=list)
+    """(line number, puzzle text, expected solution text or None)."""
+    reader: LineReader | None = None
+    entries: list[Puzzle | InputError] = field(default_factory=list)
+    """Puzzles read whole (a grid file), solved as they are."""
+
+
+@dataclass
+class Done:
+    """A worker's answer for one chunk: the text to write and what the summary needs."""
+
+    text: str
+    counts: Counter[str]
+    slowest: tuple[float, str, int] | None
+    puzzles: int
+    interrupted: bool = False
+    notes: list[str] = field(default_factory=list)
+    """For stderr, with --format line: why a puzzle failed or is not unique."""
+
+
+# --- reading ---------------------------------------------------------------
+
+
+class _Lines:
+    """Numbered text lines of a binary stream, with the first few peeked at."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.number = 0
+        self.pushed: list[tuple[int, str]] = []
+
+    def next(self) -> tuple[int, str] | None:
+        if self.pushed:
+            return self.pushed.pop(0)
+        data = self.stream.readline()
+        if not data:
+            return None
+        self.number += 1
+        return self.number, data.decode("utf-8", errors="surrogateescape").rstrip("\r\n")
+
+    def peek_content(self, count: int) -> list[tuple[int, str]]:
+        """The first ``count`` lines that are neither blank nor ``#`` comments."""
+        seen: list[tuple[int, str]] = []
+        content: list[tuple[int, str]] = []
+        while len(content) < count:
+            item = self.next()
+            if item is None:
+                break
+            seen.append(item)
+            if _is_content(item[1]):
+                content.append(item)
+        self.pushed = seen + self.pushed
+        return content
+
+    def rest(self) -> bytes:
+        """Everything not yet taken, as it was."""
+        head = "".join(text + "\n" for _, text in self.pushed)
+        self.pushed = []
+        return head.encode("utf-8", errors="surrogateescape") + self.stream.read()
+
+
+def _is_content(text: str) -> bool:
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _whole_puzzle(text: str, rank: int | None) -> bool:
+    """Whether one line holds a whole puzzle (symbols, or whitespace-separated numbers)."""
+    stripped = text.strip()
+    counts = (len(stripped), len(stripped.split()))
+    return any(
+        (found := rank_for_cells(c)) and (found == rank if rank else found >= 3) for c in counts
+    )
+
+
+def _csv_header(text: str) -> tuple[int, int | None] | None:
+    """(puzzle column, solution column) when ``text`` is a CSV header naming them."""
+    if "," not in text:
+        return None
+    names = [name.strip().lower() for name in next(csv.reader([text]))]
+    puzzle = next((names.index(n) for n in PUZZLE_COLUMNS if n in names), None)
+    if puzzle is None:
+        return None
+    solution = next((names.index(n) for n in SOLUTION_COLUMNS if n in names), None)
+    return puzzle, solution
+
+
+def is_stream(path: str, stream: IO[bytes], rank: int | None, layout: str) -> tuple[bool, _Lines]:
+    """Whether the input is a batch (a CSV, or one puzzle per line on at least two
+    lines); the lines object keeps what was peeked at."""
+    lines = _Lines(stream)
+    if layout == "grid":
+        return False, lines
+    first = lines.peek_content(2)
+    if first and _csv_header(first[0][1]) is not None:
+        return True, lines
+    if layout == "line":
+        return True, lines
+    return len(first) == 2 and all(_whole_puzzle(text, rank) for _, text in first), lines
+
+
+def _pipe_batches(lines: _Lines, size: int) -> Iterator[list[tuple[int, str]]]:
+    """Lines as they arrive from a pipe: a batch is what has come, up to ``size``."""
+    arrived: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=size * 8)
+
+    def pump() -> None:
+        while True:
+            item = lines.next()
+            arrived.put(item)
+            if item is None:
+                return
+
+    threading.Thread(target=pump, daemon=True).start()
+    while True:
+        item = arrived.get()
+        if item is None:
+            return
+        batch = [item]
+        while len(batch) < size:
+            try:
+                item = arrived.get_nowait()
+            except queue.Empty:
+                break
+            if item is None:
+                yield batch
+                return
+            batch.append(item)
+        yield batch
+
+
+def _file_batches(lines: _Lines, size: int) -> Iterator[list[tuple[int, str]]]:
+    batch: list[tuple[int, str]] = []
+    while (item := lines.next()) is not None:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def chunks(
+    source: str,
+    lines: _Lines,
+    *,
+    rank: int | None,
+    alphabet: str | None,
+    piped: bool,
+) -> Iterator[Chunk]:
+    """The input's content lines in chunks; CSV columns split off; the first chunk
+    settles the alphabet and the size for the rest."""
+    reader = LineReader(source, rank, alphabet)
+    columns: tuple[int, int | None] | None = None
+    header_seen = False
+    batches = _pipe_batches(lines, CHUNK) if piped else _file_batches(lines, CHUNK)
+    for batch in batches:
+        rows: list[tuple[int, str, str | None]] = []
+        for number, text in batch:
+            if not _is_content(text):
+                continue
+            if not header_seen:
+                header_seen = True
+                columns = _csv_header(text)
+                if columns is not None:
+                    continue
+            rows.append(_split_row(number, text, columns))
+        if not rows:
+            continue
+        if reader.first is None:
+            reader.settle([Row(number, text) for number, text, _ in rows])
+        yield Chunk(source, rows, reader)
+
+
+def _split_row(
+    number: int, text: str, columns: tuple[int, int | None] | None
+) -> tuple[int, str, str | None]:
+    if columns is None:
+        return number, text, None
+    fields = next(csv.reader([text]), [])
+    puzzle_at, solution_at = columns
+    puzzle = fields[puzzle_at] if puzzle_at < len(fields) else ""
+    solution = (
+        fields[solution_at] if solution_at is not None and solution_at < len(fields) else None
+    )
+    return number, puzzle, solution
+
+
+def is_pipe(stream: IO[bytes]) -> bool:
+    try:
+        return not stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return True
+
+
+def shard(chunk_iter: Iterable[Chunk], k: int, n: int) -> Iterator[Chunk]:
+    """Every ``n``-th puzzle, starting at the ``k``-th (1-based), over all inputs."""
+    index = 0
+    for chunk in chunk_iter:
+        if chunk.rows:
+            kept = [row for i, row in enumerate(chunk.rows, index) if i % n == k - 1]
+            index += len(chunk.rows)
+            chunk.rows = kept
+        else:
+            kept_entries = [e for i, e in enumerate(chunk.entries, index) if i % n == k - 1]
+            index += len(chunk.entries)
+            chunk.entries = kept_entries
+        if chunk.rows or chunk.entries:
+            yield chunk
+
+
+# --- solving and rendering (in the workers) --------------------------------
+
+_fast: dict[int, Any] = {}
+
+
+def _fast_solver(rank: int) -> Any:
+    from .fast import FastSolver
+
+    if rank not in _fast:
+        _fast[rank] = FastSolver(rank)
+    return _fast[rank]
+
+
+@dataclass
+class Result:
+    source: str
+    line: int
+    puzzle: str
+    status: str
+    solutions: list[str] = field(default_factory=list)
+    time: float = 0.0
+    reason: str = ""
+    exhausted: bool = False
+    expected: str | None = None
+    check: str | None = None
+    malformed: bool = False
+
+
+def solve_one(puzzle: Puzzle, settings: Settings) -> tuple[str, list[Grid], bool, str]:
+    """Status, solutions, whether the count is complete, and a reason."""
+    from .fast import MAX_RANK
+
+    if settings.solver is None and settings.timeout is None and puzzle.rank <= MAX_RANK:
+        answer = _fast_solver(puzzle.rank).solve(puzzle, settings.limit)
+        return answer.status, answer.solutions, answer.exhausted, answer.reason
+    options: dict[str, Any] = {"encoding": settings.encoding, "max_solutions": settings.limit}
+    if settings.solver is not None:
+        options["solver"] = settings.solver
+    outcome = solve(puzzle, timeout=settings.timeout, **options)
+    reason = outcome.reason
+    if outcome.clashes and not reason:
+        first = outcome.clashes[0]
+        reason = first.describe(puzzle.rank, puzzle.symbol(first.value))
+    return outcome.status, outcome.solutions, outcome.exhausted, reason
+
+
+def _result(
+    source: str,
+    number: int,
+    text: str,
+    entry: Puzzle | InputError,
+    expected: str | None,
+    reader: LineReader | None,
+    settings: Settings,
+) -> Result:
+    if isinstance(entry, InputError):
+        return Result(source, number, text.strip(), ERROR, reason=str(entry), malformed=True)
+    start = time.perf_counter()
+    try:
+        status, grids, exhausted, reason = solve_one(entry, settings)
+    except SolverError as err:
+        return Result(
+            source, number, text.strip(), ERROR, time=time.perf_counter() - start, reason=str(err)
+        )
+    result = Result(
+        source,
+        number,
+        text.strip(),
+        status,
+        [format_line(entry, grid) for grid in grids],
+        time.perf_counter() - start,
+        reason,
+        exhausted,
+    )
+    if settings.check:
+        _check(result, entry, grids, expected, reader)
+    return result
+
+
+def _check(
+    result: Result,
+    puzzle: Puzzle,
+    grids: list[Grid],
+    expected: str | None,
+    reader: LineReader | None,
+) -> None:
+    if expected is None or not expected.strip():
+        result.check = "no expected solution"
+        return
+    result.expected = expected.strip()
+    wanted = reader.read_row(Row(result.line, expected)) if reader else None
+    if not isinstance(wanted, Puzzle):
+        result.check = "expected solution unreadable"
+        return
+    if result.status in (UNIQUE, SOLVED) and grids and grids[0] == wanted.cells:
+        result.check = "ok"
+    elif result.status == MULTIPLE and wanted.cells in grids:
+        result.check = "mismatch: several solutions"
+    else:
+        result.check = "mismatch"
+
+
+def work(job: tuple[Chunk, Settings]) -> Done:
+    """Solve and render one chunk (in a worker, or in process with --jobs 1)."""
+    chunk, settings = job
+    results: list[Result] = []
+    interrupted = False
+    try:
+        if chunk.reader is not None:
+            for number, text, expected in chunk.rows:
+                entry = chunk.reader.read_row(Row(number, text))
+                results.append(
+                    _result(chunk.source, number, text, entry, expected, chunk.reader, settings)
+                )
+        for entry in chunk.entries:
+            if isinstance(entry, InputError):
+                results.append(
+                    Result(chunk.source, entry.line, "", ERROR, reason=str(entry), malformed=True)
+                )
+            else:
+                results.append(
+                    _result(
+                        chunk.source, entry.line, format_line(entry), entry, None, None, settings
+                    )
+                )
+    except KeyboardInterrupt:
+        interrupted = True  # hand back the whole records made so far
+    return _done(results, settings, interrupted)
+
+
+def _done(results: list[Result], settings: Settings, interrupted: bool) -> Done:
+    counts: Counter[str] = Counter()
+    slowest: tuple[float, str, int] | None = None
+    for r in results:
+        counts[r.status] += 1
+        if r.malformed:
+            counts[MALFORMED] += 1
+        if r.check is not None and r.check != "ok":
+            counts[MISMATCH] += 1
+        if slowest is None or r.time > slowest[0]:
+            slowest = (r.time, r.source, r.line)
+    notes = (
+        [_note(r) for r in results if r.status not in (UNIQUE, SOLVED)]
+        if settings.fmt == "line"
+        else []
+    )
+    return Done(render(results, settings), counts, slowest, len(results), interrupted, notes)
+
+
+def _note(r: Result) -> str:
+    if r.status == ERROR:
+        return f"Error: {r.reason}" if r.malformed else f"Error: {r.source}:{r.line}: {r.reason}"
+    return f"{r.source}:{r.line}: {r.status}" + (f": {r.reason}" if r.reason else "")
+
+
+def render(results: list[Result], settings: Settings) -> str:
+    if settings.fmt == "jsonl":
+        return "".join(json.dumps(record(r, settings)) + "\n" for r in results)
+    if settings.fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        for r in results:
+            writer.writerow(csv_row(r, settings))
+        return out.getvalue()
+    return "".join(_line(r, settings) + "\n" for r in results)
+
+
+def record(r: Result, settings: Settings) -> dict[str, Any]:
+    """The JSONL object of one puzzle."""
+    data: dict[str, Any] = {
+        "source": r.source,
+        "line": r.line,
+        "puzzle": r.puzzle,
+        "status": r.status,
+        "unique": r.status == UNIQUE if r.status in (UNIQUE, MULTIPLE, NONE) else None,
+        "solution": r.solutions[0] if r.solutions else None,
+        "time": round(r.time, 6),
+    }
+    if r.status == MULTIPLE:
+        data["solutions"] = r.solutions
+    if settings.count:
+        data["count"] = len(r.solutions)
+        data["count_complete"] = r.exhausted
+    if r.reason:
+        data["reason"] = r.reason
+    if settings.check:
+        data["expected"] = r.expected
+        data["check"] = r.check
+    return data
+
+
+def csv_fields(settings: Settings) -> list[str]:
+    extra = (["count", "count_complete"] if settings.count else []) + (
+        ["expected", "check"] if settings.check else []
+    )
+    return CSV_FIELDS + extra
+
+
+def csv_row(r: Result, settings: Settings) -> list[Any]:
+    data = record(r, settings)
+    data.setdefault("reason", "")
+    return [
+        "" if data.get(name) is None else _csv_value(data[name]) for name in csv_fields(settings)
+    ]
+
+
+def _csv_value(value: Any) -> Any:
+    return str(value).lower() if isinstance(value, bool) else value
+
+
+def _line(r: Result, settings: Settings) -> str:
+    if settings.count:
+        return str(len(r.solutions))
+    return r.solutions[0] if r.solutions else r.status
+
+
+# --- running ---------------------------------------------------------------
+
+
+@dataclass
+class Summary:
+    counts: Counter[str] = field(default_factory=Counter)
+    puzzles: int = 0
+    slowest: tuple[float, str, int] | None = None
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    def add(self, done: Done) -> None:
+        self.counts.update(done.counts)
+        self.puzzles += done.puzzles
+        if done.slowest and (self.slowest is None or done.slowest[0] > self.slowest[0]):
+            self.slowest = done.slowest
+
+    def lines(self) -> list[str]:
+        order = [UNIQUE, SOLVED, MULTIPLE, NONE, TIMEOUT, ERROR]
+        parts = [f"{self.counts[s]} {s}" for s in order if self.counts[s]]
+        if self.counts[MALFORMED]:
+            parts[-1] += f" ({self.counts[MALFORMED]} malformed input)"
+        if self.counts[MISMATCH]:
+            parts.append(f"{self.counts[MISMATCH]} failed --check")
+        rate = self.puzzles / self.seconds if self.seconds > 0 else 0.0
+        head = "interrupted after" if self.interrupted else "solved"
+        found = [
+            f"{head} {self.puzzles} puzzles in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "
+            + (", ".join(parts) or "nothing to do")
+        ]
+        if self.slowest is not None:
+            seconds, source, line = self.slowest
+            found.append(f"slowest: {source}:{line} ({seconds * 1000:.1f} ms)")
+        return found
+
+
+def _quiet_worker() -> None:
+    # Ctrl-C goes to the whole process group: the main process stops the workers,
+    # with SIGTERM, which must simply end them.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def run(
+    jobs_in: Iterable[Chunk],
+    settings: Settings,
+    write: Callable[[str], None],
+    *,
+    jobs: int,
+    report: Callable[[str], None] = lambda note: None,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Solve every chunk, writing the answers in input order. Ctrl-C stops it: what
+    was written is whole records, and the summary says how far it got."""
+    summary = Summary()
+    start = time.perf_counter()
+    tasks = ((chunk, settings) for chunk in jobs_in)
+    pool = None
+    try:
+        if jobs > 1:
+            pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker)
+            answers: Iterator[Done] = pool.imap(work, tasks)
+        else:
+            answers = map(work, tasks)
+        for done in answers:
+            _write_whole(write, done.text)
+            for note in done.notes:
+                report(note)
+            summary.add(done)
+            if progress is not None:
+                progress(done.puzzles)
+            if done.interrupted:
+                raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _write_whole(write: Callable[[str], None], text: str) -> None:
+    """Write with SIGINT held back, so a record is never cut in half."""
+    if not text:
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        write(text)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
