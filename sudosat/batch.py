@@ -21,6 +21,8 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -147,18 +149,21 @@ def _csv_header(text: str) -> tuple[int, int | None] | None:
     return puzzle, solution
 
 
-def is_stream(path: str, stream: IO[bytes], rank: int | None, layout: str) -> tuple[bool, _Lines]:
-    """Whether the input is a batch (a CSV, or one puzzle per line on at least two
-    lines); the lines object keeps what was peeked at."""
+def is_stream(
+    stream: IO[bytes], rank: int | None, layout: str, lines_needed: int = 2
+) -> tuple[bool, _Lines]:
+    """Whether the input is a batch: a CSV, or one puzzle per line on the first
+    ``lines_needed`` lines. The lines object keeps what was peeked at."""
     lines = _Lines(stream)
     if layout == "grid":
         return False, lines
-    first = lines.peek_content(2)
+    first = lines.peek_content(lines_needed)
     if first and _csv_header(first[0][1]) is not None:
         return True, lines
     if layout == "line":
         return True, lines
-    return len(first) == 2 and all(_whole_puzzle(text, rank) for _, text in first), lines
+    whole = all(_whole_puzzle(text, rank) for _, text in first)
+    return len(first) == lines_needed and whole, lines
 
 
 def _pipe_batches(lines: _Lines, size: int) -> Iterator[list[tuple[int, str]]]:
@@ -496,6 +501,8 @@ class Summary:
     slowest: tuple[float, str, int] | None = None
     seconds: float = 0.0
     interrupted: bool = False
+    failure: str = ""
+    """Why the run stopped early (a worker process died), if it did."""
 
     def add(self, done: Done) -> None:
         self.counts.update(done.counts)
@@ -511,7 +518,7 @@ class Summary:
         if self.counts[MISMATCH]:
             parts.append(f"{self.counts[MISMATCH]} failed --check")
         rate = self.puzzles / self.seconds if self.seconds > 0 else 0.0
-        head = "interrupted after" if self.interrupted else "solved"
+        head = "interrupted after" if self.interrupted or self.failure else "solved"
         found = [
             f"{head} {self.puzzles} puzzles in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "
             + (", ".join(parts) or "nothing to do")
@@ -543,30 +550,82 @@ def run(
     summary = Summary()
     start = time.perf_counter()
     tasks = ((chunk, settings) for chunk in jobs_in)
-    pool = None
     try:
-        if jobs > 1:
-            pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker)
-            answers: Iterator[Done] = pool.imap(work, tasks)
-        else:
-            answers = map(work, tasks)
+        answers = _in_parallel(tasks, jobs) if jobs > 1 else map(work, tasks)
         for done in answers:
+            summary.add(done)  # first: a Ctrl-C held back during the write fires after it
             _write_whole(write, done.text)
             for note in done.notes:
                 report(note)
-            summary.add(done)
             if progress is not None:
                 progress(done.puzzles)
             if done.interrupted:
                 raise KeyboardInterrupt
     except KeyboardInterrupt:
         summary.interrupted = True
+    except SolverError as error:
+        summary.failure = str(error)
     finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
         summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _in_parallel(tasks: Iterator[tuple[Chunk, Settings]], jobs: int) -> Iterator[Done]:
+    """``work`` over worker processes, answers in order as soon as each is ready.
+
+    A thread feeds the pool while answers are taken, so a slow stream on stdin
+    is answered line by line; a bounded window keeps the input from being read
+    far ahead of the output.
+    """
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("fork"), initializer=_quiet_worker
+    )
+    pool.submit(int).result()  # fork every worker now, before this process starts threads
+    window = threading.Semaphore(jobs * 4)
+    submitted: queue.Queue[tuple[Chunk, Future[Done]] | BaseException | None] = queue.Queue()
+    stop = threading.Event()
+
+    def feed() -> None:
+        try:
+            for task in tasks:
+                while not window.acquire(timeout=0.1):
+                    if stop.is_set():
+                        return
+                if stop.is_set():
+                    return
+                submitted.put((task[0], pool.submit(work, task)))
+        except BaseException as error:  # reading failed: say so in order, then stop
+            submitted.put(error)
+        finally:
+            submitted.put(None)
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        while (item := submitted.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            chunk, future = item
+            try:
+                done = future.result()
+            except BrokenProcessPool:
+                raise SolverError(
+                    f"a worker process died while solving {chunk.source} from line "
+                    f"{_first_line(chunk)}; the run stopped there"
+                ) from None
+            window.release()
+            yield done
+    finally:
+        stop.set()
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()  # Ctrl-C or an error: do not wait for queued work
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _first_line(chunk: Chunk) -> int:
+    if chunk.rows:
+        return chunk.rows[0][0]
+    return chunk.entries[0].line if chunk.entries else 0
 
 
 def _write_whole(write: Callable[[str], None], text: str) -> None:

@@ -149,17 +149,26 @@ def encoding_options(func: F) -> F:
     )(func)
 
 
-def output_options(func: F) -> F:
-    func = click.option(
-        "--color/--no-color", default=None, help="Force colour on or off (NO_COLOR is honoured)."
-    )(func)
-    return click.option(
-        "--format",
-        "-f",
-        "fmt",
-        type=click.Choice(["rich", "grid", "line", "json"]),
-        help="Output: rich (default on a terminal), grid (default when piped), line or json.",
-    )(func)
+def output_options(*extra: str, note: str = "") -> Callable[[F], F]:
+    """--format (rich, grid, line, json and ``extra``) and --color/--no-color."""
+
+    def decorate(func: F) -> F:
+        func = click.option(
+            "--color/--no-color",
+            default=None,
+            help="Force colour on or off (NO_COLOR is honoured).",
+        )(func)
+        return click.option(
+            "--format",
+            "-f",
+            "fmt",
+            type=click.Choice(["rich", "grid", "line", "json", *extra]),
+            help="Output: rich (default on a terminal), grid (default when piped), line or json"
+            + note
+            + ".",
+        )(func)
+
+    return decorate
 
 
 def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec:
@@ -224,8 +233,10 @@ class Inputs:
     ) -> tuple[IO[bytes], Any, bool]:
         """The stream, its peeked lines, and whether it is a batch."""
         if path not in self.opened:
+            # Two whole-puzzle lines make a batch when the format leaves it open;
+            # in a batch already, one does (answers start with the first line).
             stream = _open_input(path)
-            streaming, lines = is_stream(path, stream, rank, layout)
+            streaming, lines = is_stream(stream, rank, layout, 2 if keep else 1)
             self.opened[path] = (stream, lines, streaming)
         return self.opened[path] if keep else self.opened.pop(path)
 
@@ -328,6 +339,8 @@ def solve_batch(
                 report=report,
                 progress=lambda n: bar.advance(task, n),
             )
+    if summary.failure:
+        errors.print(f"Error: {summary.failure}", style="red", markup=False, highlight=False)
     if not quiet:
         for line in summary.lines():
             errors.print(line, markup=False, highlight=False)
@@ -342,6 +355,8 @@ def _write(text: str) -> None:
 def batch_exit_code(summary: Summary, fail_on: frozenset[str]) -> int:
     if summary.interrupted:
         return EXIT_INTERRUPTED
+    if summary.failure:
+        return EXIT_SOLVER
     counts = summary.counts
     found = {
         "malformed": counts[MALFORMED],
@@ -427,16 +442,10 @@ def cli() -> None:
     is_flag=True,
     help="Report variables, clauses, conflicts, decisions, propagations, restarts and time.",
 )
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["rich", "grid", "line", "json", *BATCH_FORMATS[:2]]),
-    help="Output: rich (default on a terminal), grid (default when piped), line (default "
-    "for many puzzles), json; for batches also jsonl (one object per puzzle) and csv.",
-)
-@click.option(
-    "--color/--no-color", default=None, help="Force colour on or off (NO_COLOR is honoured)."
+@output_options(
+    "jsonl",
+    "csv",
+    note="; for many puzzles line (the default), jsonl (an object per puzzle) or csv",
 )
 @click.option(
     "--jobs",
@@ -501,7 +510,7 @@ def solve(
       sudosat solve --solver glucose4 --stats puzzles/rank5-25x25.txt
       sudosat solve --solver minisat puzzles/hex-16x16.txt
       sudosat solve --solver-cmd 'kissat -q' --timeout 60 puzzles/rank6-36x36.txt
-      sudosat solve --format line puzzles/norvig-top10.txt
+      sudosat solve puzzles/royle17-25.txt
       sudosat solve --count -n 1000 puzzles/several-solutions.txt
       sudosat solve --format jsonl --jobs 2 puzzles/tdoku-magictour-25.txt > out.jsonl
       sudosat solve --format csv --check --fail-on error,mismatch sudoku.csv
@@ -675,7 +684,7 @@ def cnf(
 @click.argument("puzzle")
 @click.argument("model", default="-")
 @input_options
-@output_options
+@output_options()
 def decode(
     puzzle: str,
     model: str,

@@ -24,6 +24,7 @@ from .encoding import Encoding, box_line_clauses, encode, var
 from .engine import MULTIPLE, NONE, SOLVED, UNIQUE, _dead_cell
 from .puzzle import Grid, Puzzle, cell_name, units, verify
 from .solvers import SolverError
+from .solvers.pysat_backend import interruptible
 
 PROBE_SOLVER = "minisat22"
 SEARCH_SOLVER = "minicard"
@@ -63,18 +64,22 @@ class FastSolver:
         if self.search is None or self.searches % REBUILD == 0:
             if self.search is not None:
                 self.search.delete()
-            self.search = Minicard()
-            for group in self.groups:
-                self.search.add_clause(group)
-                self.search.add_atmost(group, 1)
+            self.search = self._fresh_solver()
             self.top = self.size**3
         self.searches += 1
         return self.search
 
+    def _fresh_solver(self) -> Minicard:
+        solver = Minicard()
+        for group in self.groups:
+            solver.add_clause(group)
+            solver.add_atmost(group, 1)
+        return solver
+
     def solve(self, puzzle: Puzzle, limit: int = 2) -> Answer:
         n, cells = self.size, puzzle.cells
         assumptions = [cell * n + v for cell, v in enumerate(cells) if v]
-        ok, implied = self.probe.propagate(assumptions=assumptions)
+        ok, implied = interruptible(self.probe.propagate, assumptions=assumptions)
         if not ok:
             return Answer(NONE, reason=_why_none(puzzle))
         cube = n**3
@@ -87,14 +92,29 @@ class FastSolver:
         return self._enumerate(puzzle, fixed, limit)
 
     def _enumerate(self, puzzle: Puzzle, fixed: list[int], limit: int) -> Answer:
-        n, cells = self.size, puzzle.cells
         search = self._search_solver()
+        answer, self.top = self._search(search, puzzle, fixed, limit, self.top)
+        if len(answer.solutions) > 1 or not answer.exhausted:
+            # Which solutions come first depends on what the reused solver learnt
+            # before; a fresh one finds the same ones in every run, shard and worker.
+            fresh = self._fresh_solver()
+            try:
+                answer, _ = self._search(fresh, puzzle, fixed, limit, self.size**3)
+            finally:
+                fresh.delete()
+        return answer
+
+    def _search(
+        self, search: Minicard, puzzle: Puzzle, fixed: list[int], limit: int, top: int
+    ) -> tuple[Answer, int]:
+        """Up to ``limit`` solutions; activation variables are numbered from ``top`` + 1."""
+        n, cells = self.size, puzzle.cells
         blanks = [cell for cell, v in enumerate(cells) if not v]
         active: list[int] = []
         found: list[Grid] = []
         try:
             while len(found) < limit:
-                if not search.solve(assumptions=fixed + active):
+                if not interruptible(search.solve, assumptions=fixed + active):
                     break
                 positives = [lit for lit in search.get_model() if 0 < lit <= n**3]
                 grid = [0] * (n * n)
@@ -104,18 +124,18 @@ class FastSolver:
                 if solution in found:
                     raise SolverError(f"{SEARCH_SOLVER} returned a blocked solution again")
                 found.append(solution)
-                self.top += 1
-                active.append(self.top)
-                search.add_clause([-self.top] + [-(c * n + solution[c]) for c in blanks])
+                top += 1
+                active.append(top)
+                search.add_clause([-top] + [-(c * n + solution[c]) for c in blanks])
         finally:
             for act in active:
                 search.add_clause([-act])  # retire the blocking clauses
         exhausted = len(found) < limit
         if not found:
-            return Answer(NONE, reason=_why_none(puzzle))
+            return Answer(NONE, reason=_why_none(puzzle)), top
         if len(found) > 1:
-            return Answer(MULTIPLE, found, exhausted)
-        return Answer(UNIQUE if exhausted else SOLVED, found, exhausted)
+            return Answer(MULTIPLE, found, exhausted), top
+        return Answer(UNIQUE if exhausted else SOLVED, found, exhausted), top
 
 
 def _checked(puzzle: Puzzle, grid: Grid, by: str) -> Grid:

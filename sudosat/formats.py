@@ -38,6 +38,9 @@ class InputError(ValueError):
         super().__init__(f"{place}: {message}")
         self.source, self.line, self.col, self.message = source, line, col, message
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, int, int, str]]:
+        return type(self), (self.source, self.line, self.col, self.message)  # crosses processes
+
 
 class AmbiguousInput(InputError):
     """Input that reads validly in two ways that give different puzzles."""

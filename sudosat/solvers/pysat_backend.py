@@ -7,9 +7,10 @@ import gc
 import os
 import sys
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, TypeVar
 
 import pysolvers
 from pysat.solvers import Solver, SolverNames
@@ -127,9 +128,17 @@ def _creation_alias(name: str) -> str:
 
 
 def _solve(solver: Solver) -> bool:
-    """solve(), with Ctrl-C as KeyboardInterrupt: PySAT's C code traps SIGINT as pysolvers.error."""
+    return bool(interruptible(solver.solve))
+
+
+T = TypeVar("T")
+
+
+def interruptible(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``call(...)`` with Ctrl-C as KeyboardInterrupt: PySAT's C code traps SIGINT
+    and raises pysolvers.error instead."""
     try:
-        return bool(solver.solve())
+        return call(*args, **kwargs)
     except pysolvers.error as error:
         if "keyboard interrupt" in str(error).lower():
             raise KeyboardInterrupt from None

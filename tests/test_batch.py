@@ -1,0 +1,308 @@
+"""Batch runs: many puzzles per file, workers, order, shards, CSV, --check, exit
+codes, streaming from stdin and Ctrl-C, through the real command."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import pty
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sudosat.engine import solve
+from sudosat.fast import FastSolver
+from sudosat.formats import parse, read_file
+
+from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, shared
+from .test_cli import SUDOSAT, run
+
+MAGICTOUR = PUZZLES / "tdoku-magictour-25.txt"
+
+
+def puzzle_lines(path: Path) -> list[str]:
+    return [x for x in path.read_text().splitlines() if x.strip() and not x.startswith("#")]
+
+
+def jsonl(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def without_time(records: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [{k: v for k, v in r.items() if k != "time"} for r in records]
+
+
+def test_tdoku_test_puzzles_counts_through_the_batch(tmp_path: Path) -> None:
+    rows = [x.split(":") for x in puzzle_lines(shared("tdoku/test_puzzles"))]
+    path = tmp_path / "test_puzzles.txt"
+    path.write_text("".join(row[0] + "\n" for row in rows))
+    code, out, _ = run("solve", "--format", "jsonl", "--count", "-n", "1000", "-j", "2", str(path))
+    records = jsonl(out)
+    assert [r["count"] for r in records] == [int(row[1]) for row in rows]
+    assert all(r["count_complete"] for r in records)
+    for record, row in zip(records, rows, strict=True):
+        if len(row) > 2 and row[1] == "1":
+            assert record["solution"] == row[2]
+    assert code == 3  # the file holds puzzles with no solution
+
+
+def test_serg_benchmark_every_puzzle_has_several_solutions() -> None:
+    path = shared("tdoku/puzzles7_serg_benchmark")
+    code, out, _ = run("solve", "--format", "jsonl", "--shard", "1/100", "-j", "2", str(path))
+    records = jsonl(out)
+    assert len(records) > 50
+    assert {r["status"] for r in records} == {"multiple"}
+    assert all(len(r["solutions"]) == 2 and r["unique"] is False for r in records)
+    assert code == 1
+
+
+def test_batch_engine_agrees_with_the_engine() -> None:
+    puzzles = [p for p in read_file(str(MAGICTOUR)) if not isinstance(p, Exception)]
+    puzzles += [parse(REXL_FIRST), parse(REXL_FIRST.replace("34", ".4", 1))]
+    puzzles += [
+        parse((PUZZLES / "no-solution.txt").read_text()),
+        parse((PUZZLES / "hex-16x16.txt").read_text()),
+    ]
+    fast = {3: FastSolver(3), 4: FastSolver(4)}
+    for puzzle in puzzles:
+        every = set(solve(puzzle, max_solutions=1000).solutions)
+        for limit in (1, 2, 50):
+            answer = fast[puzzle.rank].solve(puzzle, limit)
+            outcome = solve(puzzle, max_solutions=limit)
+            statuses = {answer.status, outcome.status}
+            assert len(statuses) == 1 or statuses == {"unique", "solved"}  # unique: proven early
+            assert len(answer.solutions) == len(outcome.solutions) == min(limit, len(every))
+            assert set(answer.solutions) <= every
+            assert answer.exhausted == (limit > len(every)) or answer.status == "unique"
+
+
+def test_order_is_kept_with_several_workers(tmp_path: Path) -> None:
+    lines = puzzle_lines(MAGICTOUR) * 24 + [REXL_FIRST.replace("34", ".4", 1)]
+    path = tmp_path / "many.txt"
+    path.write_text("\n".join(lines) + "\n")
+    outputs = {}
+    for jobs in ("1", "2"):
+        code, out, _ = run("solve", "--format", "jsonl", "-j", jobs, str(path))
+        assert code == 1
+        outputs[jobs] = without_time(jsonl(out))
+    assert outputs["1"] == outputs["2"]
+    assert [r["line"] for r in outputs["2"]] == list(range(1, len(lines) + 1))
+    assert [r["puzzle"] for r in outputs["2"]] == lines
+
+
+def test_malformed_lines_in_the_middle_get_their_own_record(tmp_path: Path) -> None:
+    good = puzzle_lines(MAGICTOUR)
+    lines = ["# a comment", *good[:10], "", ESCARGOT[:-1] + "x", "12345", *good[10:20]]
+    path = tmp_path / "broken.txt"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run("solve", "--format", "jsonl", "-j", "2", str(path))
+    records = jsonl(out)
+    assert len(records) == 22
+    assert [r["line"] for r in records] == [*range(2, 12), 13, 14, *range(15, 25)]
+    broken = records[10:12]
+    assert [r["status"] for r in broken] == ["error", "error"]
+    assert f"{path}:13:81: unknown symbol 'x'" in str(broken[0]["reason"])
+    assert "wrong number of cells" in str(broken[1]["reason"])
+    assert all(r["status"] == "unique" for r in records[:10] + records[12:])
+    assert code == 2
+    assert "20 unique, 2 error (2 malformed input)" in err
+    code, _, _ = run("solve", "--format", "jsonl", "--fail-on", "none,multiple", str(path))
+    assert code == 0
+
+
+def test_line_format_reports_reasons_on_stderr(tmp_path: Path) -> None:
+    path = tmp_path / "batch.txt"
+    path.write_text(
+        "\n".join([ESCARGOT, ESCARGOT[:-1] + "x", REXL_FIRST.replace("34", ".4", 1)]) + "\n"
+    )
+    code, out, err = run("solve", str(path))
+    assert out.splitlines()[1] == "error" and len(out.splitlines()) == 3
+    assert f"{path}:2:81: unknown symbol 'x'" in err
+    assert f"{path}:3: multiple" in err
+    assert code == 2
+
+
+def test_csv_in_and_out_with_check(tmp_path: Path) -> None:
+    puzzles = puzzle_lines(MAGICTOUR)[:6]
+    solutions = [
+        json.loads(line)["solution"]
+        for line in run("solve", "-f", "jsonl", str(MAGICTOUR))[1].splitlines()[:6]
+    ]
+    wrong = solutions[2][::-1]
+    path = tmp_path / "sudoku.csv"
+    rows = [f"{p.replace('.', '0')},{s}" for p, s in zip(puzzles, solutions, strict=True)]
+    path.write_text("quizzes,solutions\n" + "\n".join(rows) + "\n")
+    code, out, _ = run("solve", "--format", "csv", "--check", str(path))
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0
+    assert [r["line"] for r in table] == [str(n) for n in range(2, 8)]
+    assert {r["check"] for r in table} == {"ok"} and {r["unique"] for r in table} == {"true"}
+    assert [r["solution"] for r in table] == solutions
+    rows[2] = f"{puzzles[2].replace('.', '0')},{wrong}"
+    path.write_text("quizzes,solutions\n" + "\n".join(rows) + "\n")
+    code, out, err = run("solve", "--format", "jsonl", "--check", str(path))
+    records = jsonl(out)
+    assert code == 6
+    assert [r["check"] for r in records] == ["ok", "ok", "mismatch", "ok", "ok", "ok"]
+    assert records[2]["expected"] == wrong
+    assert "1 failed --check" in err
+    code, _, _ = run("solve", "--format", "jsonl", "--check", "--fail-on", "error", str(path))
+    assert code == 0
+
+
+def test_shards_together_are_the_whole(tmp_path: Path) -> None:
+    path = tmp_path / "many.txt"
+    path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 3) + "\n")
+    _, whole, _ = run("solve", "--format", "jsonl", str(path))
+    parts = []
+    for k in (1, 2, 3, 4):
+        code, out, _ = run("solve", "--format", "jsonl", "--shard", f"{k}/4", str(path))
+        assert code == 0
+        part = jsonl(out)
+        assert [r["line"] for r in part] == list(range(k, 76, 4))
+        parts += part
+    assert without_time(sorted(parts, key=lambda r: int(str(r["line"])))) == without_time(
+        jsonl(whole)
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--shard", "0/4"], "expected K/N with 1 <= K <= N"),
+        (["--shard", "5/4"], "expected K/N"),
+        (["--fail-on", "nonsense"], "unknown nonsense"),
+        (["--jobs", "2", "--format", "grid"], "work with --format line, jsonl or csv"),
+    ],
+)
+def test_bad_batch_options_are_usage_errors(args: list[str], message: str) -> None:
+    code, _, err = run("solve", *args, str(MAGICTOUR))
+    assert code == 2 and message in err
+
+
+def test_exit_codes_and_fail_on(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.txt"
+    none = (PUZZLES / "no-solution.txt").read_text().splitlines()[1]
+    path.write_text("\n".join([ESCARGOT, none, REXL_FIRST.replace("34", ".4", 1)]) + "\n")
+    assert run("solve", "-f", "jsonl", str(path))[0] == 3  # no solution outranks several
+    assert run("solve", "-f", "jsonl", "--fail-on", "multiple", str(path))[0] == 1
+    assert run("solve", "-f", "jsonl", "--fail-on", "never", str(path))[0] == 0
+    assert run("solve", "-f", "jsonl", "--fail-on", "all", str(path))[0] == 3
+    records = jsonl(run("solve", "-f", "jsonl", str(path))[1])
+    assert [r["status"] for r in records] == ["unique", "none", "multiple"]
+    assert [r["unique"] for r in records] == [True, False, False]
+
+
+def test_summary_on_stderr(tmp_path: Path) -> None:
+    code, _, err = run("solve", "-f", "jsonl", str(MAGICTOUR))
+    assert code == 0
+    first, second = err.splitlines()
+    assert first.startswith("solved 25 puzzles in ") and "puzzles/s): 25 unique" in first
+    assert second.startswith(f"slowest: {MAGICTOUR}:")
+    assert run("solve", "-f", "jsonl", "--quiet", str(MAGICTOUR))[2] == ""
+
+
+def test_several_files_and_a_grid_file_in_one_batch() -> None:
+    code, out, _ = run("solve", "-f", "jsonl", str(MAGICTOUR), str(PUZZLES / "ai-escargot.txt"))
+    records = jsonl(out)
+    assert code == 0 and len(records) == 26
+    assert records[-1]["source"] == str(PUZZLES / "ai-escargot.txt")
+    assert str(records[-1]["solution"]).startswith("162857493")
+    code, out, _ = run("solve", "-f", "jsonl", str(MAGICTOUR), "no/such/file.txt")
+    records = jsonl(out)
+    assert code == 2 and len(records) == 26 and records[-1]["status"] == "error"
+    assert "no/such/file.txt: no such file" in str(records[-1]["reason"])
+
+
+def test_16x16_batch_in_hex(tmp_path: Path) -> None:
+    hexline = "".join((PUZZLES / "hex-16x16.txt").read_text().split())
+    hexline = "".join(ch for ch in hexline if ch not in "|+-")
+    path = tmp_path / "hex.txt"
+    path.write_text((hexline + "\n") * 5)
+    code, out, _ = run("solve", "-f", "jsonl", "-j", "2", str(path))
+    records = jsonl(out)
+    assert code == 0 and len(records) == 5 and {r["status"] for r in records} == {"unique"}
+
+
+def test_stdin_is_answered_before_it_ends() -> None:
+    child = subprocess.Popen(
+        [str(SUDOSAT), "solve", "--format", "jsonl", "-j", "2", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        child.stdin.write(ESCARGOT + "\n")
+        child.stdin.flush()
+        first = json.loads(child.stdout.readline())  # while stdin is still open
+        assert first["line"] == 1 and first["status"] == "unique"
+        child.stdin.write(REXL_FIRST + "\n")
+        child.stdin.close()
+        rest = child.stdout.read()
+    finally:
+        child.wait(timeout=60)
+    assert json.loads(rest)["line"] == 2
+    assert child.returncode == 0
+
+
+def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 4000) + "\n")  # 100,000 puzzles
+    child = subprocess.Popen(
+        [str(SUDOSAT), "solve", "--format", "jsonl", "-j", "2", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    chunks: list[str] = []
+    reader = threading.Thread(
+        target=lambda: chunks.append(child.stdout.read() if child.stdout else "")
+    )
+    reader.start()
+    time.sleep(2)
+    child.send_signal(signal.SIGINT)
+    child.wait(timeout=60)
+    reader.join()
+    err = child.stderr.read() if child.stderr else ""
+    assert child.returncode == 130, err
+    records = jsonl(chunks[0])  # every line is a whole record
+    assert 0 < len(records) < 100_000
+    assert [r["line"] for r in records] == list(range(1, len(records) + 1))
+    assert f"interrupted after {len(records)} puzzles" in err
+    assert "Traceback" not in err
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    primary, secondary = pty.openpty()
+    try:
+        done = subprocess.run(
+            [str(SUDOSAT), "solve", "-f", "jsonl", str(MAGICTOUR)],
+            stdout=subprocess.PIPE,
+            stderr=secondary,
+            timeout=60,
+            env={**os.environ, "TERM": "xterm"},
+        )
+        os.close(secondary)
+        seen = b""
+        while True:
+            try:
+                data = os.read(primary, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            seen += data
+    finally:
+        os.close(primary)
+    assert done.returncode == 0
+    assert b"puzzles" in seen and b"\x1b[" in seen  # drawn, then the summary
+    assert b"\x1b[" not in done.stdout
