@@ -33,7 +33,7 @@ from .puzzle import Grid, Puzzle, rank_for_cells
 from .solvers import SolverError, SolverSpec
 
 FORMATS = ("jsonl", "csv", "line")
-CHUNK = 256
+CHUNK = 128
 """Lines per chunk from a file; a pipe gives what has arrived, up to this many."""
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Summary keys besides the statuses: input errors (status ``error`` in records,

@@ -481,7 +481,7 @@ class LineReader:
         if first is not None and self.fast and len(text) == len(first.cells):
             # The common case, decided without building a Reading: one line, known symbols.
             try:
-                cells = tuple(self.fast[ch] for ch in text)
+                cells = tuple(map(self.fast.__getitem__, text))
             except KeyError:
                 pass
             else:
@@ -577,8 +577,8 @@ def format_line(puzzle: Puzzle, grid: Grid | None = None) -> str:
     """One line: N*N symbols with ``.`` blanks, or numbers separated by spaces."""
     grid = puzzle.cells if grid is None else grid
     if puzzle.alphabet:
-        return "".join(puzzle.symbol(v) for v in grid)
-    return " ".join(str(v) for v in grid)
+        return "".join(map(("." + puzzle.alphabet).__getitem__, grid))
+    return " ".join(map(str, grid))
 
 
 def format_grid(puzzle: Puzzle, grid: Grid | None = None) -> str:
