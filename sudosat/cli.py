@@ -534,6 +534,10 @@ def solve(
         batch = False
     else:
         batch = len(paths) > 1 or opened.is_stream(paths[0], rank, layout)
+    if batch and stats:
+        raise click.UsageError(
+            "--stats is for single puzzles; a batch reports each time in jsonl/csv"
+        )
     if batch:
         explicit = solver is not None or solver_cmd is not None or encoding != Encoding()
         settings = Settings(

@@ -306,3 +306,8 @@ def test_progress_bar_only_on_a_terminal() -> None:
     assert done.returncode == 0
     assert b"puzzles" in seen and b"\x1b[" in seen  # drawn, then the summary
     assert b"\x1b[" not in done.stdout
+
+
+def test_stats_is_for_single_puzzles() -> None:
+    code, _, err = run("solve", "--stats", str(MAGICTOUR))
+    assert code == 2 and "--stats is for single puzzles" in err
