@@ -100,7 +100,8 @@ class _Lines:
         if not data:
             return None
         self.number += 1
-        return self.number, data.decode("utf-8", errors="surrogateescape").rstrip("\r\n")
+        text = data.decode("utf-8", errors="surrogateescape").rstrip("\r\n")
+        return self.number, text.removeprefix("\ufeff") if self.number == 1 else text
 
     def peek_content(self, count: int) -> list[tuple[int, str]]:
         """The first ``count`` lines that are neither blank nor ``#`` comments."""
@@ -137,14 +138,20 @@ def _whole_puzzle(text: str, rank: int | None) -> bool:
     )
 
 
-def _csv_header(text: str) -> tuple[int, int | None] | None:
-    """(puzzle column, solution column) when ``text`` is a CSV header naming them."""
+def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int | None] | None:
+    """(puzzle column, solution column) of a CSV header; None when ``text`` is no CSV.
+    A header that names no puzzle column is an InputError."""
     if "," not in text:
         return None
     names = [name.strip().lower() for name in next(csv.reader([text]))]
     puzzle = next((names.index(n) for n in PUZZLE_COLUMNS if n in names), None)
     if puzzle is None:
-        return None
+        raise InputError(
+            source,
+            number,
+            1,
+            f"a CSV header naming no puzzle column; expected one of {', '.join(PUZZLE_COLUMNS)}",
+        )
     solution = next((names.index(n) for n in SOLUTION_COLUMNS if n in names), None)
     return puzzle, solution
 
@@ -158,8 +165,8 @@ def is_stream(
     if layout == "grid":
         return False, lines
     first = lines.peek_content(lines_needed)
-    if first and _csv_header(first[0][1]) is not None:
-        return True, lines
+    if first and "," in first[0][1]:
+        return True, lines  # a CSV
     if layout == "line":
         return True, lines
     whole = all(_whole_puzzle(text, rank) for _, text in first)
@@ -227,7 +234,11 @@ def chunks(
                 continue
             if not header_seen:
                 header_seen = True
-                columns = _csv_header(text)
+                try:
+                    columns = _csv_header(text, source, number)
+                except InputError as error:
+                    yield Chunk(source, entries=[error])
+                    return
                 if columns is not None:
                     continue
             rows.append(_split_row(number, text, columns))
@@ -519,8 +530,9 @@ class Summary:
             parts.append(f"{self.counts[MISMATCH]} failed --check")
         rate = self.puzzles / self.seconds if self.seconds > 0 else 0.0
         head = "interrupted after" if self.interrupted or self.failure else "solved"
+        noun = "puzzle" if self.puzzles == 1 else "puzzles"
         found = [
-            f"{head} {self.puzzles} puzzles in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "
+            f"{head} {self.puzzles} {noun} in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "
             + (", ".join(parts) or "nothing to do")
         ]
         if self.slowest is not None:

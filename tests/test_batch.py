@@ -311,3 +311,16 @@ def test_progress_bar_only_on_a_terminal() -> None:
 def test_stats_is_for_single_puzzles() -> None:
     code, _, err = run("solve", "--stats", str(MAGICTOUR))
     assert code == 2 and "--stats is for single puzzles" in err
+
+
+def test_csv_with_a_byte_order_mark_and_a_header_without_a_puzzle_column(tmp_path: Path) -> None:
+    path = tmp_path / "bom.csv"
+    path.write_bytes(
+        b"\xef\xbb\xbfquizzes,solutions\n" + ESCARGOT.replace(".", "0").encode() + b",\n"
+    )
+    code, out, _ = run("solve", "-f", "jsonl", str(path))
+    assert code == 0 and jsonl(out)[0]["status"] == "unique"
+    path.write_text("a,b\n1,2\n")
+    code, out, _ = run("solve", "-f", "jsonl", str(path))
+    assert code == 2
+    assert "1:1: a CSV header naming no puzzle column" in str(jsonl(out)[0]["reason"])
