@@ -263,18 +263,25 @@ def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path) -> None:
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    chunks: list[str] = []
-    reader = threading.Thread(
-        target=lambda: chunks.append(child.stdout.read() if child.stdout else "")
-    )
+    lines: list[str] = []
+    started = threading.Event()
+
+    def read() -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            lines.append(line)
+            started.set()
+
+    reader = threading.Thread(target=read)
     reader.start()
-    time.sleep(2)
+    assert started.wait(60), "no answer came"
+    time.sleep(0.5)  # inside the run, with more chunks on the way
     child.send_signal(signal.SIGINT)
     child.wait(timeout=60)
     reader.join()
     err = child.stderr.read() if child.stderr else ""
     assert child.returncode == 130, err
-    records = jsonl(chunks[0])  # every line is a whole record
+    records = jsonl("".join(lines))  # every line is a whole record
     assert 0 < len(records) < 100_000
     assert [r["line"] for r in records] == list(range(1, len(records) + 1))
     assert f"interrupted after {len(records)} puzzles" in err
