@@ -36,6 +36,7 @@ FORMATS = ("jsonl", "csv", "line")
 CHUNK = 128
 """Lines per chunk from a file; a pipe gives what has arrived, up to this many."""
 MALFORMED, MISMATCH = "malformed", "mismatch"
+NO_EXPECTATION = "no expected solution"
 """Summary keys besides the statuses: input errors (status ``error`` in records,
 counted apart from solver failures) and ``--check`` mismatches."""
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "sudoku", "grid", "board", "question")
@@ -57,13 +58,17 @@ class Settings:
     count: bool = False
 
 
+Line = tuple[int, str, str | None, int | None]
+"""An input line: its number, the puzzle text, the expected solution (text) and
+the expected number of solutions, when the input gives them."""
+
+
 @dataclass
 class Chunk:
     """Consecutive input lines of one file, or puzzles already read whole."""
 
     source: str
-    rows: list[tuple[int, str, str | None]] = field(default_factory=list)
-    """(line number, puzzle text, expected solution text or None)."""
+    rows: list[Line] = field(default_factory=list)
     reader: LineReader | None = None
     entries: list[Puzzle | InputError] = field(default_factory=list)
     """Puzzles read whole (a grid file), solved as they are."""
@@ -130,8 +135,9 @@ def _is_content(text: str) -> bool:
 
 
 def _whole_puzzle(text: str, rank: int | None) -> bool:
-    """Whether one line holds a whole puzzle (symbols, or whitespace-separated numbers)."""
-    stripped = text.strip()
+    """Whether one line holds a whole puzzle (symbols, or whitespace-separated numbers),
+    maybe followed by tdoku's ``:count:solution``."""
+    stripped = text.partition(":")[0].strip()
     counts = (len(stripped), len(stripped.split()))
     return any(
         (found := rank_for_cells(c)) and (found == rank if rank else found >= 3) for c in counts
@@ -228,7 +234,7 @@ def chunks(
     header_seen = False
     batches = _pipe_batches(lines, CHUNK) if piped else _file_batches(lines, CHUNK)
     for batch in batches:
-        rows: list[tuple[int, str, str | None]] = []
+        rows: list[Line] = []
         for number, text in batch:
             if not _is_content(text):
                 continue
@@ -245,22 +251,27 @@ def chunks(
         if not rows:
             continue
         if reader.first is None:
-            reader.settle([Row(number, text) for number, text, _ in rows])
+            reader.settle([Row(row[0], row[1]) for row in rows])
         yield Chunk(source, rows, reader)
 
 
-def _split_row(
-    number: int, text: str, columns: tuple[int, int | None] | None
-) -> tuple[int, str, str | None]:
+def _split_row(number: int, text: str, columns: tuple[int, int | None] | None) -> Line:
+    """The puzzle and what is expected of it: CSV columns, or tdoku's
+    ``puzzle:count[:solution]``."""
     if columns is None:
-        return number, text, None
+        if ":" not in text:
+            return number, text, None, None
+        puzzle, _, rest = text.partition(":")
+        count, _, given = rest.partition(":")
+        expected = int(count) if count.strip().isdigit() else None
+        return number, puzzle, given or None, expected
     fields = next(csv.reader([text]), [])
     puzzle_at, solution_at = columns
     puzzle = fields[puzzle_at] if puzzle_at < len(fields) else ""
     solution = (
         fields[solution_at] if solution_at is not None and solution_at < len(fields) else None
     )
-    return number, puzzle, solution
+    return number, puzzle, solution, None
 
 
 def is_pipe(stream: IO[bytes]) -> bool:
@@ -310,6 +321,7 @@ class Result:
     reason: str = ""
     exhausted: bool = False
     expected: str | None = None
+    expected_count: int | None = None
     check: str | None = None
     malformed: bool = False
 
@@ -340,6 +352,7 @@ def _result(
     expected: str | None,
     reader: LineReader | None,
     settings: Settings,
+    count: int | None = None,
 ) -> Result:
     if isinstance(entry, InputError):
         return Result(source, number, text.strip(), ERROR, reason=str(entry), malformed=True)
@@ -361,19 +374,28 @@ def _result(
         exhausted,
     )
     if settings.check:
-        _check(result, entry, grids, expected, reader)
+        _check(result, grids, expected, count, reader)
     return result
 
 
 def _check(
     result: Result,
-    puzzle: Puzzle,
     grids: list[Grid],
     expected: str | None,
+    count: int | None,
     reader: LineReader | None,
 ) -> None:
+    """``result.check``: how the answer compares with the expected solution and count."""
+    if count is not None:
+        result.expected_count = count
+        found = len(grids)
+        # without --count the search stops at 2: compare none / unique / several
+        agrees = found == count if result.exhausted else count >= found
+        if not agrees:
+            result.check = f"mismatch: {count} solutions expected"
+            return
     if expected is None or not expected.strip():
-        result.check = "no expected solution"
+        result.check = "ok" if count is not None else NO_EXPECTATION
         return
     result.expected = expected.strip()
     wanted = reader.read_row(Row(result.line, expected)) if reader else None
@@ -395,10 +417,12 @@ def work(job: tuple[Chunk, Settings]) -> Done:
     interrupted = False
     try:
         if chunk.reader is not None:
-            for number, text, expected in chunk.rows:
+            for number, text, expected, count in chunk.rows:
                 entry = chunk.reader.read_row(Row(number, text))
                 results.append(
-                    _result(chunk.source, number, text, entry, expected, chunk.reader, settings)
+                    _result(
+                        chunk.source, number, text, entry, expected, chunk.reader, settings, count
+                    )
                 )
         for entry in chunk.entries:
             if isinstance(entry, InputError):
@@ -423,22 +447,28 @@ def _done(results: list[Result], settings: Settings, interrupted: bool) -> Done:
         counts[r.status] += 1
         if r.malformed:
             counts[MALFORMED] += 1
-        if r.check is not None and r.check != "ok":
+        if _failed_check(r):
             counts[MISMATCH] += 1
         if slowest is None or r.time > slowest[0]:
             slowest = (r.time, r.source, r.line)
     notes = (
-        [_note(r) for r in results if r.status not in (UNIQUE, SOLVED)]
+        [_note(r) for r in results if r.status not in (UNIQUE, SOLVED) or _failed_check(r)]
         if settings.fmt == "line"
         else []
     )
     return Done(render(results, settings), counts, slowest, len(results), interrupted, notes)
 
 
+def _failed_check(r: Result) -> bool:
+    """A mismatch, or an expected solution that cannot be read; no expectation is no failure."""
+    return r.check is not None and r.check not in ("ok", NO_EXPECTATION)
+
+
 def _note(r: Result) -> str:
     if r.status == ERROR:
         return f"Error: {r.reason}" if r.malformed else f"Error: {r.source}:{r.line}: {r.reason}"
-    return f"{r.source}:{r.line}: {r.status}" + (f": {r.reason}" if r.reason else "")
+    note = f"{r.source}:{r.line}: {r.status}" + (f": {r.reason}" if r.reason else "")
+    return note + (f"; --check: {r.check}" if _failed_check(r) else "")
 
 
 def render(results: list[Result], settings: Settings) -> str:
@@ -473,13 +503,14 @@ def record(r: Result, settings: Settings) -> dict[str, Any]:
         data["reason"] = r.reason
     if settings.check:
         data["expected"] = r.expected
+        data["expected_count"] = r.expected_count
         data["check"] = r.check
     return data
 
 
 def csv_fields(settings: Settings) -> list[str]:
     extra = (["count", "count_complete"] if settings.count else []) + (
-        ["expected", "check"] if settings.check else []
+        ["expected", "expected_count", "check"] if settings.check else []
     )
     return CSV_FIELDS + extra
 

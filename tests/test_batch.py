@@ -52,6 +52,22 @@ def test_tdoku_test_puzzles_counts_through_the_batch(tmp_path: Path) -> None:
     assert code == 3  # the file holds puzzles with no solution
 
 
+def test_check_reads_tdokus_expected_counts_and_solutions(tmp_path: Path) -> None:
+    path = shared("tdoku/test_puzzles")
+    code, out, _ = run("solve", "--format", "jsonl", "--check", "--fail-on", "mismatch", str(path))
+    records = jsonl(out)
+    assert code == 0 and len(records) == 43
+    assert {r["check"] for r in records} == {"ok"}
+    code, out, _ = run("solve", "-f", "jsonl", "--check", "--count", "-n", "1000", str(path))
+    assert {r["check"] for r in jsonl(out)} == {"ok"}
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text(path.read_text().replace(":1:", ":2:", 1))
+    code, out, err = run("solve", "--check", str(wrong))
+    assert code == 6 and "--check: mismatch: 2 solutions expected" in err
+    code, out, _ = run("solve", "-f", "jsonl", "--check", str(MAGICTOUR))
+    assert code == 0 and {r["check"] for r in jsonl(out)} == {"no expected solution"}
+
+
 def test_serg_benchmark_every_puzzle_has_several_solutions() -> None:
     path = shared("tdoku/puzzles7_serg_benchmark")
     code, out, _ = run("solve", "--format", "jsonl", "--shard", "1/100", "-j", "2", str(path))
