@@ -36,9 +36,9 @@ FORMATS = ("jsonl", "csv", "line")
 CHUNK = 128
 """Lines per chunk from a file; a pipe gives what has arrived, up to this many."""
 MALFORMED, MISMATCH = "malformed", "mismatch"
-NO_EXPECTATION = "no expected solution"
 """Summary keys besides the statuses: input errors (status ``error`` in records,
 counted apart from solver failures) and ``--check`` mismatches."""
+NO_EXPECTATION = "no expected solution"
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "sudoku", "grid", "board", "question")
 SOLUTION_COLUMNS = ("solutions", "solution", "answer", "answers")
 CSV_FIELDS = ["source", "line", "puzzle", "status", "unique", "solution", "time", "reason"]
@@ -96,37 +96,46 @@ class _Lines:
     def __init__(self, stream: IO[bytes]) -> None:
         self.stream = stream
         self.number = 0
-        self.pushed: list[tuple[int, str]] = []
+        self.pushed: list[tuple[int, bytes]] = []  # peeked at, as read
 
     def next(self) -> tuple[int, str] | None:
+        item = self._raw()
+        return None if item is None else (item[0], _text(*item))
+
+    def _raw(self) -> tuple[int, bytes] | None:
         if self.pushed:
             return self.pushed.pop(0)
         data = self.stream.readline()
         if not data:
             return None
         self.number += 1
-        text = data.decode("utf-8", errors="surrogateescape").rstrip("\r\n")
-        return self.number, text.removeprefix("\ufeff") if self.number == 1 else text
+        return self.number, data
 
     def peek_content(self, count: int) -> list[tuple[int, str]]:
         """The first ``count`` lines that are neither blank nor ``#`` comments."""
-        seen: list[tuple[int, str]] = []
+        seen: list[tuple[int, bytes]] = []
         content: list[tuple[int, str]] = []
         while len(content) < count:
-            item = self.next()
+            item = self._raw()
             if item is None:
                 break
             seen.append(item)
-            if _is_content(item[1]):
-                content.append(item)
+            if _is_content(_text(*item)):
+                content.append((item[0], _text(*item)))
         self.pushed = seen + self.pushed
         return content
 
     def rest(self) -> bytes:
         """Everything not yet taken, as it was."""
-        head = "".join(text + "\n" for _, text in self.pushed)
+        head = b"".join(data for _, data in self.pushed)
         self.pushed = []
-        return head.encode("utf-8", errors="surrogateescape") + self.stream.read()
+        return head + self.stream.read()
+
+
+def _text(number: int, data: bytes) -> str:
+    """A line as text; bytes that are not UTF-8 become U+FFFD, reported where they are."""
+    text = data.decode("utf-8", errors="replace").rstrip("\r\n")
+    return text.removeprefix("\ufeff") if number == 1 else text
 
 
 def _is_content(text: str) -> bool:

@@ -347,3 +347,17 @@ def test_csv_with_a_byte_order_mark_and_a_header_without_a_puzzle_column(tmp_pat
     code, out, _ = run("solve", "-f", "jsonl", str(path))
     assert code == 2
     assert "1:1: a CSV header naming no puzzle column" in str(jsonl(out)[0]["reason"])
+
+
+def test_binary_junk_in_a_batch_is_an_error_record(tmp_path: Path) -> None:
+    path = tmp_path / "junk.txt"
+    path.write_bytes(
+        f"{ESCARGOT}\n".encode() + ESCARGOT[:80].encode() + b"\xff\n" + f"{REXL_FIRST}\n".encode()
+    )
+    for fmt in ("jsonl", "csv", "line"):
+        done = subprocess.run(
+            [str(SUDOSAT), "solve", "--format", fmt, str(path)], capture_output=True, timeout=60
+        )
+        assert done.returncode == 2
+        done.stdout.decode("utf-8")  # the output stays text
+        assert f"{path}:2:81: unknown symbol".encode() in done.stdout + done.stderr
