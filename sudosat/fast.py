@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pysolvers
 from pysat.solvers import Minicard, Solver
 
 from .encoding import Encoding, box_line_clauses, encode, var
@@ -85,6 +86,10 @@ class FastSolver:
         for lit in fixed:
             settled.update(self.groups_of[lit])
         search = Minicard()
+        # This loop is most of a search's cost on all but the hardest puzzles, so it
+        # calls PySAT's C functions itself (python-sat is pinned), not the wrappers.
+        handle, cells = search.minicard, n * n
+        add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
         try:
             open_vars: set[int] = set()
             for index, group in enumerate(self.groups):
@@ -93,10 +98,11 @@ class FastSolver:
                 candidates = [v for v in group if v not in ruled_out]
                 if not candidates:
                     return Answer(NONE, reason=_why_none(puzzle))
-                search.add_clause(candidates)
+                add_clause(handle, candidates)
                 if len(candidates) > 1:
-                    search.add_atmost(candidates, 1)
-                open_vars.update(candidates)
+                    add_atmost(handle, candidates, 1)
+                if index < cells:  # the cell groups hold every open variable
+                    open_vars.update(candidates)
             open_cells = sorted({(v - 1) // n for v in open_vars})
             found: list[Grid] = []
             while len(found) < limit and interruptible(search.solve):
