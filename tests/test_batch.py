@@ -269,16 +269,8 @@ def test_stdin_is_answered_before_it_ends() -> None:
     assert child.returncode == 0
 
 
-def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path) -> None:
-    path = tmp_path / "long.txt"
-    path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 4000) + "\n")  # 100,000 puzzles
-    child = subprocess.Popen(
-        [str(SUDOSAT), "solve", "--format", "jsonl", "-j", "2", str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+def read_in_background(child: subprocess.Popen[str]) -> tuple[list[str], threading.Thread]:
+    """Collect the child's stdout lines in a thread; returns once the first has come."""
     lines: list[str] = []
     started = threading.Event()
 
@@ -291,6 +283,20 @@ def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path) -> None:
     reader = threading.Thread(target=read)
     reader.start()
     assert started.wait(60), "no answer came"
+    return lines, reader
+
+
+def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 4000) + "\n")  # 100,000 puzzles
+    child = subprocess.Popen(
+        [str(SUDOSAT), "solve", "--format", "jsonl", "-j", "2", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    lines, reader = read_in_background(child)
     time.sleep(0.5)  # inside the run, with more chunks on the way
     child.send_signal(signal.SIGINT)
     child.wait(timeout=60)
@@ -361,3 +367,38 @@ def test_binary_junk_in_a_batch_is_an_error_record(tmp_path: Path) -> None:
         assert done.returncode == 2
         done.stdout.decode("utf-8")  # the output stays text
         assert f"{path}:2:81: unknown symbol".encode() in done.stdout + done.stderr
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def test_a_worker_that_dies_stops_the_run_with_exit_4(tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 4000) + "\n")
+    child = subprocess.Popen(
+        [str(SUDOSAT), "solve", "--format", "jsonl", "-j", "2", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines, reader = read_in_background(child)  # the workers are running
+    workers = children(child.pid)
+    assert len(workers) >= 2
+    os.kill(workers[0], signal.SIGKILL)
+    child.wait(timeout=60)
+    reader.join()
+    err = child.stderr.read() if child.stderr else ""
+    assert child.returncode == 4, err
+    assert "a worker process died while solving" in err and "Traceback" not in err
+    records = jsonl("".join(lines))
+    assert [r["line"] for r in records] == list(range(1, len(records) + 1))
