@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .encoding import Encoding
-from .engine import ERROR, MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, solve
+from .engine import ERROR, MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, Outcome, solve
 from .formats import InputError, LineReader, Row, format_line
 from .puzzle import Grid, Puzzle, rank_for_cells
 from .solvers import SolverError, SolverSpec
@@ -351,6 +351,23 @@ def solve_one(puzzle: Puzzle, settings: Settings) -> tuple[str, list[Grid], bool
         first = outcome.clashes[0]
         reason = first.describe(puzzle.rank, puzzle.symbol(first.value))
     return outcome.status, outcome.solutions, outcome.exhausted, reason
+
+
+def outcome(puzzle: Puzzle, settings: Settings) -> Outcome:
+    """:func:`solve_one` as an engine Outcome, for the grid, rich and json outputs."""
+    from .fast import NAME
+
+    start = time.perf_counter()
+    name = settings.solver.name if settings.solver else NAME
+    try:
+        status, grids, exhausted, reason = solve_one(puzzle, settings)
+    except SolverError as err:
+        return Outcome(puzzle, ERROR, reason=str(err), solver=name)
+    found = Outcome(puzzle, status, grids, exhausted, reason=reason, solver=name)
+    if status == NONE:
+        found.clashes = puzzle.clashes()
+    found.stats.time = time.perf_counter() - start
+    return found
 
 
 def _result(

@@ -30,6 +30,7 @@ from .batch import (
     run,
 )
 from .batch import chunks as batch_chunks
+from .batch import outcome as batch_outcome
 from .batch import shard as take_shard
 from .dimacs import read_answer, write_atomically, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
@@ -564,6 +565,8 @@ def solve(
         )
         sys.exit(code)
     entries = [e for path in paths for e in opened.read(path, rank, alphabet, layout)]
+    explicit = solver is not None or solver_cmd is not None or encoding != Encoding()
+    many_fast = len(entries) > 1 and not explicit and timeout is None
     if fmt is None:
         piped = "line" if len(entries) > 1 else "grid"
         fmt = "rich" if sys.stdout.isatty() or color else piped
@@ -587,9 +590,12 @@ def solve(
             elif fmt == "line":
                 click.echo("error")
             continue
-        outcome = solve_safely(
-            entry, solver=spec, encoding=encoding, max_solutions=limit, timeout=timeout
-        )
+        if many_fast:  # several puzzles, nothing asked of the solver: the batch engine
+            outcome = batch_outcome(entry, Settings(limit=limit))
+        else:
+            outcome = solve_safely(
+                entry, solver=spec, encoding=encoding, max_solutions=limit, timeout=timeout
+            )
         if len(entries) == 1 and outcome.status == ERROR:
             raise SolverFailure(outcome.reason)
         codes.append(EXIT_CODES[outcome.status])

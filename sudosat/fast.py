@@ -31,6 +31,7 @@ from .solvers.pysat_backend import interruptible
 
 PROBE_SOLVER = "minisat22"
 SEARCH_SOLVER = "minicard"
+NAME = f"batch engine ({PROBE_SOLVER} propagation, {SEARCH_SOLVER} search)"
 MAX_RANK = 4
 """Above this the rules are too large to keep loaded per worker; the engine's
 reduced encoding on a fresh solver is used instead."""
