@@ -24,13 +24,15 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import cache
 from typing import IO, Any
 
 from .encoding import Encoding
-from .engine import ERROR, MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, Outcome, solve
-from .formats import InputError, LineReader, Row, format_line
-from .puzzle import Grid, Puzzle, rank_for_cells
-from .solvers import SolverError, SolverSpec
+from .engine import ERROR, MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, Outcome, solve_safely
+from .fast import MAX_RANK, NAME, FastSolver
+from .formats import InputError, LineReader, Row, fits, format_line, is_content
+from .puzzle import Grid, Puzzle
+from .solvers import DEFAULT_SOLVER, SolverError, SolverSpec
 
 FORMATS = ("jsonl", "csv", "line")
 CHUNK = 128
@@ -90,7 +92,7 @@ class Done:
 # --- reading ---------------------------------------------------------------
 
 
-class _Lines:
+class Lines:
     """Numbered text lines of a binary stream, with the first few peeked at."""
 
     def __init__(self, stream: IO[bytes]) -> None:
@@ -120,8 +122,9 @@ class _Lines:
             if item is None:
                 break
             seen.append(item)
-            if _is_content(_text(*item)):
-                content.append((item[0], _text(*item)))
+            text = _text(*item)
+            if is_content(text):
+                content.append((item[0], text))
         self.pushed = seen + self.pushed
         return content
 
@@ -138,19 +141,11 @@ def _text(number: int, data: bytes) -> str:
     return text.removeprefix("\ufeff") if number == 1 else text
 
 
-def _is_content(text: str) -> bool:
-    stripped = text.strip()
-    return bool(stripped) and not stripped.startswith("#")
-
-
 def _whole_puzzle(text: str, rank: int | None) -> bool:
     """Whether one line holds a whole puzzle (symbols, or whitespace-separated numbers),
     maybe followed by tdoku's ``:count:solution``."""
     stripped = text.partition(":")[0].strip()
-    counts = (len(stripped), len(stripped.split()))
-    return any(
-        (found := rank_for_cells(c)) and (found == rank if rank else found >= 3) for c in counts
-    )
+    return fits(len(stripped), rank) or fits(len(stripped.split()), rank)
 
 
 def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int | None] | None:
@@ -173,10 +168,10 @@ def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int 
 
 def is_stream(
     stream: IO[bytes], rank: int | None, layout: str, lines_needed: int = 2
-) -> tuple[bool, _Lines]:
+) -> tuple[bool, Lines]:
     """Whether the input is a batch: a CSV, or one puzzle per line on the first
     ``lines_needed`` lines. The lines object keeps what was peeked at."""
-    lines = _Lines(stream)
+    lines = Lines(stream)
     if layout == "grid":
         return False, lines
     first = lines.peek_content(lines_needed)
@@ -188,7 +183,7 @@ def is_stream(
     return len(first) == lines_needed and whole, lines
 
 
-def _pipe_batches(lines: _Lines, size: int) -> Iterator[list[tuple[int, str]]]:
+def _pipe_batches(lines: Lines, size: int) -> Iterator[list[tuple[int, str]]]:
     """Lines as they arrive from a pipe: a batch is what has come, up to ``size``."""
     arrived: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=size * 8)
 
@@ -217,7 +212,7 @@ def _pipe_batches(lines: _Lines, size: int) -> Iterator[list[tuple[int, str]]]:
         yield batch
 
 
-def _file_batches(lines: _Lines, size: int) -> Iterator[list[tuple[int, str]]]:
+def _file_batches(lines: Lines, size: int) -> Iterator[list[tuple[int, str]]]:
     batch: list[tuple[int, str]] = []
     while (item := lines.next()) is not None:
         batch.append(item)
@@ -230,7 +225,7 @@ def _file_batches(lines: _Lines, size: int) -> Iterator[list[tuple[int, str]]]:
 
 def chunks(
     source: str,
-    lines: _Lines,
+    lines: Lines,
     *,
     rank: int | None,
     alphabet: str | None,
@@ -245,7 +240,7 @@ def chunks(
     for batch in batches:
         rows: list[Line] = []
         for number, text in batch:
-            if not _is_content(text):
+            if not is_content(text):
                 continue
             if not header_seen:
                 header_seen = True
@@ -294,29 +289,22 @@ def shard(chunk_iter: Iterable[Chunk], k: int, n: int) -> Iterator[Chunk]:
     """Every ``n``-th puzzle, starting at the ``k``-th (1-based), over all inputs."""
     index = 0
     for chunk in chunk_iter:
-        if chunk.rows:
-            kept = [row for i, row in enumerate(chunk.rows, index) if i % n == k - 1]
-            index += len(chunk.rows)
-            chunk.rows = kept
-        else:
-            kept_entries = [e for i, e in enumerate(chunk.entries, index) if i % n == k - 1]
-            index += len(chunk.entries)
-            chunk.entries = kept_entries
+        # a chunk holds rows or entries, never both: either counts from ``index``
+        size = len(chunk.rows) + len(chunk.entries)
+        chunk.rows = [row for i, row in enumerate(chunk.rows, index) if i % n == k - 1]
+        chunk.entries = [e for i, e in enumerate(chunk.entries, index) if i % n == k - 1]
+        index += size
         if chunk.rows or chunk.entries:
             yield chunk
 
 
 # --- solving and rendering (in the workers) --------------------------------
 
-_fast: dict[int, Any] = {}
 
-
-def _fast_solver(rank: int) -> Any:
-    from .fast import FastSolver
-
-    if rank not in _fast:
-        _fast[rank] = FastSolver(rank)
-    return _fast[rank]
+@cache
+def _fast_solver(rank: int) -> FastSolver:
+    """One batch engine per rank and process, made when first needed."""
+    return FastSolver(rank)
 
 
 @dataclass
@@ -335,37 +323,27 @@ class Result:
     malformed: bool = False
 
 
-def solve_one(puzzle: Puzzle, settings: Settings) -> tuple[str, list[Grid], bool, str]:
-    """Status, solutions, whether the count is complete, and a reason."""
-    from .fast import MAX_RANK
-
-    if settings.solver is None and settings.timeout is None and puzzle.rank <= MAX_RANK:
-        answer = _fast_solver(puzzle.rank).solve(puzzle, settings.limit)
-        return answer.status, answer.solutions, answer.exhausted, answer.reason
-    options: dict[str, Any] = {"encoding": settings.encoding, "max_solutions": settings.limit}
-    if settings.solver is not None:
-        options["solver"] = settings.solver
-    outcome = solve(puzzle, timeout=settings.timeout, **options)
-    reason = outcome.reason
-    if outcome.clashes and not reason:
-        first = outcome.clashes[0]
-        reason = first.describe(puzzle.rank, puzzle.symbol(first.value))
-    return outcome.status, outcome.solutions, outcome.exhausted, reason
-
-
 def outcome(puzzle: Puzzle, settings: Settings) -> Outcome:
-    """:func:`solve_one` as an engine Outcome, for the grid, rich and json outputs."""
-    from .fast import NAME
-
+    """One puzzle through the batch engine where it applies (ranks up to 4, no solver,
+    encoding or timeout asked for), else the general engine; a solver failure is an
+    ``error`` outcome."""
+    if settings.solver is not None or settings.timeout is not None or puzzle.rank > MAX_RANK:
+        return solve_safely(
+            puzzle,
+            solver=settings.solver or DEFAULT_SOLVER,
+            encoding=settings.encoding,
+            max_solutions=settings.limit,
+            timeout=settings.timeout,
+        )
     start = time.perf_counter()
-    name = settings.solver.name if settings.solver else NAME
     try:
-        status, grids, exhausted, reason = solve_one(puzzle, settings)
+        answer = _fast_solver(puzzle.rank).solve(puzzle, settings.limit)
     except SolverError as err:
-        return Outcome(puzzle, ERROR, reason=str(err), solver=name)
-    found = Outcome(puzzle, status, grids, exhausted, reason=reason, solver=name)
-    if status == NONE:
-        found.clashes = puzzle.clashes()
+        return Outcome(puzzle, ERROR, reason=str(err), solver=NAME)
+    found = Outcome(puzzle, answer.status, answer.solutions, answer.exhausted, solver=NAME)
+    found.reason = answer.reason
+    if answer.status == NONE:
+        found.clashes = puzzle.clashes()  # named apart, as the general engine does
     found.stats.time = time.perf_counter() - start
     return found
 
@@ -382,25 +360,20 @@ def _result(
 ) -> Result:
     if isinstance(entry, InputError):
         return Result(source, number, text.strip(), ERROR, reason=str(entry), malformed=True)
-    start = time.perf_counter()
-    try:
-        status, grids, exhausted, reason = solve_one(entry, settings)
-    except SolverError as err:
-        return Result(
-            source, number, text.strip(), ERROR, time=time.perf_counter() - start, reason=str(err)
-        )
+    found = outcome(entry, settings)
+    clash = found.clashes[0].describe(entry) if found.clashes else ""
     result = Result(
         source,
         number,
         text.strip(),
-        status,
-        [format_line(entry, grid) for grid in grids],
-        time.perf_counter() - start,
-        reason,
-        exhausted,
+        found.status,
+        [format_line(entry, grid) for grid in found.solutions],
+        found.stats.time,
+        found.reason or clash,
+        found.exhausted,
     )
     if settings.check:
-        _check(result, grids, expected, count, reader)
+        _check(result, found.solutions, expected, count, reader)
     return result
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import signal
@@ -22,6 +20,7 @@ from .batch import (
     MALFORMED,
     MISMATCH,
     Chunk,
+    Lines,
     Settings,
     Summary,
     csv_fields,
@@ -45,7 +44,16 @@ from .engine import (
     check_answer,
     solve_safely,
 )
-from .formats import LAYOUTS, InputError, decode_text, read_file, read_source, read_text
+from .formats import (
+    LAYOUTS,
+    InputError,
+    decode_text,
+    open_source,
+    read_file,
+    read_source,
+    read_text,
+    source_name,
+)
 from .puzzle import Puzzle
 from .render import count_line, outcome_json, plain, show_rich, stats_lines, status_line, where
 from .solvers import DEFAULT_SOLVER, SolverError, SolverSpec, command_spec, solver_spec
@@ -221,7 +229,7 @@ class Inputs:
     """Input files opened once: peeked at to tell a batch from a single puzzle, then read."""
 
     def __init__(self) -> None:
-        self.opened: dict[str, tuple[IO[bytes], Any, bool]] = {}
+        self.opened: dict[str, tuple[IO[bytes], Lines, bool]] = {}
 
     def is_stream(self, path: str, rank: int | None, layout: str) -> bool:
         try:
@@ -231,12 +239,12 @@ class Inputs:
 
     def take(
         self, path: str, rank: int | None, layout: str, keep: bool = False
-    ) -> tuple[IO[bytes], Any, bool]:
+    ) -> tuple[IO[bytes], Lines, bool]:
         """The stream, its peeked lines, and whether it is a batch."""
         if path not in self.opened:
             # Two whole-puzzle lines make a batch when the format leaves it open;
             # in a batch already, one does (answers start with the first line).
-            stream = _open_input(path)
+            stream = open_source(path)
             streaming, lines = is_stream(stream, rank, layout, 2 if keep else 1)
             self.opened[path] = (stream, lines, streaming)
         return self.opened[path] if keep else self.opened.pop(path)
@@ -248,10 +256,8 @@ class Inputs:
         if path not in self.opened:
             return read_puzzles(path, rank, alphabet, layout)
         _, lines, _ = self.opened.pop(path)
-        source = "<stdin>" if path == "-" else path
         try:
-            text = decode_text(lines.rest(), source)
-            return read_text(text, source, rank=rank, alphabet_spec=alphabet, layout=layout)
+            return _read_rest(lines, source_name(path), rank, alphabet, layout)
         except InputError as err:
             raise BadInput(str(err)) from None
 
@@ -259,7 +265,7 @@ class Inputs:
         self, paths: tuple[str, ...], rank: int | None, alphabet: str | None, layout: str
     ) -> Iterator[Chunk]:
         for path in paths:
-            source = "<stdin>" if path == "-" else path
+            source = source_name(path)
             try:
                 stream, lines, streaming = self.take(path, rank, layout)
             except InputError as err:
@@ -271,25 +277,18 @@ class Inputs:
                 )
                 continue
             try:
-                text = decode_text(lines.rest(), source)
-                entries = read_text(text, source, rank=rank, alphabet_spec=alphabet, layout=layout)
+                entries = _read_rest(lines, source, rank, alphabet, layout)
             except InputError as err:
                 entries = [err]
             yield Chunk(source, entries=entries)
 
 
-def _open_input(path: str) -> IO[bytes]:
-    source = "<stdin>" if path == "-" else path
-    if path == "-":
-        return sys.stdin.buffer
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise InputError(source, 0, 0, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(source, 0, 0, "is a directory, expected puzzle text") from None
-    except OSError as err:
-        raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
+def _read_rest(
+    lines: Lines, source: str, rank: int | None, alphabet: str | None, layout: str
+) -> list[Puzzle | InputError]:
+    """The puzzles of an input that was peeked at, read whole."""
+    text = decode_text(lines.rest(), source)
+    return read_text(text, source, rank=rank, alphabet_spec=alphabet, layout=layout)
 
 
 def solve_batch(
@@ -311,9 +310,7 @@ def solve_batch(
     if shard is not None:
         work = take_shard(work, *shard)
     if settings.fmt == "csv":
-        csv_out = io.StringIO()
-        csv.writer(csv_out, lineterminator="\n").writerow(csv_fields(settings))
-        _write(csv_out.getvalue())
+        _write(",".join(csv_fields(settings)) + "\n")  # plain names: nothing to quote
     errors = console_for(sys.stderr, color)
 
     def report(note: str) -> None:
@@ -525,7 +522,7 @@ def solve(
         raise click.UsageError("give a PUZZLE file, or - to read one from stdin")
     batch_options = jobs is not None or shard is not None or check or fail_on is not None
     opened = Inputs()
-    if fmt in BATCH_FORMATS[:2] or batch_options:
+    if fmt in ("jsonl", "csv") or batch_options:  # only a batch writes these
         if fmt not in (None, *BATCH_FORMATS):
             raise click.UsageError(
                 "--jobs, --shard, --check and --fail-on work with --format line, jsonl or csv"
@@ -539,17 +536,17 @@ def solve(
         raise click.UsageError(
             "--stats is for single puzzles; a batch reports each time in jsonl/csv"
         )
+    explicit = solver is not None or solver_cmd is not None or encoding != Encoding()
+    settings = Settings(
+        solver=spec if explicit else None,  # None: the batch engine where it applies
+        encoding=encoding,
+        limit=limit,
+        timeout=timeout,
+        fmt=fmt or "line",
+        check=check,
+        count=count,
+    )
     if batch:
-        explicit = solver is not None or solver_cmd is not None or encoding != Encoding()
-        settings = Settings(
-            solver=spec if explicit else None,
-            encoding=encoding,
-            limit=limit,
-            timeout=timeout,
-            fmt=fmt or "line",
-            check=check,
-            count=count,
-        )
         code = solve_batch(
             paths,
             opened,
@@ -565,8 +562,6 @@ def solve(
         )
         sys.exit(code)
     entries = [e for path in paths for e in opened.read(path, rank, alphabet, layout)]
-    explicit = solver is not None or solver_cmd is not None or encoding != Encoding()
-    many_fast = len(entries) > 1 and not explicit and timeout is None
     if fmt is None:
         piped = "line" if len(entries) > 1 else "grid"
         fmt = "rich" if sys.stdout.isatty() or color else piped
@@ -590,8 +585,8 @@ def solve(
             elif fmt == "line":
                 click.echo("error")
             continue
-        if many_fast:  # several puzzles, nothing asked of the solver: the batch engine
-            outcome = batch_outcome(entry, Settings(limit=limit))
+        if len(entries) > 1:  # the batch engine, unless a solver or timeout is asked for
+            outcome = batch_outcome(entry, settings)
         else:
             outcome = solve_safely(
                 entry, solver=spec, encoding=encoding, max_solutions=limit, timeout=timeout

@@ -118,7 +118,7 @@ def _words(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _significant(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, stripped line) for lines that are neither blank nor ``c`` comments."""
+    """(line number, line) for lines that are neither blank nor ``c`` comments."""
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped and stripped != "c" and not stripped.startswith("c "):

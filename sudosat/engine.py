@@ -86,21 +86,36 @@ def _dead_cell(puzzle: Puzzle) -> int | None:
     return None
 
 
+def why_none(puzzle: Puzzle) -> str:
+    """Why the givens alone leave no solution: clashing clues or a cell nothing fits;
+    empty when neither shows."""
+    clashes = puzzle.clashes()
+    if clashes:
+        return clashes[0].describe(puzzle)
+    dead = _dead_cell(puzzle)
+    return f"no value fits {cell_name(puzzle.rank, dead)}" if dead is not None else ""
+
+
+def accept(puzzle: Puzzle, grid: Grid, found: list[Grid], solver: str) -> Grid:
+    """``grid`` added to ``found`` once it is checked: a solution of ``puzzle`` (rules
+    and givens) not found before. Anything else is the solver's fault."""
+    problems = verify(puzzle, grid)
+    if problems:
+        raise SolverError(f"{solver} returned a model that is no solution: {problems[0]}")
+    if grid in found:
+        raise SolverError(f"{solver} returned a blocked solution again")
+    found.append(grid)
+    return grid
+
+
 def _search(cnf: Cnf, solver: SatSolver, max_solutions: int) -> Iterator[Grid]:
     """Solutions, verified, until ``max_solutions`` or there are no more."""
-    puzzle = cnf.puzzle
     found: list[Grid] = []
     solver.add_clauses(cnf.clauses)
     while len(found) < max_solutions:
         if not solver.solve():
             return
-        grid = cnf.decode(solver.get_model())
-        problems = verify(puzzle, grid)
-        if problems:
-            raise SolverError(f"{solver.name} returned a model that is no solution: {problems[0]}")
-        if grid in found:
-            raise SolverError(f"{solver.name} returned a blocked solution again")
-        found.append(grid)
+        grid = accept(cnf.puzzle, cnf.decode(solver.get_model()), found, solver.name)
         yield grid
         solver.add_clauses([cnf.blocking_clause(grid)])
 

@@ -24,9 +24,8 @@ import pysolvers
 from pysat.solvers import Minicard, Solver
 
 from .encoding import Encoding, box_line_clauses, encode, var
-from .engine import MULTIPLE, NONE, SOLVED, UNIQUE, _dead_cell
-from .puzzle import Grid, Puzzle, cell_name, units, verify
-from .solvers import SolverError
+from .engine import MULTIPLE, NONE, SOLVED, UNIQUE, accept, why_none
+from .puzzle import Grid, Puzzle, units
 from .solvers.pysat_backend import interruptible
 
 PROBE_SOLVER = "minisat22"
@@ -69,13 +68,13 @@ class FastSolver:
         assumptions = [cell * n + v for cell, v in enumerate(puzzle.cells) if v]
         ok, implied = interruptible(self.probe.propagate, assumptions=assumptions)
         if not ok:
-            return Answer(NONE, reason=_why_none(puzzle))
+            return Answer(NONE, reason=why_none(puzzle))
         fixed = [lit for lit in implied if 0 < lit <= cube]
         grid = [0] * (n * n)
         for lit in fixed:
             grid[(lit - 1) // n] = (lit - 1) % n + 1
         if len(fixed) == n * n:
-            return Answer(UNIQUE, [_checked(puzzle, tuple(grid), "propagation")])
+            return Answer(UNIQUE, [accept(puzzle, tuple(grid), [], f"{PROBE_SOLVER} propagation")])
         return self._search(puzzle, grid, fixed, {-lit for lit in implied if lit < 0}, limit)
 
     def _search(
@@ -98,7 +97,7 @@ class FastSolver:
                     continue
                 candidates = [v for v in group if v not in ruled_out]
                 if not candidates:
-                    return Answer(NONE, reason=_why_none(puzzle))
+                    return Answer(NONE, reason=why_none(puzzle))
                 add_clause(handle, candidates)
                 if len(candidates) > 1:
                     add_atmost(handle, candidates, 1)
@@ -110,35 +109,13 @@ class FastSolver:
                 for lit in search.get_model():
                     if lit in open_vars:  # only variables of the clauses count
                         grid[(lit - 1) // n] = (lit - 1) % n + 1
-                solution = _checked(puzzle, tuple(grid), SEARCH_SOLVER)
-                if solution in found:
-                    raise SolverError(f"{SEARCH_SOLVER} returned a blocked solution again")
-                found.append(solution)
+                solution = accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
                 search.add_clause([-(c * n + solution[c]) for c in open_cells])
         finally:
             search.delete()
         exhausted = len(found) < limit
         if not found:
-            return Answer(NONE, reason=_why_none(puzzle))
+            return Answer(NONE, reason=why_none(puzzle))
         if len(found) > 1:
             return Answer(MULTIPLE, found, exhausted)
         return Answer(UNIQUE if exhausted else SOLVED, found, exhausted)
-
-
-def _checked(puzzle: Puzzle, grid: Grid, by: str) -> Grid:
-    problems = verify(puzzle, grid)
-    if problems:
-        raise SolverError(f"{by} gave a grid that is no solution: {problems[0]}")
-    return grid
-
-
-def _why_none(puzzle: Puzzle) -> str:
-    """A short reason for "no solution": clashing clues, a cell nothing fits, or neither."""
-    clashes = puzzle.clashes()
-    if clashes:
-        first = clashes[0]
-        return first.describe(puzzle.rank, puzzle.symbol(first.value))
-    dead = _dead_cell(puzzle)
-    if dead is not None:
-        return f"no value fits {cell_name(puzzle.rank, dead)}"
-    return ""

@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import IO
 
 from .puzzle import MAX_RANK, Grid, Puzzle, rank_for_cells
 
@@ -362,11 +363,15 @@ def _content_rows(text: str) -> list[Row]:
     """Lines that may hold cells: not blank, not ``#`` comments, not ``+---+`` rules."""
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#") or SEPARATOR_LINE.match(line):
-            continue
-        rows.append(Row(number, line))
+        if is_content(line) and not SEPARATOR_LINE.match(line):
+            rows.append(Row(number, line))
     return rows
+
+
+def is_content(line: str) -> bool:
+    """Neither blank nor a ``#`` comment."""
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
 
 
 def read_text(
@@ -418,7 +423,7 @@ def _guess_layout(
         return "grid"
     as_grid = any(r.values for r in _readings(rows, source, rank, alphabet_spec, True))
     line_fits = [
-        any(_fits(len(cells), rank) for cells in (row.chars(), row.words())) for row in rows[:50]
+        any(fits(len(cells), rank) for cells in (row.chars(), row.words())) for row in rows[:50]
     ]
     if as_grid and any(line_fits):
         raise AmbiguousInput(
@@ -432,7 +437,7 @@ def _guess_layout(
     return "line"
 
 
-def _fits(count: int, rank: int | None) -> bool:
+def fits(count: int, rank: int | None) -> bool:
     """Whether ``count`` cells make a whole puzzle (of ``rank``, or of rank 3 or more)."""
     found = rank_for_cells(count)
     return found is not None and (found == rank if rank else found >= 3)
@@ -535,23 +540,39 @@ def read_file(
     return read_text(text, source, rank=rank, alphabet_spec=alphabet_spec, layout=layout)
 
 
-def read_source(path: str, expected: str = "puzzle text") -> tuple[str, str]:
-    """The name to report and the text of ``path`` (``-``: stdin); InputError if unreadable."""
+def source_name(path: str) -> str:
+    """How errors and records name ``path``: ``-`` is ``<stdin>``."""
+    return "<stdin>" if path == "-" else path
+
+
+def open_source(path: str, expected: str = "puzzle text") -> IO[bytes]:
+    """``path`` (``-``: stdin) opened for reading bytes; InputError if it cannot be."""
     import sys
 
-    source = "<stdin>" if path == "-" else path
+    if path == "-":
+        return sys.stdin.buffer
+    source = source_name(path)
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
+        return open(path, "rb")
     except FileNotFoundError:
         raise InputError(source, 0, 0, "no such file") from None
     except IsADirectoryError:
         raise InputError(source, 0, 0, f"is a directory, expected {expected}") from None
     except OSError as err:
         raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
+
+
+def read_source(path: str, expected: str = "puzzle text") -> tuple[str, str]:
+    """The name to report and the text of ``path`` (``-``: stdin); InputError if unreadable."""
+    source = source_name(path)
+    stream = open_source(path, expected)
+    try:
+        data = stream.read()
+    except OSError as err:
+        raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
+    finally:
+        if path != "-":
+            stream.close()
     return source, decode_text(data, source, expected)
 
 

@@ -65,9 +65,9 @@ class Clash:
     value: int
     unit: str
 
-    def describe(self, rank: int, symbol: str) -> str:
-        a, b = cell_name(rank, self.first), cell_name(rank, self.second)
-        return f"{a} and {b} both hold {symbol} in {self.unit}"
+    def describe(self, puzzle: Puzzle) -> str:
+        a, b = cell_name(puzzle.rank, self.first), cell_name(puzzle.rank, self.second)
+        return f"{a} and {b} both hold {puzzle.symbol(self.value)} in {self.unit}"
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def status_line(outcome: Outcome) -> str:
                 if len(outcome.clashes) > 1
                 else ""
             )
-            return f"no solution: {clash.describe(p.rank, p.symbol(clash.value))}{more}"
+            return f"no solution: {clash.describe(p)}{more}"
         return f"no solution: {outcome.reason}" if outcome.reason else "no solution"
     if outcome.status == TIMEOUT:
         partial = f"; {found} solution(s) found before" if found else ""
@@ -95,7 +95,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "differ": [cell_name(p.rank, c) for c in differences(*outcome.solutions[:2])]
         if len(outcome.solutions) > 1
         else [],
-        "clashes": [c.describe(p.rank, p.symbol(c.value)) for c in outcome.clashes],
+        "clashes": [c.describe(p) for c in outcome.clashes],
         "reason": outcome.reason or None,
         "solver": outcome.solver,
         "encoding": outcome.encoding.describe() if outcome.encoding else None,

@@ -47,7 +47,7 @@ def test_clashing_clues_are_found_before_solving() -> None:
     outcome = solve(puzzle)
     assert outcome.status == NONE
     assert outcome.stats.clauses == 0  # nothing was encoded
-    described = [c.describe(3, str(c.value)) for c in outcome.clashes]
+    described = [c.describe(puzzle) for c in outcome.clashes]
     assert "r1c1 and r4c1 both hold 5 in column 1" in described
     assert "r1c1 and r3c2 both hold 5 in box 1" in described
 

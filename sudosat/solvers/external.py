@@ -32,7 +32,6 @@ from . import SatSolver, SolverError, SolverTimeout
 
 COMPETITION = "competition"
 RESULT_FILE = "result-file"
-CONVENTIONS = (COMPETITION, RESULT_FILE)
 _EXIT_STATUS = {10: SAT, 20: UNSAT}
 
 
@@ -163,7 +162,6 @@ class ExternalSolver(SatSolver):
         self._nv = 0
         self._clauses = 0
         self._model: list[int] = []
-        self._runs = 0
         self._dir = tempfile.mkdtemp(prefix="sudosat-")
 
     def add_clauses(self, clauses: Iterable[list[int]]) -> None:
@@ -185,7 +183,6 @@ class ExternalSolver(SatSolver):
         if _uses_result_file(self.program):
             argv.append(str(result))
         code, out, err = self._run(argv, directory)
-        self._runs += 1
         answer = self._answer(code, out, err, result)
         if answer.status == UNKNOWN:
             raise SolverTimeout(f"solver {self.name} gave no answer (UNKNOWN)")
