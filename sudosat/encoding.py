@@ -119,24 +119,30 @@ class Cnf:
         return [-var(size, cell, grid[cell]) for cell, _ in self.open_cells if not cells[cell]]
 
 
-def box_line_clauses(rank: int, top: int) -> tuple[list[list[int]], int]:
-    """Clauses that let unit propagation see box-line interactions ("pointing" and
-    "claiming"), for variables above ``top``; returns them and the new top.
+def triad_clauses(rank: int, top: int) -> tuple[list[list[int]], int]:
+    """The row, column and box rules through triads, for variables above ``top``;
+    returns the clauses and the new top. With every cell holding exactly one value
+    they are a complete encoding (tdoku's "augmented"), one whose unit
+    propagation also sees box-line interactions ("pointing" and "claiming").
 
-    A segment is the M cells where a row (or column) crosses a box. Variable
-    s(segment, value) holds when the value is in one of its cells. Each line and
-    each box holds each value in exactly one of its M segments of a direction,
-    so when the value is ruled out of all but one segment of a box, the rest of
-    the line loses it (and the other way round).
+    A triad is the M cells where a row (or column) crosses a box. Variable
+    t(triad, value) holds when the value is in one of its cells, and at most one
+    of those cells holds it. Each line and each box holds each value in exactly
+    one of its M triads of a direction, so when the value is ruled out of all but
+    one triad of a box, the rest of the line loses it (and the other way round).
     """
     n = rank * rank
     clauses: list[list[int]] = []
+
+    def exactly_one(lits: list[int]) -> None:
+        clauses.append(lits)
+        clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+
     for value in range(1, n + 1):
         for across in (True, False):
-            # segment[line][box index along the line] -> variable
-            segment: list[list[int]] = []
+            triad: list[list[int]] = []  # triad[line][box index along the line] -> variable
             for line in range(n):
-                row_of_segments = []
+                along: list[int] = []
                 for k in range(rank):
                     top += 1
                     cells = [
@@ -146,15 +152,13 @@ def box_line_clauses(rank: int, top: int) -> tuple[list[list[int]], int]:
                     lits = [var(n, cell, value) for cell in cells]
                     clauses.append([-top, *lits])
                     clauses.extend([-lit, top] for lit in lits)
-                    row_of_segments.append(top)
-                segment.append(row_of_segments)
-                clauses.append(row_of_segments[:])
-                clauses.extend([-a, -b] for a, b in combinations(row_of_segments, 2))
+                    clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+                    along.append(top)
+                triad.append(along)
+                exactly_one(along[:])
             for band in range(rank):
                 for k in range(rank):
-                    in_box = [segment[band * rank + i][k] for i in range(rank)]
-                    clauses.append(in_box)
-                    clauses.extend([-a, -b] for a, b in combinations(in_box, 2))
+                    exactly_one([triad[band * rank + i][k] for i in range(rank)])
     return clauses, top
 
 

@@ -1,29 +1,34 @@
 """The batch engine: many puzzles of one rank, propagation first.
 
-* ``probe`` holds the rules (extended, pairwise) and the box-line clauses for
-  the whole run; PySAT's ``propagate()`` with the givens as assumptions runs unit
-  propagation only. When that fixes every cell, the grid is the only solution:
-  every model must agree with what propagation derives, so no search and no
-  second solve are needed. (This settles about 4 in 5 of the 17-clue puzzles.)
-* Otherwise a small fresh Minicard gets only what is still open: for every
-  cell and every (unit, value) not yet settled, "at least one" as a clause and
-  "at most one" as a native cardinality constraint over the candidates that
-  propagation left. Uniqueness: block the first solution, solve again. A fresh
-  solver per puzzle is faster on hard puzzles than one reused solver (whose
-  learnt clauses from earlier puzzles get in the way) and makes the answer the
-  same in every run, worker and shard.
+* ``probe`` holds the rules for the whole run, written so that propagation is
+  strong and cheap: each cell holds exactly one value (pairwise), and rows,
+  columns and boxes go through triads (:func:`encoding.triad_clauses`), which
+  also let propagation see box-line interactions. PySAT's ``propagate()`` with
+  the givens as assumptions runs unit propagation only. When that assigns every
+  variable, the grid is the only solution: every model must agree with what
+  propagation derives, so no search and no second solve are needed. (This
+  settles about 4 in 5 of the 17-clue puzzles.)
+* Otherwise a small fresh Minicard gets only what is still open: for every group
+  (a cell's values, a unit's cells for one value) with open candidates, "at
+  least one" as a clause and "at most one" as a native cardinality constraint.
+  Uniqueness: block the first solution, solve again. A fresh solver per puzzle
+  is faster on hard puzzles than one reused solver (whose learnt clauses from
+  earlier puzzles get in the way).
 
-Every grid is verified against the rules and the givens, as in :mod:`engine`.
+No step depends on earlier puzzles (``probe`` never learns a clause), so the
+answers are the same in every run, worker and shard. Every grid is verified
+against the rules and the givens, as in :mod:`engine`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import pysolvers
 from pysat.solvers import Minicard, Solver
 
-from .encoding import Encoding, box_line_clauses, encode, var
+from .encoding import triad_clauses, var
 from .engine import MULTIPLE, NONE, SOLVED, UNIQUE, accept, why_none
 from .puzzle import Grid, Puzzle, units
 from .solvers.pysat_backend import interruptible
@@ -50,69 +55,81 @@ class FastSolver:
     def __init__(self, rank: int) -> None:
         self.rank, self.size = rank, rank * rank
         n = self.size
-        rules = encode(Puzzle(rank, (0,) * n**2), Encoding("extended", "pairwise", reduced=False))
-        lines, _ = box_line_clauses(rank, n**3)
-        self.probe = Solver(name=PROBE_SOLVER, bootstrap_with=rules.clauses + lines)
+        rules, self.top = triad_clauses(rank, n**3)
+        for cell in range(n * n):
+            values = [var(n, cell, v) for v in range(1, n + 1)]
+            rules.append(values)
+            rules.extend([-a, -b] for a, b in combinations(values, 2))
+        self.probe = Solver(name=PROBE_SOLVER, bootstrap_with=rules)
+        self.cube = frozenset(range(1, n**3 + 1))  # the cell variables
+        self.cell_of = [0] + [(v - 1) // n for v in range(1, n**3 + 1)]
+        self.value_of = [0] + [(v - 1) % n + 1 for v in range(1, n**3 + 1)]
         # "exactly one" groups: each cell's values, each unit's cells for a value
-        self.groups = [[var(n, cell, v) for v in range(1, n + 1)] for cell in range(n * n)]
-        self.groups += [
-            [var(n, c, v) for c in unit] for unit in units(rank) for v in range(1, n + 1)
-        ]
-        self.groups_of: list[list[int]] = [[] for _ in range(n**3 + 1)]
-        for index, group in enumerate(self.groups):
+        groups = [[var(n, cell, v) for v in range(1, n + 1)] for cell in range(n * n)]
+        groups += [[var(n, c, v) for c in unit] for unit in units(rank) for v in range(1, n + 1)]
+        self.group_count = len(groups)
+        member: list[list[int]] = [[] for _ in range(n**3 + 1)]
+        for index, group in enumerate(groups):
             for v in group:
-                self.groups_of[v].append(index)
+                member[v].append(index)
+        # every variable is in four groups: its cell's, its row's, its column's, its box's
+        self.groups_of = [(0, 0, 0, 0)] + [(a, b, c, d) for a, b, c, d in member[1:]]
 
     def solve(self, puzzle: Puzzle, limit: int = 2) -> Answer:
-        n, cube = self.size, self.size**3
+        n = self.size
         assumptions = [cell * n + v for cell, v in enumerate(puzzle.cells) if v]
         ok, implied = interruptible(self.probe.propagate, assumptions=assumptions)
         if not ok:
             return Answer(NONE, reason=why_none(puzzle))
-        fixed = [lit for lit in implied if 0 < lit <= cube]
-        grid = [0] * (n * n)
-        for lit in fixed:
-            grid[(lit - 1) // n] = (lit - 1) % n + 1
-        if len(fixed) == n * n:
-            return Answer(UNIQUE, [accept(puzzle, tuple(grid), [], f"{PROBE_SOLVER} propagation")])
-        return self._search(puzzle, grid, fixed, {-lit for lit in implied if lit < 0}, limit)
+        if len(implied) == self.top:  # every variable assigned
+            grid = self._grid(implied)
+            return Answer(UNIQUE, [accept(puzzle, grid, [], f"{PROBE_SOLVER} propagation")])
+        return self._answer(puzzle, self._search(puzzle, implied, limit), limit)
 
-    def _search(
-        self, puzzle: Puzzle, grid: list[int], fixed: list[int], ruled_out: set[int], limit: int
-    ) -> Answer:
+    def _grid(self, implied: list[int]) -> Grid:
+        """The grid of a complete assignment: one true cell variable per cell, in order."""
+        return tuple(map(self.value_of.__getitem__, sorted(self.cube.intersection(implied))))
+
+    def _search(self, puzzle: Puzzle, implied: list[int], limit: int) -> list[Grid]:
         """Up to ``limit`` solutions, from what propagation left open."""
-        n = self.size
-        settled: set[int] = set()
-        for lit in fixed:
-            settled.update(self.groups_of[lit])
+        n, cell_of, value_of = self.size, self.cell_of, self.value_of
+        grid = [0] * (n * n)
+        for lit in self.cube.intersection(implied):  # the cells propagation fixed
+            grid[cell_of[lit]] = value_of[lit]
+        open_set = self.cube.difference(map(abs, implied))
+        open_vars = sorted(open_set)  # sorted: the same formula, so the same answer, every run
+        # Groups with open candidates; after propagation each has at least two and
+        # no true variable (else "at most one" would have closed it).
+        groups: list[list[int]] = [[] for _ in range(self.group_count)]
+        for v in open_vars:
+            a, b, c, d = self.groups_of[v]
+            groups[a].append(v)
+            groups[b].append(v)
+            groups[c].append(v)
+            groups[d].append(v)
+        open_cells = sorted({cell_of[v] for v in open_vars})
         search = Minicard()
         # This loop is most of a search's cost on all but the hardest puzzles, so it
         # calls PySAT's C functions itself (python-sat is pinned), not the wrappers.
-        handle, cells = search.minicard, n * n
+        handle = search.minicard
         add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
+        found: list[Grid] = []
         try:
-            open_vars: set[int] = set()
-            for index, group in enumerate(self.groups):
-                if index in settled:
-                    continue
-                candidates = [v for v in group if v not in ruled_out]
-                if not candidates:
-                    return Answer(NONE, reason=why_none(puzzle))
-                add_clause(handle, candidates)
-                if len(candidates) > 1:
-                    add_atmost(handle, candidates, 1)
-                if index < cells:  # the cell groups hold every open variable
-                    open_vars.update(candidates)
-            open_cells = sorted({(v - 1) // n for v in open_vars})
-            found: list[Grid] = []
+            for group in filter(None, groups):
+                add_clause(handle, group)
+                add_atmost(handle, group, 1)
             while len(found) < limit and interruptible(search.solve):
-                for lit in search.get_model():
-                    if lit in open_vars:  # only variables of the clauses count
-                        grid[(lit - 1) // n] = (lit - 1) % n + 1
+                # only variables of the clauses count, whatever else the model holds
+                for lit in open_set.intersection(search.get_model()):
+                    grid[cell_of[lit]] = value_of[lit]
                 solution = accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
                 search.add_clause([-(c * n + solution[c]) for c in open_cells])
         finally:
             search.delete()
+        return found
+
+    @staticmethod
+    def _answer(puzzle: Puzzle, found: list[Grid], limit: int) -> Answer:
         exhausted = len(found) < limit
         if not found:
             return Answer(NONE, reason=why_none(puzzle))
