@@ -28,6 +28,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/encodings.py
 	$(PY) benchmarks/sizes.py
 	$(PY) benchmarks/external.py
+	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/batch.py
 
 clean:

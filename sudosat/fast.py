@@ -33,12 +33,19 @@ from .engine import MULTIPLE, NONE, SOLVED, UNIQUE, accept, why_none
 from .puzzle import Grid, Puzzle, units
 from .solvers.pysat_backend import interruptible
 
-PROBE_SOLVER = "minisat22"
+PROBE_SOLVER = "glucose4"
 SEARCH_SOLVER = "minicard"
 NAME = f"batch engine ({PROBE_SOLVER} propagation, {SEARCH_SOLVER} search)"
 MAX_RANK = 4
 """Above this the rules are too large to keep loaded per worker; the engine's
 reduced encoding on a fresh solver is used instead."""
+
+
+def groups(rank: int) -> list[list[int]]:
+    """The "exactly one" groups: each cell's values, then each unit's cells for a value."""
+    n = rank * rank
+    cells = [[var(n, cell, v) for v in range(1, n + 1)] for cell in range(n * n)]
+    return cells + [[var(n, c, v) for c in unit] for unit in units(rank) for v in range(1, n + 1)]
 
 
 @dataclass
@@ -64,12 +71,10 @@ class FastSolver:
         self.cube = frozenset(range(1, n**3 + 1))  # the cell variables
         self.cell_of = [0] + [(v - 1) // n for v in range(1, n**3 + 1)]
         self.value_of = [0] + [(v - 1) % n + 1 for v in range(1, n**3 + 1)]
-        # "exactly one" groups: each cell's values, each unit's cells for a value
-        groups = [[var(n, cell, v) for v in range(1, n + 1)] for cell in range(n * n)]
-        groups += [[var(n, c, v) for c in unit] for unit in units(rank) for v in range(1, n + 1)]
-        self.group_count = len(groups)
+        every_group = groups(rank)
+        self.group_count = len(every_group)
         member: list[list[int]] = [[] for _ in range(n**3 + 1)]
-        for index, group in enumerate(groups):
+        for index, group in enumerate(every_group):
             for v in group:
                 member[v].append(index)
         # every variable is in four groups: its cell's, its row's, its column's, its box's
@@ -100,13 +105,13 @@ class FastSolver:
         open_vars = sorted(open_set)  # sorted: the same formula, so the same answer, every run
         # Groups with open candidates; after propagation each has at least two and
         # no true variable (else "at most one" would have closed it).
-        groups: list[list[int]] = [[] for _ in range(self.group_count)]
+        by_group: list[list[int]] = [[] for _ in range(self.group_count)]
         for v in open_vars:
             a, b, c, d = self.groups_of[v]
-            groups[a].append(v)
-            groups[b].append(v)
-            groups[c].append(v)
-            groups[d].append(v)
+            by_group[a].append(v)
+            by_group[b].append(v)
+            by_group[c].append(v)
+            by_group[d].append(v)
         open_cells = sorted({cell_of[v] for v in open_vars})
         search = Minicard()
         # This loop is most of a search's cost on all but the hardest puzzles, so it
@@ -115,7 +120,7 @@ class FastSolver:
         add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
         found: list[Grid] = []
         try:
-            for group in filter(None, groups):
+            for group in filter(None, by_group):
                 add_clause(handle, group)
                 add_atmost(handle, group, 1)
             while len(found) < limit and interruptible(search.solve):

@@ -19,6 +19,7 @@ import pytest
 from sudosat.engine import solve
 from sudosat.fast import FastSolver
 from sudosat.formats import parse, read_file
+from sudosat.puzzle import Puzzle, rule_violations
 
 from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, shared
 from .test_cli import SUDOSAT, run
@@ -96,6 +97,22 @@ def test_batch_engine_agrees_with_the_engine() -> None:
             assert len(answer.solutions) == len(outcome.solutions) == min(limit, len(every))
             assert set(answer.solutions) <= every
             assert answer.exhausted == (limit > len(every)) or answer.status == "unique"
+
+
+def test_batch_engine_settles_by_propagation_or_searches_and_counts_every_grid() -> None:
+    engine = FastSolver(3)
+    puzzles = [p for p in read_file(str(PUZZLES / "royle17-25.txt")) if isinstance(p, Puzzle)]
+    settled = 0
+    for puzzle in puzzles:
+        givens = [cell * 9 + v for cell, v in enumerate(puzzle.cells) if v]
+        settled += len(engine.probe.propagate(assumptions=givens)[1]) == engine.top
+        answer = engine.solve(puzzle)
+        assert answer.status == "unique"
+        assert answer.solutions == solve(puzzle).solutions
+    assert 0 < settled < len(puzzles)  # both ways are taken
+    every = FastSolver(2).solve(Puzzle(2, (0,) * 16), limit=300)
+    assert (every.status, len(set(every.solutions)), every.exhausted) == ("multiple", 288, True)
+    assert all(rule_violations(2, grid) == [] for grid in every.solutions)
 
 
 def test_order_is_kept_with_several_workers(tmp_path: Path) -> None:
