@@ -324,10 +324,10 @@ class Result:
 
 
 def outcome(puzzle: Puzzle, settings: Settings) -> Outcome:
-    """One puzzle through the batch engine where it applies (ranks up to 4, no solver,
-    encoding or timeout asked for), else the general engine; a solver failure is an
-    ``error`` outcome."""
-    if settings.solver is not None or settings.timeout is not None or puzzle.rank > MAX_RANK:
+    """One puzzle through the batch engine where it applies (ranks up to 4, no solver
+    or encoding asked for), else the general engine; a solver failure is an ``error``
+    outcome."""
+    if settings.solver is not None or puzzle.rank > MAX_RANK:
         return solve_safely(
             puzzle,
             solver=settings.solver or DEFAULT_SOLVER,
@@ -337,7 +337,7 @@ def outcome(puzzle: Puzzle, settings: Settings) -> Outcome:
         )
     start = time.perf_counter()
     try:
-        answer = _fast_solver(puzzle.rank).solve(puzzle, settings.limit)
+        answer = _fast_solver(puzzle.rank).solve(puzzle, settings.limit, settings.timeout)
     except SolverError as err:
         return Outcome(puzzle, ERROR, reason=str(err), solver=NAME)
     found = Outcome(puzzle, answer.status, answer.solutions, answer.exhausted, solver=NAME)

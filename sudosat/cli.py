@@ -585,7 +585,7 @@ def solve(
             elif fmt == "line":
                 click.echo("error")
             continue
-        if len(entries) > 1:  # the batch engine, unless a solver or timeout is asked for
+        if len(entries) > 1:  # the batch engine, unless a solver or encoding is asked for
             outcome = batch_outcome(entry, settings)
         else:
             outcome = solve_safely(

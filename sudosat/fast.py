@@ -22,6 +22,7 @@ against the rules and the givens, as in :mod:`engine`.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -29,13 +30,16 @@ import pysolvers
 from pysat.solvers import Minicard, Solver
 
 from .encoding import triad_clauses, var
-from .engine import MULTIPLE, NONE, SOLVED, UNIQUE, accept, why_none
+from .engine import MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, accept, why_none
 from .puzzle import Grid, Puzzle, units
+from .solvers import SolverTimeout
 from .solvers.pysat_backend import interruptible
 
 PROBE_SOLVER = "glucose4"
 SEARCH_SOLVER = "minicard"
 NAME = f"batch engine ({PROBE_SOLVER} propagation, {SEARCH_SOLVER} search)"
+SLICE = 1000
+"""Conflicts between looks at the clock under a timeout (milliseconds on 9x9)."""
 MAX_RANK = 4
 """Above this the rules are too large to keep loaded per worker; the engine's
 reduced encoding on a fresh solver is used instead."""
@@ -80,7 +84,9 @@ class FastSolver:
         # every variable is in four groups: its cell's, its row's, its column's, its box's
         self.groups_of = [(0, 0, 0, 0)] + [(a, b, c, d) for a, b, c, d in member[1:]]
 
-    def solve(self, puzzle: Puzzle, limit: int = 2) -> Answer:
+    def solve(self, puzzle: Puzzle, limit: int = 2, timeout: float | None = None) -> Answer:
+        """Up to ``limit`` solutions; past ``timeout`` seconds a TIMEOUT answer with
+        the solutions found by then."""
         n = self.size
         assumptions = [cell * n + v for cell, v in enumerate(puzzle.cells) if v]
         ok, implied = interruptible(self.probe.propagate, assumptions=assumptions)
@@ -89,14 +95,28 @@ class FastSolver:
         if len(implied) == self.top:  # every variable assigned
             grid = self._grid(implied)
             return Answer(UNIQUE, [accept(puzzle, grid, [], f"{PROBE_SOLVER} propagation")])
-        return self._answer(puzzle, self._search(puzzle, implied, limit), limit)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        found: list[Grid] = []
+        try:
+            self._search(puzzle, implied, limit, found, deadline)
+        except SolverTimeout:
+            reason = f"no answer within {timeout:g} s"
+            return Answer(TIMEOUT, found, exhausted=False, reason=reason)
+        return self._answer(puzzle, found, limit)
 
     def _grid(self, implied: list[int]) -> Grid:
         """The grid of a complete assignment: one true cell variable per cell, in order."""
         return tuple(map(self.value_of.__getitem__, sorted(self.cube.intersection(implied))))
 
-    def _search(self, puzzle: Puzzle, implied: list[int], limit: int) -> list[Grid]:
-        """Up to ``limit`` solutions, from what propagation left open."""
+    def _search(
+        self,
+        puzzle: Puzzle,
+        implied: list[int],
+        limit: int,
+        found: list[Grid],
+        deadline: float | None,
+    ) -> None:
+        """Adds to ``found`` up to ``limit`` solutions, from what propagation left open."""
         n, cell_of, value_of = self.size, self.cell_of, self.value_of
         grid = [0] * (n * n)
         for lit in self.cube.intersection(implied):  # the cells propagation fixed
@@ -118,12 +138,11 @@ class FastSolver:
         # calls PySAT's C functions itself (python-sat is pinned), not the wrappers.
         handle = search.minicard
         add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
-        found: list[Grid] = []
         try:
             for group in filter(None, by_group):
                 add_clause(handle, group)
                 add_atmost(handle, group, 1)
-            while len(found) < limit and interruptible(search.solve):
+            while len(found) < limit and _solve(search, deadline):
                 # only variables of the clauses count, whatever else the model holds
                 for lit in open_set.intersection(search.get_model()):
                     grid[cell_of[lit]] = value_of[lit]
@@ -131,7 +150,6 @@ class FastSolver:
                 search.add_clause([-(c * n + solution[c]) for c in open_cells])
         finally:
             search.delete()
-        return found
 
     @staticmethod
     def _answer(puzzle: Puzzle, found: list[Grid], limit: int) -> Answer:
@@ -141,3 +159,17 @@ class FastSolver:
         if len(found) > 1:
             return Answer(MULTIPLE, found, exhausted)
         return Answer(UNIQUE if exhausted else SOLVED, found, exhausted)
+
+
+def _solve(search: Minicard, deadline: float | None) -> bool:
+    """``search.solve()``; with a deadline, in slices of SLICE conflicts, giving up
+    (SolverTimeout) once it has passed."""
+    if deadline is None:
+        return bool(interruptible(search.solve))
+    while True:
+        if time.monotonic() >= deadline:  # also between the solves of a long enumeration
+            raise SolverTimeout("deadline passed")
+        search.conf_budget(SLICE)
+        status = interruptible(search.solve_limited)
+        if status is not None:
+            return bool(status)

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from sudosat.batch import Settings, outcome
 from sudosat.engine import solve
-from sudosat.fast import FastSolver
+from sudosat.fast import NAME, FastSolver
 from sudosat.formats import parse, read_file
 from sudosat.puzzle import Puzzle, rule_violations
 
@@ -113,6 +114,27 @@ def test_batch_engine_settles_by_propagation_or_searches_and_counts_every_grid()
     every = FastSolver(2).solve(Puzzle(2, (0,) * 16), limit=300)
     assert (every.status, len(set(every.solutions)), every.exhausted) == ("multiple", 288, True)
     assert all(rule_violations(2, grid) == [] for grid in every.solutions)
+
+
+def test_timeout_keeps_the_batch_engine_and_its_answers(tmp_path: Path) -> None:
+    # --timeout used to send every puzzle through a forked child (100x slower)
+    puzzle = next(p for p in read_file(str(MAGICTOUR)) if isinstance(p, Puzzle))
+    assert outcome(puzzle, Settings(timeout=30)).solver == NAME
+    plain = run("solve", "--format", "jsonl", "-j", "1", str(MAGICTOUR))
+    timed = run("solve", "--format", "jsonl", "-j", "1", "--timeout", "30", str(MAGICTOUR))
+    assert plain[0] == timed[0] == 0
+    assert without_time(jsonl(plain[1])) == without_time(jsonl(timed[1]))
+    # a count that cannot finish: the solutions found by then, exit 5
+    path = tmp_path / "empty.txt"
+    path.write_text(("." * 81 + "\n") * 2)
+    args = ("--count", "-n", "10000000", "--timeout", "0.3", "--format", "jsonl", "-j", "1")
+    code, out, err = run("solve", *args, str(path))
+    records = jsonl(out)
+    assert code == 5 and "2 timeout" in err
+    assert [r["status"] for r in records] == ["timeout", "timeout"]
+    for r in records:
+        assert r["count_complete"] is False and r["count"] > 1 and r["solution"]
+        assert r["reason"] == "no answer within 0.3 s"
 
 
 def test_order_is_kept_with_several_workers(tmp_path: Path) -> None:
