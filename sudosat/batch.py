@@ -593,7 +593,7 @@ def run(
     start = time.perf_counter()
     tasks = ((chunk, settings) for chunk in jobs_in)
     try:
-        answers = _in_parallel(tasks, jobs) if jobs > 1 else map(work, tasks)
+        answers = _in_parallel(tasks, jobs, report) if jobs > 1 else map(work, tasks)
         for done in answers:
             summary.add(done)  # first: a Ctrl-C held back during the write fires after it
             _write_whole(write, done.text)
@@ -612,19 +612,33 @@ def run(
     return summary
 
 
-def _in_parallel(tasks: Iterator[tuple[Chunk, Settings]], jobs: int) -> Iterator[Done]:
+REPLACEMENTS = 3
+"""Worker pools a run may replace after a worker died before it stops."""
+Task = tuple[Chunk, Settings]
+Submitted = tuple[Task, int, "Future[Done] | None"]
+"""A task, the pool (by number) it went to, its future (None: that pool was broken)."""
+
+
+def _in_parallel(
+    tasks: Iterator[Task],
+    jobs: int,
+    report: Callable[[str], None] = lambda note: None,
+) -> Iterator[Done]:
     """``work`` over worker processes, answers in order as soon as each is ready.
 
     A thread feeds the pool while answers are taken, so a slow stream on stdin
     is answered line by line; a bounded window keeps the input from being read
-    far ahead of the output.
+    far ahead of the output. When a worker dies (killed, out of memory) the pool
+    is replaced and the chunks it held are solved again, each once: a chunk whose
+    worker dies a second time stops the run.
     """
-    pool = ProcessPoolExecutor(
+    first = ProcessPoolExecutor(
         jobs, mp_context=multiprocessing.get_context("fork"), initializer=_quiet_worker
     )
-    pool.submit(int).result()  # fork every worker now, before this process starts threads
+    first.submit(int).result()  # fork every worker now, before this process starts threads
+    pools = [first]
     window = threading.Semaphore(jobs * 4)
-    submitted: queue.Queue[tuple[Chunk, Future[Done]] | BaseException | None] = queue.Queue()
+    submitted: queue.Queue[Submitted | BaseException | None] = queue.Queue()
     stop = threading.Event()
 
     def feed() -> None:
@@ -635,11 +649,36 @@ def _in_parallel(tasks: Iterator[tuple[Chunk, Settings]], jobs: int) -> Iterator
                         return
                 if stop.is_set():
                     return
-                submitted.put((task[0], pool.submit(work, task)))
+                generation = len(pools) - 1
+                try:
+                    future: Future[Done] | None = pools[generation].submit(work, task)
+                except BrokenProcessPool:
+                    future = None  # submitted again once the pool is replaced
+                submitted.put((task, generation, future))
         except BaseException as error:  # reading failed: say so in order, then stop
             submitted.put(error)
         finally:
             submitted.put(None)
+
+    def answer(task: Task, generation: int, future: Future[Done] | None) -> Done:
+        for attempt in range(2):
+            try:
+                if future is not None:
+                    return future.result()
+            except BrokenProcessPool:
+                pass
+            if attempt == 1 or len(pools) > REPLACEMENTS:
+                break
+            if generation == len(pools) - 1:  # the current pool broke: replace it
+                report("Warning: a worker process died; starting new workers")
+                pools.append(_new_pool(jobs))
+            generation = len(pools) - 1
+            future = pools[generation].submit(work, task)
+        chunk = task[0]
+        raise SolverError(
+            f"worker processes kept dying (the last while solving {chunk.source} from line "
+            f"{_first_line(chunk)}); the run stopped there"
+        )
 
     feeder = threading.Thread(target=feed, daemon=True)
     feeder.start()
@@ -647,21 +686,26 @@ def _in_parallel(tasks: Iterator[tuple[Chunk, Settings]], jobs: int) -> Iterator
         while (item := submitted.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
-            chunk, future = item
-            try:
-                done = future.result()
-            except BrokenProcessPool:
-                raise SolverError(
-                    f"a worker process died while solving {chunk.source} from line "
-                    f"{_first_line(chunk)}; the run stopped there"
-                ) from None
+            done = answer(*item)
             window.release()
             yield done
     finally:
         stop.set()
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()  # Ctrl-C or an error: do not wait for queued work
-        pool.shutdown(wait=True, cancel_futures=True)
+        for pool in pools:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()  # Ctrl-C or an error: do not wait for queued work
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _new_pool(jobs: int) -> ProcessPoolExecutor:
+    """Workers started by a fork server: this process has threads by now, and forking
+    it could hand a worker a lock some other thread held."""
+    try:
+        return ProcessPoolExecutor(
+            jobs, mp_context=multiprocessing.get_context("forkserver"), initializer=_quiet_worker
+        )
+    except (OSError, ValueError) as error:
+        raise SolverError(f"cannot start new worker processes: {error}") from None
 
 
 def _first_line(chunk: Chunk) -> int:

@@ -3,6 +3,7 @@ codes, streaming from stdin and Ctrl-C, through the real command."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -421,9 +422,25 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def test_a_worker_that_dies_stops_the_run_with_exit_4(tmp_path: Path) -> None:
+def workers(pid: int) -> list[int]:
+    """The worker processes of a run: its children, or the children of its fork
+    server, but not the fork server or the resource tracker themselves."""
+    found = []
+    for child in children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"forkserver" in command:
+            found += children(child)
+        elif b"resource_tracker" not in command:
+            found.append(child)
+    return found
+
+
+def long_run(tmp_path: Path) -> tuple[subprocess.Popen[str], list[str], threading.Thread]:
     path = tmp_path / "long.txt"
-    path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 4000) + "\n")
+    path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 400) + "\n")
     child = subprocess.Popen(
         [str(SUDOSAT), "solve", "--format", "jsonl", "-j", "2", str(path)],
         stdout=subprocess.PIPE,
@@ -431,13 +448,37 @@ def test_a_worker_that_dies_stops_the_run_with_exit_4(tmp_path: Path) -> None:
         text=True,
     )
     lines, reader = read_in_background(child)  # the workers are running
-    workers = children(child.pid)
-    assert len(workers) >= 2
-    os.kill(workers[0], signal.SIGKILL)
-    child.wait(timeout=60)
+    return child, lines, reader
+
+
+def test_a_worker_that_dies_is_replaced_and_nothing_is_lost(tmp_path: Path) -> None:
+    child, lines, reader = long_run(tmp_path)
+    running = workers(child.pid)
+    assert len(running) >= 2
+    os.kill(running[0], signal.SIGKILL)
+    child.wait(timeout=120)
+    reader.join()
+    err = child.stderr.read() if child.stderr else ""
+    assert child.returncode == 0, err
+    assert "a worker process died; starting new workers" in err and "Traceback" not in err
+    records = jsonl("".join(lines))
+    assert [r["line"] for r in records] == list(range(1, 10001))
+    assert {r["status"] for r in records} == {"unique"}
+    first = {r["puzzle"]: r["solution"] for r in records[:25]}
+    assert all(r["solution"] == first[r["puzzle"]] for r in records)
+
+
+def test_workers_that_keep_dying_stop_the_run_with_exit_4(tmp_path: Path) -> None:
+    child, lines, reader = long_run(tmp_path)
+    while child.poll() is None:
+        for pid in workers(child.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
     reader.join()
     err = child.stderr.read() if child.stderr else ""
     assert child.returncode == 4, err
-    assert "a worker process died while solving" in err and "Traceback" not in err
+    assert "worker processes kept dying" in err and "Traceback" not in err
     records = jsonl("".join(lines))
+    assert 0 < len(records) < 10000
     assert [r["line"] for r in records] == list(range(1, len(records) + 1))
