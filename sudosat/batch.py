@@ -662,18 +662,23 @@ def _in_parallel(
 
     def answer(task: Task, generation: int, future: Future[Done] | None) -> Done:
         for attempt in range(2):
-            try:
-                if future is not None:
+            if future is not None:
+                try:
                     return future.result()
-            except BrokenProcessPool:
-                pass
+                except BrokenProcessPool:
+                    pass
             if attempt == 1 or len(pools) > REPLACEMENTS:
                 break
             if generation == len(pools) - 1:  # the current pool broke: replace it
                 report("Warning: a worker process died; starting new workers")
                 pools.append(_new_pool(jobs))
             generation = len(pools) - 1
-            future = pools[generation].submit(work, task)
+            try:
+                future = pools[generation].submit(work, task)
+            except BrokenProcessPool:
+                future = None
+            except OSError as error:
+                raise SolverError(f"cannot start new worker processes: {error}") from None
         chunk = task[0]
         raise SolverError(
             f"worker processes kept dying (the last while solving {chunk.source} from line "
@@ -700,12 +705,9 @@ def _in_parallel(
 def _new_pool(jobs: int) -> ProcessPoolExecutor:
     """Workers started by a fork server: this process has threads by now, and forking
     it could hand a worker a lock some other thread held."""
-    try:
-        return ProcessPoolExecutor(
-            jobs, mp_context=multiprocessing.get_context("forkserver"), initializer=_quiet_worker
-        )
-    except (OSError, ValueError) as error:
-        raise SolverError(f"cannot start new worker processes: {error}") from None
+    return ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("forkserver"), initializer=_quiet_worker
+    )
 
 
 def _first_line(chunk: Chunk) -> int:
