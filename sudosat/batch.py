@@ -559,7 +559,7 @@ class Summary:
         if self.counts[MISMATCH]:
             parts.append(f"{self.counts[MISMATCH]} failed --check")
         rate = self.puzzles / self.seconds if self.seconds > 0 else 0.0
-        head = "interrupted after" if self.interrupted or self.failure else "solved"
+        head = "interrupted after" if self.interrupted or self.failure else "answered"
         noun = "puzzle" if self.puzzles == 1 else "puzzles"
         found = [
             f"{head} {self.puzzles} {noun} in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "

@@ -259,7 +259,7 @@ def test_summary_on_stderr(tmp_path: Path) -> None:
     code, _, err = run("solve", "-f", "jsonl", str(MAGICTOUR))
     assert code == 0
     first, second = err.splitlines()
-    assert first.startswith("solved 25 puzzles in ") and "puzzles/s): 25 unique" in first
+    assert first.startswith("answered 25 puzzles in ") and "puzzles/s): 25 unique" in first
     assert second.startswith(f"slowest: {MAGICTOUR}:")
     assert run("solve", "-f", "jsonl", "--quiet", str(MAGICTOUR))[2] == ""
 
