@@ -460,7 +460,8 @@ def cli() -> None:
 @click.option(
     "--check",
     is_flag=True,
-    help="Compare with the expected solutions (a CSV `solutions` column); exit 6 on a mismatch.",
+    help="Compare with what the input expects: a CSV `solutions` column, or tdoku's "
+    "`puzzle:count:solution` lines; exit 6 on a mismatch.",
 )
 @click.option(
     "--fail-on",
