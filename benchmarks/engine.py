@@ -88,8 +88,8 @@ def probes() -> dict[str, Callable[[], Solver]]:
             "minisat22", extended.clauses + old_box_lines()
         ),
         "extended + box-line triads, minicard native AMO": native,
-        "cells + triads (default), minisat22": lambda: Solver("minisat22", augmented),
-        "cells + triads, glucose4": lambda: Solver("glucose4", augmented),
+        "cells + triads, minisat22": lambda: Solver("minisat22", augmented),
+        "cells + triads, glucose4 (default)": lambda: Solver("glucose4", augmented),
         "cells + triads, maplesat": lambda: Solver("maplesat", augmented),
     }
 
