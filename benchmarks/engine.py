@@ -25,14 +25,13 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from itertools import combinations
 from pathlib import Path
 
 import pysolvers
 from pysat.solvers import Minicard, Solver
 
-from sudosat.encoding import Encoding, encode, triad_clauses, var
-from sudosat.fast import FastSolver, groups
+from sudosat.encoding import Encoding, augmented, encode, groups, triad_clauses
+from sudosat.fast import FastSolver
 from sudosat.puzzle import Puzzle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -52,13 +51,9 @@ def givens(puzzle: Puzzle) -> list[int]:
     return [cell * N + v for cell, v in enumerate(puzzle.cells) if v]
 
 
-def exactly_one_cells() -> list[list[int]]:
-    clauses: list[list[int]] = []
-    for cell in range(N * N):
-        lits = [var(N, cell, v) for v in range(1, N + 1)]
-        clauses.append(lits)
-        clauses.extend([-a, -b] for a, b in combinations(lits, 2))
-    return clauses
+def every_group() -> list[list[int]]:
+    cells, unit_values = groups(3)
+    return cells + unit_values
 
 
 def old_box_lines() -> list[list[int]]:
@@ -70,12 +65,11 @@ def old_box_lines() -> list[list[int]]:
 
 def probes() -> dict[str, Callable[[], Solver]]:
     extended = encode(Puzzle(3, (0,) * 81), Encoding("extended", "pairwise", reduced=False))
-    triads, _ = triad_clauses(3, CUBE)
-    augmented = exactly_one_cells() + triads
+    rules, _ = augmented(3)
 
     def native() -> Solver:
         solver = Solver(name="minicard")
-        for group in groups(3):
+        for group in every_group():
             solver.add_clause(group)
             solver.add_atmost(group, 1)
         for clause in old_box_lines():
@@ -88,9 +82,9 @@ def probes() -> dict[str, Callable[[], Solver]]:
             "minisat22", extended.clauses + old_box_lines()
         ),
         "extended + box-line triads, minicard native AMO": native,
-        "cells + triads, minisat22": lambda: Solver("minisat22", augmented),
-        "cells + triads, glucose4 (default)": lambda: Solver("glucose4", augmented),
-        "cells + triads, maplesat": lambda: Solver("maplesat", augmented),
+        "cells + triads, minisat22": lambda: Solver("minisat22", rules),
+        "cells + triads, glucose4 (default)": lambda: Solver("glucose4", rules),
+        "cells + triads, maplesat": lambda: Solver("maplesat", rules),
     }
 
 
@@ -152,7 +146,7 @@ class Reused:
         if self.done % self.every == 0:
             self.solver.delete()
             self.solver = Minicard()
-            for group in groups(3):
+            for group in every_group():
                 self.solver.add_clause(group)
                 self.solver.add_atmost(group, 1)
             self.top = CUBE

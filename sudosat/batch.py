@@ -76,6 +76,10 @@ class Chunk:
     """Puzzles read whole (a grid file), solved as they are."""
 
 
+Task = tuple[Chunk, Settings]
+"""One chunk to solve and render, with the run's settings."""
+
+
 @dataclass
 class Done:
     """A worker's answer for one chunk: the text to write and what the summary needs."""
@@ -337,13 +341,9 @@ def outcome(puzzle: Puzzle, settings: Settings) -> Outcome:
         )
     start = time.perf_counter()
     try:
-        answer = _fast_solver(puzzle.rank).solve(puzzle, settings.limit, settings.timeout)
+        found = _fast_solver(puzzle.rank).solve(puzzle, settings.limit, settings.timeout)
     except SolverError as err:
         return Outcome(puzzle, ERROR, reason=str(err), solver=NAME)
-    found = Outcome(puzzle, answer.status, answer.solutions, answer.exhausted, solver=NAME)
-    found.reason = answer.reason
-    if answer.status == NONE:
-        found.clashes = puzzle.clashes()  # named apart, as the general engine does
     found.stats.time = time.perf_counter() - start
     return found
 
@@ -409,7 +409,7 @@ def _check(
         result.check = "mismatch"
 
 
-def work(job: tuple[Chunk, Settings]) -> Done:
+def work(job: Task) -> Done:
     """Solve and render one chunk (in a worker, or in process with --jobs 1)."""
     chunk, settings = job
     results: list[Result] = []
@@ -614,7 +614,6 @@ def run(
 
 REPLACEMENTS = 3
 """Worker pools a run may replace after a worker died before it stops."""
-Task = tuple[Chunk, Settings]
 Submitted = tuple[Task, int, "Future[Done] | None"]
 """A task, the pool (by number) it went to, its future (None: that pool was broken)."""
 

@@ -119,6 +119,16 @@ class Cnf:
         return [-var(size, cell, grid[cell]) for cell, _ in self.open_cells if not cells[cell]]
 
 
+def augmented(rank: int) -> tuple[list[list[int]], int]:
+    """tdoku's "augmented" rules and their top variable: each cell holds exactly one
+    value (pairwise), and rows, columns and boxes go through triads."""
+    cells, _ = groups(rank)
+    clauses, top = triad_clauses(rank, rank**6)
+    clauses.extend(cells)
+    clauses.extend(_at_most_one(cells, "pairwise", top)[0])
+    return clauses, top
+
+
 def triad_clauses(rank: int, top: int) -> tuple[list[list[int]], int]:
     """The row, column and box rules through triads, for variables above ``top``;
     returns the clauses and the new top. With every cell holding exactly one value
@@ -198,12 +208,18 @@ def _groups(
                 if v not in placed:
                     unit_groups.append([var(n, cell, v) for cell in unit if v in allowed[cell]])
         return cell_groups, unit_groups, []
-    cell_groups = [[var(n, cell, v) for v in values] for cell in range(n * n)]
-    unit_groups = [
-        [var(n, cell, v) for cell in unit] for unit in units(puzzle.rank) for v in values
-    ]
+    cell_groups, unit_groups = groups(puzzle.rank)
     givens = [var(n, cell, v) for cell, v in puzzle.givens]
     return cell_groups, unit_groups, givens
+
+
+def groups(rank: int) -> tuple[list[list[int]], list[list[int]]]:
+    """The "exactly one" groups of the rules: each cell's values, and each unit's
+    cells for one value (rows, columns, boxes in :func:`puzzle.units` order)."""
+    n = rank * rank
+    values = range(1, n + 1)
+    cells = [[var(n, cell, v) for v in values] for cell in range(n * n)]
+    return cells, [[var(n, cell, v) for cell in unit] for unit in units(rank) for v in values]
 
 
 def _at_most_one(groups: Sequence[list[int]], amo: str, top: int) -> tuple[list[list[int]], int]:

@@ -120,7 +120,8 @@ def _search(cnf: Cnf, solver: SatSolver, max_solutions: int) -> Iterator[Grid]:
         solver.add_clauses([cnf.blocking_clause(grid)])
 
 
-def _status(found: int, exhausted: bool) -> str:
+def status_of(found: int, exhausted: bool) -> str:
+    """The status of a search that found ``found`` solutions, ``exhausted`` or not."""
     if found == 0:
         return NONE
     if found > 1:
@@ -173,7 +174,7 @@ def _receive(outcome: Outcome, limit: int) -> Report:
             stats.variables, stats.clauses = outcome.stats.variables, outcome.stats.clauses
             outcome.stats = stats
             outcome.exhausted = len(outcome.solutions) < limit
-            outcome.status = _status(len(outcome.solutions), outcome.exhausted)
+            outcome.status = status_of(len(outcome.solutions), outcome.exhausted)
 
     return report
 

@@ -2,7 +2,7 @@
 
 * ``probe`` holds the rules for the whole run, written so that propagation is
   strong and cheap: each cell holds exactly one value (pairwise), and rows,
-  columns and boxes go through triads (:func:`encoding.triad_clauses`), which
+  columns and boxes go through triads (:func:`encoding.augmented`), which
   also let propagation see box-line interactions. PySAT's ``propagate()`` with
   the givens as assumptions runs unit propagation only. When that assigns every
   variable, the grid is the only solution: every model must agree with what
@@ -23,15 +23,13 @@ against the rules and the givens, as in :mod:`engine`.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from itertools import combinations
 
 import pysolvers
 from pysat.solvers import Minicard, Solver
 
-from .encoding import triad_clauses, var
-from .engine import MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, accept, why_none
-from .puzzle import Grid, Puzzle, units
+from .encoding import augmented, groups
+from .engine import NONE, TIMEOUT, UNIQUE, Outcome, accept, status_of, why_none
+from .puzzle import Grid, Puzzle
 from .solvers import SolverTimeout
 from .solvers.pysat_backend import interruptible
 
@@ -45,37 +43,19 @@ MAX_RANK = 4
 reduced encoding on a fresh solver is used instead."""
 
 
-def groups(rank: int) -> list[list[int]]:
-    """The "exactly one" groups: each cell's values, then each unit's cells for a value."""
-    n = rank * rank
-    cells = [[var(n, cell, v) for v in range(1, n + 1)] for cell in range(n * n)]
-    return cells + [[var(n, c, v) for c in unit] for unit in units(rank) for v in range(1, n + 1)]
-
-
-@dataclass
-class Answer:
-    status: str
-    solutions: list[Grid] = field(default_factory=list)
-    exhausted: bool = True
-    reason: str = ""
-
-
 class FastSolver:
     """Solves many puzzles of one rank; keep one per process."""
 
     def __init__(self, rank: int) -> None:
         self.rank, self.size = rank, rank * rank
         n = self.size
-        rules, self.top = triad_clauses(rank, n**3)
-        for cell in range(n * n):
-            values = [var(n, cell, v) for v in range(1, n + 1)]
-            rules.append(values)
-            rules.extend([-a, -b] for a, b in combinations(values, 2))
+        rules, self.top = augmented(rank)
         self.probe = Solver(name=PROBE_SOLVER, bootstrap_with=rules)
         self.cube = frozenset(range(1, n**3 + 1))  # the cell variables
         self.cell_of = [0] + [(v - 1) // n for v in range(1, n**3 + 1)]
         self.value_of = [0] + [(v - 1) % n + 1 for v in range(1, n**3 + 1)]
-        every_group = groups(rank)
+        cells, unit_values = groups(rank)
+        every_group = cells + unit_values
         self.group_count = len(every_group)
         member: list[list[int]] = [[] for _ in range(n**3 + 1)]
         for index, group in enumerate(every_group):
@@ -84,25 +64,26 @@ class FastSolver:
         # every variable is in four groups: its cell's, its row's, its column's, its box's
         self.groups_of = [(0, 0, 0, 0)] + [(a, b, c, d) for a, b, c, d in member[1:]]
 
-    def solve(self, puzzle: Puzzle, limit: int = 2, timeout: float | None = None) -> Answer:
-        """Up to ``limit`` solutions; past ``timeout`` seconds a TIMEOUT answer with
+    def solve(self, puzzle: Puzzle, limit: int = 2, timeout: float | None = None) -> Outcome:
+        """Up to ``limit`` solutions; past ``timeout`` seconds a TIMEOUT outcome with
         the solutions found by then."""
         n = self.size
         assumptions = [cell * n + v for cell, v in enumerate(puzzle.cells) if v]
         ok, implied = interruptible(self.probe.propagate, assumptions=assumptions)
         if not ok:
-            return Answer(NONE, reason=why_none(puzzle))
+            return _none(puzzle)
         if len(implied) == self.top:  # every variable assigned
             grid = self._grid(implied)
-            return Answer(UNIQUE, [accept(puzzle, grid, [], f"{PROBE_SOLVER} propagation")])
+            solution = accept(puzzle, grid, [], f"{PROBE_SOLVER} propagation")
+            return Outcome(puzzle, UNIQUE, [solution], exhausted=True, solver=NAME)
         deadline = None if timeout is None else time.monotonic() + timeout
         found: list[Grid] = []
         try:
             self._search(puzzle, implied, limit, found, deadline)
         except SolverTimeout:
             reason = f"no answer within {timeout:g} s"
-            return Answer(TIMEOUT, found, exhausted=False, reason=reason)
-        return self._answer(puzzle, found, limit)
+            return Outcome(puzzle, TIMEOUT, found, reason=reason, solver=NAME)
+        return _found(puzzle, found, limit)
 
     def _grid(self, implied: list[int]) -> Grid:
         """The grid of a complete assignment: one true cell variable per cell, in order."""
@@ -151,15 +132,6 @@ class FastSolver:
         finally:
             search.delete()
 
-    @staticmethod
-    def _answer(puzzle: Puzzle, found: list[Grid], limit: int) -> Answer:
-        exhausted = len(found) < limit
-        if not found:
-            return Answer(NONE, reason=why_none(puzzle))
-        if len(found) > 1:
-            return Answer(MULTIPLE, found, exhausted)
-        return Answer(UNIQUE if exhausted else SOLVED, found, exhausted)
-
 
 def _solve(search: Minicard, deadline: float | None) -> bool:
     """``search.solve()``; with a deadline, in slices of SLICE conflicts, giving up
@@ -173,3 +145,18 @@ def _solve(search: Minicard, deadline: float | None) -> bool:
         status = interruptible(search.solve_limited)
         if status is not None:
             return bool(status)
+
+
+def _found(puzzle: Puzzle, found: list[Grid], limit: int) -> Outcome:
+    """What a search that stopped at ``limit`` solutions (or ran out) says."""
+    if not found:
+        return _none(puzzle)
+    exhausted = len(found) < limit
+    return Outcome(puzzle, status_of(len(found), exhausted), found, exhausted, solver=NAME)
+
+
+def _none(puzzle: Puzzle) -> Outcome:
+    # clashes named apart, as the general engine does
+    return Outcome(
+        puzzle, NONE, exhausted=True, clashes=puzzle.clashes(), reason=why_none(puzzle), solver=NAME
+    )

@@ -1,13 +1,11 @@
 from __future__ import annotations
 
-from itertools import combinations
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from sudosat.encoding import AMO_ENCODINGS, RULES, Encoding, encode, triad_clauses, var
+from sudosat.encoding import AMO_ENCODINGS, RULES, Encoding, augmented, encode, var
 from sudosat.engine import solve
 from sudosat.formats import parse
 from sudosat.puzzle import Puzzle, rule_violations
@@ -118,11 +116,7 @@ def test_encodings_agree_on_random_puzzles(blanks: set[int], encodings: list[Enc
 def test_triads_and_one_value_per_cell_are_exactly_the_rules() -> None:
     # The batch engine's probe: every model is a Sudoku and every Sudoku a model
     # (4x4: 288 grids), the triad variables being fixed by the cells.
-    clauses, top = triad_clauses(2, 64)
-    for cell in range(16):
-        values = [var(4, cell, v) for v in range(1, 5)]
-        clauses.append(values)
-        clauses.extend([-a, -b] for a, b in combinations(values, 2))
+    clauses, top = augmented(2)
     grids = set()
     with Solver(name="minisat22", bootstrap_with=clauses) as solver:
         for model in solver.enum_models():

@@ -99,8 +99,3 @@ def command_spec(command: str) -> SolverSpec:
 
     program = command_program(command)
     return SolverSpec(program.name, program)
-
-
-def open_solver(name: str) -> SatSolver:
-    """A fresh solver by name (see :func:`solver_spec`)."""
-    return solver_spec(name).open()
