@@ -27,7 +27,7 @@ from pathlib import Path
 from pysat.solvers import Solver
 
 from sudosat.encoding import Encoding, encode
-from sudosat.formats import read_file
+from sudosat.inputs import read_file
 from sudosat.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sudosat.formats import read_file
+from sudosat.inputs import read_file
 from sudosat.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]

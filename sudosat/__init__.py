@@ -1,18 +1,28 @@
-"""sudosat: Sudoku by SAT, from 9x9 to 36x36 and beyond.
+"""sudosat: Sudoku by SAT, from 4x4 to 36x36 and beyond.
 
-The public API::
+The public API, in PySAT's words (model, clauses, solver names)::
 
-    from sudosat import parse, solve, encode, Encoding
+    from sudosat import parse, solve, count, solve_many, encode, write_dimacs
 
     puzzle = parse(open("puzzles/ai-escargot.txt").read())
-    outcome = solve(puzzle)             # outcome.status == "unique"
-    cnf = encode(puzzle, Encoding("extended", "pairwise", reduced=False))
+    outcome = solve(puzzle)          # outcome.status == Status.UNIQUE
+    count(puzzle)                    # 1 (a Count: an int with .complete)
+    cnf = encode(puzzle)             # cnf.clauses, cnf.nv, cnf.decode(model)
+    write_dimacs(cnf, open("escargot.cnf", "w"))
+    for outcome in solve_many(read_puzzles("puzzles/royle17-25.txt")):
+        ...
+
+:func:`solve`, :func:`count` and :func:`solve_many` share their keywords and the
+CLI's defaults: ``solver=None`` (the batch engine for ranks 2-4, CaDiCaL 1.9.5
+above), ``encoding=None``, ``max_solutions=2``, ``timeout=None``.
 """
 
-from .dimacs import Answer, read_answer
+from .dimacs import Answer, read_answer, write_dimacs
 from .encoding import Cnf, Encoding, decode_model, encode
-from .engine import Outcome, Stats, check_answer, solve
-from .formats import InputError, format_grid, format_line, parse, read_file, read_text
+from .engine import Count, check_answer, count, solve, solve_many
+from .formats import InputError, format_grid, format_line, parse, read_text
+from .inputs import read_file, read_puzzles
+from .outcome import Outcome, Stats, Status
 from .puzzle import Puzzle, verify
 from .solvers import SolverError, SolverSpec, command_spec, solver_spec
 
@@ -21,6 +31,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Answer",
     "Cnf",
+    "Count",
     "Encoding",
     "InputError",
     "Outcome",
@@ -28,8 +39,10 @@ __all__ = [
     "SolverError",
     "SolverSpec",
     "Stats",
+    "Status",
     "check_answer",
     "command_spec",
+    "count",
     "decode_model",
     "encode",
     "format_grid",
@@ -37,8 +50,11 @@ __all__ = [
     "parse",
     "read_answer",
     "read_file",
+    "read_puzzles",
     "read_text",
     "solve",
+    "solve_many",
     "solver_spec",
     "verify",
+    "write_dimacs",
 ]

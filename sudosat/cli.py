@@ -1,4 +1,9 @@
-"""The command line: thin click commands over the library."""
+"""The command line: thin click commands over the library.
+
+Each command parses its options, calls the library (:mod:`inputs` to read,
+:func:`engine.solve_with` through :mod:`batch` to solve, :mod:`render` to
+show) and turns the answers into an exit code.
+"""
 
 from __future__ import annotations
 
@@ -6,56 +11,26 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import IO, Any, TypeVar
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import __version__
-from .batch import FORMATS as BATCH_FORMATS
-from .batch import (
-    MALFORMED,
-    MISMATCH,
-    Chunk,
-    Lines,
-    Settings,
-    Summary,
-    csv_fields,
-    is_pipe,
-    is_stream,
-    run,
-)
-from .batch import chunks as batch_chunks
-from .batch import outcome as batch_outcome
-from .batch import shard as take_shard
+from .batch import FAILURES, Settings, Summary, run
 from .dimacs import read_answer, write_atomically, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
-from .engine import (
-    ERROR,
-    MULTIPLE,
-    NONE,
-    SOLVED,
-    TIMEOUT,
-    UNIQUE,
-    Outcome,
-    check_answer,
-    solve_safely,
-)
-from .formats import (
-    LAYOUTS,
-    InputError,
-    decode_text,
-    open_source,
-    read_file,
-    read_source,
-    read_text,
-    source_name,
-)
+from .engine import COUNT_LIMIT, Options, check_answer
+from .formats import AmbiguousInput, InputError, format_line
+from .inputs import Inputs, read_file, read_source
+from .inputs import shard as take_shard
+from .outcome import Status
 from .puzzle import Puzzle
-from .render import count_line, outcome_json, plain, show_rich, stats_lines, status_line, where
+from .render import FORMATS, Document, Result, View, note, render
 from .solvers import DEFAULT_SOLVER, SolverError, SolverSpec, command_spec, solver_spec
 from .solvers.external import executable, external_programs
 from .solvers.pysat_backend import pysat_solvers
@@ -69,14 +44,14 @@ EXIT_TIMEOUT = 5
 EXIT_MISMATCH = 6
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
-EXIT_CODES = {
-    UNIQUE: EXIT_OK,
-    SOLVED: EXIT_OK,
-    MULTIPLE: EXIT_MULTIPLE,
-    NONE: EXIT_NONE,
-    ERROR: EXIT_SOLVER,
-    TIMEOUT: EXIT_TIMEOUT,
-}
+FAIL_ON = dict(
+    zip(
+        FAILURES,
+        (EXIT_USAGE, EXIT_SOLVER, EXIT_NONE, EXIT_MULTIPLE, EXIT_TIMEOUT, EXIT_MISMATCH),
+        strict=True,
+    )
+)
+"""--fail-on names: which outcomes count for the exit code, and their codes."""
 SEVERITY = [
     EXIT_OK,
     EXIT_MULTIPLE,
@@ -85,19 +60,8 @@ SEVERITY = [
     EXIT_TIMEOUT,
     EXIT_SOLVER,
     EXIT_USAGE,
-    EXIT_INTERRUPTED,
 ]
 """For many puzzles the exit code is the most severe one, in this order."""
-
-FAIL_ON = {
-    "malformed": EXIT_USAGE,
-    "error": EXIT_SOLVER,
-    "none": EXIT_NONE,
-    "multiple": EXIT_MULTIPLE,
-    "timeout": EXIT_TIMEOUT,
-    "mismatch": EXIT_MISMATCH,
-}
-"""--fail-on names: which outcomes of a batch count for the exit code, and their codes."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -112,10 +76,17 @@ class SolverFailure(click.ClickException):
     exit_code = EXIT_SOLVER
 
 
+def bad_input(err: InputError) -> BadInput:
+    """The one-line error for input that cannot be read, with the flags that settle
+    an ambiguous reading."""
+    hint = "; see --alphabet, --rank and --layout" if isinstance(err, AmbiguousInput) else ""
+    return BadInput(f"{err}{hint}")
+
+
 def input_options(func: F) -> F:
     func = click.option(
         "--layout",
-        type=click.Choice(LAYOUTS),
+        type=click.Choice(("auto", "line", "grid")),
         default="auto",
         show_default=True,
         help="grid: the whole file is one puzzle; line: one puzzle per line.",
@@ -158,8 +129,17 @@ def encoding_options(func: F) -> F:
     )(func)
 
 
-def output_options(*extra: str, note: str = "") -> Callable[[F], F]:
-    """--format (rich, grid, line, json and ``extra``) and --color/--no-color."""
+def asked_encoding(rules: str, amo: str, reduced: bool) -> Encoding | None:
+    """The encoding the options ask for; None when none of them was given."""
+    context = click.get_current_context()
+    given = [context.get_parameter_source(name) for name in ("rules", "amo", "reduced")]
+    if all(source == ParameterSource.DEFAULT for source in given):
+        return None
+    return Encoding(rules, amo, reduced)
+
+
+def output_options(*formats: str, note: str = "") -> Callable[[F], F]:
+    """--format (one of ``formats``) and --color/--no-color."""
 
     def decorate(func: F) -> F:
         func = click.option(
@@ -171,20 +151,19 @@ def output_options(*extra: str, note: str = "") -> Callable[[F], F]:
             "--format",
             "-f",
             "fmt",
-            type=click.Choice(["rich", "grid", "line", "json", *extra]),
-            help="Output: rich (default on a terminal), grid (default when piped), line or json"
-            + note
-            + ".",
+            type=click.Choice(formats),
+            help="Output: rich (default on a terminal), grid (default when piped)" + note + ".",
         )(func)
 
     return decorate
 
 
-def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec:
-    """The solver the options name; a program that is not installed fails here (exit 4)."""
+def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | None:
+    """The solver the options name (None: none was); a program that is not installed
+    fails here (exit 4)."""
     try:
         if solver_cmd is None:
-            spec = solver_spec(solver or DEFAULT_SOLVER)
+            spec = solver_spec(solver) if solver is not None else None
         elif solver is not None:
             raise click.UsageError("give --solver or --solver-cmd, not both")
         else:
@@ -192,7 +171,7 @@ def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec:
     except SolverError as err:
         hint = "--solver" if solver_cmd is None else "--solver-cmd"
         raise click.BadParameter(str(err), param_hint=hint) from None
-    if spec.program is not None:
+    if spec is not None and spec.program is not None:
         try:
             executable(spec.program)
         except SolverError as err:
@@ -225,156 +204,15 @@ def _fail_on(value: str | None) -> frozenset[str] | None:
     return frozenset(names)
 
 
-class Inputs:
-    """Input files opened once: peeked at to tell a batch from a single puzzle, then read."""
-
-    def __init__(self) -> None:
-        self.opened: dict[str, tuple[IO[bytes], Lines, bool]] = {}
-
-    def is_stream(self, path: str, rank: int | None, layout: str) -> bool:
-        try:
-            return self.take(path, rank, layout, keep=True)[2]
-        except InputError:
-            return False  # the single-puzzle path reports it
-
-    def take(
-        self, path: str, rank: int | None, layout: str, keep: bool = False
-    ) -> tuple[IO[bytes], Lines, bool]:
-        """The stream, its peeked lines, and whether it is a batch."""
-        if path not in self.opened:
-            # Two whole-puzzle lines make a batch when the format leaves it open;
-            # in a batch already, one does (answers start with the first line).
-            stream = open_source(path)
-            streaming, lines = is_stream(stream, rank, layout, 2 if keep else 1)
-            self.opened[path] = (stream, lines, streaming)
-        return self.opened[path] if keep else self.opened.pop(path)
-
-    def read(
-        self, path: str, rank: int | None, alphabet: str | None, layout: str
-    ) -> list[Puzzle | InputError]:
-        """Every puzzle of ``path`` at once (the single-puzzle path)."""
-        if path not in self.opened:
-            return read_puzzles(path, rank, alphabet, layout)
-        _, lines, _ = self.opened.pop(path)
-        try:
-            return _read_rest(lines, source_name(path), rank, alphabet, layout)
-        except InputError as err:
-            raise BadInput(str(err)) from None
-
-    def chunks(
-        self, paths: tuple[str, ...], rank: int | None, alphabet: str | None, layout: str
-    ) -> Iterator[Chunk]:
-        for path in paths:
-            source = source_name(path)
-            try:
-                stream, lines, streaming = self.take(path, rank, layout)
-            except InputError as err:
-                yield Chunk(source, entries=[err])
-                continue
-            if streaming:
-                yield from batch_chunks(
-                    source, lines, rank=rank, alphabet=alphabet, piped=is_pipe(stream)
-                )
-                continue
-            try:
-                entries = _read_rest(lines, source, rank, alphabet, layout)
-            except InputError as err:
-                entries = [err]
-            yield Chunk(source, entries=entries)
-
-
-def _read_rest(
-    lines: Lines, source: str, rank: int | None, alphabet: str | None, layout: str
-) -> list[Puzzle | InputError]:
-    """The puzzles of an input that was peeked at, read whole."""
-    text = decode_text(lines.rest(), source)
-    return read_text(text, source, rank=rank, alphabet_spec=alphabet, layout=layout)
-
-
-def solve_batch(
-    paths: tuple[str, ...],
-    opened: Inputs,
-    settings: Settings,
-    *,
-    rank: int | None,
-    alphabet: str | None,
-    layout: str,
-    jobs: int,
-    shard: tuple[int, int] | None,
-    fail_on: frozenset[str],
-    quiet: bool,
-    color: bool | None,
-) -> int:
-    """Many puzzles: streamed, solved by workers, written in order; the exit code."""
-    work = opened.chunks(paths, rank, alphabet, layout)
-    if shard is not None:
-        work = take_shard(work, *shard)
-    if settings.fmt == "csv":
-        _write(",".join(csv_fields(settings)) + "\n")  # plain names: nothing to quote
-    errors = console_for(sys.stderr, color)
-
-    def report(note: str) -> None:
-        errors.print(
-            note, markup=False, highlight=False, style="red" if note[:6] == "Error:" else None
-        )
-
-    if quiet or not sys.stderr.isatty():
-        summary = run(work, settings, _write, jobs=jobs, report=report)
-    else:
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("{task.completed:,} puzzles"),
-            TimeElapsedColumn(),
-            console=errors,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("solving", total=None)
-            summary = run(
-                work,
-                settings,
-                _write,
-                jobs=jobs,
-                report=report,
-                progress=lambda n: bar.advance(task, n),
-            )
-    if summary.failure:
-        errors.print(f"Error: {summary.failure}", style="red", markup=False, highlight=False)
-    if not quiet:
-        for line in summary.lines():
-            errors.print(line, markup=False, highlight=False)
-    return batch_exit_code(summary, fail_on)
-
-
-def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()  # a stream's answers go out as they come
-
-
-def batch_exit_code(summary: Summary, fail_on: frozenset[str]) -> int:
+def exit_code(summary: Summary, fail_on: frozenset[str]) -> int:
+    """The most severe code of what ``fail_on`` counts; 130 when interrupted, 4 when
+    worker processes kept dying."""
     if summary.interrupted:
         return EXIT_INTERRUPTED
     if summary.failure:
         return EXIT_SOLVER
-    counts = summary.counts
-    found = {
-        "malformed": counts[MALFORMED],
-        "error": counts[ERROR] - counts[MALFORMED],
-        "none": counts[NONE],
-        "multiple": counts[MULTIPLE],
-        "timeout": counts[TIMEOUT],
-        "mismatch": counts[MISMATCH],
-    }
-    codes = [FAIL_ON[name] for name, n in found.items() if n and name in fail_on]
+    codes = [FAIL_ON[name] for name, n in summary.failures.items() if n and name in fail_on]
     return max(codes, key=SEVERITY.index, default=EXIT_OK)
-
-
-def read_puzzles(
-    path: str, rank: int | None, alphabet: str | None, layout: str
-) -> list[Puzzle | InputError]:
-    try:
-        return read_file(path, rank=rank, alphabet_spec=alphabet, layout=layout)
-    except InputError as err:
-        raise BadInput(str(err)) from None
 
 
 def console_for(stream: IO[str], color: bool | None) -> Console:
@@ -383,6 +221,23 @@ def console_for(stream: IO[str], color: bool | None) -> Console:
     return Console(
         file=stream, force_terminal=color, no_color=no_color, highlight=False, soft_wrap=True
     )
+
+
+def view_for(fmt: str, out: Console, **shown: bool) -> View:
+    """What to show, with rich's view of the terminal (colours, width) for workers."""
+    return View(
+        fmt,
+        color_system=out.color_system if fmt == "rich" else None,
+        no_color=out.no_color,
+        width=out.width,
+        **shown,
+    )
+
+
+def _write(text: str) -> None:
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()  # a stream's answers go out as they come
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -408,8 +263,9 @@ def cli() -> None:
     "--solver",
     "-s",
     metavar="NAME",
-    help=f"A PySAT solver (default {DEFAULT_SOLVER}) or a solver program: minisat, cadical, "
-    "kissat, picosat, cryptominisat5, glucose (see `sudosat solvers`).",
+    help="A PySAT solver (cadical195, glucose4, ...) or a solver program: minisat, cadical, "
+    "kissat, picosat, cryptominisat5, glucose (see `sudosat solvers`). Default: the batch "
+    f"engine for ranks 2-4, {DEFAULT_SOLVER} above.",
 )
 @click.option(
     "--solver-cmd",
@@ -427,7 +283,8 @@ def cli() -> None:
 @click.option(
     "--count",
     is_flag=True,
-    help="Print the number of solutions (up to --max-solutions, default 10000).",
+    help=f"Print the number of solutions (up to --max-solutions, default {COUNT_LIMIT}); "
+    "N+ when the search stopped before it was complete.",
 )
 @click.option(
     "--timeout",
@@ -441,15 +298,14 @@ def cli() -> None:
     help="Report variables, clauses, conflicts, decisions, propagations, restarts and time.",
 )
 @output_options(
-    "jsonl",
-    "csv",
-    note="; for many puzzles line (the default), jsonl (an object per puzzle) or csv",
+    *FORMATS,
+    note="; for many puzzles line; line, jsonl (an object per puzzle) or csv for programs",
 )
 @click.option(
     "--jobs",
     "-j",
     type=click.IntRange(1),
-    help="Worker processes for a batch (default: all cores); answers stay in input order.",
+    help="Worker processes for many puzzles (default: all cores); answers stay in input order.",
 )
 @click.option(
     "--shard",
@@ -497,11 +353,13 @@ def solve(
 
     A file holds one puzzle (a line of N*N symbols, or a grid of N rows), one
     puzzle per line, or a CSV with a puzzle column (quizzes, puzzle, ...) and
-    maybe a solutions column. Many puzzles are a batch: streamed, solved by
-    --jobs workers, one answer per puzzle in input order (line, jsonl or csv),
-    a summary on stderr. Exit codes: 0 unique, 1 several solutions, 2 bad
-    input, 3 no solution, 4 solver failure, 5 timeout, 6 --check mismatch,
-    130 interrupted (the most severe over all puzzles; see --fail-on).
+    maybe a solutions column. The input alone decides between one puzzle and
+    many: many are streamed, solved by --jobs workers and answered once each,
+    in input order, with a summary on stderr. Every format gives one record per
+    puzzle. Exit codes: 0 unique, 1 several solutions, 2 bad input, 3 no
+    solution, 4 solver failure, 5 timeout, 6 --check mismatch, 130 interrupted
+    (the most severe over all puzzles; see --fail-on; a puzzle whose expected
+    answer is checked counts by its check alone).
 
     \b
     Examples:
@@ -515,124 +373,85 @@ def solve(
       sudosat solve --format csv --check --fail-on error,mismatch sudoku.csv
       sudosat solve --shard 2/4 --format jsonl puzzles/royle17-25.txt
     """
-    spec = resolve_solver(solver, solver_cmd)
-    encoding = Encoding(rules, amo, reduced)
-    limit = max_solutions or (10000 if count else 2)
+    options = Options(
+        resolve_solver(solver, solver_cmd),
+        asked_encoding(rules, amo, reduced),
+        max_solutions or (COUNT_LIMIT if count else 2),
+        timeout,
+    )
     paths = puzzles or ("-",)
     if paths == ("-",) and sys.stdin.isatty():
         raise click.UsageError("give a PUZZLE file, or - to read one from stdin")
-    batch_options = jobs is not None or shard is not None or check or fail_on is not None
-    opened = Inputs()
-    if fmt in ("jsonl", "csv") or batch_options:  # only a batch writes these
-        if fmt not in (None, *BATCH_FORMATS):
-            raise click.UsageError(
-                "--jobs, --shard, --check and --fail-on work with --format line, jsonl or csv"
-            )
-        batch = True
-    elif fmt in ("rich", "grid", "json"):
-        batch = False
-    else:
-        batch = len(paths) > 1 or opened.is_stream(paths[0], rank, layout)
-    if batch and stats:
-        raise click.UsageError(
-            "--stats is for single puzzles; a batch reports each time in jsonl/csv"
-        )
-    explicit = solver is not None or solver_cmd is not None or encoding != Encoding()
-    settings = Settings(
-        solver=spec if explicit else None,  # None: the batch engine where it applies
-        encoding=encoding,
-        limit=limit,
-        timeout=timeout,
-        fmt=fmt or "line",
-        check=check,
-        count=count,
-    )
-    if batch:
-        code = solve_batch(
-            paths,
-            opened,
-            settings,
-            rank=rank,
-            alphabet=alphabet,
-            layout=layout,
-            jobs=jobs or os.cpu_count() or 1,
-            shard=shard,
-            fail_on=fail_on if fail_on is not None else frozenset(FAIL_ON),
-            quiet=quiet,
-            color=color,
-        )
-        sys.exit(code)
-    entries = [e for path in paths for e in opened.read(path, rank, alphabet, layout)]
-    if fmt is None:
-        piped = "line" if len(entries) > 1 else "grid"
-        fmt = "rich" if sys.stdout.isatty() or color else piped
+    # jsonl and csv look the same for one puzzle and many: a pipe's first line starts them
+    tell = 1 if fmt in ("jsonl", "csv") else 2
+    inputs = Inputs(paths, rank=rank, alphabet=alphabet, layout=layout, lines_to_tell=tell)
+    many = inputs.many
+    if not many:
+        single = inputs.single()
+        if isinstance(single, InputError):
+            raise bad_input(single)
     out = console_for(sys.stdout, color)
+    if fmt is None:
+        fmt = "rich" if out.is_terminal else ("line" if many else "grid")
+    view = view_for(fmt, out, many=many, count=count, check=check, stats=stats)
+    chunks = inputs.chunks()
+    if shard is not None:
+        chunks = take_shard(chunks, *shard)
     errors = console_for(sys.stderr, color)
-    codes = []
-    records = []
-    for entry in entries:
-        if isinstance(entry, InputError):
-            errors.print(f"Error: {entry}", style="red", markup=False)
-            codes.append(EXIT_USAGE)
-            if fmt == "json":
-                records.append(
-                    {
-                        "source": entry.source,
-                        "line": entry.line,
-                        "status": "error",
-                        "reason": str(entry),
-                    }
-                )
-            elif fmt == "line":
-                click.echo("error")
-            continue
-        if len(entries) > 1:  # the batch engine, unless a solver or encoding is asked for
-            outcome = batch_outcome(entry, settings)
-        else:
-            outcome = solve_safely(
-                entry, solver=spec, encoding=encoding, max_solutions=limit, timeout=timeout
+
+    def report(said: str) -> None:
+        style = "red" if said.startswith("Error:") else None
+        errors.print(said, markup=False, highlight=False, style=style)
+
+    document = Document(view)
+    _write(document.head())
+    settings = Settings(options, view)
+    workers = (jobs or os.cpu_count() or 1) if many else 1
+    if quiet or not many or not errors.is_terminal:
+        summary = run(
+            chunks, settings, lambda text: _write(document.piece(text)), jobs=workers, report=report
+        )
+    else:
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("{task.completed:,} puzzles"),
+            TimeElapsedColumn(),
+            console=errors,
+            transient=True,
+            redirect_stdout=False,  # records go to stdout, never into the bar's stream
+            redirect_stderr=False,
+        ) as bar:
+            task = bar.add_task("solving", total=None)
+            summary = run(
+                chunks,
+                settings,
+                lambda text: _write(document.piece(text)),
+                jobs=workers,
+                report=report,
+                progress=lambda n: bar.advance(task, n),
             )
-        if len(entries) == 1 and outcome.status == ERROR:
-            raise SolverFailure(outcome.reason)
-        codes.append(EXIT_CODES[outcome.status])
-        if fmt == "json":
-            records.append(outcome_json(outcome))
-        else:
-            _show(outcome, fmt, out, errors, count=count, many=len(entries) > 1)
-        if stats:
-            stream = out if fmt == "rich" else errors
-            stream.print(
-                "\n".join(stats_lines(outcome)),
-                markup=False,
-                style="dim" if fmt == "rich" else None,
-            )
-    if fmt == "json":
-        document: Any = records[0] if len(entries) == 1 else records
-        click.echo(json.dumps(document, indent=2 if len(entries) == 1 else None))
-    sys.exit(max(codes, key=SEVERITY.index) if codes else EXIT_OK)
+    _write(document.tail())
+    if summary.failure:
+        report(f"Error: {summary.failure}")
+    if many and not quiet:
+        for line in summary.lines():
+            errors.print(line, markup=False, highlight=False)
+    elif summary.interrupted:
+        click.echo("sudosat: interrupted", err=True)
+    sys.exit(exit_code(summary, fail_on if fail_on is not None else frozenset(FAIL_ON)))
 
 
-def _show(
-    outcome: Outcome, fmt: str, out: Console, err: Console, *, count: bool, many: bool
-) -> None:
-    if fmt == "rich":
-        if count:
-            if many:
-                out.print(f"{where(outcome)}: ", end="", markup=False)
-            out.print(count_line(outcome), markup=False)
-        else:
-            show_rich(out, outcome, title=many)
-        return
-    label = f"{where(outcome)}: " if many else ""
-    if count:
-        click.echo(len(outcome.solutions))
-        err.print(label + count_line(outcome), markup=False)
-        return
-    click.echo(plain(outcome, fmt, limit=1 if many and fmt == "line" else None))
-    if many and fmt == "grid":
-        click.echo()
-    if not many or outcome.status != UNIQUE:
-        err.print(label + status_line(outcome), markup=False)
+def read_one(path: str, rank: int | None, alphabet: str | None, layout: str) -> Puzzle:
+    """The one puzzle of ``path``; BadInput for anything else."""
+    try:
+        entries = read_file(path, rank=rank, alphabet=alphabet, layout=layout)
+    except InputError as err:
+        raise bad_input(err) from None
+    if len(entries) != 1:
+        raise BadInput(f"{path}: holds {len(entries)} puzzles; give one")
+    if isinstance(entries[0], InputError):
+        raise bad_input(entries[0])
+    return entries[0]
 
 
 @cli.command()
@@ -673,12 +492,7 @@ def cnf(
         target = Puzzle(rank, (0,) * rank**4)
         reduced = False
     else:
-        entries = read_puzzles(puzzle, rank, alphabet, layout)
-        if len(entries) != 1:
-            raise BadInput(f"{puzzle}: holds {len(entries)} puzzles; cnf takes one")
-        if isinstance(entries[0], InputError):
-            raise BadInput(str(entries[0]))
-        target = entries[0]
+        target = read_one(puzzle, rank, alphabet, layout)
     formula = encode(target, Encoding(rules, amo, reduced))
     if out == "-":
         write_dimacs(formula, sys.stdout)
@@ -690,7 +504,7 @@ def cnf(
 @click.argument("puzzle")
 @click.argument("model", default="-")
 @input_options
-@output_options()
+@output_options("rich", "grid", "line", "json")
 def decode(
     puzzle: str,
     model: str,
@@ -717,33 +531,25 @@ def decode(
     """
     if puzzle == "-" and model == "-":
         raise click.UsageError("PUZZLE and MODEL cannot both be stdin")
-    entries = read_puzzles(puzzle, rank, alphabet, layout)
-    if len(entries) != 1:
-        raise BadInput(f"{puzzle}: holds {len(entries)} puzzles; decode takes one")
-    if isinstance(entries[0], InputError):
-        raise BadInput(str(entries[0]))
+    target = read_one(puzzle, rank, alphabet, layout)
     try:
         source, text = read_source(model, expected="solver output")
         answer = read_answer(text, source)
     except InputError as err:
-        raise BadInput(str(err)) from None
+        raise bad_input(err) from None
     try:
-        outcome = check_answer(entries[0], answer)
+        outcome = check_answer(target, answer)
     except SolverError as err:
         raise SolverFailure(f"{source}: {err}") from None
-    fmt = fmt or ("rich" if sys.stdout.isatty() or color else "grid")
-    if fmt == "json":
-        click.echo(json.dumps(outcome_json(outcome), indent=2))
-    else:
-        _show(
-            outcome,
-            fmt,
-            console_for(sys.stdout, color),
-            console_for(sys.stderr, color),
-            count=False,
-            many=False,
-        )
-    sys.exit(EXIT_CODES[outcome.status])
+    out = console_for(sys.stdout, color)
+    view = view_for(fmt or ("rich" if out.is_terminal else "grid"), out)
+    result = Result(target.source, target.line, format_line(target), outcome)
+    _write(render([result], view))
+    said = note(result, view)
+    if said is not None:
+        console_for(sys.stderr, color).print(said, markup=False, highlight=False)
+    codes = {Status.SOLVED: EXIT_OK, Status.NONE: EXIT_NONE, Status.TIMEOUT: EXIT_TIMEOUT}
+    sys.exit(codes[outcome.status])
 
 
 @cli.command()

@@ -54,7 +54,9 @@ class Encoding:
         if self.rules not in RULES:
             raise ValueError(f"unknown rules {self.rules!r}; choose from {', '.join(RULES)}")
         if self.amo not in AMO_ENCODINGS:
-            raise ValueError(f"unknown --amo {self.amo!r}; choose from {', '.join(AMO_ENCODINGS)}")
+            raise ValueError(
+                f"unknown at-most-one encoding {self.amo!r}; choose from {', '.join(AMO_ENCODINGS)}"
+            )
 
     def describe(self) -> str:
         return f"{self.rules}, at-most-one {self.amo}" + (", reduced" if self.reduced else "")

@@ -1,9 +1,19 @@
-"""Solving: one solution, the uniqueness check, enumeration, timeouts.
+"""Solving: one function chooses the engine; the general engine; counting; many puzzles.
 
-Uniqueness is decided by re-solving with the found solution blocked; the
-blocking clause only names the cells the CNF decides, so variables that are
-in no clause (which some solvers set freely) cannot fake a second solution.
-Every solution is checked against the rules and the givens before it counts.
+Two engines answer a puzzle, both with a verified :class:`Outcome`:
+
+* the batch engine (:mod:`fast`): propagation over rules kept loaded, then a
+  small search over what is left; ranks 2-4 when neither a solver nor an
+  encoding is asked for;
+* the general engine (below): the puzzle's CNF on a fresh solver of any kind,
+  a PySAT solver in process or a solver program.
+
+:func:`solve` picks one (:func:`uses_batch_engine`); the CLI, :func:`count` and
+:func:`solve_many` all go through it. Uniqueness is decided by re-solving with
+the found solution blocked; the blocking clause only names the cells the CNF
+decides, so variables that are in no clause (which some solvers set freely)
+cannot fake a second solution. Every solution is checked against the rules and
+the givens before it counts.
 """
 
 from __future__ import annotations
@@ -12,100 +22,175 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from itertools import islice
 from typing import Any
 
 from .dimacs import SAT, UNSAT, Answer
 from .encoding import Cnf, Encoding, decode_model, encode
-from .puzzle import Clash, Grid, Puzzle, cell_name, verify
-from .solvers import (
-    DEFAULT_SOLVER,
-    SatSolver,
-    SolverError,
-    SolverSpec,
-    SolverTimeout,
-    solver_spec,
-)
+from .fast import FastSolver
+from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
+from .puzzle import Grid, Puzzle, verify
+from .solvers import DEFAULT_SOLVER, SatSolver, SolverError, SolverSpec, SolverTimeout, solver_spec
 
-UNIQUE, MULTIPLE, NONE, SOLVED, TIMEOUT, ERROR = (
-    "unique",
-    "multiple",
-    "none",
-    "solved",
-    "timeout",
-    "error",
-)
-"""``solved``: a solution was found and uniqueness was not asked for."""
+BATCH_ENGINE_RANKS = range(2, 5)
+"""Above rank 4 the batch engine's rules are too large to keep loaded."""
+COUNT_LIMIT = 10000
+"""How many solutions :func:`count` looks for unless told."""
+CHUNK = 128
+"""Puzzles per task when :func:`solve_many` uses worker processes."""
 
 
-@dataclass
-class Stats:
-    """What the MiniSat report prints, for one puzzle: sizes, search effort, time."""
+@dataclass(frozen=True)
+class Options:
+    """How to solve: what :func:`solve` takes as keywords, as one value for workers."""
 
-    variables: int = 0
-    clauses: int = 0
-    conflicts: int | None = None
-    decisions: int | None = None
-    propagations: int | None = None
-    restarts: int | None = None
-    solves: int = 0
-    time: float = 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
-
-
-@dataclass
-class Outcome:
-    """The result of solving one puzzle."""
-
-    puzzle: Puzzle
-    status: str
-    solutions: list[Grid] = field(default_factory=list)
-    exhausted: bool = False
-    """True when the search proved there are no more solutions than those listed."""
-    clashes: list[Clash] = field(default_factory=list)
-    reason: str = ""
-    solver: str = ""
+    solver: SolverSpec | None = None
+    """None: the batch engine where it applies, else :data:`DEFAULT_SOLVER`."""
     encoding: Encoding | None = None
-    stats: Stats = field(default_factory=Stats)
+    """None: the default :class:`Encoding` (for the general engine)."""
+    max_solutions: int = 2
+    timeout: float | None = None
 
-    @property
-    def unique(self) -> bool | None:
-        if self.status in (UNIQUE, MULTIPLE, NONE):
-            return self.status == UNIQUE
-        return None
-
-
-def _dead_cell(puzzle: Puzzle) -> int | None:
-    """A blank cell that every value is ruled out of by its peers' givens."""
-    for cell, values in enumerate(puzzle.candidates):
-        if not values:
-            return cell
-    return None
-
-
-def why_none(puzzle: Puzzle) -> str:
-    """Why the givens alone leave no solution: clashing clues or a cell nothing fits;
-    empty when neither shows."""
-    clashes = puzzle.clashes()
-    if clashes:
-        return clashes[0].describe(puzzle)
-    dead = _dead_cell(puzzle)
-    return f"no value fits {cell_name(puzzle.rank, dead)}" if dead is not None else ""
+    @classmethod
+    def of(
+        cls,
+        solver: str | SolverSpec | None = None,
+        encoding: Encoding | None = None,
+        max_solutions: int = 2,
+        timeout: float | None = None,
+    ) -> Options:
+        if max_solutions < 1:
+            raise ValueError("max_solutions must be at least 1")
+        if timeout is not None and timeout <= 0:
+            raise ValueError("timeout must be positive")
+        spec = solver_spec(solver) if isinstance(solver, str) else solver
+        return cls(spec, encoding, max_solutions, timeout)
 
 
-def accept(puzzle: Puzzle, grid: Grid, found: list[Grid], solver: str) -> Grid:
-    """``grid`` added to ``found`` once it is checked: a solution of ``puzzle`` (rules
-    and givens) not found before. Anything else is the solver's fault."""
-    problems = verify(puzzle, grid)
-    if problems:
-        raise SolverError(f"{solver} returned a model that is no solution: {problems[0]}")
-    if grid in found:
-        raise SolverError(f"{solver} returned a blocked solution again")
-    found.append(grid)
-    return grid
+def uses_batch_engine(rank: int, options: Options) -> bool:
+    """The engine rule: the batch engine for ranks 2-4 unless a solver or an encoding
+    is asked for; the general engine otherwise."""
+    return options.solver is None and options.encoding is None and rank in BATCH_ENGINE_RANKS
+
+
+def solve(
+    puzzle: Puzzle,
+    *,
+    solver: str | SolverSpec | None = None,
+    encoding: Encoding | None = None,
+    max_solutions: int = 2,
+    timeout: float | None = None,
+) -> Outcome:
+    """Solve ``puzzle``, looking for up to ``max_solutions`` (2: the uniqueness check).
+
+    ``solver``: None (the batch engine for ranks 2-4, else ``cadical195``), a PySAT
+    solver name or alias (``glucose4``, ``g4``), a solver program's name
+    (``minisat``, ``cadical``, ...) or a :class:`SolverSpec`. ``encoding``: the CNF
+    for the general engine. Past ``timeout`` seconds the outcome is ``timeout``,
+    with the solutions found by then. A solver that fails raises SolverError.
+    """
+    return solve_with(puzzle, Options.of(solver, encoding, max_solutions, timeout))
+
+
+def solve_with(puzzle: Puzzle, options: Options) -> Outcome:
+    """:func:`solve` with its keywords as one :class:`Options`."""
+    start = time.perf_counter()
+    if uses_batch_engine(puzzle.rank, options):
+        outcome = _batch_engine(puzzle.rank).solve(puzzle, options.max_solutions, options.timeout)
+    else:
+        outcome = _general(puzzle, options)
+    outcome.stats.time = time.perf_counter() - start
+    return outcome
+
+
+def solve_or_error(puzzle: Puzzle, options: Options) -> Outcome:
+    """Like :func:`solve_with`, but a solver failure is an ``error`` outcome."""
+    try:
+        return solve_with(puzzle, options)
+    except SolverError as err:
+        name = options.solver.name if options.solver else ""
+        return Outcome(puzzle, Status.ERROR, reason=str(err), solver=name)
+
+
+@cache
+def _batch_engine(rank: int) -> FastSolver:
+    """One batch engine per rank and process, made when first needed."""
+    return FastSolver(rank)
+
+
+class Count(int):
+    """A number of solutions that knows whether it is complete: ``complete`` is False
+    when the search stopped at its limit or its timeout (then it is a lower bound)."""
+
+    complete: bool
+
+    def __new__(cls, value: int, complete: bool) -> Count:
+        made = super().__new__(cls, value)
+        made.complete = complete
+        return made
+
+    def __repr__(self) -> str:
+        return f"Count({int(self)}, complete={self.complete})"
+
+    def __str__(self) -> str:
+        return int.__repr__(self)
+
+
+def count(
+    puzzle: Puzzle,
+    *,
+    solver: str | SolverSpec | None = None,
+    encoding: Encoding | None = None,
+    max_solutions: int = COUNT_LIMIT,
+    timeout: float | None = None,
+) -> Count:
+    """The number of solutions of ``puzzle``, searching up to ``max_solutions``."""
+    outcome = solve(
+        puzzle, solver=solver, encoding=encoding, max_solutions=max_solutions, timeout=timeout
+    )
+    return Count(len(outcome.solutions), outcome.exhausted)
+
+
+def solve_many(
+    puzzles: Iterable[Puzzle],
+    *,
+    solver: str | SolverSpec | None = None,
+    encoding: Encoding | None = None,
+    max_solutions: int = 2,
+    timeout: float | None = None,
+    jobs: int = 1,
+) -> Iterator[Outcome]:
+    """An outcome for every puzzle, in order, lazily; a solver failure is an ``error``
+    outcome, not an exception. ``jobs`` > 1 solves in that many worker processes."""
+    options = Options.of(solver, encoding, max_solutions, timeout)
+    if jobs <= 1:
+        return (solve_or_error(puzzle, options) for puzzle in puzzles)
+    return _in_workers(puzzles, options, jobs)
+
+
+def _in_workers(puzzles: Iterable[Puzzle], options: Options, jobs: int) -> Iterator[Outcome]:
+    from .pool import ordered_map
+
+    iterator = iter(puzzles)
+    tasks = iter(lambda: (list(islice(iterator, CHUNK)), options), ([], options))
+    for outcomes in ordered_map(_solve_chunk, tasks, jobs, describe=_describe_chunk):
+        yield from outcomes
+
+
+def _solve_chunk(task: tuple[list[Puzzle], Options]) -> list[Outcome]:
+    puzzles, options = task
+    return [solve_or_error(puzzle, options) for puzzle in puzzles]
+
+
+def _describe_chunk(task: tuple[list[Puzzle], Options]) -> str:
+    first = task[0][0]
+    return f"{first.source} from line {first.line}"
+
+
+# --- the general engine ------------------------------------------------------
 
 
 def _search(cnf: Cnf, solver: SatSolver, max_solutions: int) -> Iterator[Grid]:
@@ -118,15 +203,6 @@ def _search(cnf: Cnf, solver: SatSolver, max_solutions: int) -> Iterator[Grid]:
         grid = accept(cnf.puzzle, cnf.decode(solver.get_model()), found, solver.name)
         yield grid
         solver.add_clauses([cnf.blocking_clause(grid)])
-
-
-def status_of(found: int, exhausted: bool) -> str:
-    """The status of a search that found ``found`` solutions, ``exhausted`` or not."""
-    if found == 0:
-        return NONE
-    if found > 1:
-        return MULTIPLE
-    return UNIQUE if exhausted else SOLVED
 
 
 Report = Callable[[str, Any], None]
@@ -146,18 +222,12 @@ def _run(
     cnf = encode(puzzle, encoding)
     report("size", (len(cnf.cell_variables) + cnf.nv - puzzle.size**3, len(cnf.clauses)))
     with solver.open(deadline) as backend:
-        count = 0
+        found = 0
         for grid in _search(cnf, backend, limit):
-            count += 1
+            found += 1
             report("solution", grid)
-        known = backend.accum_stats()
-        stats = Stats(
-            conflicts=known.get("conflicts"),
-            decisions=known.get("decisions"),
-            propagations=known.get("propagations"),
-            restarts=known.get("restarts"),
-            solves=count + (count < limit),
-        )
+        stats = Stats(solves=found + (found < limit))
+        stats.add_search(backend.accum_stats())
         report("done", (backend.name, stats))
 
 
@@ -179,41 +249,26 @@ def _receive(outcome: Outcome, limit: int) -> Report:
     return report
 
 
-def solve(
-    puzzle: Puzzle,
-    *,
-    solver: str | SolverSpec = DEFAULT_SOLVER,
-    encoding: Encoding | None = None,
-    max_solutions: int = 2,
-    timeout: float | None = None,
-) -> Outcome:
-    """Solve ``puzzle``; look for up to ``max_solutions`` (2 = the uniqueness check).
-
-    ``solver`` is a name (see :func:`solver_spec`) or a :class:`SolverSpec`. With a
-    ``timeout``, PySAT solvers run (encoding included) in a child process that is
-    killed at the deadline, and solver programs are killed at it; solutions
-    found by then are kept.
-    """
-    spec = solver_spec(solver) if isinstance(solver, str) else solver
-    encoding = encoding or Encoding()
-    start = time.perf_counter()
-    outcome = Outcome(puzzle, NONE, solver=spec.name, encoding=encoding)
-    outcome.clashes = puzzle.clashes()
-    dead = None if outcome.clashes else _dead_cell(puzzle)
-    if dead is not None:
-        outcome.reason = f"no value fits {cell_name(puzzle.rank, dead)}"
-    if outcome.clashes or dead is not None:
-        outcome.exhausted = True
-    elif timeout is None or spec.external:
+def _general(puzzle: Puzzle, options: Options) -> Outcome:
+    """The general engine. With a timeout, PySAT solvers run (encoding included) in a
+    child process that is killed at the deadline, and solver programs are killed at
+    it; solutions found by then are kept."""
+    spec = options.solver or solver_spec(DEFAULT_SOLVER)
+    encoding = options.encoding or Encoding()
+    limit, timeout = options.max_solutions, options.timeout
+    outcome = no_solution(puzzle, spec.name)
+    outcome.encoding = encoding
+    if outcome.reason:  # clashing clues or a dead cell: nothing to solve
+        return outcome
+    outcome.exhausted = False
+    if timeout is None or spec.external:
         deadline = None if timeout is None else time.monotonic() + timeout
-        report = _receive(outcome, max_solutions)
         try:
-            _run(puzzle, encoding, spec, max_solutions, report, deadline)
+            _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline)
         except SolverTimeout as stopped:
-            outcome.status, outcome.reason = TIMEOUT, str(stopped)
+            outcome.status, outcome.reason = Status.TIMEOUT, str(stopped)
     else:
-        _run_in_child(outcome, spec, max_solutions, timeout)
-    outcome.stats.time = time.perf_counter() - start
+        _run_in_child(outcome, spec, limit, timeout)
     return outcome
 
 
@@ -241,7 +296,7 @@ def _run_in_child(outcome: Outcome, solver: SolverSpec, limit: int, timeout: flo
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not receive.poll(remaining):
-                outcome.status = TIMEOUT
+                outcome.status = Status.TIMEOUT
                 outcome.reason = f"no answer within {timeout:g} s"
                 return
             try:
@@ -265,25 +320,13 @@ def check_answer(puzzle: Puzzle, answer: Answer, solver: str = "") -> Outcome:
 
     A model that is no solution raises SolverError; UNKNOWN is a timeout.
     """
-    outcome = Outcome(puzzle, NONE, solver=solver, clashes=puzzle.clashes())
     if answer.status == UNSAT:
-        outcome.exhausted = True
-    elif answer.status != SAT:
-        outcome.status, outcome.reason = TIMEOUT, "the solver gave no answer (UNKNOWN)"
-    else:
-        grid = decode_model(puzzle, answer.model)
-        problems = verify(puzzle, grid)
-        if problems:
-            raise SolverError(f"the model is no solution of the puzzle: {problems[0]}")
-        outcome.status, outcome.solutions = SOLVED, [grid]
-    return outcome
-
-
-def solve_safely(puzzle: Puzzle, **options: Any) -> Outcome:
-    """Like :func:`solve`, but a solver failure becomes an ``error`` outcome."""
-    try:
-        return solve(puzzle, **options)
-    except SolverError as err:
-        solver = options.get("solver", DEFAULT_SOLVER)
-        name = solver if isinstance(solver, str) else solver.name
-        return Outcome(puzzle, ERROR, reason=str(err), solver=name)
+        return no_solution(puzzle, solver)
+    if answer.status != SAT:
+        reason = "the solver gave no answer (UNKNOWN)"
+        return Outcome(puzzle, Status.TIMEOUT, reason=reason, solver=solver)
+    grid = decode_model(puzzle, answer.model)
+    problems = verify(puzzle, grid)
+    if problems:
+        raise SolverError(f"the model is no solution of the puzzle: {problems[0]}")
+    return Outcome(puzzle, Status.SOLVED, [grid], solver=solver)

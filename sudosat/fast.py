@@ -28,7 +28,7 @@ import pysolvers
 from pysat.solvers import Minicard, Solver
 
 from .encoding import augmented, groups
-from .engine import NONE, TIMEOUT, UNIQUE, Outcome, accept, status_of, why_none
+from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle
 from .solvers import SolverTimeout
 from .solvers.pysat_backend import interruptible
@@ -38,9 +38,6 @@ SEARCH_SOLVER = "minicard"
 NAME = f"batch engine ({PROBE_SOLVER} propagation, {SEARCH_SOLVER} search)"
 SLICE = 1000
 """Conflicts between looks at the clock under a timeout (milliseconds on 9x9)."""
-MAX_RANK = 4
-"""Above this the rules are too large to keep loaded per worker; the engine's
-reduced encoding on a fresh solver is used instead."""
 
 
 class FastSolver:
@@ -71,19 +68,24 @@ class FastSolver:
         assumptions = [cell * n + v for cell, v in enumerate(puzzle.cells) if v]
         ok, implied = interruptible(self.probe.propagate, assumptions=assumptions)
         if not ok:
-            return _none(puzzle)
+            return no_solution(puzzle, NAME)
         if len(implied) == self.top:  # every variable assigned
             grid = self._grid(implied)
             solution = accept(puzzle, grid, [], f"{PROBE_SOLVER} propagation")
-            return Outcome(puzzle, UNIQUE, [solution], exhausted=True, solver=NAME)
+            return Outcome(puzzle, Status.UNIQUE, [solution], exhausted=True, solver=NAME)
         deadline = None if timeout is None else time.monotonic() + timeout
         found: list[Grid] = []
+        stats = Stats()
         try:
-            self._search(puzzle, implied, limit, found, deadline)
+            self._search(puzzle, implied, limit, found, deadline, stats)
         except SolverTimeout:
             reason = f"no answer within {timeout:g} s"
-            return Outcome(puzzle, TIMEOUT, found, reason=reason, solver=NAME)
-        return _found(puzzle, found, limit)
+            return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=NAME, stats=stats)
+        if not found:
+            return no_solution(puzzle, NAME)
+        exhausted = len(found) < limit
+        status = status_of(len(found), exhausted)
+        return Outcome(puzzle, status, found, exhausted, solver=NAME, stats=stats)
 
     def _grid(self, implied: list[int]) -> Grid:
         """The grid of a complete assignment: one true cell variable per cell, in order."""
@@ -96,8 +98,10 @@ class FastSolver:
         limit: int,
         found: list[Grid],
         deadline: float | None,
+        stats: Stats,
     ) -> None:
-        """Adds to ``found`` up to ``limit`` solutions, from what propagation left open."""
+        """Adds to ``found`` up to ``limit`` solutions, from what propagation left open;
+        ``stats`` gets the small formula's size and the search's effort."""
         n, cell_of, value_of = self.size, self.cell_of, self.value_of
         grid = [0] * (n * n)
         for lit in self.cube.intersection(implied):  # the cells propagation fixed
@@ -120,16 +124,22 @@ class FastSolver:
         handle = search.minicard
         add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
         try:
-            for group in filter(None, by_group):
+            open_groups = list(filter(None, by_group))
+            for group in open_groups:
                 add_clause(handle, group)
                 add_atmost(handle, group, 1)
-            while len(found) < limit and _solve(search, deadline):
+            stats.variables, stats.clauses = len(open_vars), 2 * len(open_groups)
+            while len(found) < limit:
+                stats.solves += 1
+                if not _solve(search, deadline):
+                    break
                 # only variables of the clauses count, whatever else the model holds
                 for lit in open_set.intersection(search.get_model()):
                     grid[cell_of[lit]] = value_of[lit]
                 solution = accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
                 search.add_clause([-(c * n + solution[c]) for c in open_cells])
         finally:
+            stats.add_search(search.accum_stats())
             search.delete()
 
 
@@ -145,18 +155,3 @@ def _solve(search: Minicard, deadline: float | None) -> bool:
         status = interruptible(search.solve_limited)
         if status is not None:
             return bool(status)
-
-
-def _found(puzzle: Puzzle, found: list[Grid], limit: int) -> Outcome:
-    """What a search that stopped at ``limit`` solutions (or ran out) says."""
-    if not found:
-        return _none(puzzle)
-    exhausted = len(found) < limit
-    return Outcome(puzzle, status_of(len(found), exhausted), found, exhausted, solver=NAME)
-
-
-def _none(puzzle: Puzzle) -> Outcome:
-    # clashes named apart, as the general engine does
-    return Outcome(
-        puzzle, NONE, exhausted=True, clashes=puzzle.clashes(), reason=why_none(puzzle), solver=NAME
-    )

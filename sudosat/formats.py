@@ -3,7 +3,7 @@
 A text is read in every way that could make sense (characters in one of the
 known alphabets, whitespace-separated numbers, fixed-width rows with spaces
 as blanks); the readings that fit are compared, and when two of them disagree
-the reader stops and asks for ``--alphabet`` or ``--rank`` instead of guessing.
+the reader stops and asks for an alphabet or a rank instead of guessing.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO
 
 from .puzzle import MAX_RANK, Grid, Puzzle, rank_for_cells
 
@@ -83,7 +82,7 @@ class Alphabet:
         return f"{shown} ({self.name})" if self.name not in ("digits", "hex", "custom") else shown
 
 
-def alphabet(spec: str, size: int) -> Alphabet:
+def lookup_alphabet(spec: str, size: int) -> Alphabet:
     """An alphabet by name (digits, hex, base36, rexl) or as its literal symbols."""
     if spec in NAMED_ALPHABETS:
         symbols = NAMED_ALPHABETS[spec]
@@ -93,9 +92,9 @@ def alphabet(spec: str, size: int) -> Alphabet:
             raise ValueError("the hex alphabet is for 16x16 puzzles")
         return Alphabet(spec, symbols[:size])
     if len(spec) != size or len(set(spec)) != size:
-        raise ValueError(f"--alphabet needs {size} distinct symbols, got {spec!r}")
+        raise ValueError(f"an alphabet of {size} distinct symbols is needed, got {spec!r}")
     if any(ch in BLANKS or ch.isspace() for ch in spec):
-        raise ValueError(f"--alphabet may not use the blank marks {BLANKS!r} or spaces")
+        raise ValueError(f"an alphabet may not use the blank marks {BLANKS!r} or spaces")
     return Alphabet("custom", spec)
 
 
@@ -254,14 +253,14 @@ def _readings(
     rows: Sequence[Row],
     source: str,
     rank: int | None,
-    alphabet_spec: str | None,
+    alphabet: str | None,
     grid: bool,
 ) -> list[Reading]:
     """Every reading of ``rows`` as one puzzle whose cell count fits a rank."""
-    kinds = ["numbers"] if alphabet_spec == NUMBERS else ["chars", "fixed", "numbers"]
-    if alphabet_spec not in (None, NUMBERS):
+    kinds = ["numbers"] if alphabet == NUMBERS else ["chars", "fixed", "numbers"]
+    if alphabet not in (None, NUMBERS):
         kinds = ["chars", "fixed"]
-    elif alphabet_spec is None and _plainly_numbers(rows):
+    elif alphabet is None and _plainly_numbers(rows):
         kinds = ["fixed", "numbers"]
     readings = []
     for kind in kinds:
@@ -277,7 +276,7 @@ def _readings(
             readings.append(_reading(kind, cells, result))
             continue
         try:
-            alphas = [alphabet(alphabet_spec, size)] if alphabet_spec else candidate_alphabets(size)
+            alphas = [lookup_alphabet(alphabet, size)] if alphabet else candidate_alphabets(size)
         except ValueError as err:
             first = cells[0]
             readings.append(Reading(kind, cells, error=InputError(source, first.line, 1, str(err))))
@@ -314,7 +313,7 @@ def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int
             first.number,
             1,
             f"could be read as {' or as '.join(names)}; "
-            "choose with --alphabet (digits, hex, base36, rexl, numbers or the symbols)",
+            "choose an alphabet (digits, hex, base36, rexl, numbers or the symbols)",
         )
     if readings:
         error = readings[0].error
@@ -379,7 +378,7 @@ def read_text(
     source: str = "<stdin>",
     *,
     rank: int | None = None,
-    alphabet_spec: str | None = None,
+    alphabet: str | None = None,
     layout: str = "auto",
 ) -> list[Puzzle | InputError]:
     """Every puzzle in ``text``, in order; a broken line of a many-puzzle file is an InputError.
@@ -391,17 +390,17 @@ def read_text(
     if rank is not None and not 2 <= rank <= MAX_RANK:
         raise InputError(source, 1, 1, f"rank {rank} is outside 2..{MAX_RANK}")
     _reject_binary(text, source)
-    if rank is None and alphabet_spec and alphabet_spec not in NAMED_ALPHABETS:
-        rank = _rank_of_alphabet(alphabet_spec, source)
+    if rank is None and alphabet and alphabet not in NAMED_ALPHABETS:
+        rank = _rank_of_alphabet(alphabet, source)
     rows = _content_rows(text)
     if not rows:
         raise InputError(source, 1, 1, f"empty input: expected a puzzle of {size_hint(rank)}")
     if layout == "auto":
-        layout = _guess_layout(rows, source, rank, alphabet_spec)
+        layout = _guess_layout(rows, source, rank, alphabet)
     if layout == "grid":
-        reading = _choose(_readings(rows, source, rank, alphabet_spec, True), rows, source, rank)
+        reading = _choose(_readings(rows, source, rank, alphabet, True), rows, source, rank)
         return [_puzzle(reading, source, rows[0].number)]
-    return list(_read_lines(rows, source, rank, alphabet_spec))
+    return list(_read_lines(rows, source, rank, alphabet))
 
 
 def _rank_of_alphabet(spec: str, source: str) -> int | None:
@@ -411,17 +410,15 @@ def _rank_of_alphabet(spec: str, source: str) -> int | None:
     root = math.isqrt(len(spec))
     if root * root != len(spec) or root < 2:
         raise InputError(
-            source, 1, 1, f"--alphabet has {len(spec)} symbols; N must be 4, 9, 16, 25 or 36"
+            source, 1, 1, f"the alphabet has {len(spec)} symbols; N must be 4, 9, 16, 25 or 36"
         )
     return root
 
 
-def _guess_layout(
-    rows: Sequence[Row], source: str, rank: int | None, alphabet_spec: str | None
-) -> str:
+def _guess_layout(rows: Sequence[Row], source: str, rank: int | None, alphabet: str | None) -> str:
     if len(rows) == 1:
         return "grid"
-    as_grid = any(r.values for r in _readings(rows, source, rank, alphabet_spec, True))
+    as_grid = any(r.values for r in _readings(rows, source, rank, alphabet, True))
     line_fits = [
         any(fits(len(cells), rank) for cells in (row.chars(), row.words())) for row in rows[:50]
     ]
@@ -430,7 +427,7 @@ def _guess_layout(
             source,
             rows[0].number,
             1,
-            "could be one grid or one puzzle per line; choose with --rank or --layout",
+            "could be one grid or one puzzle per line; choose a rank or a layout",
         )
     if as_grid or not any(line_fits):
         return "grid"
@@ -444,19 +441,19 @@ def fits(count: int, rank: int | None) -> bool:
 
 
 def _read_lines(
-    rows: Sequence[Row], source: str, rank: int | None, alphabet_spec: str | None
+    rows: Sequence[Row], source: str, rank: int | None, alphabet: str | None
 ) -> Iterator[Puzzle | InputError]:
     """One puzzle per row. The alphabet is settled once for the whole file."""
-    return LineReader(source, rank, alphabet_spec).read(rows)
+    return LineReader(source, rank, alphabet).read(rows)
 
 
 class LineReader:
     """Reads a stream of one-puzzle lines, in pieces: the first piece settles the
     alphabet (from up to 200 rows) and the size (its first puzzle) for all that follow."""
 
-    def __init__(self, source: str, rank: int | None, alphabet_spec: str | None) -> None:
-        self.source, self.rank, self.alphabet_spec = source, rank, alphabet_spec
-        self.settled = alphabet_spec is not None
+    def __init__(self, source: str, rank: int | None, alphabet: str | None) -> None:
+        self.source, self.rank, self.alphabet = source, rank, alphabet
+        self.settled = alphabet is not None
         self.first: Puzzle | None = None
         self.fast: dict[str, int] = {}
 
@@ -477,7 +474,7 @@ class LineReader:
     def _settle_alphabet(self, rows: Sequence[Row]) -> None:
         if not self.settled:
             sample = [_readings([row], self.source, self.rank, None, False) for row in rows[:200]]
-            self.alphabet_spec = _file_alphabet(sample)
+            self.alphabet = _file_alphabet(sample)
             self.settled = True
 
     def read_row(self, row: Row) -> Puzzle | InputError:
@@ -491,7 +488,7 @@ class LineReader:
                 pass
             else:
                 return Puzzle(first.rank, cells, first.alphabet, source, row.number)
-        readings = _readings([row], source, self.rank, self.alphabet_spec, False)
+        readings = _readings([row], source, self.rank, self.alphabet, False)
         try:
             reading = _choose(readings, [row], source, first.rank if first else self.rank)
         except InputError as err:
@@ -528,59 +525,22 @@ def _file_alphabet(per_row: list[list[Reading]]) -> str | None:
     return winners[0] if len(winners) == 1 else None
 
 
-def read_file(
-    path: str,
+def parse(
+    text: str,
     *,
     rank: int | None = None,
-    alphabet_spec: str | None = None,
+    alphabet: str | None = None,
     layout: str = "auto",
-) -> list[Puzzle | InputError]:
-    """Read ``path`` (``-`` for stdin) as :func:`read_text` does."""
-    source, text = read_source(path)
-    return read_text(text, source, rank=rank, alphabet_spec=alphabet_spec, layout=layout)
+    source: str = "<text>",
+) -> Puzzle:
+    """The single puzzle in ``text``; raises InputError for anything else.
 
-
-def source_name(path: str) -> str:
-    """How errors and records name ``path``: ``-`` is ``<stdin>``."""
-    return "<stdin>" if path == "-" else path
-
-
-def open_source(path: str, expected: str = "puzzle text") -> IO[bytes]:
-    """``path`` (``-``: stdin) opened for reading bytes; InputError if it cannot be."""
-    import sys
-
-    if path == "-":
-        return sys.stdin.buffer
-    source = source_name(path)
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise InputError(source, 0, 0, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(source, 0, 0, f"is a directory, expected {expected}") from None
-    except OSError as err:
-        raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
-
-
-def read_source(path: str, expected: str = "puzzle text") -> tuple[str, str]:
-    """The name to report and the text of ``path`` (``-``: stdin); InputError if unreadable."""
-    source = source_name(path)
-    stream = open_source(path, expected)
-    try:
-        data = stream.read()
-    except OSError as err:
-        raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
-    finally:
-        if path != "-":
-            stream.close()
-    return source, decode_text(data, source, expected)
-
-
-def parse(text: str, **options: object) -> Puzzle:
-    """The single puzzle in ``text``; raises InputError for anything else."""
-    found = read_text(text, "<text>", **options)  # type: ignore[arg-type]
+    ``alphabet``: a name (digits, hex, base36, rexl, numbers) or the N symbols in
+    value order; ``rank``: the box size; both are found from the text when not given.
+    """
+    found = read_text(text, source, rank=rank, alphabet=alphabet, layout=layout)
     if len(found) != 1:
-        raise InputError("<text>", 1, 1, f"expected one puzzle, found {len(found)}")
+        raise InputError(source, 1, 1, f"expected one puzzle, found {len(found)}")
     entry = found[0]
     if isinstance(entry, InputError):
         raise entry

@@ -1,65 +1,186 @@
-"""Showing outcomes: a rich grid for people, plain text and JSON for programs."""
+"""Showing answers: every output shape and every status sentence, in one place.
+
+A :class:`Result` is one puzzle's answer (or the reason its input could not be
+read) with its ``--check`` verdict. It becomes one record in every format:
+
+* ``line``: one line, the solution when the puzzle is unique (or solved with
+  ``max_solutions=1``), else the status word (``multiple``, ``none``,
+  ``timeout``, ``error``); with ``--count``, the count, ``N+`` when incomplete;
+* ``grid``: the solutions found as grids (many puzzles: each after a
+  ``# source:line: status`` comment line, which sudosat's reader skips);
+* ``json``/``jsonl``/``csv``: :func:`record`, one schema for all three (json for
+  many puzzles is the list of the jsonl objects);
+* ``rich``: boxes and colours for people.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import csv
+import io
+import json
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from rich.console import Console
 from rich.text import Text
 
-from .engine import ERROR, MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, Outcome
 from .formats import format_grid, format_line, symbols_of
-from .puzzle import Grid, cell_name, differences
+from .outcome import Outcome, Status
+from .puzzle import Grid, Puzzle, cell_name, differences
 
-FORMATS = ("rich", "grid", "line", "json")
+FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
 STATUS_STYLE = {
-    UNIQUE: "bold green",
-    SOLVED: "green",
-    MULTIPLE: "bold yellow",
-    NONE: "bold red",
-    TIMEOUT: "bold red",
-    ERROR: "bold red",
+    Status.UNIQUE: "bold green",
+    Status.SOLVED: "green",
+    Status.MULTIPLE: "bold yellow",
+    Status.NONE: "bold red",
+    Status.TIMEOUT: "bold red",
+    Status.ERROR: "bold red",
 }
+OK, NO_EXPECTATION, UNREADABLE = "ok", "no expected solution", "expected solution unreadable"
+"""--check verdicts besides the mismatches."""
+CSV_FIELDS = (
+    "source",
+    "line",
+    "puzzle",
+    "status",
+    "unique",
+    "solution",
+    "count",
+    "count_complete",
+    "time",
+    "reason",
+)
+CHECK_FIELDS = ("expected", "expected_count", "check")
+STATS_FIELDS = ("variables", "clauses", "solves", "conflicts", "decisions", "propagations")
 
 
-def where(outcome: Outcome) -> str:
-    return f"{outcome.puzzle.source}:{outcome.puzzle.line}"
+class Check(NamedTuple):
+    """How an answer compares with what the input expected (``--check``)."""
+
+    verdict: str
+    expected: str | None = None
+    expected_count: int | None = None
+
+    @property
+    def failed(self) -> bool:
+        """A mismatch, or an expected solution that cannot be read; no expectation is
+        no failure."""
+        return self.verdict not in (OK, NO_EXPECTATION)
+
+
+@dataclass
+class Result:
+    """One puzzle's answer, as records are made from it."""
+
+    source: str
+    line: int
+    puzzle: str
+    """The puzzle as the input gave it."""
+    outcome: Outcome | None
+    """None: the input could not be read (``error`` says why)."""
+    error: str = ""
+    check: Check | None = None
+
+    @property
+    def status(self) -> Status:
+        return self.outcome.status if self.outcome else Status.ERROR
+
+    @property
+    def time(self) -> float:
+        return self.outcome.stats.time if self.outcome else 0.0
+
+    def where(self) -> str:
+        return f"{self.source}:{self.line}"
+
+
+@dataclass(frozen=True)
+class View:
+    """How answers are shown: the format and what it includes."""
+
+    fmt: str = "line"
+    many: bool = False
+    """Several puzzles (a header per puzzle in grid and rich, a list in json)."""
+    count: bool = False
+    check: bool = False
+    stats: bool = False
+    color_system: str | None = None
+    """For rich: what the terminal takes (None: no styles), as rich's Console says."""
+    no_color: bool = False
+    width: int = 80
+
+
+# --- sentences ---------------------------------------------------------------
 
 
 def status_line(outcome: Outcome) -> str:
     """One line saying what was found, for people."""
-    p, found = outcome.puzzle, len(outcome.solutions)
-    if outcome.status == UNIQUE:
+    found = len(outcome.solutions)
+    if outcome.status == Status.UNIQUE:
         return "unique solution"
-    if outcome.status == SOLVED:
+    if outcome.status == Status.SOLVED:
         return "solved (uniqueness not checked)"
-    if outcome.status == MULTIPLE:
-        counted = f"{found} solutions" if outcome.exhausted else f"at least {found} solutions"
-        cells = [cell_name(p.rank, c) for c in differences(*outcome.solutions[:2])]
-        shown = ", ".join(cells[:12]) + (", ..." if len(cells) > 12 else "")
-        return f"not unique: {counted}; the first two differ in {shown}"
-    if outcome.status == NONE:
-        if outcome.clashes:
-            clash = outcome.clashes[0]
-            more = (
-                f" (and {len(outcome.clashes) - 1} more clashes)"
-                if len(outcome.clashes) > 1
-                else ""
-            )
-            return f"no solution: {clash.describe(p)}{more}"
-        return f"no solution: {outcome.reason}" if outcome.reason else "no solution"
-    if outcome.status == TIMEOUT:
+    if outcome.status == Status.MULTIPLE:
+        shown = ", ".join(differ(outcome)[:12]) + (", ..." if len(differ(outcome)) > 12 else "")
+        return f"not unique: {count_text(outcome)}; the first two differ in {shown}"
+    if outcome.status == Status.NONE:
+        more = len(outcome.clashes) - 1
+        extra = f" (and {more} more clash{'es' if more > 1 else ''})" if more > 0 else ""
+        return f"no solution: {outcome.reason}{extra}" if outcome.reason else "no solution"
+    if outcome.status == Status.TIMEOUT:
         partial = f"; {found} solution(s) found before" if found else ""
         return f"timeout: {outcome.reason}{partial}"
     return f"error: {outcome.reason}"
 
 
-def count_line(outcome: Outcome) -> str:
+def count_text(outcome: Outcome) -> str:
+    """``7 solutions``, or ``at least 10000 solutions`` when the search stopped early."""
     found = len(outcome.solutions)
-    if outcome.status in (TIMEOUT, ERROR):
-        return status_line(outcome)
     noun = "solution" if found == 1 else "solutions"
-    return f"{found} {noun}" if outcome.exhausted else f"at least {found} {noun} (--max-solutions)"
+    return f"{found} {noun}" if outcome.exhausted else f"at least {found} {noun}"
+
+
+def count_line(outcome: Outcome) -> str:
+    """The --count sentence: the count, or why there is none."""
+    if outcome.status == Status.ERROR:
+        return status_line(outcome)
+    text = count_text(outcome)
+    if outcome.status == Status.TIMEOUT:
+        return f"{text} (timeout: {outcome.reason})"
+    return text if outcome.exhausted else f"{text} (the search stopped at --max-solutions)"
+
+
+def differ(outcome: Outcome) -> list[str]:
+    """The cells where the first two solutions differ (``r1c2`` style)."""
+    if len(outcome.solutions) < 2:
+        return []
+    return [cell_name(outcome.puzzle.rank, c) for c in differences(*outcome.solutions[:2])]
+
+
+def sentence(result: Result, view: View) -> str:
+    """What a result says in words: the status (or count) sentence, and a failed check."""
+    if result.outcome is None:
+        return result.error
+    text = count_line(result.outcome) if view.count else status_line(result.outcome)
+    if result.check is not None and result.check.failed:
+        text += f"; --check: {result.check.verdict}"
+    return text
+
+
+def note(result: Result, view: View) -> str | None:
+    """The line for stderr, if any: single puzzles in line and grid format always say
+    what was found; many puzzles only where one is not unique or failed its check."""
+    if view.fmt not in ("line", "grid"):
+        return None
+    if result.outcome is None:
+        return f"Error: {result.error}"
+    failed = result.check is not None and result.check.failed
+    if view.many and result.status in (Status.UNIQUE, Status.SOLVED) and not failed:
+        return None
+    where = f"{result.where()}: " if view.many else ""
+    if result.status == Status.ERROR:
+        return f"Error: {where}{result.outcome.reason}"
+    return where + sentence(result, view)
 
 
 def stats_lines(outcome: Outcome) -> list[str]:
@@ -80,45 +201,140 @@ def stats_lines(outcome: Outcome) -> list[str]:
     return [f"{name:<13}: {'-' if value is None else value}" for name, value in rows]
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    p = outcome.puzzle
-    return {
-        "source": p.source,
-        "line": p.line,
-        "rank": p.rank,
-        "puzzle": format_line(p),
-        "status": outcome.status,
-        "unique": outcome.unique,
-        "count": len(outcome.solutions),
-        "count_complete": outcome.exhausted,
-        "solutions": [format_line(p, grid) for grid in outcome.solutions],
-        "differ": [cell_name(p.rank, c) for c in differences(*outcome.solutions[:2])]
-        if len(outcome.solutions) > 1
-        else [],
-        "clashes": [c.describe(p) for c in outcome.clashes],
-        "reason": outcome.reason or None,
-        "solver": outcome.solver,
-        "encoding": outcome.encoding.describe() if outcome.encoding else None,
-        "time": round(outcome.stats.time, 6),
-        "stats": outcome.stats.as_dict(),
+# --- records -----------------------------------------------------------------
+
+
+def record(result: Result, view: View) -> dict[str, Any]:
+    """The JSON object of one puzzle: the one schema of json, jsonl and csv."""
+    outcome = result.outcome
+    solutions = [format_line(outcome.puzzle, g) for g in outcome.solutions] if outcome else []
+    data: dict[str, Any] = {
+        "source": result.source,
+        "line": result.line,
+        "puzzle": result.puzzle,
+        "rank": outcome.puzzle.rank if outcome else None,
+        "status": result.status,
+        "unique": outcome.unique if outcome else None,
+        "solution": solutions[0] if solutions else None,
+        "solutions": solutions,
+        "count": len(solutions),
+        "count_complete": outcome.exhausted if outcome else False,
+        "differ": differ(outcome) if outcome else [],
+        "clashes": [c.describe(outcome.puzzle) for c in outcome.clashes] if outcome else [],
+        "reason": (outcome.reason if outcome else result.error) or None,
+        "solver": (outcome.solver or None) if outcome else None,
+        "time": round(result.time, 6),
     }
+    if view.check:
+        check = result.check or Check(NO_EXPECTATION)
+        data.update(expected=check.expected, expected_count=check.expected_count)
+        data["check"] = check.verdict
+    if view.stats and outcome is not None:
+        data["stats"] = outcome.stats.as_dict()
+        data["stats"]["encoding"] = outcome.encoding.describe() if outcome.encoding else None
+    return data
 
 
-def plain(outcome: Outcome, fmt: str, limit: int | None = None) -> str:
-    """Solutions in the puzzle's own notation; the status word when there is none."""
-    grids = outcome.solutions[:limit] if limit else outcome.solutions
-    if not grids:
-        return outcome.status
-    if fmt == "line":
-        return "\n".join(format_line(outcome.puzzle, g) for g in grids)
-    return "\n\n".join(format_grid(outcome.puzzle, g) for g in grids)
+def csv_header(view: View) -> str:
+    return ",".join(csv_fields(view)) + "\n"  # plain names: nothing to quote
 
 
-def rich_grid(outcome: Outcome, grid: Grid, highlight: set[int] | None = None) -> Text:
+def csv_fields(view: View) -> list[str]:
+    extra = (CHECK_FIELDS if view.check else ()) + (STATS_FIELDS if view.stats else ())
+    return [*CSV_FIELDS, *extra]
+
+
+def _csv_row(result: Result, view: View) -> list[Any]:
+    data = record(result, view)
+    data.update(data.pop("stats", None) or {})
+    return [_csv_value(data.get(name)) for name in csv_fields(view)]
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    return str(value).lower() if isinstance(value, bool) else value
+
+
+def line_of(result: Result, view: View) -> str:
+    """The ``line`` format's line for one puzzle."""
+    outcome = result.outcome
+    if outcome is None or outcome.status == Status.ERROR:
+        return "error"
+    if view.count:
+        return f"{len(outcome.solutions)}" + ("" if outcome.exhausted else "+")
+    if outcome.status in (Status.UNIQUE, Status.SOLVED):
+        return format_line(outcome.puzzle, outcome.solutions[0])
+    return str(outcome.status)
+
+
+def grid_of(result: Result, view: View) -> str:
+    """The ``grid`` format's block for one puzzle, ending in a newline."""
+    head = f"# {result.where()}: {sentence(result, view)}\n" if view.many else ""
+    outcome = result.outcome
+    if outcome is None or outcome.status == Status.ERROR:
+        body = "error"
+    elif view.count:
+        body = line_of(result, view)
+    elif outcome.solutions:
+        body = "\n\n".join(format_grid(outcome.puzzle, g) for g in outcome.solutions)
+    else:
+        body = str(outcome.status)
+    return head + body + "\n"
+
+
+def render(results: list[Result], view: View) -> str:
+    """The text of some consecutive results in ``view``'s format (json for many: the
+    list's items, joined; :class:`Document` adds the brackets)."""
+    fmt = view.fmt
+    if fmt == "jsonl":
+        return "".join(json.dumps(record(r, view)) + "\n" for r in results)
+    if fmt == "json":
+        if not view.many:
+            return "".join(json.dumps(record(r, view), indent=2) + "\n" for r in results)
+        return ",\n".join(json.dumps(record(r, view)) for r in results)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerows(_csv_row(r, view) for r in results)
+        return out.getvalue()
+    if fmt == "grid":
+        return "\n".join(grid_of(r, view) for r in results) + ("\n" if view.many else "")
+    if fmt == "rich":
+        return _rich(results, view)
+    return "".join(line_of(r, view) + "\n" for r in results)
+
+
+class Document:
+    """Puts rendered pieces together into one output: a CSV header, json's brackets."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.started = False
+
+    def head(self) -> str:
+        if self.view.fmt == "csv":
+            return csv_header(self.view)
+        return "[\n" if self.view.fmt == "json" and self.view.many else ""
+
+    def piece(self, text: str) -> str:
+        if not text:
+            return ""
+        joined = ",\n" if self.started and self.view.fmt == "json" and self.view.many else ""
+        self.started = True
+        return joined + text
+
+    def tail(self) -> str:
+        return "\n]\n" if self.view.fmt == "json" and self.view.many else ""
+
+
+# --- rich ----------------------------------------------------------------------
+
+
+def rich_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> Text:
     """The grid with box rules; givens bold, filled cells cyan, ``highlight`` reversed."""
-    p = outcome.puzzle
-    m, n = p.rank, p.size
-    symbols = symbols_of(p, grid)
+    m, n = puzzle.rank, puzzle.size
+    symbols = symbols_of(puzzle, grid)
     width = max(len(s) for s in symbols)
     box = (width + 1) * m + 1
     text = Text()
@@ -133,7 +349,7 @@ def rich_grid(outcome: Outcome, grid: Grid, highlight: set[int] | None = None) -
         text.append("┃", style="dim")
         for c in range(n):
             cell = r * n + c
-            style = "bold" if p.cells[cell] else "cyan"
+            style = "bold" if puzzle.cells[cell] else "cyan"
             if highlight and cell in highlight:
                 style += " reverse"
             text.append(" ")
@@ -145,16 +361,35 @@ def rich_grid(outcome: Outcome, grid: Grid, highlight: set[int] | None = None) -
     return text
 
 
-def show_rich(console: Console, outcome: Outcome, *, title: bool) -> None:
+def _rich(results: list[Result], view: View) -> str:
     """Every solution found (the puzzle when there is none), then the status line."""
-    if title:
-        console.print(Text(where(outcome), style="bold underline"))
-    grids = outcome.solutions
-    diff = set(differences(*grids[:2])) if len(grids) > 1 else None
-    if not grids:
-        console.print(rich_grid(outcome, outcome.puzzle.cells), end="")
-    for index, grid in enumerate(grids):
-        if len(grids) > 1:
-            console.print(Text(f"solution {index + 1}", style="italic"))
-        console.print(rich_grid(outcome, grid, diff), end="")
-    console.print(Text(status_line(outcome), style=STATUS_STYLE[outcome.status]))
+    out = io.StringIO()
+    console = Console(
+        file=out,
+        force_terminal=view.color_system is not None,
+        color_system=view.color_system,  # type: ignore[arg-type]
+        no_color=view.no_color,
+        width=view.width,
+        highlight=False,
+        soft_wrap=True,
+    )
+    for result in results:
+        if view.many:
+            console.print(Text(result.where(), style="bold underline"))
+        outcome = result.outcome
+        if outcome is None:
+            console.print(Text(f"error: {result.error}", style="bold red"))
+            continue
+        if not view.count:
+            grids = outcome.solutions
+            diff = set(differences(*grids[:2])) if len(grids) > 1 else None
+            if not grids:
+                console.print(rich_grid(outcome.puzzle, outcome.puzzle.cells), end="")
+            for index, grid in enumerate(grids):
+                if len(grids) > 1:
+                    console.print(Text(f"solution {index + 1}", style="italic"))
+                console.print(rich_grid(outcome.puzzle, grid, diff), end="")
+        console.print(Text(sentence(result, view), style=STATUS_STYLE[outcome.status]))
+        if view.stats:
+            console.print("\n".join(stats_lines(outcome)), markup=False, style="dim")
+    return out.getvalue()

@@ -12,6 +12,8 @@ PUZZLES = ROOT / "puzzles"
 SHARED = Path(os.environ.get("SUDOSAT_SHARED", ROOT.parent / "shared")) / "puzzles"
 
 REXL_FIRST = "....2..7.....34...358......5.48........1...89..2.....624....7...9...52......671.."
+GENERAL = "cadical195"
+"""A solver name: the general engine (a CNF on a fresh solver), not the batch engine."""
 ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sudosat.engine import solve
-from sudosat.formats import parse, read_file
+from sudosat.formats import parse
+from sudosat.inputs import read_file
 from sudosat.puzzle import Puzzle, verify
 
 from .conftest import shared

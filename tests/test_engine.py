@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.engine import MULTIPLE, NONE, SOLVED, TIMEOUT, UNIQUE, solve
-from sudosat.formats import parse, read_file
+from sudosat.engine import solve
+from sudosat.formats import parse
+from sudosat.inputs import read_file
+from sudosat.outcome import Status
 from sudosat.puzzle import Puzzle, verify
 from sudosat.solvers.pysat_backend import pysat_solvers
 
@@ -16,13 +18,13 @@ INSTALLED = [info.name for info in pysat_solvers() if info.available]
 
 
 def test_rexl_notebook_counts() -> None:
-    assert solve(parse(REXL_FIRST), max_solutions=100).status == UNIQUE
+    assert solve(parse(REXL_FIRST), max_solutions=100).status == Status.UNIQUE
     seven = solve(parse(SEVEN), max_solutions=100)
-    assert (seven.status, len(seven.solutions), seven.exhausted) == (MULTIPLE, 7, True)
+    assert (seven.status, len(seven.solutions), seven.exhausted) == (Status.MULTIPLE, 7, True)
     twenty = solve(parse(TWENTY), max_solutions=100)
     assert (len(twenty.solutions), twenty.exhausted) == (20, True)
     zero = solve(parse(CLASH_FREE_ZERO), max_solutions=100)
-    assert (zero.status, zero.solutions) == (NONE, [])
+    assert (zero.status, zero.solutions) == (Status.NONE, [])
 
 
 def test_every_solution_obeys_the_rules_and_givens() -> None:
@@ -45,7 +47,7 @@ def test_clashing_clues_are_found_before_solving() -> None:
     puzzle = read_file(str(PUZZLES / "clashing-clues.txt"))[0]
     assert isinstance(puzzle, Puzzle)
     outcome = solve(puzzle)
-    assert outcome.status == NONE
+    assert outcome.status == Status.NONE
     assert outcome.stats.clauses == 0  # nothing was encoded
     described = [c.describe(puzzle) for c in outcome.clashes]
     assert "r1c1 and r4c1 both hold 5 in column 1" in described
@@ -55,24 +57,24 @@ def test_clashing_clues_are_found_before_solving() -> None:
 def test_a_cell_with_no_candidate_is_no_solution() -> None:
     line = "12345678." + "........9" + "." * 63
     outcome = solve(parse(line))
-    assert outcome.status == NONE and "r1c9" in outcome.reason
+    assert outcome.status == Status.NONE and "r1c9" in outcome.reason
 
 
 def test_full_grid_is_its_own_unique_solution() -> None:
     solution = solve(parse(ESCARGOT)).solutions[0]
     puzzle = Puzzle(3, solution, "123456789")
-    assert solve(puzzle).status == UNIQUE
+    assert solve(puzzle).status == Status.UNIQUE
 
 
 def test_max_solutions_one_skips_the_uniqueness_check() -> None:
     outcome = solve(parse(SEVEN), max_solutions=1)
-    assert outcome.status == SOLVED and outcome.unique is None
+    assert outcome.status == Status.SOLVED and outcome.unique is None
 
 
 def test_timeout_keeps_what_was_found() -> None:
     empty = Puzzle(3, (0,) * 81)
     outcome = solve(empty, max_solutions=10**7, timeout=0.5)
-    assert outcome.status == TIMEOUT
+    assert outcome.status == Status.TIMEOUT
     assert len(outcome.solutions) > 0
     assert all(verify(empty, g) == [] for g in outcome.solutions)
 
@@ -86,13 +88,13 @@ def test_timeout_answer_matches_in_process_answer() -> None:
 
 @pytest.mark.parametrize("solver", INSTALLED)
 def test_every_installed_pysat_solver_agrees(solver: str) -> None:
-    assert solve(parse(ESCARGOT), solver=solver).status == UNIQUE
+    assert solve(parse(ESCARGOT), solver=solver).status == Status.UNIQUE
     assert len(solve(parse(SEVEN), solver=solver, max_solutions=50).solutions) == 7
     assert len(solve(parse(TWENTY), solver=solver, max_solutions=50).solutions) == 20
-    assert solve(parse(CLASH_FREE_ZERO), solver=solver).status == NONE
+    assert solve(parse(CLASH_FREE_ZERO), solver=solver).status == Status.NONE
     hex16 = read_file(str(PUZZLES / "hex-16x16.txt"))[0]
     assert isinstance(hex16, Puzzle)
-    assert solve(hex16, solver=solver).status == UNIQUE
+    assert solve(hex16, solver=solver).status == Status.UNIQUE
 
 
 @pytest.mark.parametrize(
@@ -110,7 +112,7 @@ def test_bundled_puzzles_of_every_rank_are_unique(name: str, rank: int) -> None:
     puzzle = read_file(str(PUZZLES / name))[0]
     assert isinstance(puzzle, Puzzle) and puzzle.rank == rank
     outcome = solve(puzzle)
-    assert outcome.status == UNIQUE
+    assert outcome.status == Status.UNIQUE
     assert verify(puzzle, outcome.solutions[0]) == []
 
 

@@ -13,9 +13,9 @@ from sudosat.formats import (
     format_grid,
     format_line,
     parse,
-    read_file,
     read_text,
 )
+from sudosat.inputs import read_file
 from sudosat.puzzle import Puzzle
 
 from .conftest import ESCARGOT, PUZZLES
@@ -83,9 +83,9 @@ def test_rexl_25x25_is_told_apart_by_its_zero() -> None:
 
 def test_explicit_alphabet() -> None:
     line = "ABCD" + "." * 12
-    puzzle = parse(line, alphabet_spec="ABCD")
+    puzzle = parse(line, alphabet="ABCD")
     assert puzzle.rank == 2 and puzzle.cells[:4] == (1, 2, 3, 4)
-    assert parse(ESCARGOT, alphabet_spec="digits").cells == parse(ESCARGOT).cells
+    assert parse(ESCARGOT, alphabet="digits").cells == parse(ESCARGOT).cells
 
 
 def test_many_puzzles_one_per_line_with_comments() -> None:
@@ -153,16 +153,16 @@ def test_ambiguous_16x16_asks_for_the_alphabet() -> None:
     only_digits = "123456789" + "." * 247
     with pytest.raises(AmbiguousInput) as info:
         read_text(only_digits, "a.txt")
-    assert "--alphabet" in str(info.value)
-    assert parse(only_digits, alphabet_spec="hex").cells[0] == 2
-    assert parse(only_digits, alphabet_spec="base36").cells[0] == 1
+    assert "choose an alphabet" in str(info.value)
+    assert parse(only_digits, alphabet="hex").cells[0] == 2
+    assert parse(only_digits, alphabet="base36").cells[0] == 1
 
 
 def test_numbers_that_fit_hex_too_are_ambiguous() -> None:
     numbers = " ".join(["1"] + ["0"] * 255)
     with pytest.raises(AmbiguousInput):
         read_text(numbers, "n.txt")
-    assert parse(numbers, alphabet_spec="numbers").cells[:2] == (1, 0)
+    assert parse(numbers, alphabet="numbers").cells[:2] == (1, 0)
 
 
 def test_missing_file_and_directory(tmp_path: object) -> None:
@@ -194,5 +194,5 @@ def puzzles(draw: st.DrawFn) -> Puzzle:
 def test_line_and_grid_round_trip(puzzle: Puzzle) -> None:
     spec = "numbers" if not puzzle.alphabet else puzzle.alphabet
     for text in (format_line(puzzle), format_grid(puzzle)):
-        back = parse(text, alphabet_spec=spec, rank=puzzle.rank)
+        back = parse(text, alphabet=spec, rank=puzzle.rank)
         assert back.cells == puzzle.cells

@@ -65,9 +65,9 @@ def command_program(command: str) -> Program:
     try:
         argv = tuple(shlex.split(command))
     except ValueError as err:
-        raise SolverError(f"cannot read --solver-cmd {command!r}: {err}") from None
+        raise SolverError(f"cannot read the solver command {command!r}: {err}") from None
     if not argv:
-        raise SolverError("--solver-cmd is empty")
+        raise SolverError("the solver command is empty")
     return Program(command, argv, COMPETITION)
 
 

@@ -1,0 +1,442 @@
+"""Reading input: files and stdin holding one puzzle, one per line, tdoku's
+``puzzle:count:solution`` lines, or a CSV; one puzzle or many, told apart by
+the input alone.
+
+Many puzzles are read lazily in chunks of lines (smaller ones from a pipe, so
+answers start before the stream ends); each line is parsed where it is solved.
+:func:`read_puzzles` is the library's way in::
+
+    for entry in read_puzzles(["puzzles/tdoku-magictour-25.txt"]):
+        ...  # a Puzzle, or an InputError naming file:line:col
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import queue
+import stat
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO, NamedTuple
+
+from .formats import (
+    InputError,
+    LineReader,
+    Row,
+    decode_text,
+    fits,
+    format_line,
+    is_content,
+    read_text,
+)
+from .puzzle import Puzzle
+
+CHUNK = 128
+"""Lines per chunk from a file; a pipe gives what has arrived, up to this many."""
+PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "sudoku", "grid", "board", "question")
+SOLUTION_COLUMNS = ("solutions", "solution", "answer", "answers")
+
+
+class Entry(NamedTuple):
+    """An input line holding a puzzle, with what the input expects of it."""
+
+    line: int
+    text: str
+    expected: str | None = None
+    """The expected solution, as text (a CSV column, or tdoku's third field)."""
+    expected_count: int | None = None
+    """The expected number of solutions (tdoku's second field)."""
+
+
+@dataclass
+class Chunk:
+    """Consecutive puzzles of one input: lines still to parse, or puzzles read whole."""
+
+    source: str
+    rows: list[Entry] = field(default_factory=list)
+    reader: LineReader | None = None
+    entries: list[Puzzle | InputError] = field(default_factory=list)
+    """Puzzles read whole (a grid file), or the error that kept an input from being read."""
+
+    def __len__(self) -> int:
+        return len(self.rows) + len(self.entries)
+
+    def first_line(self) -> int:
+        if self.rows:
+            return self.rows[0].line
+        return self.entries[0].line if self.entries else 0
+
+    def puzzles(self) -> Iterator[tuple[Entry, Puzzle | InputError]]:
+        """Every puzzle of the chunk, parsed, with its input line."""
+        if self.reader is not None:
+            for row in self.rows:
+                yield row, self.reader.read_row(Row(row.line, row.text))
+        for entry in self.entries:
+            text = "" if isinstance(entry, InputError) else format_line(entry)
+            yield Entry(entry.line, text), entry
+
+
+class Lines:
+    """Numbered text lines of a binary stream, with the first few peeked at."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.number = 0
+        self.pushed: list[tuple[int, bytes]] = []  # peeked at, as read
+
+    def next(self) -> tuple[int, str] | None:
+        item = self._raw()
+        return None if item is None else (item[0], _text(*item))
+
+    def _raw(self) -> tuple[int, bytes] | None:
+        if self.pushed:
+            return self.pushed.pop(0)
+        data = self.stream.readline()
+        if not data:
+            return None
+        self.number += 1
+        return self.number, data
+
+    def peek_content(self, count: int) -> list[tuple[int, str]]:
+        """The first ``count`` lines that are neither blank nor ``#`` comments."""
+        seen: list[tuple[int, bytes]] = []
+        content: list[tuple[int, str]] = []
+        while len(content) < count:
+            item = self._raw()
+            if item is None:
+                break
+            seen.append(item)
+            text = _text(*item)
+            if is_content(text):
+                content.append((item[0], text))
+        self.pushed = seen + self.pushed
+        return content
+
+    def rest(self) -> bytes:
+        """Everything not yet taken, as it was."""
+        head = b"".join(data for _, data in self.pushed)
+        self.pushed = []
+        return head + self.stream.read()
+
+
+def _text(number: int, data: bytes) -> str:
+    """A line as text; bytes that are not UTF-8 become U+FFFD, reported where they are."""
+    text = data.decode("utf-8", errors="replace").rstrip("\r\n")
+    return text.removeprefix("\ufeff") if number == 1 else text
+
+
+def _whole_puzzle(text: str, rank: int | None) -> bool:
+    """Whether one line holds a whole puzzle (symbols, or whitespace-separated numbers),
+    maybe followed by tdoku's ``:count:solution``."""
+    stripped = text.partition(":")[0].strip()
+    return fits(len(stripped), rank) or fits(len(stripped.split()), rank)
+
+
+def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int | None] | None:
+    """(puzzle column, solution column) of a CSV header; None when ``text`` is no CSV.
+    A header that names no puzzle column is an InputError."""
+    if "," not in text:
+        return None
+    names = [name.strip().lower() for name in next(csv.reader([text]))]
+    puzzle = next((names.index(n) for n in PUZZLE_COLUMNS if n in names), None)
+    if puzzle is None:
+        raise InputError(
+            source,
+            number,
+            1,
+            f"a CSV header naming no puzzle column; expected one of {', '.join(PUZZLE_COLUMNS)}",
+        )
+    solution = next((names.index(n) for n in SOLUTION_COLUMNS if n in names), None)
+    return puzzle, solution
+
+
+def _is_stream(lines: Lines, rank: int | None, layout: str, lines_needed: int) -> bool:
+    """Whether the input is one puzzle per line: a CSV, or whole puzzles on the first
+    ``lines_needed`` content lines. What was peeked at stays in ``lines``."""
+    if layout == "grid":
+        return False
+    first = lines.peek_content(lines_needed)
+    if first and "," in first[0][1]:
+        return True  # a CSV
+    if layout == "line":
+        return True
+    whole = all(_whole_puzzle(text, rank) for _, text in first)
+    return len(first) == lines_needed and whole
+
+
+def _pipe_batches(lines: Lines, size: int) -> Iterator[list[tuple[int, str]]]:
+    """Lines as they arrive from a pipe: a batch is what has come, up to ``size``."""
+    arrived: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=size * 8)
+
+    def pump() -> None:
+        while True:
+            item = lines.next()
+            arrived.put(item)
+            if item is None:
+                return
+
+    threading.Thread(target=pump, daemon=True).start()
+    while True:
+        item = arrived.get()
+        if item is None:
+            return
+        batch = [item]
+        while len(batch) < size:
+            try:
+                item = arrived.get_nowait()
+            except queue.Empty:
+                break
+            if item is None:
+                yield batch
+                return
+            batch.append(item)
+        yield batch
+
+
+def _file_batches(lines: Lines, size: int) -> Iterator[list[tuple[int, str]]]:
+    batch: list[tuple[int, str]] = []
+    while (item := lines.next()) is not None:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _line_chunks(
+    source: str, lines: Lines, rank: int | None, alphabet: str | None, piped: bool
+) -> Iterator[Chunk]:
+    """The input's content lines in chunks; CSV columns split off; the first chunk
+    settles the alphabet and the size for the rest."""
+    reader = LineReader(source, rank, alphabet)
+    columns: tuple[int, int | None] | None = None
+    header_seen = False
+    batches = _pipe_batches(lines, CHUNK) if piped else _file_batches(lines, CHUNK)
+    for batch in batches:
+        rows: list[Entry] = []
+        for number, text in batch:
+            if not is_content(text):
+                continue
+            if not header_seen:
+                header_seen = True
+                try:
+                    columns = _csv_header(text, source, number)
+                except InputError as error:
+                    yield Chunk(source, entries=[error])
+                    return
+                if columns is not None:
+                    continue
+            rows.append(_split_row(number, text, columns))
+        if not rows:
+            continue
+        if reader.first is None:
+            reader.settle([Row(row.line, row.text) for row in rows])
+        yield Chunk(source, rows, reader)
+
+
+def _split_row(number: int, text: str, columns: tuple[int, int | None] | None) -> Entry:
+    """The puzzle and what is expected of it: CSV columns, or tdoku's
+    ``puzzle:count[:solution]``."""
+    if columns is None:
+        if ":" not in text:
+            return Entry(number, text)
+        puzzle, _, rest = text.partition(":")
+        count, _, given = rest.partition(":")
+        expected = int(count) if count.strip().isdigit() else None
+        return Entry(number, puzzle, given or None, expected)
+    fields = next(csv.reader([text]), [])
+    puzzle_at, solution_at = columns
+    puzzle = fields[puzzle_at] if puzzle_at < len(fields) else ""
+    solution = (
+        fields[solution_at] if solution_at is not None and solution_at < len(fields) else None
+    )
+    return Entry(number, puzzle, solution)
+
+
+def _is_pipe(stream: IO[bytes]) -> bool:
+    try:
+        return not stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return True
+
+
+def source_name(path: str) -> str:
+    """How errors and records name ``path``: ``-`` is ``<stdin>``."""
+    return "<stdin>" if path == "-" else path
+
+
+def open_source(path: str, expected: str = "puzzle text") -> IO[bytes]:
+    """``path`` (``-``: stdin) opened for reading bytes; InputError if it cannot be."""
+    import sys
+
+    if path == "-":
+        return sys.stdin.buffer
+    source = source_name(path)
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError(source, 0, 0, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(source, 0, 0, f"is a directory, expected {expected}") from None
+    except OSError as err:
+        raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
+
+
+def read_source(path: str, expected: str = "puzzle text") -> tuple[str, str]:
+    """The name to report and the text of ``path`` (``-``: stdin); InputError if unreadable."""
+    source = source_name(path)
+    stream = open_source(path, expected)
+    try:
+        data = stream.read()
+    except OSError as err:
+        raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
+    finally:
+        if path != "-":
+            stream.close()
+    return source, decode_text(data, source, expected)
+
+
+@dataclass
+class _Opened:
+    stream: IO[bytes]
+    lines: Lines
+    streaming: bool
+
+
+class Inputs:
+    """The puzzles of some files (``-``: stdin), one or many, read as they are needed.
+
+    ``rank``, ``alphabet`` (a name or the symbols) and ``layout`` (``auto``, ``grid``:
+    a file is one puzzle, ``line``: one puzzle per line) are the reading options of
+    :func:`formats.read_text`. ``lines_to_tell``: how many whole-puzzle lines make a
+    single input a stream of many (2; 1 where one puzzle and many look the same, so
+    that a pipe is answered from its first line).
+    """
+
+    def __init__(
+        self,
+        paths: Sequence[str],
+        *,
+        rank: int | None = None,
+        alphabet: str | None = None,
+        layout: str = "auto",
+        lines_to_tell: int = 2,
+    ) -> None:
+        self.paths = list(paths) or ["-"]
+        self.rank, self.alphabet, self.layout = rank, alphabet, layout
+        self.lines_to_tell = lines_to_tell
+        self._first: _Opened | InputError | None = None
+        self._whole: list[Puzzle | InputError] | None = None
+
+    @property
+    def many(self) -> bool:
+        """More than one puzzle: several inputs, or one that holds several puzzles (a CSV,
+        lines of whole puzzles, or a file read whole that holds more than one)."""
+        if len(self.paths) > 1:
+            return True
+        opened = self._open_first()
+        if isinstance(opened, InputError):
+            return False
+        return opened.streaming or len(self._read_first_whole()) > 1
+
+    def single(self) -> Puzzle | InputError:
+        """The one puzzle of an input that is not :attr:`many`."""
+        opened = self._open_first()
+        if isinstance(opened, InputError):
+            return opened
+        return self._read_first_whole()[0]
+
+    def chunks(self) -> Iterator[Chunk]:
+        """Every input's puzzles in chunks, in order; an input that cannot be read is a
+        chunk holding its InputError."""
+        for index, path in enumerate(self.paths):
+            source = source_name(path)
+            opened = self._open_first() if index == 0 else self._open(path, 1)
+            if isinstance(opened, InputError):
+                yield Chunk(source, entries=[opened])
+                continue
+            if opened.streaming:
+                piped = _is_pipe(opened.stream)
+                yield from _line_chunks(source, opened.lines, self.rank, self.alphabet, piped)
+                continue
+            entries = self._read_first_whole() if index == 0 else self._whole_of(opened, source)
+            yield Chunk(source, entries=entries)
+
+    def puzzles(self) -> Iterator[Puzzle | InputError]:
+        """Every puzzle, parsed, in order; a broken line is an InputError."""
+        for chunk in self.chunks():
+            for _, entry in chunk.puzzles():
+                yield entry
+
+    def _open_first(self) -> _Opened | InputError:
+        if self._first is None:
+            # With several inputs one whole-puzzle line makes a stream (answers start
+            # with the first line).
+            self._first = self._open(
+                self.paths[0], 1 if len(self.paths) > 1 else self.lines_to_tell
+            )
+        return self._first
+
+    def _open(self, path: str, lines_needed: int) -> _Opened | InputError:
+        try:
+            stream = open_source(path)
+            lines = Lines(stream)
+            return _Opened(stream, lines, _is_stream(lines, self.rank, self.layout, lines_needed))
+        except InputError as err:
+            return err
+
+    def _read_first_whole(self) -> list[Puzzle | InputError]:
+        if self._whole is None:
+            opened = self._open_first()
+            assert isinstance(opened, _Opened)
+            self._whole = self._whole_of(opened, source_name(self.paths[0]))
+        return self._whole
+
+    def _whole_of(self, opened: _Opened, source: str) -> list[Puzzle | InputError]:
+        """The puzzles of an input that was peeked at, read whole."""
+        try:
+            text = decode_text(opened.lines.rest(), source)
+            return read_text(
+                text, source, rank=self.rank, alphabet=self.alphabet, layout=self.layout
+            )
+        except InputError as err:
+            return [err]
+
+
+def read_file(
+    path: str, *, rank: int | None = None, alphabet: str | None = None, layout: str = "auto"
+) -> list[Puzzle | InputError]:
+    """Every puzzle of the file ``path`` (``-``: stdin), read whole as
+    :func:`formats.read_text` does; InputError when the file cannot be read at all."""
+    source, text = read_source(path)
+    return read_text(text, source, rank=rank, alphabet=alphabet, layout=layout)
+
+
+def read_puzzles(
+    paths: str | Sequence[str],
+    *,
+    rank: int | None = None,
+    alphabet: str | None = None,
+    layout: str = "auto",
+) -> Iterator[Puzzle | InputError]:
+    """Every puzzle of ``paths`` (a path, ``-`` for stdin, or a list of them), lazily and
+    in order, as the CLI reads them; a line that cannot be read is an InputError."""
+    paths = [paths] if isinstance(paths, str) else paths
+    return Inputs(paths, rank=rank, alphabet=alphabet, layout=layout).puzzles()
+
+
+def shard(chunks: Iterable[Chunk], k: int, n: int) -> Iterator[Chunk]:
+    """Every ``n``-th puzzle, starting at the ``k``-th (1-based), over all inputs."""
+    index = 0
+    for chunk in chunks:
+        # a chunk holds rows or entries, never both: either counts from ``index``
+        size = len(chunk)
+        chunk.rows = [row for i, row in enumerate(chunk.rows, index) if i % n == k - 1]
+        chunk.entries = [e for i, e in enumerate(chunk.entries, index) if i % n == k - 1]
+        index += size
+        if chunk.rows or chunk.entries:
+            yield chunk
