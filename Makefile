@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PUZZLE ?= puzzles/ai-escargot.txt
 
-.PHONY: run test solvers bench clean
+.PHONY: run test solvers bench readme clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -19,8 +19,8 @@ solvers:
 	scripts/install-solvers
 
 test: $(VENV)/.installed solvers
-	$(VENV)/bin/ruff check sudosat tests benchmarks
-	$(VENV)/bin/ruff format --check sudosat tests benchmarks
+	$(VENV)/bin/ruff check sudosat tests benchmarks scripts
+	$(VENV)/bin/ruff format --check sudosat tests benchmarks scripts
 	$(VENV)/bin/mypy sudosat
 	$(PY) -m pytest
 
@@ -30,6 +30,11 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/external.py
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/batch.py
+	$(PY) benchmarks/api.py
+
+# The README's command reference, generated from --help (tests/test_readme.py checks it).
+readme: $(VENV)/.installed
+	$(PY) scripts/readme.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

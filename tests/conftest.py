@@ -1,11 +1,17 @@
-"""Shared paths and small helpers for the tests."""
+"""Shared paths, puzzles and fixtures for the tests."""
 
 from __future__ import annotations
 
+import json
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from sudosat.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -23,3 +29,33 @@ def shared(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is not here")
     return path
+
+
+Run = Callable[..., tuple[int, str, str]]
+"""``run("solve", "--count", path, input=...)``: exit code, stdout, stderr."""
+
+
+@pytest.fixture
+def run() -> Run:
+    """The CLI, in process through click's CliRunner."""
+
+    def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
+        result = CliRunner().invoke(cli, list(args), input=input)
+        if result.exception and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return result.exit_code, result.stdout, result.stderr
+
+    return invoke
+
+
+SUDOSAT = Path(sys.executable).with_name("sudosat")
+"""The installed command, for tests that need a real process."""
+
+
+@pytest.fixture(scope="session")
+def sudosat() -> str:
+    return str(SUDOSAT)
+
+
+def jsonl(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines()]

@@ -24,8 +24,7 @@ from sudosat.formats import parse
 from sudosat.inputs import read_file
 from sudosat.puzzle import Puzzle, rule_violations
 
-from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST, shared
-from .test_cli import SUDOSAT, run
+from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST, SUDOSAT, Run, jsonl, shared
 
 MAGICTOUR = PUZZLES / "tdoku-magictour-25.txt"
 
@@ -34,15 +33,11 @@ def puzzle_lines(path: Path) -> list[str]:
     return [x for x in path.read_text().splitlines() if x.strip() and not x.startswith("#")]
 
 
-def jsonl(text: str) -> list[dict[str, object]]:
-    return [json.loads(line) for line in text.splitlines()]
-
-
 def without_time(records: list[dict[str, object]]) -> list[dict[str, object]]:
     return [{k: v for k, v in r.items() if k != "time"} for r in records]
 
 
-def test_tdoku_test_puzzles_counts_through_the_batch(tmp_path: Path) -> None:
+def test_tdoku_test_puzzles_counts_through_the_batch(tmp_path: Path, run: Run) -> None:
     rows = [x.split(":") for x in puzzle_lines(shared("tdoku/test_puzzles"))]
     path = tmp_path / "test_puzzles.txt"
     path.write_text("".join(row[0] + "\n" for row in rows))
@@ -56,7 +51,7 @@ def test_tdoku_test_puzzles_counts_through_the_batch(tmp_path: Path) -> None:
     assert code == 3  # the file holds puzzles with no solution
 
 
-def test_check_reads_tdokus_expected_counts_and_solutions(tmp_path: Path) -> None:
+def test_check_reads_tdokus_expected_counts_and_solutions(tmp_path: Path, run: Run) -> None:
     path = shared("tdoku/test_puzzles")
     code, out, _ = run("solve", "--format", "jsonl", "--check", "--fail-on", "mismatch", str(path))
     records = jsonl(out)
@@ -73,7 +68,7 @@ def test_check_reads_tdokus_expected_counts_and_solutions(tmp_path: Path) -> Non
     assert code == 0 and {r["check"] for r in jsonl(out)} == {"no expected solution"}
 
 
-def test_serg_benchmark_every_puzzle_has_several_solutions() -> None:
+def test_serg_benchmark_every_puzzle_has_several_solutions(run: Run) -> None:
     path = shared("tdoku/puzzles7_serg_benchmark")
     code, out, _ = run("solve", "--format", "jsonl", "--shard", "1/100", "-j", "2", str(path))
     records = jsonl(out)
@@ -119,7 +114,7 @@ def test_batch_engine_settles_by_propagation_or_searches_and_counts_every_grid()
     assert all(rule_violations(2, grid) == [] for grid in every.solutions)
 
 
-def test_timeout_keeps_the_batch_engine_and_its_answers(tmp_path: Path) -> None:
+def test_timeout_keeps_the_batch_engine_and_its_answers(tmp_path: Path, run: Run) -> None:
     # --timeout used to send every puzzle through a forked child (100x slower)
     puzzle = next(p for p in read_file(str(MAGICTOUR)) if isinstance(p, Puzzle))
     assert solve_with(puzzle, Options(timeout=30)).solver == NAME
@@ -140,7 +135,7 @@ def test_timeout_keeps_the_batch_engine_and_its_answers(tmp_path: Path) -> None:
         assert r["reason"] == "no answer within 1 s"
 
 
-def test_order_is_kept_with_several_workers(tmp_path: Path) -> None:
+def test_order_is_kept_with_several_workers(tmp_path: Path, run: Run) -> None:
     lines = puzzle_lines(MAGICTOUR) * 24 + [REXL_FIRST.replace("34", ".4", 1)]
     path = tmp_path / "many.txt"
     path.write_text("\n".join(lines) + "\n")
@@ -154,7 +149,7 @@ def test_order_is_kept_with_several_workers(tmp_path: Path) -> None:
     assert [r["puzzle"] for r in outputs["2"]] == lines
 
 
-def test_malformed_lines_in_the_middle_get_their_own_record(tmp_path: Path) -> None:
+def test_malformed_lines_in_the_middle_get_their_own_record(tmp_path: Path, run: Run) -> None:
     good = puzzle_lines(MAGICTOUR)
     lines = ["# a comment", *good[:10], "", ESCARGOT[:-1] + "x", "12345", *good[10:20]]
     path = tmp_path / "broken.txt"
@@ -174,7 +169,7 @@ def test_malformed_lines_in_the_middle_get_their_own_record(tmp_path: Path) -> N
     assert code == 0
 
 
-def test_line_format_reports_reasons_on_stderr(tmp_path: Path) -> None:
+def test_line_format_reports_reasons_on_stderr(tmp_path: Path, run: Run) -> None:
     path = tmp_path / "batch.txt"
     path.write_text(
         "\n".join([ESCARGOT, ESCARGOT[:-1] + "x", REXL_FIRST.replace("34", ".4", 1)]) + "\n"
@@ -186,7 +181,7 @@ def test_line_format_reports_reasons_on_stderr(tmp_path: Path) -> None:
     assert code == 2
 
 
-def test_csv_in_and_out_with_check(tmp_path: Path) -> None:
+def test_csv_in_and_out_with_check(tmp_path: Path, run: Run) -> None:
     puzzles = puzzle_lines(MAGICTOUR)[:6]
     solutions = [
         json.loads(line)["solution"]
@@ -214,7 +209,7 @@ def test_csv_in_and_out_with_check(tmp_path: Path) -> None:
     assert code == 0
 
 
-def test_shards_together_are_the_whole(tmp_path: Path) -> None:
+def test_shards_together_are_the_whole(tmp_path: Path, run: Run) -> None:
     path = tmp_path / "many.txt"
     path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 3) + "\n")
     _, whole, _ = run("solve", "--format", "jsonl", str(path))
@@ -238,12 +233,12 @@ def test_shards_together_are_the_whole(tmp_path: Path) -> None:
         (["--fail-on", "nonsense"], "unknown nonsense"),
     ],
 )
-def test_bad_batch_options_are_usage_errors(args: list[str], message: str) -> None:
+def test_bad_batch_options_are_usage_errors(args: list[str], message: str, run: Run) -> None:
     code, _, err = run("solve", *args, str(MAGICTOUR))
     assert code == 2 and message in err
 
 
-def test_exit_codes_and_fail_on(tmp_path: Path) -> None:
+def test_exit_codes_and_fail_on(tmp_path: Path, run: Run) -> None:
     path = tmp_path / "mixed.txt"
     none = (PUZZLES / "no-solution.txt").read_text().splitlines()[1]
     path.write_text("\n".join([ESCARGOT, none, REXL_FIRST.replace("34", ".4", 1)]) + "\n")
@@ -256,7 +251,7 @@ def test_exit_codes_and_fail_on(tmp_path: Path) -> None:
     assert [r["unique"] for r in records] == [True, False, False]
 
 
-def test_summary_on_stderr(tmp_path: Path) -> None:
+def test_summary_on_stderr(tmp_path: Path, run: Run) -> None:
     code, _, err = run("solve", "-f", "jsonl", str(MAGICTOUR))
     assert code == 0
     first, second = err.splitlines()
@@ -265,7 +260,7 @@ def test_summary_on_stderr(tmp_path: Path) -> None:
     assert run("solve", "-f", "jsonl", "--quiet", str(MAGICTOUR))[2] == ""
 
 
-def test_several_files_and_a_grid_file_in_one_batch() -> None:
+def test_several_files_and_a_grid_file_in_one_batch(run: Run) -> None:
     code, out, _ = run("solve", "-f", "jsonl", str(MAGICTOUR), str(PUZZLES / "ai-escargot.txt"))
     records = jsonl(out)
     assert code == 0 and len(records) == 26
@@ -277,7 +272,7 @@ def test_several_files_and_a_grid_file_in_one_batch() -> None:
     assert "no/such/file.txt: no such file" in str(records[-1]["reason"])
 
 
-def test_16x16_batch_in_hex(tmp_path: Path) -> None:
+def test_16x16_batch_in_hex(tmp_path: Path, run: Run) -> None:
     hexline = "".join((PUZZLES / "hex-16x16.txt").read_text().split())
     hexline = "".join(ch for ch in hexline if ch not in "|+-")
     path = tmp_path / "hex.txt"
@@ -287,9 +282,9 @@ def test_16x16_batch_in_hex(tmp_path: Path) -> None:
     assert code == 0 and len(records) == 5 and {r["status"] for r in records} == {"unique"}
 
 
-def test_stdin_is_answered_before_it_ends() -> None:
+def test_stdin_is_answered_before_it_ends(sudosat: str) -> None:
     child = subprocess.Popen(
-        [str(SUDOSAT), "solve", "--format", "jsonl", "-j", "2", "-"],
+        [sudosat, "solve", "--format", "jsonl", "-j", "2", "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -327,18 +322,17 @@ def read_in_background(child: subprocess.Popen[str]) -> tuple[list[str], threadi
     return lines, reader
 
 
-def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path) -> None:
+def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path, sudosat: str) -> None:
     path = tmp_path / "long.txt"
     path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 4000) + "\n")  # 100,000 puzzles
     child = subprocess.Popen(
-        [str(SUDOSAT), "solve", "--format", "jsonl", "-j", "2", str(path)],
+        [sudosat, "solve", "--format", "jsonl", "-j", "2", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    lines, reader = read_in_background(child)
-    time.sleep(0.5)  # inside the run, with more chunks on the way
+    lines, reader = read_in_background(child)  # inside the run, more chunks on the way
     child.send_signal(signal.SIGINT)
     child.wait(timeout=60)
     reader.join()
@@ -351,11 +345,11 @@ def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
-def test_progress_bar_only_on_a_terminal() -> None:
+def test_progress_bar_only_on_a_terminal(sudosat: str) -> None:
     primary, secondary = pty.openpty()
     try:
         done = subprocess.run(
-            [str(SUDOSAT), "solve", "-f", "jsonl", str(MAGICTOUR)],
+            [sudosat, "solve", "-f", "jsonl", str(MAGICTOUR)],
             stdout=subprocess.PIPE,
             stderr=secondary,
             timeout=60,
@@ -378,7 +372,7 @@ def test_progress_bar_only_on_a_terminal() -> None:
     assert b"\x1b[" not in done.stdout
 
 
-def test_stats_for_many_puzzles_in_every_record() -> None:
+def test_stats_for_many_puzzles_in_every_record(run: Run) -> None:
     code, out, _ = run("solve", "--stats", "-f", "jsonl", str(MAGICTOUR))
     records = jsonl(out)
     assert code == 0 and len(records) == 25
@@ -394,7 +388,7 @@ def untimed(text: str) -> str:
 
 @pytest.mark.parametrize("fmt", ["line", "grid", "json", "jsonl", "csv"])
 @pytest.mark.parametrize("path", [PUZZLES / "ai-escargot.txt", MAGICTOUR])
-def test_options_never_change_the_shape_of_the_output(fmt: str, path: Path) -> None:
+def test_options_never_change_the_shape_of_the_output(fmt: str, path: Path, run: Run) -> None:
     code, plain, _ = run("solve", "-f", fmt, str(path))
     for extra in (["--jobs", "2"], ["--jobs", "1"], ["--fail-on", "all"], ["--shard", "1/1"]):
         again = run("solve", "-f", fmt, *extra, str(path))
@@ -406,7 +400,9 @@ def test_options_never_change_the_shape_of_the_output(fmt: str, path: Path) -> N
         assert len(plain.splitlines()) == (25 if many else 1)
 
 
-def test_csv_with_a_byte_order_mark_and_a_header_without_a_puzzle_column(tmp_path: Path) -> None:
+def test_csv_with_a_byte_order_mark_and_a_header_without_a_puzzle_column(
+    tmp_path: Path, run: Run
+) -> None:
     path = tmp_path / "bom.csv"
     path.write_bytes(
         b"\xef\xbb\xbfquizzes,solutions\n" + ESCARGOT.replace(".", "0").encode() + b",\n"
@@ -419,14 +415,14 @@ def test_csv_with_a_byte_order_mark_and_a_header_without_a_puzzle_column(tmp_pat
     assert "1:1: a CSV header naming no puzzle column" in str(jsonl(out)[0]["reason"])
 
 
-def test_binary_junk_in_a_batch_is_an_error_record(tmp_path: Path) -> None:
+def test_binary_junk_in_a_batch_is_an_error_record(tmp_path: Path, sudosat: str) -> None:
     path = tmp_path / "junk.txt"
     path.write_bytes(
         f"{ESCARGOT}\n".encode() + ESCARGOT[:80].encode() + b"\xff\n" + f"{REXL_FIRST}\n".encode()
     )
     for fmt in ("jsonl", "csv", "line"):
         done = subprocess.run(
-            [str(SUDOSAT), "solve", "--format", fmt, str(path)], capture_output=True, timeout=60
+            [sudosat, "solve", "--format", fmt, str(path)], capture_output=True, timeout=60
         )
         assert done.returncode == 2
         done.stdout.decode("utf-8")  # the output stays text

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,39 +18,30 @@ from sudosat.engine import solve
 from sudosat.fast import NAME
 from sudosat.formats import parse
 
-from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST
-
-SUDOSAT = Path(sys.executable).with_name("sudosat")
+from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST, Run
 
 
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), input=input)
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def test_solve_prints_the_grid_and_says_unique() -> None:
+def test_solve_prints_the_grid_and_says_unique(run: Run) -> None:
     code, out, err = run("solve", str(PUZZLES / "ai-escargot.txt"))
     assert code == 0
     assert out.splitlines()[0] == "1 6 2 | 8 5 7 | 4 9 3"
     assert "unique solution" in err
 
 
-def test_solve_line_format_from_stdin() -> None:
+def test_solve_line_format_from_stdin(run: Run) -> None:
     code, out, _ = run("solve", "-", "--format", "line", input=ESCARGOT + "\n")
     assert code == 0
     assert out.strip() == "".join(map(str, solve(parse(ESCARGOT)).solutions[0]))
 
 
-def test_several_solutions_exit_1_and_show_where_they_differ() -> None:
+def test_several_solutions_exit_1_and_show_where_they_differ(run: Run) -> None:
     code, out, err = run("solve", str(PUZZLES / "several-solutions.txt"))
     assert code == 1
     assert len(out.strip().split("\n\n")) == 2
     assert "not unique: at least 2 solutions; the first two differ in r" in err
 
 
-def test_count_gives_the_notebook_numbers() -> None:
+def test_count_gives_the_notebook_numbers(run: Run) -> None:
     code, out, err = run("solve", "--count", str(PUZZLES / "several-solutions.txt"))
     assert (code, out.strip()) == (1, "7")
     assert "7 solutions" in err
@@ -58,20 +51,20 @@ def test_count_gives_the_notebook_numbers() -> None:
     assert (code, out.strip()) == (3, "0")
 
 
-def test_count_stops_at_max_solutions() -> None:
+def test_count_stops_at_max_solutions(run: Run) -> None:
     code, out, err = run("solve", "--count", "-n", "5", "-", input="." * 81)
     assert (code, out.strip()) == (1, "5+")  # a lower bound, and says so
     assert "at least 5 solutions" in err
 
 
-def test_clashing_clues_name_both_cells() -> None:
+def test_clashing_clues_name_both_cells(run: Run) -> None:
     code, out, err = run("solve", str(PUZZLES / "clashing-clues.txt"))
     assert code == 3
     assert out.strip() == "none"
     assert "no solution: r1c1 and r" in err and "both hold 5" in err
 
 
-def test_json_carries_everything() -> None:
+def test_json_carries_everything(run: Run) -> None:
     hex16 = str(PUZZLES / "hex-16x16.txt")
     code, out, _ = run("solve", "--format", "json", "--stats", "--solver", GENERAL, hex16)
     assert code == 0
@@ -89,7 +82,7 @@ def test_json_carries_everything() -> None:
     assert json.loads(out)["solver"] == NAME and "stats" not in json.loads(out)
 
 
-def test_many_puzzles_in_one_file_come_out_in_order() -> None:
+def test_many_puzzles_in_one_file_come_out_in_order(run: Run) -> None:
     code, out, _ = run("solve", "--format", "json", str(PUZZLES / "tdoku-magictour-25.txt"))
     records = json.loads(out)
     assert code == 0 and len(records) == 25
@@ -97,7 +90,7 @@ def test_many_puzzles_in_one_file_come_out_in_order() -> None:
     assert all(r["status"] == "unique" for r in records)
 
 
-def test_many_puzzles_default_to_lines_and_grid_on_request() -> None:
+def test_many_puzzles_default_to_lines_and_grid_on_request(run: Run) -> None:
     path = str(PUZZLES / "tdoku-magictour-25.txt")
     _, out, _ = run("solve", path)
     assert len(out.splitlines()) == 25 and all(len(line) == 81 for line in out.splitlines())
@@ -105,7 +98,7 @@ def test_many_puzzles_default_to_lines_and_grid_on_request() -> None:
     assert len(out.strip().split("\n\n")) == 25
 
 
-def test_broken_line_in_a_batch_is_reported_and_the_rest_solved(tmp_path: Path) -> None:
+def test_broken_line_in_a_batch_is_reported_and_the_rest_solved(tmp_path: Path, run: Run) -> None:
     path = tmp_path / "batch.txt"
     path.write_text("\n".join([ESCARGOT, ESCARGOT[:-1] + "x", REXL_FIRST]) + "\n")
     code, out, err = run("solve", "--format", "line", str(path))
@@ -126,7 +119,9 @@ def test_broken_line_in_a_batch_is_reported_and_the_rest_solved(tmp_path: Path) 
         ("123456789" + "." * 247, "could be read as hex 0-f or as"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(tmp_path: Path, content: str, expected: str) -> None:
+def test_bad_input_is_one_line_exit_2(
+    tmp_path: Path, content: str, expected: str, run: Run
+) -> None:
     path = tmp_path / "bad.txt"
     path.write_bytes(content.encode("latin-1"))
     code, out, err = run("solve", str(path))
@@ -135,24 +130,24 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, content: str, expected: st
     assert expected in err
 
 
-def test_missing_file() -> None:
+def test_missing_file(run: Run) -> None:
     code, _, err = run("solve", "no/such/puzzle.txt")
     assert code == 2 and "Error: no/such/puzzle.txt: no such file" in err
 
 
-def test_unknown_solver_is_a_usage_error() -> None:
+def test_unknown_solver_is_a_usage_error(run: Run) -> None:
     code, _, err = run("solve", "--solver", "nosuch", str(PUZZLES / "ai-escargot.txt"))
     assert code == 2 and "unknown solver 'nosuch'" in err
 
 
-def test_timeout_has_its_own_exit_code() -> None:
+def test_timeout_has_its_own_exit_code(run: Run) -> None:
     code, _, err = run(
-        "solve", "--count", "-n", "10000000", "--timeout", "0.3", "-", input="." * 81
+        "solve", "--count", "-n", "10000000", "--timeout", "1", "-", input="." * 81
     )
     assert code == 5 and "timeout" in err
 
 
-def test_stats_report() -> None:
+def test_stats_report(run: Run) -> None:
     _, _, err = run("solve", "--stats", str(PUZZLES / "ai-escargot.txt"))
     for word in (
         "variables",
@@ -166,7 +161,7 @@ def test_stats_report() -> None:
         assert word in err
 
 
-def test_rich_output_draws_boxes_and_tells_givens_apart() -> None:
+def test_rich_output_draws_boxes_and_tells_givens_apart(run: Run) -> None:
     code, out, _ = run("solve", "--format", "rich", "--color", str(PUZZLES / "ai-escargot.txt"))
     assert code == 0
     assert "┏" in out and "╋" in out
@@ -175,7 +170,7 @@ def test_rich_output_draws_boxes_and_tells_givens_apart() -> None:
     assert "unique solution" in out
 
 
-def test_cnf_header_comments_and_determinism(tmp_path: Path) -> None:
+def test_cnf_header_comments_and_determinism(tmp_path: Path, run: Run) -> None:
     target = tmp_path / "escargot.cnf"
     code, out, _ = run("cnf", str(PUZZLES / "ai-escargot.txt"), "--full", "--out", str(target))
     assert code == 0 and out == ""
@@ -193,28 +188,30 @@ def test_cnf_header_comments_and_determinism(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".sudosat-")]
 
 
-def test_cnf_rules_alone_for_rank_4() -> None:
+def test_cnf_rules_alone_for_rank_4(run: Run) -> None:
     code, out, _ = run("cnf", "--rank", "4", "--encoding", "efficient")
     assert code == 0
     assert "p cnf 4096 123136" in out.splitlines()
 
 
-def test_cnf_needs_a_puzzle_or_a_rank() -> None:
+def test_cnf_needs_a_puzzle_or_a_rank(run: Run) -> None:
     code, _, err = run("cnf")
     assert code == 2 and "--rank" in err
 
 
-def test_solvers_lists_what_is_installed() -> None:
+def test_solvers_lists_what_is_installed(run: Run) -> None:
     code, out, _ = run("solvers", "--format", "json")
     infos = {i["name"]: i for i in json.loads(out)}
     assert code == 0
     assert infos["cadical195"]["available"] and infos["cadical195"]["default"]
-    assert infos["kissat404"]["incremental"] is False
+    programs = [i for i in infos.values() if i["kind"] == "program"]
+    for program in programs:  # found exactly where the shell would find it
+        assert program["path"] == shutil.which(str(program["name"]))
 
 
-def test_installed_command_and_module_run_for_real() -> None:
+def test_installed_command_and_module_run_for_real(sudosat: str) -> None:
     escargot = str(PUZZLES / "ai-escargot.txt")
-    for command in ([str(SUDOSAT)], [sys.executable, "-m", "sudosat"]):
+    for command in ([sudosat], [sys.executable, "-m", "sudosat"]):
         done = subprocess.run(
             [*command, "solve", "--format", "line", escargot],
             capture_output=True,
@@ -224,13 +221,19 @@ def test_installed_command_and_module_run_for_real() -> None:
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip().startswith("162857493")
         assert "Traceback" not in done.stderr
-    done = subprocess.run([str(SUDOSAT), "solve", "/no/such"], capture_output=True, text=True)
+    done = subprocess.run([sudosat, "solve", "/no/such"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
 
 
-def test_ctrl_c_exits_130_without_a_traceback() -> None:
+def cpu_seconds(pid: int) -> float:
+    """User and system time a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_ctrl_c_exits_130_without_a_traceback(sudosat: str) -> None:
     child = subprocess.Popen(
-        [str(SUDOSAT), "solve", "--count", "-n", "10000000", "-"],
+        [sudosat, "solve", "--count", "-n", "10000000", "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -242,9 +245,12 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
     child.stdin.write("." * 81 + "\n")
     child.stdin.close()
     child.stdin = None
-    time.sleep(1.5)  # long enough to be inside the enumeration
+    # Past start-up (well under a second of CPU) and inside the enumeration, however
+    # loaded the machine is: wait for CPU time used, not for wall time.
+    while cpu_seconds(child.pid) < 2 and child.poll() is None:
+        time.sleep(0.05)
     child.send_signal(signal.SIGINT)
-    _, err = child.communicate(timeout=30)
+    _, err = child.communicate(timeout=60)
     assert child.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
 
@@ -262,9 +268,9 @@ def colours(text: str) -> set[str]:
     return found
 
 
-def test_piped_output_has_no_colour_or_boxes() -> None:
+def test_piped_output_has_no_colour_or_boxes(sudosat: str) -> None:
     done = subprocess.run(
-        [str(SUDOSAT), "solve", str(PUZZLES / "ai-escargot.txt")],
+        [sudosat, "solve", str(PUZZLES / "ai-escargot.txt")],
         capture_output=True,
         text=True,
         timeout=60,

@@ -73,7 +73,7 @@ def test_max_solutions_one_skips_the_uniqueness_check() -> None:
 
 def test_timeout_keeps_what_was_found() -> None:
     empty = Puzzle(3, (0,) * 81)
-    outcome = solve(empty, max_solutions=10**7, timeout=0.5)
+    outcome = solve(empty, max_solutions=10**7, timeout=2)
     assert outcome.status == Status.TIMEOUT
     assert len(outcome.solutions) > 0
     assert all(verify(empty, g) == [] for g in outcome.solutions)
@@ -116,8 +116,5 @@ def test_bundled_puzzles_of_every_rank_are_unique(name: str, rank: int) -> None:
     assert verify(puzzle, outcome.solutions[0]) == []
 
 
-def test_solvers_table_knows_the_default_and_kissats_limits() -> None:
-    infos = {info.name: info for info in pysat_solvers()}
-    assert infos["cadical195"].available
-    assert not infos["kissat404"].incremental
-    assert "glucose4" in INSTALLED and "minisat22" in INSTALLED
+def test_the_default_solver_and_the_seeds_solvers_are_installed() -> None:
+    assert {"cadical195", "glucose4", "minisat22"} <= set(INSTALLED)

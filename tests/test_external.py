@@ -20,8 +20,7 @@ from sudosat.engine import solve
 from sudosat.formats import format_line, parse
 from sudosat.inputs import read_file
 
-from .conftest import ESCARGOT, PUZZLES, REXL_FIRST
-from .test_cli import SUDOSAT, run
+from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, SUDOSAT, Run
 
 PROGRAMS = ["minisat", "picosat", "cadical", "cryptominisat5"]
 BROKEN = Path(__file__).with_name("broken_solver.py")
@@ -72,7 +71,7 @@ def test_program_solves_ranks_3_and_4_with_uniqueness(program: str) -> None:
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
-def test_solve_command_with_a_program(program: str) -> None:
+def test_solve_command_with_a_program(program: str, run: Run) -> None:
     need(program)
     code, out, err = run("solve", "--solver", program, "--format", "line", str(HEX))
     assert code == 0, err
@@ -95,7 +94,7 @@ def test_a_16x16_with_several_solutions_through_a_program() -> None:
     assert count > 1
 
 
-def test_solver_cmd_takes_a_command_line() -> None:
+def test_solver_cmd_takes_a_command_line(run: Run) -> None:
     need("cadical")
     code, out, err = run(
         "solve",
@@ -177,13 +176,13 @@ def model_text(fmt: str) -> str:
 
 
 @pytest.mark.parametrize("fmt", ["competition", "result-file", "bare", "v-only", "positives"])
-def test_decode_reads_every_convention(fmt: str) -> None:
+def test_decode_reads_every_convention(fmt: str, run: Run) -> None:
     code, out, err = run("decode", ESCARGOT_FILE, "-", "--format", "line", input=model_text(fmt))
     assert code == 0, err
     assert out.strip().startswith("162857493")
 
 
-def test_decode_from_a_file_and_json(tmp_path: Path) -> None:
+def test_decode_from_a_file_and_json(tmp_path: Path, run: Run) -> None:
     (tmp_path / "model.txt").write_text(model_text("competition"))
     code, out, _ = run("decode", ESCARGOT_FILE, str(tmp_path / "model.txt"), "--format", "json")
     record = json.loads(out)
@@ -209,14 +208,14 @@ def test_decode_from_a_file_and_json(tmp_path: Path) -> None:
         ("s SATISFIABLE\nv -1 0\n", 4, "<stdin>: the model is no solution of the puzzle: r1c2"),
     ],
 )
-def test_decode_errors(model: str, code: int, message: str) -> None:
+def test_decode_errors(model: str, code: int, message: str, run: Run) -> None:
     got, _, err = run("decode", ESCARGOT_FILE, "-", input=model)
     assert got == code, err
     assert message in err
     assert err.count("\n") == 1
 
 
-def test_decode_reads_only_cell_variables_the_cnf_constrains() -> None:
+def test_decode_reads_only_cell_variables_the_cnf_constrains(run: Run) -> None:
     # A model that also sets every given's other values and every eliminated
     # candidate true (as CaDiCaL does with variables in no clause) still decodes.
     grid = solve(parse(ESCARGOT)).solutions[0]
@@ -235,7 +234,7 @@ def test_decode_reads_only_cell_variables_the_cnf_constrains() -> None:
     assert out.strip() == "".join(map(str, grid))
 
 
-def test_decode_needs_the_model_off_stdin_when_the_puzzle_is() -> None:
+def test_decode_needs_the_model_off_stdin_when_the_puzzle_is(run: Run) -> None:
     code, _, err = run("decode", "-", "-", input="")
     assert code == 2 and "cannot both be stdin" in err
 
@@ -252,7 +251,7 @@ def test_decode_needs_the_model_off_stdin_when_the_puzzle_is() -> None:
         ("beyond", "returned a bad model: variable"),
     ],
 )
-def test_broken_solver_is_a_clear_error_exit_4(mode: str, message: str) -> None:
+def test_broken_solver_is_a_clear_error_exit_4(mode: str, message: str, run: Run) -> None:
     code, out, err = run("solve", "--solver-cmd", broken(mode), ESCARGOT_FILE)
     assert code == 4, err
     assert out == "error\n"  # its one record, never a wrong grid
@@ -261,27 +260,27 @@ def test_broken_solver_is_a_clear_error_exit_4(mode: str, message: str) -> None:
     assert err.count("\n") == 1
 
 
-def test_unknown_answer_is_a_timeout() -> None:
+def test_unknown_answer_is_a_timeout(run: Run) -> None:
     code, _, err = run("solve", "--solver-cmd", broken("unknown"), ESCARGOT_FILE)
     assert code == 5 and "gave no answer (UNKNOWN)" in err
 
 
-def test_missing_program_exit_4() -> None:
+def test_missing_program_exit_4(run: Run) -> None:
     code, _, err = run("solve", "--solver-cmd", "/no/such/solver -q", ESCARGOT_FILE)
     assert code == 4 and "program '/no/such/solver' not found" in err
     code, _, err = run("solve", "--solver-cmd", "no-such-solver-anywhere", ESCARGOT_FILE)
     assert code == 4 and "not found on PATH" in err
 
 
-def test_solver_and_solver_cmd_together_is_a_usage_error() -> None:
+def test_solver_and_solver_cmd_together_is_a_usage_error(run: Run) -> None:
     code, _, err = run("solve", "--solver", "cadical", "--solver-cmd", "cadical", ESCARGOT_FILE)
     assert code == 2 and "not both" in err
 
 
-def test_no_shell_ever_sees_the_command(tmp_path: Path) -> None:
+def test_no_shell_ever_sees_the_command(tmp_path: Path, run: Run, sudosat: str) -> None:
     need("cadical")
     done = subprocess.run(
-        [str(SUDOSAT), "solve", "--solver-cmd", "cadical -q; touch pwned", ESCARGOT_FILE],
+        [sudosat, "solve", "--solver-cmd", "cadical -q; touch pwned", ESCARGOT_FILE],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -354,7 +353,7 @@ def test_interrupt_kills_the_solver_and_cleans_up(tmp_path: Path, sig: int, code
     assert list((tmp_path / "tmp").iterdir()) == []
 
 
-def test_solvers_lists_programs_with_versions() -> None:
+def test_solvers_lists_programs_with_versions(run: Run) -> None:
     for program in PROGRAMS:
         need(program)
     code, out, _ = run("solvers", "--format", "json")
