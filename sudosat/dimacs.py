@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -14,13 +14,22 @@ from .formats import InputError
 WriteFn = Callable[[IO[str]], None]
 
 
+def header(variables: int, clauses: int) -> str:
+    """The ``p cnf`` line, with exact counts."""
+    return f"p cnf {variables} {clauses}"
+
+
+def clause_line(clause: Sequence[int]) -> str:
+    """One clause as a DIMACS line: its literals and the closing 0."""
+    return " ".join(map(str, clause)) + " 0" if clause else "0"
+
+
 def dimacs_lines(cnf: Cnf) -> Iterator[str]:
     """The CNF as DIMACS lines (without newlines): comments, header, clauses."""
     for comment in cnf.comments():
         yield f"c {comment}"
-    yield f"p cnf {cnf.nv} {len(cnf.clauses)}"
-    for clause in cnf.clauses:
-        yield " ".join(map(str, clause)) + " 0" if clause else "0"
+    yield header(cnf.nv, len(cnf.clauses))
+    yield from map(clause_line, cnf.clauses)
 
 
 def write_dimacs(cnf: Cnf, out: IO[str]) -> None:

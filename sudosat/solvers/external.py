@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from ..dimacs import SAT, UNKNOWN, UNSAT, Answer, read_competition, read_result_file
+from ..dimacs import (
+    SAT,
+    UNKNOWN,
+    UNSAT,
+    Answer,
+    clause_line,
+    header,
+    read_competition,
+    read_result_file,
+)
 from ..formats import InputError
 from . import SatSolver, SolverError, SolverTimeout
 
@@ -166,7 +175,7 @@ class ExternalSolver(SatSolver):
 
     def add_clauses(self, clauses: Iterable[list[int]]) -> None:
         for clause in clauses:
-            self._base.append(" ".join(map(str, clause)) + " 0")
+            self._base.append(clause_line(clause))
             self._clauses += 1
             if clause:
                 self._nv = max(self._nv, max(map(abs, clause)))
@@ -175,7 +184,7 @@ class ExternalSolver(SatSolver):
         directory = Path(self._dir)
         problem, result = directory / "problem.cnf", directory / "result.txt"
         with problem.open("w") as handle:
-            handle.write(f"p cnf {self._nv} {self._clauses}\n")
+            handle.write(header(self._nv, self._clauses) + "\n")
             handle.write("\n".join(self._base))
             handle.write("\n")
         result.unlink(missing_ok=True)
