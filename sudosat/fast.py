@@ -27,7 +27,7 @@ import time
 import pysolvers
 from pysat.solvers import Minicard, Solver
 
-from .encoding import augmented, groups
+from .encoding import augmented
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle
 from .solvers import SolverTimeout
@@ -51,15 +51,15 @@ class FastSolver:
         self.cube = frozenset(range(1, n**3 + 1))  # the cell variables
         self.cell_of = [0] + [(v - 1) // n for v in range(1, n**3 + 1)]
         self.value_of = [0] + [(v - 1) % n + 1 for v in range(1, n**3 + 1)]
-        cells, unit_values = groups(rank)
-        every_group = cells + unit_values
-        self.group_count = len(every_group)
-        member: list[list[int]] = [[] for _ in range(n**3 + 1)]
-        for index, group in enumerate(every_group):
-            for v in group:
-                member[v].append(index)
-        # every variable is in four groups: its cell's, its row's, its column's, its box's
-        self.groups_of = [(0, 0, 0, 0)] + [(a, b, c, d) for a, b, c, d in member[1:]]
+        # Every variable is in four of the rules' groups (numbered as encoding.groups
+        # lists them): its cell's, and its value's in its row, its column and its box.
+        self.group_count = n * n + 3 * n * n
+        self.groups_of = [(0, 0, 0, 0)] + [
+            (cell, n * n + row * n + v, n * n + (n + col) * n + v, n * n + (2 * n + box) * n + v)
+            for cell in range(n * n)
+            for row, col, box in [_units_of(cell, rank)]
+            for v in range(n)
+        ]
 
     def solve(self, puzzle: Puzzle, limit: int = 2, timeout: float | None = None) -> Outcome:
         """Up to ``limit`` solutions; past ``timeout`` seconds a TIMEOUT outcome with
@@ -141,6 +141,13 @@ class FastSolver:
         finally:
             stats.add_search(search.accum_stats())
             search.delete()
+
+
+def _units_of(cell: int, rank: int) -> tuple[int, int, int]:
+    """The row, column and box of a cell, by arithmetic."""
+    n = rank * rank
+    row, col = divmod(cell, n)
+    return row, col, (row // rank) * rank + col // rank
 
 
 def _solve(search: Minicard, deadline: float | None) -> bool:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from sudosat.encoding import groups
 from sudosat.engine import Options, solve, solve_with
 from sudosat.fast import NAME, FastSolver
 from sudosat.formats import parse
@@ -502,3 +503,15 @@ def test_workers_that_keep_dying_stop_the_run_with_exit_4(tmp_path: Path) -> Non
     records = jsonl("".join(lines))
     assert 0 < len(records) < 10000
     assert [r["line"] for r in records] == list(range(1, len(records) + 1))
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4])
+def test_batch_engine_groups_by_arithmetic_are_the_rules_groups(rank: int) -> None:
+    cells, unit_values = groups(rank)
+    member: list[list[int]] = [[] for _ in range(rank**6 + 1)]
+    for index, group in enumerate(cells + unit_values):
+        for variable in group:
+            member[variable].append(index)
+    engine = FastSolver(rank)
+    assert engine.groups_of[1:] == [tuple(found) for found in member[1:]]
+    assert engine.group_count == len(cells + unit_values)

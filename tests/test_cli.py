@@ -141,9 +141,7 @@ def test_unknown_solver_is_a_usage_error(run: Run) -> None:
 
 
 def test_timeout_has_its_own_exit_code(run: Run) -> None:
-    code, _, err = run(
-        "solve", "--count", "-n", "10000000", "--timeout", "1", "-", input="." * 81
-    )
+    code, _, err = run("solve", "--count", "-n", "10000000", "--timeout", "1", "-", input="." * 81)
     assert code == 5 and "timeout" in err
 
 
