@@ -270,7 +270,10 @@ def line_of(result: Result, view: View) -> str:
 
 def grid_of(result: Result, view: View) -> str:
     """The ``grid`` format's block for one puzzle, ending in a newline."""
-    head = f"# {result.where()}: {sentence(result, view)}\n" if view.many else ""
+    head = ""
+    if view.many:  # an input error names its place itself
+        where = "" if result.outcome is None else f"{result.where()}: "
+        head = f"# {where}{sentence(result, view)}\n"
     outcome = result.outcome
     if outcome is None or outcome.status == Status.ERROR:
         body = "error"
