@@ -30,6 +30,7 @@ from typing import Any
 
 from .dimacs import SAT, UNSAT, Answer
 from .encoding import Cnf, Encoding, decode_model, encode
+from .fast import NAME as BATCH_ENGINE
 from .fast import FastSolver
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle, verify
@@ -111,8 +112,13 @@ def solve_or_error(puzzle: Puzzle, options: Options) -> Outcome:
     try:
         return solve_with(puzzle, options)
     except SolverError as err:
-        name = options.solver.name if options.solver else ""
-        return Outcome(puzzle, Status.ERROR, reason=str(err), solver=name)
+        return Outcome(puzzle, Status.ERROR, reason=str(err), solver=_engine_name(puzzle, options))
+
+
+def _engine_name(puzzle: Puzzle, options: Options) -> str:
+    if uses_batch_engine(puzzle.rank, options):
+        return BATCH_ENGINE
+    return options.solver.name if options.solver else DEFAULT_SOLVER
 
 
 @cache
