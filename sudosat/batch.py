@@ -19,6 +19,7 @@ from .inputs import Chunk, Entry
 from .outcome import Outcome, Status
 from .pool import WorkerError, ordered_map
 from .puzzle import Puzzle
+from .rating import rate
 from .render import (
     NO_EXPECTATION,
     OK,
@@ -114,6 +115,8 @@ def answer(
     result = Result(source, row.line, row.text.strip(), outcome)
     if settings.view.check:
         result.check = check(outcome, row, chunk.reader)
+    if settings.view.rate and outcome.status == Status.UNIQUE:
+        result.rating = rate(entry)
     return result
 
 

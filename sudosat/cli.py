@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
 import click
@@ -25,12 +27,34 @@ from .batch import FAILURES, Settings, Summary, run
 from .dimacs import read_answer, write_atomically, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import COUNT_LIMIT, Options, check_answer
+from .explain import explain as explain_puzzle
 from .formats import AmbiguousInput, InputError, format_line
+from .generator import (
+    GENERATE_CHUNK,
+    SYMMETRIES,
+    Asked,
+    GenerationError,
+    make_many,
+    output_alphabet,
+)
 from .inputs import Inputs, read_file, read_source
 from .inputs import shard as take_shard
 from .outcome import Status
+from .pool import ordered_map
 from .puzzle import Puzzle
-from .render import FORMATS, Document, Result, View, note, render
+from .rating import LEVELS
+from .render import (
+    FORMATS,
+    GENERATED_FIELDS,
+    Document,
+    Result,
+    View,
+    explanation_json,
+    note,
+    render,
+    render_generated,
+    show_explanation,
+)
 from .solvers import DEFAULT_SOLVER, SolverError, SolverSpec, command_spec, solver_spec
 from .solvers.external import executable, external_programs
 from .solvers.pysat_backend import pysat_solvers
@@ -240,6 +264,108 @@ def _write(text: str) -> None:
         sys.stdout.flush()  # a stream's answers go out as they come
 
 
+@dataclass(frozen=True)
+class Reading:
+    rank: int | None
+    alphabet: str | None
+    layout: str
+
+
+@dataclass(frozen=True)
+class Output:
+    fmt: str | None
+    color: bool | None
+    quiet: bool
+
+
+@dataclass(frozen=True)
+class Run:
+    jobs: int | None = None
+    shard: tuple[int, int] | None = None
+    fail_on: frozenset[str] | None = None
+
+
+def answer_all(
+    puzzles: tuple[str, ...],
+    reading: Reading,
+    options: Options,
+    output: Output,
+    shown: dict[str, bool],
+    how: Run,
+) -> int:
+    """Solve (and show, and sum up) every puzzle of the inputs; the exit code."""
+    paths = puzzles or ("-",)
+    if paths == ("-",) and sys.stdin.isatty():
+        raise click.UsageError("give a PUZZLE file, or - to read one from stdin")
+    fmt, color = output.fmt, output.color
+    # jsonl and csv look the same for one puzzle and many: a pipe's first line starts them
+    tell = 1 if fmt in ("jsonl", "csv") else 2
+    inputs = Inputs(
+        paths,
+        rank=reading.rank,
+        alphabet=reading.alphabet,
+        layout=reading.layout,
+        lines_to_tell=tell,
+    )
+    many = inputs.many
+    if not many:
+        single = inputs.single()
+        if isinstance(single, InputError):
+            raise bad_input(single)
+    out = console_for(sys.stdout, color)
+    if fmt is None:
+        fmt = "rich" if out.is_terminal else ("line" if many else "grid")
+    view = view_for(fmt, out, many=many, **shown)
+    chunks = inputs.chunks()
+    if how.shard is not None:
+        chunks = take_shard(chunks, *how.shard)
+    errors = console_for(sys.stderr, color)
+
+    def report(said: str) -> None:
+        style = "red" if said.startswith("Error:") else None
+        errors.print(said, markup=False, highlight=False, style=style)
+
+    document = Document(view)
+    _write(document.head())
+    settings = Settings(options, view)
+    workers = (how.jobs or os.cpu_count() or 1) if many else 1
+    quiet = output.quiet
+
+    def write(text: str) -> None:
+        _write(document.piece(text))
+
+    if quiet or not many or not errors.is_terminal:
+        summary = run(chunks, settings, write, jobs=workers, report=report)
+    else:
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("{task.completed:,} puzzles"),
+            TimeElapsedColumn(),
+            console=errors,
+            transient=True,
+            redirect_stdout=False,  # records go to stdout, never into the bar's stream
+            redirect_stderr=False,
+        ) as bar:
+            task = bar.add_task("solving", total=None)
+            summary = run(
+                chunks,
+                settings,
+                write,
+                jobs=workers,
+                report=report,
+                progress=lambda n: bar.advance(task, n),
+            )
+    _write(document.tail())
+    if summary.failure:
+        report(f"Error: {summary.failure}")
+    if many and not quiet:
+        for line in summary.lines():
+            errors.print(line, markup=False, highlight=False)
+    elif summary.interrupted:
+        click.echo("sudosat: interrupted", err=True)
+    return exit_code(summary, how.fail_on if how.fail_on is not None else frozenset(FAIL_ON))
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="sudosat")
 def cli() -> None:
@@ -379,66 +505,17 @@ def solve(
         max_solutions or (COUNT_LIMIT if count else 2),
         timeout,
     )
-    paths = puzzles or ("-",)
-    if paths == ("-",) and sys.stdin.isatty():
-        raise click.UsageError("give a PUZZLE file, or - to read one from stdin")
-    # jsonl and csv look the same for one puzzle and many: a pipe's first line starts them
-    tell = 1 if fmt in ("jsonl", "csv") else 2
-    inputs = Inputs(paths, rank=rank, alphabet=alphabet, layout=layout, lines_to_tell=tell)
-    many = inputs.many
-    if not many:
-        single = inputs.single()
-        if isinstance(single, InputError):
-            raise bad_input(single)
-    out = console_for(sys.stdout, color)
-    if fmt is None:
-        fmt = "rich" if out.is_terminal else ("line" if many else "grid")
-    view = view_for(fmt, out, many=many, count=count, check=check, stats=stats)
-    chunks = inputs.chunks()
-    if shard is not None:
-        chunks = take_shard(chunks, *shard)
-    errors = console_for(sys.stderr, color)
-
-    def report(said: str) -> None:
-        style = "red" if said.startswith("Error:") else None
-        errors.print(said, markup=False, highlight=False, style=style)
-
-    document = Document(view)
-    _write(document.head())
-    settings = Settings(options, view)
-    workers = (jobs or os.cpu_count() or 1) if many else 1
-    if quiet or not many or not errors.is_terminal:
-        summary = run(
-            chunks, settings, lambda text: _write(document.piece(text)), jobs=workers, report=report
+    shown = {"count": count, "check": check, "stats": stats}
+    sys.exit(
+        answer_all(
+            puzzles,
+            Reading(rank, alphabet, layout),
+            options,
+            Output(fmt, color, quiet),
+            shown,
+            Run(jobs, shard, fail_on),
         )
-    else:
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("{task.completed:,} puzzles"),
-            TimeElapsedColumn(),
-            console=errors,
-            transient=True,
-            redirect_stdout=False,  # records go to stdout, never into the bar's stream
-            redirect_stderr=False,
-        ) as bar:
-            task = bar.add_task("solving", total=None)
-            summary = run(
-                chunks,
-                settings,
-                lambda text: _write(document.piece(text)),
-                jobs=workers,
-                report=report,
-                progress=lambda n: bar.advance(task, n),
-            )
-    _write(document.tail())
-    if summary.failure:
-        report(f"Error: {summary.failure}")
-    if many and not quiet:
-        for line in summary.lines():
-            errors.print(line, markup=False, highlight=False)
-    elif summary.interrupted:
-        click.echo("sudosat: interrupted", err=True)
-    sys.exit(exit_code(summary, fail_on if fail_on is not None else frozenset(FAIL_ON)))
+    )
 
 
 def read_one(path: str, rank: int | None, alphabet: str | None, layout: str) -> Puzzle:
@@ -550,6 +627,173 @@ def decode(
         console_for(sys.stderr, color).print(said, markup=False, highlight=False)
     codes = {Status.SOLVED: EXIT_OK, Status.NONE: EXIT_NONE, Status.TIMEOUT: EXIT_TIMEOUT}
     sys.exit(codes[outcome.status])
+
+
+@cli.command()
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@input_options
+@output_options(*FORMATS, note="; for many puzzles line: `LEVEL RATING` per puzzle")
+@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes for many puzzles.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary on stderr.")
+def rate(
+    puzzles: tuple[str, ...],
+    rank: int | None,
+    alphabet: str | None,
+    layout: str,
+    fmt: str | None,
+    color: bool | None,
+    jobs: int | None,
+    quiet: bool,
+) -> None:
+    """Rate how hard each puzzle is: a `level` and a `rating` that grows with difficulty.
+
+    \b
+    Levels (the weakest reasoning that settles every cell):
+      simple        naked singles (unit propagation: one value per cell, per unit)
+      easy          hidden singles too (each value somewhere in each unit)
+      intermediate  box-line reasoning too (propagation over row/column-box triads)
+      expert        search: rating 4 + log2(nodes of a propagating search)
+    Ratings: 1, 2, 3, then 4 + log2(nodes). Only unique puzzles are rated; the
+    others get their status. Input as for `solve`; exit codes as for `solve`.
+
+    \b
+    Examples:
+      sudosat rate puzzles/ai-escargot.txt
+      sudosat rate --format jsonl puzzles/tdoku-magictour-25.txt
+    """
+    shown = {"rate": True}
+    how = Run(jobs=jobs)
+    if fmt is None and not console_for(sys.stdout, color).is_terminal:
+        fmt = "line"  # `LEVEL RATING`, for one puzzle too
+    reading = Reading(rank, alphabet, layout)
+    sys.exit(answer_all(puzzles, reading, Options(), Output(fmt, color, quiet), shown, how))
+
+
+@cli.command()
+@click.option("--rank", type=click.IntRange(2, 6), default=3, show_default=True, help="Box size.")
+@click.option(
+    "--alphabet",
+    metavar="NAME|SYMBOLS",
+    help="How to write values: digits, hex, base36, rexl, numbers or the N symbols "
+    "(default: digits to 9x9, hex for 16x16, base36 for 25x25, rexl for 36x36).",
+)
+@click.option("--count", "-n", "how_many", type=click.IntRange(1), default=1, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(0),
+    help="Puzzle i is made from seed+i (default: random, on stderr).",
+)
+@click.option(
+    "--minimal", "minimal", flag_value=True, default=True, help="No clue can be removed (default)."
+)
+@click.option("--clues", type=click.IntRange(0), help="Exactly this many clues (still unique).")
+@click.option("--symmetry", type=click.Choice(SYMMETRIES), default="none", show_default=True)
+@click.option(
+    "--level", type=click.Choice(LEVELS), help="Keep only puzzles of this level (see `rate`)."
+)
+@output_options("rich", "grid", "line", "jsonl", "csv", note="; line when piped")
+@click.option(
+    "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
+)
+def generate(
+    rank: int,
+    alphabet: str | None,
+    how_many: int,
+    seed: int | None,
+    minimal: bool,
+    clues: int | None,
+    symmetry: str,
+    level: str | None,
+    fmt: str | None,
+    color: bool | None,
+    jobs: int,
+) -> None:
+    """Make puzzles with a unique solution: minimal, or with exactly --clues clues.
+
+    Every puzzle is solved again by the engine (unique) and, when minimal, each
+    clue is shown to be needed by a verified second solution without it. The
+    same --seed and options give the same puzzles on any machine and with any
+    --jobs. With --symmetry, minimal means no symmetric set of clues can go.
+
+    \b
+    Examples:
+      sudosat generate
+      sudosat generate --count 100 --seed 7 --format jsonl > puzzles.jsonl
+      sudosat generate --symmetry rotate180 --level expert
+      sudosat generate --rank 4 --clues 120
+    """
+    n = rank * rank
+    try:
+        symbols = output_alphabet(alphabet, n)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--alphabet") from None
+    if clues is not None and clues > n * n:
+        raise click.BadParameter(f"a {n}x{n} grid has {n * n} cells", param_hint="--clues")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+        click.echo(f"seed: {seed}", err=True)
+    out = console_for(sys.stdout, color)
+    fmt = fmt or ("rich" if out.is_terminal else "line")
+    asked = Asked(rank, symmetry, clues, level, symbols)
+    seeds = range(seed, seed + how_many)
+    chunks = [list(seeds[i : i + GENERATE_CHUNK]) for i in range(0, how_many, GENERATE_CHUNK)]
+    tasks = [(chunk, asked) for chunk in chunks]
+    made = (
+        ordered_map(make_many, tasks, jobs)
+        if jobs > 1 and len(tasks) > 1
+        else map(make_many, tasks)
+    )
+    if fmt == "csv":
+        _write(",".join(GENERATED_FIELDS) + "\n")
+    try:
+        for batch in made:
+            _write(render_generated(batch, fmt, out))
+    except GenerationError as err:
+        raise BadInput(str(err)) from None
+
+
+@cli.command()
+@click.argument("puzzle", default="-")
+@input_options
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["rich", "json"]), help="rich (terminal) or json."
+)
+@click.option("--color/--no-color", default=None, help="Force colour on or off.")
+def explain(
+    puzzle: str,
+    rank: int | None,
+    alphabet: str | None,
+    layout: str,
+    fmt: str | None,
+    color: bool | None,
+) -> None:
+    """Explain PUZZLE's answer: why it has no solution, or several, or how hard it is.
+
+    \b
+    No solution: conflict (a minimal set of clues that cannot all hold),
+      fewest_removed (the fewest clues to drop), best_fill (the givens kept, as
+      many cells filled as the rules allow).
+    Several solutions: differ (cells where two solutions differ), add (clues
+      from the first solution that make it unique).
+    Unique: rating and level (see `sudosat rate`).
+
+    \b
+    Examples:
+      sudosat explain puzzles/rexl-partial.txt
+      sudosat explain --format json puzzles/several-solutions.txt
+    """
+    target = read_one(puzzle, rank, alphabet, layout)
+    found = explain_puzzle(target)
+    out = console_for(sys.stdout, color)
+    if (fmt or ("rich" if out.is_terminal else "json")) == "json":
+        click.echo(json.dumps(explanation_json(found), indent=2))
+    else:
+        show_explanation(out, found)
+    sys.exit(
+        {Status.UNIQUE: EXIT_OK, Status.MULTIPLE: EXIT_MULTIPLE}.get(
+            found.outcome.status, EXIT_NONE
+        )
+    )
 
 
 @cli.command()

@@ -22,7 +22,6 @@ the solver learnt before.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -30,6 +29,7 @@ from pysat.solvers import Solver
 
 from .encoding import Encoding, encode
 from .engine import _batch_engine, solve
+from .formats import NUMBERS, candidate_alphabets, lookup_alphabet
 from .outcome import Status
 from .puzzle import Grid, Puzzle, verify
 from .rating import LEVELS, Rating, rate
@@ -113,7 +113,7 @@ class Generator:
             if not ok:
                 return None
             if len(implied) == engine.top:
-                return implied
+                return list(implied)
             open_vars = engine.cube.difference(map(abs, implied))
             cell = (min(open_vars) - 1) // n  # the first open cell
             branch = [v for v in range(cell * n + 1, cell * n + n + 1) if v in open_vars]
@@ -159,23 +159,28 @@ class Generator:
             witnesses[orbit] = second
         return tuple(kept), witnesses
 
-    def _second_solution(self, clues: list[int], orbit: tuple[int, ...], solution: Grid) -> Grid | None:
+    def _second_solution(
+        self, clues: list[int], orbit: tuple[int, ...], solution: Grid
+    ) -> Grid | None:
         """A solution of ``clues`` other than ``solution`` (they can differ only in
         ``orbit``, whose clues were just removed), or None."""
         n = self.size
         assumptions = [cell * n + v for cell, v in enumerate(clues) if v]
+        selector = None
         if len(orbit) == 1:
             assumptions.append(-(orbit[0] * n + solution[orbit[0]]))
-            found = interruptible(self.checker.solve, assumptions=assumptions)
         else:  # "differs somewhere in the orbit", switched on by a selector, then retired
             selector = self.checker.nof_vars() + 1
             differs = [-(cell * n + solution[cell]) for cell in orbit]
             self.checker.add_clause([-selector, *differs])
-            found = interruptible(self.checker.solve, assumptions=[*assumptions, selector])
+            assumptions.append(selector)
+        found = interruptible(self.checker.solve, assumptions=assumptions)
+        # the model first: CaDiCaL forgets it once a clause is added
+        model = (self.checker.get_model() or []) if found else None
+        if selector is not None:
             self.checker.add_clause([-selector])
-        if not found:
+        if model is None:
             return None
-        model = self.checker.get_model() or []
         return self.engine._grid(self.engine.cube.intersection(model))  # type: ignore[arg-type]
 
     def generate(
@@ -267,4 +272,41 @@ def generate(
     )
 
 
-Make = Callable[[int], Generated]
+GENERATE_CHUNK = 16
+"""Puzzles per task for worker processes."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What every puzzle of a run is asked to be."""
+
+    rank: int = 3
+    symmetry: str = "none"
+    clues: int | None = None
+    level: str | None = None
+    symbols: str = ""
+
+
+def make_many(task: tuple[list[int], Asked]) -> list[Generated]:
+    """The puzzles of some seeds (in a worker, or in process)."""
+    seeds, asked = task
+    return [
+        generate(
+            seed,
+            rank=asked.rank,
+            symmetry=asked.symmetry,
+            clues=asked.clues,
+            level=asked.level,
+            alphabet=asked.symbols,
+        )
+        for seed in seeds
+    ]
+
+
+def output_alphabet(spec: str | None, size: int) -> str:
+    """The symbols to write puzzles of ``size`` values in ('' for numbers)."""
+    if spec == NUMBERS:
+        return ""
+    if spec is None:
+        return candidate_alphabets(size)[0].symbols
+    return lookup_alphabet(spec, size).symbols

@@ -19,7 +19,7 @@ import csv
 import io
 import json
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.console import Console
 from rich.text import Text
@@ -27,6 +27,11 @@ from rich.text import Text
 from .formats import format_grid, format_line, symbols_of
 from .outcome import Outcome, Status
 from .puzzle import Grid, Puzzle, cell_name, differences
+from .rating import Rating
+
+if TYPE_CHECKING:
+    from .explain import Explanation
+    from .generator import Generated
 
 FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
 STATUS_STYLE = {
@@ -52,6 +57,8 @@ CSV_FIELDS = (
     "reason",
 )
 CHECK_FIELDS = ("expected", "expected_count", "check")
+RATE_FIELDS = ("level", "rating", "nodes")
+RATING_NONE = dict.fromkeys(RATE_FIELDS)
 STATS_FIELDS = ("variables", "clauses", "solves", "conflicts", "decisions", "propagations")
 
 
@@ -81,6 +88,7 @@ class Result:
     """None: the input could not be read (``error`` says why)."""
     error: str = ""
     check: Check | None = None
+    rating: Rating | None = None
 
     @property
     def status(self) -> Status:
@@ -104,6 +112,8 @@ class View:
     count: bool = False
     check: bool = False
     stats: bool = False
+    rate: bool = False
+    """Add each unique puzzle's rating and level (``sudosat rate``)."""
     color_system: str | None = None
     """For rich: what the terminal takes (None: no styles), as rich's Console says."""
     no_color: bool = False
@@ -158,10 +168,14 @@ def differ(outcome: Outcome) -> list[str]:
 
 
 def sentence(result: Result, view: View) -> str:
-    """What a result says in words: the status (or count) sentence, and a failed check."""
+    """What a result says in words: the status (or count) sentence, the rating, and a
+    failed check."""
     if result.outcome is None:
         return result.error
     text = count_line(result.outcome) if view.count else status_line(result.outcome)
+    if result.rating is not None:
+        text += f"; level {result.rating.level}, rating {result.rating.rating:g}"
+        text += f" ({result.rating.nodes} search nodes)" if result.rating.nodes else ""
     if result.check is not None and result.check.failed:
         text += f"; --check: {result.check.verdict}"
     return text
@@ -229,6 +243,8 @@ def record(result: Result, view: View) -> dict[str, Any]:
         check = result.check or Check(NO_EXPECTATION)
         data.update(expected=check.expected, expected_count=check.expected_count)
         data["check"] = check.verdict
+    if view.rate:
+        data.update(result.rating.as_dict() if result.rating else RATING_NONE)
     if view.stats and outcome is not None:
         data["stats"] = outcome.stats.as_dict()
         data["stats"]["encoding"] = outcome.encoding.describe() if outcome.encoding else None
@@ -240,7 +256,8 @@ def csv_header(view: View) -> str:
 
 
 def csv_fields(view: View) -> list[str]:
-    extra = (CHECK_FIELDS if view.check else ()) + (STATS_FIELDS if view.stats else ())
+    extra = (CHECK_FIELDS if view.check else ()) + (RATE_FIELDS if view.rate else ())
+    extra += STATS_FIELDS if view.stats else ()
     return [*CSV_FIELDS, *extra]
 
 
@@ -263,6 +280,9 @@ def line_of(result: Result, view: View) -> str:
         return "error"
     if view.count:
         return f"{len(outcome.solutions)}" + ("" if outcome.exhausted else "+")
+    if view.rate:
+        rating = result.rating
+        return f"{rating.level} {rating.rating:g}" if rating else str(outcome.status)
     if outcome.status in (Status.UNIQUE, Status.SOLVED):
         return format_line(outcome.puzzle, outcome.solutions[0])
     return str(outcome.status)
@@ -364,10 +384,9 @@ def rich_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> 
     return text
 
 
-def _rich(results: list[Result], view: View) -> str:
-    """Every solution found (the puzzle when there is none), then the status line."""
-    out = io.StringIO()
-    console = Console(
+def _console(out: io.StringIO, view: View) -> Console:
+    """A console that writes into ``out`` what the real terminal would show."""
+    return Console(
         file=out,
         force_terminal=view.color_system is not None,
         color_system=view.color_system,  # type: ignore[arg-type]
@@ -376,6 +395,12 @@ def _rich(results: list[Result], view: View) -> str:
         highlight=False,
         soft_wrap=True,
     )
+
+
+def _rich(results: list[Result], view: View) -> str:
+    """Every solution found (the puzzle when there is none), then the status line."""
+    out = io.StringIO()
+    console = _console(out, view)
     for result in results:
         if view.many:
             console.print(Text(result.where(), style="bold underline"))
@@ -396,3 +421,106 @@ def _rich(results: list[Result], view: View) -> str:
         if view.stats:
             console.print("\n".join(stats_lines(outcome)), markup=False, style="dim")
     return out.getvalue()
+
+
+# --- made and explained puzzles -------------------------------------------------
+
+GENERATED_FIELDS = ("puzzle", "solution", "clues", "seed", "rating", "level")
+
+
+def generated_record(made: Generated) -> dict[str, Any]:
+    """The JSON object of a generated puzzle."""
+    return {
+        "puzzle": format_line(made.puzzle),
+        "solution": format_line(made.puzzle, made.solution),
+        "clues": made.clues,
+        "seed": made.seed,
+        "rating": made.rating.rating,
+        "level": made.rating.level,
+        "nodes": made.rating.nodes,
+        "rank": made.puzzle.rank,
+    }
+
+
+def render_generated(batch: list[Generated], fmt: str, console: Console) -> str:
+    """Generated puzzles in ``fmt``: line (the puzzle), grid, jsonl, csv or rich."""
+    if fmt == "jsonl":
+        return "".join(json.dumps(generated_record(made)) + "\n" for made in batch)
+    if fmt == "csv":
+        out = io.StringIO()
+        rows = ([generated_record(made)[name] for name in GENERATED_FIELDS] for made in batch)
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return out.getvalue()
+    if fmt == "grid":
+        return "".join(format_grid(made.puzzle) + "\n\n" for made in batch)
+    if fmt == "rich":
+        view = View("rich", color_system=console.color_system, no_color=console.no_color)
+        text = io.StringIO()
+        shown = _console(text, view)
+        for made in batch:
+            shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
+            level = f"level {made.rating.level}, rating {made.rating.rating:g}"
+            shown.print(Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold"))
+        return text.getvalue()
+    return "".join(format_line(made.puzzle) + "\n" for made in batch)
+
+
+def clue_text(puzzle: Puzzle, cell: int, value: int) -> str:
+    """``r1c9=4``, in the puzzle's own symbols."""
+    return f"{cell_name(puzzle.rank, cell)}={puzzle.symbol(value)}"
+
+
+def explanation_json(found: Explanation) -> dict[str, Any]:
+    """The JSON object of an explanation (null where a field does not apply)."""
+    outcome, p = found.outcome, found.outcome.puzzle
+    fill = found.best_fill
+    return {
+        "status": outcome.status,
+        "puzzle": format_line(p),
+        "clashes": [c.describe(p) for c in outcome.clashes],
+        "conflict": None if found.conflict is None else [clue_text(p, *c) for c in found.conflict],
+        "fewest_removed": found.fewest_removed,
+        "best_fill": None
+        if fill is None
+        else {"filled": found.filled, "grid": format_line(p, fill)},
+        "differ": None if found.differ is None else [cell_name(p.rank, c) for c in found.differ],
+        "add": None if found.add is None else [clue_text(p, *c) for c in found.add],
+        "rating": found.rating.rating if found.rating else None,
+        "level": found.rating.level if found.rating else None,
+        "notes": found.notes,
+    }
+
+
+def show_explanation(console: Console, found: Explanation) -> None:
+    """The explanation for people, with the cells it names marked on the grid."""
+    data = explanation_json(found)
+    p = found.outcome.puzzle
+    marked: set[int] = set()
+    grid = p.cells
+    if found.conflict:
+        marked = {cell for cell, _ in found.conflict}
+    if found.differ:
+        marked = set(found.differ)
+        grid = found.outcome.solutions[0]
+    if found.best_fill is not None:
+        grid = found.best_fill
+        marked |= {cell for cell, v in enumerate(grid) if not v}
+    console.print(rich_grid(p, grid, marked), end="")
+    console.print(Text(status_line(found.outcome), style=STATUS_STYLE[found.outcome.status]))
+    lines = {
+        "conflict": "these clues cannot all hold: {}",
+        "fewest_removed": "the fewest clues to drop for a solution: {}",
+        "differ": "two solutions differ in: {}",
+        "add": "these clues make it unique: {}",
+        "level": "level: {}",
+        "rating": "rating: {}",
+    }
+    for key, form in lines.items():
+        value = data[key]
+        if value is not None:
+            console.print(form.format(", ".join(value) if isinstance(value, list) else value))
+    if data["best_fill"] is not None:
+        filled = data["best_fill"]["filled"]
+        console.print(f"best fill: {filled} of {p.size**2} cells (blanks marked)")
+    for said in found.notes:
+        console.print(said, style="dim")

@@ -1,0 +1,208 @@
+"""Making and explaining puzzles: generate, rate, explain."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+from itertools import islice
+
+import pytest
+
+from sudosat import Puzzle, parse, read_puzzles, solve
+from sudosat.explain import explain
+from sudosat.formats import DIGITS, HEX
+from sudosat.generator import Generated, generate, orbits
+from sudosat.puzzle import units
+from sudosat.rating import rate
+
+from .conftest import ESCARGOT, PUZZLES, Run, jsonl, shared
+
+SECOND = "minisat22"
+"""A second solver, not the one that made the puzzles, re-checks them."""
+
+
+def without(puzzle: Puzzle, cells: tuple[int, ...]) -> Puzzle:
+    grid = list(puzzle.cells)
+    for cell in cells:
+        grid[cell] = 0
+    return Puzzle(puzzle.rank, tuple(grid), puzzle.alphabet)
+
+
+def assert_unique_and_minimal(made: Generated, symmetry: str = "none") -> None:
+    puzzle = made.puzzle
+    again = solve(puzzle, solver=SECOND)
+    assert again.status == "unique" and again.solutions == [made.solution]
+    given = {cell for cell, _ in puzzle.givens}
+    for orbit in orbits(puzzle.rank, symmetry):
+        if set(orbit) <= given:  # every set of clues that can go is needed
+            assert solve(without(puzzle, orbit), solver=SECOND).status == "multiple", orbit
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_generated_9x9_is_unique_and_minimal_by_a_second_solver(seed: int) -> None:
+    made = generate(seed, alphabet=DIGITS)
+    assert 17 <= made.clues <= 35
+    assert_unique_and_minimal(made)
+
+
+def test_generated_16x16_is_unique_and_minimal() -> None:
+    assert_unique_and_minimal(generate(1, rank=4, alphabet=HEX))
+
+
+@pytest.mark.parametrize("symmetry", ["rotate180", "rotate90", "mirror", "diagonal"])
+def test_symmetry_holds_and_no_symmetric_set_of_clues_can_go(symmetry: str) -> None:
+    made = generate(3, symmetry=symmetry, alphabet=DIGITS)
+    given = {cell for cell, _ in made.puzzle.givens}
+    for orbit in orbits(3, symmetry):
+        assert set(orbit) <= given or not set(orbit) & given  # all of an orbit, or none
+    assert_unique_and_minimal(made, symmetry)
+
+
+def test_orbits_are_the_symmetries_images() -> None:
+    assert (0, 80) in orbits(3, "rotate180") and (0, 8, 72, 80) in orbits(3, "rotate90")
+    assert (0, 8) in orbits(3, "mirror") and (1, 9) in orbits(3, "diagonal")
+    assert all(len(o) == 1 for o in orbits(3, "none"))
+
+
+def test_exact_clue_count_stays_unique() -> None:
+    made = generate(11, clues=30, alphabet=DIGITS)
+    assert made.clues == 30
+    assert solve(made.puzzle, solver=SECOND).status == "unique"
+
+
+def test_same_seed_same_puzzles_across_runs_and_jobs(run: Run) -> None:
+    assert generate(21, alphabet=DIGITS) == generate(21, alphabet=DIGITS)
+    code, one, _ = run("generate", "--seed", "40", "-n", "40", "-f", "jsonl")
+    again = run("generate", "--seed", "40", "-n", "40", "-f", "jsonl", "-j", "2")[1]
+    assert code == 0 and one == again
+    records = jsonl(one)
+    assert [r["seed"] for r in records] == list(range(40, 80))
+    single = jsonl(run("generate", "--seed", "57", "-f", "jsonl")[1])[0]
+    assert single == records[17]  # puzzle i is made from seed + i alone
+    assert len({r["puzzle"] for r in records}) == 40
+
+
+def test_level_filter_and_output_formats(run: Run) -> None:
+    code, out, _ = run(
+        "generate", "--seed", "5", "-n", "3", "--level", "intermediate", "-f", "jsonl"
+    )
+    records = jsonl(out)
+    assert code == 0 and {r["level"] for r in records} == {"intermediate"}
+    for record in records:
+        assert rate(parse(str(record["puzzle"]))).level == "intermediate"
+    _, out, _ = run("generate", "--seed", "5", "-n", "2", "-f", "csv")
+    assert out.splitlines()[0] == "puzzle,solution,clues,seed,rating,level"
+    _, out, err = run("generate", "-f", "line")
+    assert len(out.strip()) == 81 and err.startswith("seed: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--clues", "5"], "no puzzle with 5 clues"),
+        (["--rank", "4", "--clues", "300"], "a 16x16 grid has 256 cells"),
+        (["--symmetry", "spiral"], "'spiral' is not one of"),
+        (["--level", "fiendish"], "'fiendish' is not one of"),
+        (["--rank", "9"], "9 is not in the range"),
+        (["--alphabet", "ABC"], "an alphabet of 9 distinct symbols"),
+    ],
+)
+def test_bad_generate_options_exit_2_in_one_line(run: Run, args: list[str], message: str) -> None:
+    code, out, err = run("generate", "--seed", "1", *args)
+    assert code == 2 and out == "" and message in err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("Error:")
+
+
+def test_rating_levels_are_the_reasoning_that_settles_the_puzzle() -> None:
+    assert rate(parse(ESCARGOT)).level == "expert"
+    made = generate(4, symmetry="rotate180", level="intermediate", alphabet=DIGITS)
+    assert rate(made.puzzle).rating == 3.0
+
+
+def mean_rating(path: str, take: int = 100) -> float:
+    puzzles = [p for p in islice(read_puzzles(path), take) if isinstance(p, Puzzle)]
+    return statistics.mean(rate(p).rating for p in puzzles)
+
+
+def test_rating_orders_tdokus_sets() -> None:
+    clue17 = mean_rating(str(shared("tdoku/puzzles2_17_clue")))
+    magictour = mean_rating(str(shared("tdoku/puzzles3_magictour_top1465")))
+    hardest = mean_rating(str(shared("tdoku/puzzles5_forum_hardest_1905_11+")))
+    assert clue17 < magictour < hardest
+
+
+def test_rating_orders_qqwings_levels(tmp_path: object) -> None:
+    if shutil.which("qqwing") is None:
+        assert not os.environ.get("CI"), "qqwing is missing (scripts/install-solvers)"
+        pytest.skip("qqwing is not installed")
+    means = {}
+    for level in ("simple", "expert"):
+        made = subprocess.run(
+            ["qqwing", "--generate", "30", "--difficulty", level, "--one-line"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        puzzles = [parse(line) for line in made.stdout.split()]
+        means[level] = statistics.mean(rate(p).rating for p in puzzles)
+    assert means["simple"] < means["expert"]
+
+
+def test_rate_command_adds_level_and_rating(run: Run) -> None:
+    code, out, _ = run("rate", "-f", "jsonl", str(PUZZLES / "tdoku-magictour-25.txt"))
+    records = jsonl(out)
+    assert code == 0 and len(records) == 25
+    assert all(r["level"] in ("intermediate", "expert") and r["rating"] >= 3 for r in records)
+    code, out, _ = run("rate", str(PUZZLES / "several-solutions.txt"))
+    assert (code, out.strip()) == (1, "multiple")  # only unique puzzles are rated
+
+
+def test_conflict_is_a_minimal_set_of_clues_that_cannot_all_hold() -> None:
+    puzzle = parse((PUZZLES / "rexl-partial.txt").read_text())
+    found = explain(puzzle)
+    assert found.conflict
+    n = puzzle.size
+
+    def only(clues: list[tuple[int, int]]) -> Puzzle:
+        grid = [0] * (n * n)
+        for cell, value in clues:
+            grid[cell] = value
+        return Puzzle(puzzle.rank, tuple(grid), puzzle.alphabet)
+
+    assert solve(only(found.conflict), solver=SECOND).status == "none"
+    for clue in found.conflict:  # each one is needed
+        rest = [c for c in found.conflict if c != clue]
+        assert solve(only(rest), solver=SECOND, max_solutions=1).status == "solved"
+    assert found.fewest_removed == 1
+
+
+def test_best_fill_is_seed_002s_79_cells() -> None:
+    puzzle = parse((PUZZLES / "rexl-partial.txt").read_text())
+    found = explain(puzzle)
+    fill = found.best_fill
+    assert fill is not None and found.filled == 79
+    assert all(fill[cell] == v for cell, v in puzzle.givens)
+    for unit in units(3):
+        values = [fill[cell] for cell in unit if fill[cell]]
+        assert len(values) == len(set(values))
+
+
+def test_explain_several_solutions_and_clashes(run: Run) -> None:
+    puzzle = parse((PUZZLES / "several-solutions.txt").read_text())
+    found = explain(puzzle)
+    assert found.differ and found.add
+    grid = list(puzzle.cells)
+    for cell, value in found.add:
+        grid[cell] = value
+    assert solve(Puzzle(3, tuple(grid), DIGITS), solver=SECOND).status == "unique"
+    code, out, _ = run("explain", "-f", "json", str(PUZZLES / "clashing-clues.txt"))
+    data = json.loads(out)
+    assert code == 3 and data["clashes"] and data["best_fill"] is None
+    assert all("=" in clue for clue in data["conflict"])
+    code, out, _ = run("explain", "-f", "json", str(PUZZLES / "ai-escargot.txt"))
+    assert code == 0 and json.loads(out)["level"] == "expert"
+    code, _, err = run("explain", "no/such/file.txt")
+    assert code == 2 and "no such file" in err
