@@ -31,6 +31,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/batch.py
 	$(PY) benchmarks/api.py
+	$(PY) benchmarks/generate.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).
 readme: $(VENV)/.installed

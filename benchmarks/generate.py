@@ -1,0 +1,65 @@
+"""Making and explaining puzzles against qqwing, measured in one run.
+
+* minimal 9x9, one process: `qqwing --generate N --one-line` against the
+  library's `generate(seed)` for the same N (qqwing's puzzles are minimal too);
+* minimal 16x16: seconds each, over a few seeds;
+* explain on seed 002's broken puzzle (puzzles/rexl-partial.txt);
+* with `--big`: one minimal 25x25 (minutes, see BENCHMARKS.md).
+
+    python benchmarks/generate.py [--big]
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sudosat import parse
+from sudosat.explain import explain
+from sudosat.formats import BASE36, DIGITS, HEX
+from sudosat.generator import generate
+
+ROOT = Path(__file__).resolve().parents[1]
+COUNT = 300
+
+
+def per_second(work: object, count: int) -> float:
+    start = time.perf_counter()
+    work()  # type: ignore[operator]
+    return count / (time.perf_counter() - start)
+
+
+def main() -> None:
+    generate(0, alphabet=DIGITS)  # the solvers built once, as in a long run
+    ours = per_second(lambda: [generate(s, alphabet=DIGITS) for s in range(COUNT)], COUNT)
+    if shutil.which("qqwing"):
+        command = ["qqwing", "--generate", str(COUNT), "--one-line"]
+        theirs = per_second(lambda: subprocess.run(command, capture_output=True), COUNT)
+        print(
+            f"minimal 9x9, one process: sudosat {ours:.0f}/s, qqwing {theirs:.0f}/s, "
+            f"ratio {ours / theirs:.2f}x (target 2x)"
+        )
+    else:
+        print(f"minimal 9x9, one process: sudosat {ours:.0f}/s (qqwing not installed)")
+    generate(0, rank=4, alphabet=HEX)
+    times = []
+    for seed in range(1, 6):
+        start = time.perf_counter()
+        made = generate(seed, rank=4, alphabet=HEX)
+        times.append(time.perf_counter() - start)
+    print(f"minimal 16x16: {', '.join(f'{t:.2f}' for t in times)} s ({made.clues} clues last)")
+    puzzle = parse((ROOT / "puzzles" / "rexl-partial.txt").read_text())
+    start = time.perf_counter()
+    found = explain(puzzle)
+    print(f"explain rexl-partial: {time.perf_counter() - start:.3f} s, best fill {found.filled}")
+    if "--big" in sys.argv[1:]:
+        start = time.perf_counter()
+        made = generate(1, rank=5, alphabet=BASE36)
+        print(f"minimal 25x25: {time.perf_counter() - start:.0f} s, {made.clues} clues")
+
+
+if __name__ == "__main__":
+    main()
