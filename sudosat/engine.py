@@ -100,7 +100,7 @@ def solve_with(puzzle: Puzzle, options: Options) -> Outcome:
     """:func:`solve` with its keywords as one :class:`Options`."""
     start = time.perf_counter()
     if uses_batch_engine(puzzle.rank, options):
-        outcome = _batch_engine(puzzle.rank).solve(puzzle, options.max_solutions, options.timeout)
+        outcome = batch_engine(puzzle.rank).solve(puzzle, options.max_solutions, options.timeout)
     else:
         outcome = _general(puzzle, options)
     outcome.stats.time = time.perf_counter() - start
@@ -122,7 +122,7 @@ def _engine_name(puzzle: Puzzle, options: Options) -> str:
 
 
 @cache
-def _batch_engine(rank: int) -> FastSolver:
+def batch_engine(rank: int) -> FastSolver:
     """One batch engine per rank and process, made when first needed."""
     return FastSolver(rank)
 

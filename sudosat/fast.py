@@ -23,6 +23,7 @@ against the rules and the givens, as in :mod:`engine`.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 import pysolvers
 from pysat.solvers import Minicard, Solver
@@ -70,7 +71,7 @@ class FastSolver:
         if not ok:
             return no_solution(puzzle, NAME)
         if len(implied) == self.top:  # every variable assigned
-            grid = self._grid(implied)
+            grid = self.grid_from(implied)
             solution = accept(puzzle, grid, [], f"{PROBE_SOLVER} propagation")
             return Outcome(puzzle, Status.UNIQUE, [solution], exhausted=True, solver=NAME)
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -87,7 +88,7 @@ class FastSolver:
         status = status_of(len(found), exhausted)
         return Outcome(puzzle, status, found, exhausted, solver=NAME, stats=stats)
 
-    def _grid(self, implied: list[int]) -> Grid:
+    def grid_from(self, implied: Iterable[int]) -> Grid:
         """The grid of a complete assignment: one true cell variable per cell, in order."""
         return tuple(map(self.value_of.__getitem__, sorted(self.cube.intersection(implied))))
 

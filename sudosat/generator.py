@@ -28,7 +28,7 @@ from functools import cache
 from pysat.solvers import Solver
 
 from .encoding import Encoding, encode
-from .engine import _batch_engine, solve
+from .engine import batch_engine, solve
 from .formats import NUMBERS, candidate_alphabets, lookup_alphabet
 from .outcome import Status
 from .puzzle import Grid, Puzzle, verify
@@ -94,7 +94,7 @@ class Generator:
 
     def __init__(self, rank: int) -> None:
         self.rank, self.size = rank, rank * rank
-        self.engine = _batch_engine(rank)
+        self.engine = batch_engine(rank)
         # the plain rules: fewer variables per call than the triads (measured 30% faster)
         rules = encode(Puzzle(rank, (0,) * rank**4), Encoding(reduced=False)).clauses
         self.checker = Solver(name=CHECKER, bootstrap_with=rules)
@@ -125,7 +125,7 @@ class Generator:
 
         implied = fill(start)
         assert implied is not None, "diagonal boxes always complete"
-        return engine._grid(implied)
+        return engine.grid_from(implied)
 
     def carve(
         self,
@@ -181,7 +181,7 @@ class Generator:
             self.checker.add_clause([-selector])
         if model is None:
             return None
-        return self.engine._grid(self.engine.cube.intersection(model))  # type: ignore[arg-type]
+        return self.engine.grid_from(self.engine.cube.intersection(model))
 
     def generate(
         self,

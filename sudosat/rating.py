@@ -28,7 +28,7 @@ from itertools import combinations
 from pysat.solvers import Solver
 
 from .encoding import groups
-from .engine import _batch_engine
+from .engine import batch_engine
 from .fast import PROBE_SOLVER, FastSolver
 from .puzzle import Puzzle
 from .solvers.pysat_backend import interruptible
@@ -59,7 +59,7 @@ class Rater:
         self.cells = n**3
         self.naked = Solver(name=PROBE_SOLVER, bootstrap_with=cells + pairs)
         self.hidden = Solver(name=PROBE_SOLVER, bootstrap_with=cells + pairs + unit_values)
-        self.engine: FastSolver = _batch_engine(rank)
+        self.engine: FastSolver = batch_engine(rank)
 
     def rate(self, puzzle: Puzzle) -> Rating:
         """The rating of a puzzle whose solution is unique (check that first)."""
