@@ -566,7 +566,7 @@ def cnf(
     if puzzle is None:
         if rank is None:
             raise click.UsageError("give a PUZZLE, or --rank N for the rules alone")
-        target = Puzzle(rank, (0,) * rank**4)
+        target = Puzzle.empty(rank)
         reduced = False
     else:
         target = read_one(puzzle, rank, alphabet, layout)

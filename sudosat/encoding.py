@@ -148,7 +148,7 @@ def triad_clauses(rank: int, top: int) -> tuple[list[list[int]], int]:
 
     def exactly_one(lits: list[int]) -> None:
         clauses.append(lits)
-        clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+        clauses.extend(pairwise([lits]))
 
     for value in range(1, n + 1):
         for across in (True, False):
@@ -164,7 +164,7 @@ def triad_clauses(rank: int, top: int) -> tuple[list[list[int]], int]:
                     lits = [var(n, cell, value) for cell in cells]
                     clauses.append([-top, *lits])
                     clauses.extend([-lit, top] for lit in lits)
-                    clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+                    clauses.extend(pairwise([lits]))
                     along.append(top)
                 triad.append(along)
                 exactly_one(along[:])
@@ -224,9 +224,19 @@ def groups(rank: int) -> tuple[list[list[int]], list[list[int]]]:
     return cells, [[var(n, cell, v) for cell in unit] for unit in units(rank) for v in values]
 
 
+def pairwise(groups: Iterable[Sequence[int]]) -> list[list[int]]:
+    """At most one literal of each group, as one binary clause per pair."""
+    return [[-a, -b] for group in groups for a, b in combinations(group, 2)]
+
+
+def rules(rank: int) -> list[list[int]]:
+    """The clauses of the rules alone (extended, pairwise): every grid of the rank."""
+    return encode(Puzzle.empty(rank), Encoding(reduced=False)).clauses
+
+
 def _at_most_one(groups: Sequence[list[int]], amo: str, top: int) -> tuple[list[list[int]], int]:
     if amo == "pairwise":
-        return [[-a, -b] for group in groups for a, b in combinations(group, 2)], top
+        return pairwise(groups), top
     from pysat.card import CardEnc, EncType
 
     kind = getattr(EncType, amo)
@@ -235,7 +245,7 @@ def _at_most_one(groups: Sequence[list[int]], amo: str, top: int) -> tuple[list[
         if len(group) < 2:
             continue
         if len(group) <= 4:  # pairwise is smaller here, and needs no new variables
-            clauses.extend([-a, -b] for a, b in combinations(group, 2))
+            clauses.extend(pairwise([group]))
             continue
         cnf = CardEnc.atmost(group, 1, top_id=top, encoding=kind)
         clauses.extend(cnf.clauses)

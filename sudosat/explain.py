@@ -16,13 +16,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from .encoding import Encoding, encode, groups
+from .encoding import groups, pairwise, rules
 from .engine import solve
 from .outcome import Outcome, Status
 from .puzzle import Grid, Puzzle, differences
@@ -51,14 +50,10 @@ class Explanation:
         return None if self.best_fill is None else sum(1 for v in self.best_fill if v)
 
 
-def _rules(rank: int) -> list[list[int]]:
-    return encode(Puzzle(rank, (0,) * rank**4), Encoding(reduced=False)).clauses
-
-
 def minimal_conflict(puzzle: Puzzle) -> list[Clue]:
     """A minimal set of clues that cannot all hold with the rules (a MUS)."""
     n = puzzle.size
-    with Solver(name="glucose4", bootstrap_with=_rules(puzzle.rank)) as sat:
+    with Solver(name="glucose4", bootstrap_with=rules(puzzle.rank)) as sat:
         core = [cell * n + v for cell, v in puzzle.givens]
         if interruptible(sat.solve, assumptions=core):
             return []
@@ -75,7 +70,7 @@ def fewest_removed(puzzle: Puzzle) -> int:
     """The fewest clues to drop for the rest to have a solution (MaxSAT)."""
     n = puzzle.size
     wcnf = WCNF()
-    wcnf.extend(_rules(puzzle.rank))
+    wcnf.extend(rules(puzzle.rank))
     for cell, v in puzzle.givens:
         wcnf.append([cell * n + v], weight=1)
     with RC2(wcnf) as maxsat:
@@ -89,8 +84,7 @@ def best_fill(puzzle: Puzzle) -> Grid:
     n = puzzle.size
     cells, unit_values = groups(puzzle.rank)
     wcnf = WCNF()
-    for group in cells + unit_values:
-        wcnf.extend([[-a, -b] for a, b in combinations(group, 2)])
+    wcnf.extend(pairwise(cells + unit_values))
     for cell, v in puzzle.givens:
         wcnf.append([cell * n + v])
     for cell, group in enumerate(cells):
@@ -108,7 +102,7 @@ def clues_to_add(puzzle: Puzzle, solution: Grid) -> list[Clue]:
     n = puzzle.size
     givens = [cell * n + v for cell, v in puzzle.givens]
     open_cells = [cell for cell, v in enumerate(puzzle.cells) if not v]
-    with Solver(name="glucose4", bootstrap_with=_rules(puzzle.rank)) as sat:
+    with Solver(name="glucose4", bootstrap_with=rules(puzzle.rank)) as sat:
         selector = sat.nof_vars() + 1
         sat.add_clause([-selector] + [-(cell * n + solution[cell]) for cell in open_cells])
 

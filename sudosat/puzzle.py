@@ -92,6 +92,11 @@ class Puzzle:
         if self.alphabet and len(self.alphabet) != n:
             raise ValueError(f"alphabet must have {n} symbols")
 
+    @classmethod
+    def empty(cls, rank: int) -> Puzzle:
+        """The grid with no givens: the rules alone."""
+        return cls(rank, (0,) * rank**4)
+
     @property
     def size(self) -> int:
         """N: the number of rows, columns, boxes and values."""

@@ -23,11 +23,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
 
 from pysat.solvers import Solver
 
-from .encoding import groups
+from .encoding import groups, pairwise
 from .engine import batch_engine
 from .fast import PROBE_SOLVER, FastSolver
 from .puzzle import Puzzle
@@ -55,7 +54,7 @@ class Rater:
     def __init__(self, rank: int) -> None:
         n = rank * rank
         cells, unit_values = groups(rank)
-        pairs = [[-a, -b] for group in cells + unit_values for a, b in combinations(group, 2)]
+        pairs = pairwise(cells + unit_values)
         self.cells = n**3
         self.naked = Solver(name=PROBE_SOLVER, bootstrap_with=cells + pairs)
         self.hidden = Solver(name=PROBE_SOLVER, bootstrap_with=cells + pairs + unit_values)
