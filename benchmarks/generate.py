@@ -2,7 +2,7 @@
 
 * minimal 9x9, one process: `qqwing --generate N --one-line` against the
   library's `generate(seed)` for the same N (qqwing's puzzles are minimal too);
-* minimal 16x16: seconds each, over a few seeds;
+* minimal 16x16: seconds each over 20 seeds (mean, median, slowest);
 * explain on seed 002's broken puzzle (puzzles/rexl-partial.txt);
 * with `--big`: one minimal 25x25 (minutes, see BENCHMARKS.md).
 
@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -20,7 +21,7 @@ from pathlib import Path
 from sudosat import parse
 from sudosat.explain import explain
 from sudosat.formats import BASE36, DIGITS, HEX
-from sudosat.generator import generate
+from sudosat.generator import generate, generator
 
 ROOT = Path(__file__).resolve().parents[1]
 COUNT = 300
@@ -34,23 +35,28 @@ def per_second(work: object, count: int) -> float:
 
 def main() -> None:
     generate(0, alphabet=DIGITS)  # the solvers built once, as in a long run
+    before = generator(3).solves
     ours = per_second(lambda: [generate(s, alphabet=DIGITS) for s in range(COUNT)], COUNT)
+    solves = (generator(3).solves - before) / COUNT
     if shutil.which("qqwing"):
         command = ["qqwing", "--generate", str(COUNT), "--one-line"]
         theirs = per_second(lambda: subprocess.run(command, capture_output=True), COUNT)
         print(
-            f"minimal 9x9, one process: sudosat {ours:.0f}/s, qqwing {theirs:.0f}/s, "
-            f"ratio {ours / theirs:.2f}x (target 2x)"
+            f"minimal 9x9, one process: sudosat {ours:.0f}/s ({solves:.1f} solves each), "
+            f"qqwing {theirs:.0f}/s, ratio {ours / theirs:.2f}x (target 2x)"
         )
     else:
         print(f"minimal 9x9, one process: sudosat {ours:.0f}/s (qqwing not installed)")
     generate(0, rank=4, alphabet=HEX)
     times = []
-    for seed in range(1, 6):
+    for seed in range(1, 21):
         start = time.perf_counter()
-        made = generate(seed, rank=4, alphabet=HEX)
+        generate(seed, rank=4, alphabet=HEX)
         times.append(time.perf_counter() - start)
-    print(f"minimal 16x16: {', '.join(f'{t:.2f}' for t in times)} s ({made.clues} clues last)")
+    print(
+        f"minimal 16x16, 20 seeds: mean {statistics.mean(times):.3f} s, "
+        f"median {statistics.median(times):.3f} s, slowest {max(times):.3f} s (target 0.2 s)"
+    )
     puzzle = parse((ROOT / "puzzles" / "rexl-partial.txt").read_text())
     start = time.perf_counter()
     found = explain(puzzle)

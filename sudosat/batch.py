@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .engine import Options, solve_or_error
+from .fast import NAME as BATCH_ENGINE
 from .formats import InputError, LineReader, Row
 from .inputs import Chunk, Entry
 from .outcome import Outcome, Status
@@ -116,7 +117,8 @@ def answer(
     if settings.view.check:
         result.check = check(outcome, row, chunk.reader)
     if settings.view.rate and outcome.status == Status.UNIQUE:
-        result.rating = rate(entry)
+        searched = outcome if outcome.solver == BATCH_ENGINE else None  # its search is rated
+        result.rating = rate(entry, searched)
     return result
 
 

@@ -652,8 +652,8 @@ def rate(
       simple        naked singles (unit propagation: one value per cell, per unit)
       easy          hidden singles too (each value somewhere in each unit)
       intermediate  box-line reasoning too (propagation over row/column-box triads)
-      expert        search: rating 4 + log2(nodes of a propagating search)
-    Ratings: 1, 2, 3, then 4 + log2(nodes). Only unique puzzles are rated; the
+      expert        search: rating 4 + log2(1 + conflicts of the engine's search)
+    Ratings: 1, 2, 3, then 4 + log2(1 + conflicts). Only unique puzzles are rated; the
     others get their status. Input as for `solve`; exit codes as for `solve`.
 
     \b

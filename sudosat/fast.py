@@ -92,6 +92,38 @@ class FastSolver:
         """The grid of a complete assignment: one true cell variable per cell, in order."""
         return tuple(map(self.value_of.__getitem__, sorted(self.cube.intersection(implied))))
 
+    def _reduced(self, implied: list[int]) -> tuple[list[int], frozenset[int], list[list[int]]]:
+        """What propagation left: the grid of the cells it fixed (0 elsewhere), the
+        open cell variables, and the groups with open candidates. After propagation
+        each of those has at least two and no true variable (else "at most one"
+        would have closed it)."""
+        cell_of, value_of = self.cell_of, self.value_of
+        grid = [0] * (self.size * self.size)
+        for lit in self.cube.intersection(implied):
+            grid[cell_of[lit]] = value_of[lit]
+        open_set = self.cube.difference(map(abs, implied))
+        by_group: list[list[int]] = [[] for _ in range(self.group_count)]
+        for v in sorted(open_set):  # sorted: the same formula, so the same answer, every run
+            a, b, c, d = self.groups_of[v]
+            by_group[a].append(v)
+            by_group[b].append(v)
+            by_group[c].append(v)
+            by_group[d].append(v)
+        return grid, open_set, list(filter(None, by_group))
+
+    @staticmethod
+    def _minicard(groups: list[list[int]]) -> Minicard:
+        """A fresh Minicard holding "exactly one" of each group."""
+        search = Minicard()
+        # This loop is most of a search's cost on all but the hardest puzzles, so it
+        # calls PySAT's C functions itself (python-sat is pinned), not the wrappers.
+        handle = search.minicard
+        add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
+        for group in groups:
+            add_clause(handle, group)
+            add_atmost(handle, group, 1)
+        return search
+
     def _search(
         self,
         puzzle: Puzzle,
@@ -104,32 +136,11 @@ class FastSolver:
         """Adds to ``found`` up to ``limit`` solutions, from what propagation left open;
         ``stats`` gets the small formula's size and the search's effort."""
         n, cell_of, value_of = self.size, self.cell_of, self.value_of
-        grid = [0] * (n * n)
-        for lit in self.cube.intersection(implied):  # the cells propagation fixed
-            grid[cell_of[lit]] = value_of[lit]
-        open_set = self.cube.difference(map(abs, implied))
-        open_vars = sorted(open_set)  # sorted: the same formula, so the same answer, every run
-        # Groups with open candidates; after propagation each has at least two and
-        # no true variable (else "at most one" would have closed it).
-        by_group: list[list[int]] = [[] for _ in range(self.group_count)]
-        for v in open_vars:
-            a, b, c, d = self.groups_of[v]
-            by_group[a].append(v)
-            by_group[b].append(v)
-            by_group[c].append(v)
-            by_group[d].append(v)
-        open_cells = sorted({cell_of[v] for v in open_vars})
-        search = Minicard()
-        # This loop is most of a search's cost on all but the hardest puzzles, so it
-        # calls PySAT's C functions itself (python-sat is pinned), not the wrappers.
-        handle = search.minicard
-        add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
+        grid, open_set, groups = self._reduced(implied)
+        open_cells = sorted({cell_of[v] for v in open_set})
+        stats.variables, stats.clauses = len(open_set), 2 * len(groups)
+        search = self._minicard(groups)
         try:
-            open_groups = list(filter(None, by_group))
-            for group in open_groups:
-                add_clause(handle, group)
-                add_atmost(handle, group, 1)
-            stats.variables, stats.clauses = len(open_vars), 2 * len(open_groups)
             while len(found) < limit:
                 stats.solves += 1
                 if not _solve(search, deadline):

@@ -24,20 +24,20 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 
-from pysat.solvers import Solver
+import pysolvers
+from pysat.solvers import Minicard
 
-from .encoding import rules
-from .engine import batch_engine, solve
+from .encoding import groups
+from .engine import batch_engine
 from .formats import NUMBERS, candidate_alphabets, lookup_alphabet
 from .outcome import Status
-from .puzzle import Grid, Puzzle, verify
+from .puzzle import Grid, Puzzle, differences, rule_violations, units
 from .rating import LEVELS, Rating, rate
 from .solvers.pysat_backend import interruptible
 
 SYMMETRIES = ("none", "rotate180", "rotate90", "mirror", "diagonal")
-CHECKER = "cadical195"
-"""The solver of the removal checks (benchmarks/generate.py compares them)."""
 ATTEMPTS = 50
 """Full grids tried for one puzzle (a --clues count, a --level) before giving up."""
 
@@ -94,93 +94,9 @@ class Generator:
 
     def __init__(self, rank: int) -> None:
         self.rank, self.size = rank, rank * rank
-        self.engine = batch_engine(rank)
-        # the plain rules: fewer variables per call than the triads (measured 30% faster)
-        self.checker = Solver(name=CHECKER, bootstrap_with=rules(rank))
-
-    def full_grid(self, rng: random.Random) -> Grid:
-        """A random complete grid."""
-        m, n, engine = self.rank, self.size, self.engine
-        start = []
-        for box in range(m):  # the diagonal boxes share no unit: any fill is consistent
-            values = rng.sample(range(1, n + 1), n)
-            cells = [(box * m + i // m) * n + box * m + i % m for i in range(n)]
-            start += [cell * n + v for cell, v in zip(cells, values, strict=True)]
-
-        def fill(assumed: list[int]) -> list[int] | None:
-            ok, implied = interruptible(engine.probe.propagate, assumptions=assumed)
-            if not ok:
-                return None
-            if len(implied) == engine.top:
-                return list(implied)
-            open_vars = engine.cube.difference(map(abs, implied))
-            cell = (min(open_vars) - 1) // n  # the first open cell
-            branch = [v for v in range(cell * n + 1, cell * n + n + 1) if v in open_vars]
-            for v in rng.sample(branch, len(branch)):
-                found = fill([*assumed, v])
-                if found is not None:
-                    return found
-            return None
-
-        implied = fill(start)
-        assert implied is not None, "diagonal boxes always complete"
-        return engine.grid_from(implied)
-
-    def carve(
-        self,
-        solution: Grid,
-        rng: random.Random,
-        symmetry: str,
-        clues: int | None,
-    ) -> tuple[Grid, dict[tuple[int, ...], Grid]]:
-        """Clues taken out of ``solution`` while it stays the only solution: until none
-        can go (minimal) or ``clues`` remain. Returns the grid of clues and, for
-        every orbit that stayed, a second solution without it (its witness)."""
-        n = self.size
-        kept = list(solution)
-        witnesses: dict[tuple[int, ...], Grid] = {}
-        count = n * n
-        shuffled = orbits(self.rank, symmetry)
-        rng.shuffle(shuffled)
-        for orbit in shuffled:
-            if clues is not None and count - len(orbit) < clues:
-                continue
-            for cell in orbit:
-                kept[cell] = 0
-            second = self._second_solution(kept, orbit, solution)
-            if second is None:
-                count -= len(orbit)
-                if clues is not None and count == clues:
-                    break
-                continue
-            for cell in orbit:
-                kept[cell] = solution[cell]
-            witnesses[orbit] = second
-        return tuple(kept), witnesses
-
-    def _second_solution(
-        self, clues: list[int], orbit: tuple[int, ...], solution: Grid
-    ) -> Grid | None:
-        """A solution of ``clues`` other than ``solution`` (they can differ only in
-        ``orbit``, whose clues were just removed), or None."""
-        n = self.size
-        assumptions = [cell * n + v for cell, v in enumerate(clues) if v]
-        selector = None
-        if len(orbit) == 1:
-            assumptions.append(-(orbit[0] * n + solution[orbit[0]]))
-        else:  # "differs somewhere in the orbit", switched on by a selector, then retired
-            selector = self.checker.nof_vars() + 1
-            differs = [-(cell * n + solution[cell]) for cell in orbit]
-            self.checker.add_clause([-selector, *differs])
-            assumptions.append(selector)
-        found = interruptible(self.checker.solve, assumptions=assumptions)
-        # the model first: CaDiCaL forgets it once a clause is added
-        model = (self.checker.get_model() or []) if found else None
-        if selector is not None:
-            self.checker.add_clause([-selector])
-        if model is None:
-            return None
-        return self.engine.grid_from(self.engine.cube.intersection(model))
+        self.groups = [group for family in groups(rank) for group in family]
+        self.solves = 0
+        """Solver calls so far (benchmarks/generate.py reports them)."""
 
     def generate(
         self,
@@ -195,8 +111,15 @@ class Generator:
         rng = random.Random(seed)
         fewest = self.size**2
         for _ in range(ATTEMPTS):
-            solution = self.full_grid(rng)
-            grid, witnesses = self.carve(solution, rng, symmetry, clues)
+            carving = Carving(self)
+            try:
+                solution = carving.full_grid(rng)
+                order = orbits(self.rank, symmetry)
+                rng.shuffle(order)
+                grid, witnesses = carving.carve(solution, order, clues)
+            finally:
+                carving.checker.delete()
+                self.solves += carving.solves
             count = sum(1 for v in grid if v)
             fewest = min(fewest, count)
             if clues is not None and count != clues:
@@ -214,27 +137,250 @@ class Generator:
         )
 
 
+class Carving:
+    """One puzzle made: a random full grid, then its clues taken out while the
+    solution stays unique, in a random order of orbits.
+
+    The solver is a fresh Minicard holding the rules as "exactly one" of each
+    group (native cardinality constraints); what it learns is about this puzzle
+    alone. Clues not yet decided are assumptions; a clue proved needed becomes a
+    unit clause, so later solves start from it.
+
+    Removing several orbits at once keeps the solution unique exactly when
+    removing each in turn would (fewer clues never leave fewer solutions), so a
+    group is tried whole first; the result is that of trying the orbits one at a
+    time. When a group fails, the second solution points to the one orbit that
+    must stay, or the group is split in two.
+
+    Every second solution is kept (with the digit swaps, the small unavoidable
+    sets known from the start): one that differs from the solution only in
+    removed cells and an orbit proves the orbit needed without a solve.
+    """
+
+    def __init__(self, generator: Generator) -> None:
+        self.rank, self.n = generator.rank, generator.size
+        self.checker = Minicard()
+        handle, add_clause, add_atmost = (
+            self.checker.minicard,
+            pysolvers.minicard_add_cl,
+            pysolvers.minicard_add_am,
+        )
+        for group in generator.groups:
+            add_clause(handle, group)
+            add_atmost(handle, group, 1)
+        self.top = self.n**3  # the cell variables; selectors come after
+        self.solves = 0
+
+    def full_grid(self, rng: random.Random) -> Grid:
+        """A random complete grid: the diagonal boxes filled at random (they share no
+        unit, so any fill is consistent), the rest as the fresh solver completes it."""
+        m, n = self.rank, self.n
+        start = []
+        for box in range(m):
+            values = rng.sample(range(1, n + 1), n)
+            cells = [(box * m + i // m) * n + box * m + i % m for i in range(n)]
+            start += [cell * n + v for cell, v in zip(cells, values, strict=True)]
+        grid = self._model(start)
+        if grid is None or rule_violations(self.rank, grid):
+            raise AssertionError("the diagonal boxes did not complete to a grid")
+        return grid
+
+    def carve(
+        self, solution: Grid, order: list[tuple[int, ...]], clues: int | None
+    ) -> tuple[Grid, dict[tuple[int, ...], Grid]]:
+        """Clues taken out of ``solution``, orbit by orbit in ``order``, while it
+        stays the only solution: until none can go (minimal) or ``clues`` remain.
+        Returns the grid of clues and, for every orbit that stayed when none could
+        go, a second solution without it (its witness)."""
+        self.solution = solution
+        self.kept = list(solution)
+        self.kept_mask = (1 << len(solution)) - 1  # the same, a bit per cell
+        self.count = len(solution)
+        self.needed: set[int] = set()  # cells whose clue stays, as unit clauses
+        self.witnesses: dict[tuple[int, ...], Grid] = {}
+        self.seen = digit_swaps(self.rank, solution)  # second solutions, where they differ
+        size, start = len(order) // 2 or 1, 0
+        while start < len(order):
+            budget = self.count if clues is None else self.count - clues
+            if budget == 0:
+                break
+            chunk: list[tuple[int, ...]] = []
+            room = budget
+            for orbit in order[start : start + size]:
+                if len(orbit) > room:
+                    break
+                chunk.append(orbit)
+                room -= len(orbit)
+            if not chunk:  # this orbit alone would leave fewer than ``clues``: it stays
+                start += 1
+                continue
+            before = self.count
+            self.decide(chunk)
+            start += len(chunk)
+            # groups grow while whole groups go, and shrink when one does not
+            whole = before - self.count == budget - room
+            size = size * 2 if whole else max(1, size // 2)
+        return tuple(self.kept), self.witnesses
+
+    def decide(self, chunk: list[tuple[int, ...]]) -> None:
+        """Removes the orbits of ``chunk`` that would go when tried one at a time."""
+        solution, kept = self.solution, self.kept
+        cells = [cell for orbit in chunk for cell in orbit]
+        mask = sum(1 << cell for cell in cells)
+        for cell in cells:
+            kept[cell] = 0
+        self.kept_mask ^= mask
+        other = self.second_solution(cells)
+        if other is None:
+            self.count -= len(cells)
+            return
+        for cell in cells:
+            kept[cell] = solution[cell]
+        self.kept_mask |= mask
+        needed = [orbit for orbit in chunk if any(other[c] != solution[c] for c in orbit)]
+        if len(needed) == 1:
+            orbit = needed[0]
+            self.witnesses[orbit] = other
+            for cell in orbit:
+                self.needed.add(cell)
+                self.checker.add_clause([cell * self.n + solution[cell]])
+            rest = [o for o in chunk if o != orbit]
+            if rest:
+                self.decide(rest)
+        else:
+            half = len(chunk) // 2
+            self.decide(chunk[:half])
+            self.decide(chunk[half:])
+
+    def second_solution(self, cells: list[int]) -> Grid | None:
+        """With the clues of ``cells`` just removed, a solution other than
+        ``solution`` (it differs somewhere in ``cells``), or None."""
+        removed = ~self.kept_mask
+        for known, differ in self.seen:
+            if differ & removed == differ:
+                return known
+        n, solution, needed = self.n, self.solution, self.needed
+        assumptions = [c * n + v for c, v in enumerate(self.kept) if v and c not in needed]
+        if len(cells) == 1:
+            other = self._model([*assumptions, -(cells[0] * n + solution[cells[0]])])
+        else:  # "differs somewhere in cells", switched on by a selector, then retired
+            self.top += 1
+            selector = self.top
+            self.checker.add_clause([-selector, *(-(c * n + solution[c]) for c in cells)])
+            other = self._model([*assumptions, selector])
+            self.checker.add_clause([-selector])
+        if other is not None:
+            mask = sum(1 << cell for cell in differences(other, solution))
+            self.seen.append((other, mask))
+        return other
+
+    def _model(self, assumptions: list[int]) -> Grid | None:
+        """The grid of a solution under ``assumptions``, or None."""
+        self.solves += 1
+        if not interruptible(self.checker.solve, assumptions=assumptions):
+            return None
+        model = self.checker.get_model()
+        n = self.n
+        # the cell variables come first, in order: each cell's true one is its value
+        return tuple(lit - cell * n for cell, lit in enumerate(filter(_positive, model[: n**3])))
+
+
+def _positive(lit: int) -> bool:
+    return lit > 0
+
+
+def digit_swaps(rank: int, solution: Grid) -> list[tuple[Grid, int]]:
+    """Second grids of ``solution`` made by swapping two values a and b on a
+    closed set of cells, with those cells as a bit mask. Each unit holds a and b
+    once, so a swap takes a unit's a-cell exactly when it takes its b-cell:
+    rows and columns link the cells into cycles (row r's b-cell shares a column
+    with another row's a-cell), and boxes join cycles. These are the small
+    unavoidable sets: any puzzle with this solution keeps a clue in each."""
+    m, n = rank, rank * rank
+    col_of = [[0] * n for _ in range(n + 1)]  # col_of[value][row]
+    row_of = [[0] * n for _ in range(n + 1)]  # row_of[value][col]
+    for cell, v in enumerate(solution):
+        row, col = divmod(cell, n)
+        col_of[v][row], row_of[v][col] = col, row
+    found = []
+    for a, b in combinations(range(1, n + 1), 2):
+        col_a, col_b, row_a = col_of[a], col_of[b], row_of[a]
+        cycle = [-1] * n
+        cycles = 0
+        for start in range(n):
+            row = start
+            while cycle[row] < 0:
+                cycle[row] = cycles
+                row = row_a[col_b[row]]
+            cycles += cycles == cycle[start]
+        parent = list(range(cycles))
+        box_a: dict[int, int] = {}
+        box_b: dict[int, int] = {}
+        for row in range(n):
+            box_a[row // m * m + col_a[row] // m] = cycle[row]
+            box_b[row // m * m + col_b[row] // m] = cycle[row]
+        for box, x in box_a.items():
+            parent[_root(parent, x)] = _root(parent, box_b[box])
+        components: dict[int, list[int]] = {}
+        for row in range(n):
+            components.setdefault(_root(parent, cycle[row]), []).append(row)
+        for rows in components.values():
+            other, mask = list(solution), 0
+            for row in rows:
+                for cell in (row * n + col_a[row], row * n + col_b[row]):
+                    other[cell] = a + b - other[cell]
+                    mask |= 1 << cell
+            found.append((tuple(other), mask))
+    return found
+
+
+def _root(parent: list[int], x: int) -> int:
+    while parent[x] != x:
+        x = parent[x]
+    return x
+
+
 def rate_checked(puzzle: Puzzle, solution: Grid) -> Rating:
-    """The rating, once the engine has found ``solution`` again and proved it unique."""
-    outcome = solve(puzzle)
+    """The rating, once the batch engine has found ``solution`` again and proved
+    it unique (its search is also what the rating measures)."""
+    outcome = batch_engine(puzzle.rank).solve(puzzle)
     if outcome.status != Status.UNIQUE or outcome.solutions != [solution]:
         raise AssertionError(f"a generated puzzle is not unique: {outcome.status}")
-    return rate(puzzle)
+    return rate(puzzle, outcome)
 
 
 def check_minimal(
     puzzle: Puzzle, solution: Grid, witnesses: dict[tuple[int, ...], Grid], minimal: bool
 ) -> None:
-    """Every clue orbit that stayed has a verified second solution without it."""
+    """Every clue belongs to an orbit with a second solution that keeps every
+    other clue: a valid grid (``solution`` is, so only the units it changes
+    need a look) that differs from ``solution`` in that orbit."""
     if not minimal:
         return
+    given = {cell for cell, _ in puzzle.givens}
+    if given != {cell for orbit in witnesses for cell in orbit}:
+        raise AssertionError("a clue has no witness that it is needed")
+    every = set(range(1, puzzle.size + 1))
+    all_units, units_of = units(puzzle.rank), _units_of_cells(puzzle.rank)
     for orbit, second in witnesses.items():
-        without = list(puzzle.cells)
-        for cell in orbit:
-            without[cell] = 0
-        loose = Puzzle(puzzle.rank, tuple(without), puzzle.alphabet)
-        if verify(loose, second) or second == solution:
+        changed = set(differences(second, solution))
+        touched = {index for cell in changed for index in units_of[cell]}
+        if (
+            not changed & set(orbit)
+            or not changed & given <= set(orbit)
+            or any({second[cell] for cell in all_units[index]} != every for index in touched)
+        ):
             raise AssertionError(f"the witness for cells {orbit} is no second solution")
+
+
+@cache
+def _units_of_cells(rank: int) -> list[list[int]]:
+    """For each cell, the indexes of its row, column and box in :func:`units`."""
+    found: list[list[int]] = [[] for _ in range(rank**4)]
+    for index, unit in enumerate(units(rank)):
+        for cell in unit:
+            found[cell].append(index)
+    return found
 
 
 @cache

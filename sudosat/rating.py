@@ -10,12 +10,14 @@ with the solution already known to be unique:
   same plus "each value at least once per unit";
 * ``intermediate``: box-line reasoning too (pointing and claiming): unit
   propagation over the batch engine's triads;
-* ``expert``: search. A depth-first search that propagates (the triad rules)
-  at every node, branching on the open cell with the fewest candidates in
-  order, until it has proved the solution unique; ``nodes`` counts its nodes.
+* ``expert``: search. The batch engine's search, which finds the solution
+  and proves it unique on what the triad propagation left open; ``conflicts``
+  counts its conflicts (dead ends it backed out of).
 
-``rating`` is 1, 2 and 3 for the first three levels, and 4 + log2(nodes) for
-the last, so it grows with the search a puzzle needs.
+``rating`` is 1, 2 and 3 for the first three levels, and 4 + log2(1 + conflicts)
+for the last, so it grows with the search a puzzle needs. The search is
+deterministic (a fresh solver on a formula in a fixed order), so the same
+puzzle gets the same rating in every run, and rating costs no more than solving.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pysat.solvers import Solver
 from .encoding import groups, pairwise
 from .engine import batch_engine
 from .fast import PROBE_SOLVER, FastSolver
+from .outcome import Outcome
 from .puzzle import Puzzle
 from .solvers.pysat_backend import interruptible
 
@@ -41,11 +44,11 @@ class Rating:
 
     level: str
     rating: float
-    nodes: int = 0
-    """Search nodes (``expert`` only): propagations of the search tree."""
+    conflicts: int = 0
+    """The search's conflicts (``expert`` only)."""
 
     def as_dict(self) -> dict[str, object]:
-        return {"level": self.level, "rating": self.rating, "nodes": self.nodes}
+        return {"level": self.level, "rating": self.rating, "conflicts": self.conflicts}
 
 
 class Rater:
@@ -60,47 +63,23 @@ class Rater:
         self.hidden = Solver(name=PROBE_SOLVER, bootstrap_with=cells + pairs + unit_values)
         self.engine: FastSolver = batch_engine(rank)
 
-    def rate(self, puzzle: Puzzle) -> Rating:
-        """The rating of a puzzle whose solution is unique (check that first)."""
+    def rate(self, puzzle: Puzzle, searched: Outcome | None = None) -> Rating:
+        """The rating of a puzzle whose solution is unique (check that first);
+        ``searched``: the batch engine's outcome for it, when it has been solved."""
         n = puzzle.size
         givens = [cell * n + v for cell, v in puzzle.givens]
-        for level, probe, settled in (
-            ("simple", self.naked, self.cells),
-            ("easy", self.hidden, self.cells),
-            ("intermediate", self.engine.probe, self.engine.top),
-        ):
+        levels = [("simple", self.naked, self.cells), ("easy", self.hidden, self.cells)]
+        if searched is None:  # else its first step was that propagation
+            levels.append(("intermediate", self.engine.probe, self.engine.top))
+        for level, probe, settled in levels:
             ok, implied = interruptible(probe.propagate, assumptions=givens)
             if ok and len(implied) == settled:
                 return Rating(level, float(LEVELS.index(level) + 1))
-        nodes = self.search_nodes(givens)
-        return Rating("expert", round(4 + math.log2(nodes), 3), nodes)
-
-    def search_nodes(self, givens: list[int]) -> int:
-        """Nodes of the search that proves the solution unique (stops at a second one)."""
-        engine, n = self.engine, self.engine.size
-        nodes = solutions = 0
-
-        def visit(assumed: list[int]) -> None:
-            nonlocal nodes, solutions
-            nodes += 1
-            ok, implied = interruptible(engine.probe.propagate, assumptions=assumed)
-            if not ok:
-                return
-            if len(implied) == engine.top:
-                solutions += 1
-                return
-            open_vars = sorted(engine.cube.difference(map(abs, implied)))
-            by_cell: dict[int, list[int]] = {}
-            for v in open_vars:
-                by_cell.setdefault((v - 1) // n, []).append(v)
-            branch = min(by_cell.values(), key=len)  # fewest candidates, lowest cell first
-            for v in branch:
-                visit([*assumed, v])
-                if solutions > 1:
-                    return
-
-        visit(givens)
-        return nodes
+        if searched is not None and not searched.stats.solves:  # settled by propagation
+            return Rating("intermediate", 3.0)
+        outcome = searched or self.engine.solve(puzzle)
+        conflicts = outcome.stats.conflicts or 0
+        return Rating("expert", round(4 + math.log2(1 + conflicts), 3), conflicts)
 
 
 @cache
@@ -109,6 +88,7 @@ def rater(rank: int) -> Rater:
     return Rater(rank)
 
 
-def rate(puzzle: Puzzle) -> Rating:
-    """How hard ``puzzle`` is; its solution must be unique."""
-    return rater(puzzle.rank).rate(puzzle)
+def rate(puzzle: Puzzle, searched: Outcome | None = None) -> Rating:
+    """How hard ``puzzle`` is; its solution must be unique. ``searched``: the
+    batch engine's outcome for it, to rate without solving again."""
+    return rater(puzzle.rank).rate(puzzle, searched)

@@ -57,7 +57,7 @@ CSV_FIELDS = (
     "reason",
 )
 CHECK_FIELDS = ("expected", "expected_count", "check")
-RATE_FIELDS = ("level", "rating", "nodes")
+RATE_FIELDS = ("level", "rating", "conflicts")
 RATING_NONE = dict.fromkeys(RATE_FIELDS)
 STATS_FIELDS = ("variables", "clauses", "solves", "conflicts", "decisions", "propagations")
 
@@ -175,7 +175,7 @@ def sentence(result: Result, view: View) -> str:
     text = count_line(result.outcome) if view.count else status_line(result.outcome)
     if result.rating is not None:
         text += f"; level {result.rating.level}, rating {result.rating.rating:g}"
-        text += f" ({result.rating.nodes} search nodes)" if result.rating.nodes else ""
+        text += f" ({result.rating.conflicts} search conflicts)" if result.rating.conflicts else ""
     if result.check is not None and result.check.failed:
         text += f"; --check: {result.check.verdict}"
     return text
@@ -437,7 +437,7 @@ def generated_record(made: Generated) -> dict[str, Any]:
         "seed": made.seed,
         "rating": made.rating.rating,
         "level": made.rating.level,
-        "nodes": made.rating.nodes,
+        "conflicts": made.rating.conflicts,
         "rank": made.puzzle.rank,
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -14,8 +15,16 @@ import pytest
 from sudosat import Puzzle, parse, read_puzzles, solve
 from sudosat.explain import explain
 from sudosat.formats import DIGITS, HEX
-from sudosat.generator import Generated, generate, orbits
-from sudosat.puzzle import units
+from sudosat.generator import (
+    Carving,
+    Generated,
+    check_minimal,
+    digit_swaps,
+    generate,
+    generator,
+    orbits,
+)
+from sudosat.puzzle import rule_violations, units
 from sudosat.rating import rate
 
 from .conftest import ESCARGOT, PUZZLES, Run, jsonl, shared
@@ -50,6 +59,63 @@ def test_generated_9x9_is_unique_and_minimal_by_a_second_solver(seed: int) -> No
 
 def test_generated_16x16_is_unique_and_minimal() -> None:
     assert_unique_and_minimal(generate(1, rank=4, alphabet=HEX))
+
+
+@pytest.mark.parametrize(
+    ("seed", "symmetry", "clues"), [(1, "none", None), (2, "rotate180", None), (3, "none", 30)]
+)
+def test_removal_in_groups_gives_the_one_at_a_time_result(
+    seed: int, symmetry: str, clues: int | None
+) -> None:
+    """The same orbits in the same order, tried one at a time by a second solver."""
+    carving = Carving(generator(3))
+    rng = random.Random(seed)
+    solution = carving.full_grid(rng)
+    order = orbits(3, symmetry)
+    rng.shuffle(order)
+    grid, _ = carving.carve(solution, order, clues)
+    carving.checker.delete()
+    kept, count = list(solution), 81
+    for orbit in order:
+        if clues is not None and count - len(orbit) < clues:
+            continue
+        trial = Puzzle(3, tuple(0 if c in orbit else v for c, v in enumerate(kept)), DIGITS)
+        if solve(trial, solver=SECOND).status == "unique":
+            kept, count = list(trial.cells), count - len(orbit)
+            if count == clues:
+                break
+    assert grid == tuple(kept)
+
+
+def test_digit_swaps_are_second_grids_that_every_puzzle_must_hit() -> None:
+    made = generate(5, alphabet=DIGITS)
+    swaps = digit_swaps(3, made.solution)
+    assert len(swaps) >= 36  # at least one closed set per pair of values
+    for other, mask in swaps:
+        changed = {cell for cell in range(81) if mask >> cell & 1}
+        assert changed == {c for c in range(81) if other[c] != made.solution[c]}
+        assert not rule_violations(3, other)  # a valid grid ...
+        assert changed & {cell for cell, _ in made.puzzle.givens}  # ... the puzzle rules out
+
+
+def test_the_minimality_check_takes_real_witnesses_and_refuses_others() -> None:
+    carving = Carving(generator(3))
+    rng = random.Random(6)
+    solution = carving.full_grid(rng)
+    order = orbits(3, "none")
+    rng.shuffle(order)
+    grid, witnesses = carving.carve(solution, order, None)
+    carving.checker.delete()
+    puzzle = Puzzle(3, grid, DIGITS)
+    check_minimal(puzzle, solution, witnesses, True)
+    orbits_kept, seconds = list(witnesses), list(witnesses.values())
+    swapped = dict(zip(orbits_kept, seconds[1:] + seconds[:1], strict=True))
+    with pytest.raises(AssertionError):  # each changes another orbit's clue
+        check_minimal(puzzle, solution, swapped, True)
+    with pytest.raises(AssertionError):  # the solution itself is no second solution
+        check_minimal(puzzle, solution, dict.fromkeys(orbits_kept, solution), True)
+    with pytest.raises(AssertionError):  # a clue without a witness
+        check_minimal(puzzle, solution, dict(list(witnesses.items())[1:]), True)
 
 
 @pytest.mark.parametrize("symmetry", ["rotate180", "rotate90", "mirror", "diagonal"])
