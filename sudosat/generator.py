@@ -95,6 +95,7 @@ class Generator:
     def __init__(self, rank: int) -> None:
         self.rank, self.size = rank, rank * rank
         self.groups = [group for family in groups(rank) for group in family]
+        self.value_of = [0] + [(v - 1) % self.size + 1 for v in range(1, self.size**3 + 1)]
         self.solves = 0
         """Solver calls so far (benchmarks/generate.py reports them)."""
 
@@ -169,6 +170,7 @@ class Carving:
             add_clause(handle, group)
             add_atmost(handle, group, 1)
         self.top = self.n**3  # the cell variables; selectors come after
+        self.value_of = generator.value_of
         self.solves = 0
 
     def full_grid(self, rng: random.Random) -> Grid:
@@ -279,14 +281,9 @@ class Carving:
         self.solves += 1
         if not interruptible(self.checker.solve, assumptions=assumptions):
             return None
-        model = self.checker.get_model()
-        n = self.n
-        # the cell variables come first, in order: each cell's true one is its value
-        return tuple(lit - cell * n for cell, lit in enumerate(filter(_positive, model[: n**3])))
-
-
-def _positive(lit: int) -> bool:
-    return lit > 0
+        # the cell variables come first, in order: each cell's true one gives its value
+        true = filter((0).__lt__, self.checker.get_model()[: self.n**3])
+        return tuple(map(self.value_of.__getitem__, true))
 
 
 def digit_swaps(rank: int, solution: Grid) -> list[tuple[Grid, int]]:
