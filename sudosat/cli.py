@@ -162,7 +162,11 @@ def asked_encoding(rules: str, amo: str, reduced: bool) -> Encoding | None:
     return Encoding(rules, amo, reduced)
 
 
-def output_options(*formats: str, note: str = "") -> Callable[[F], F]:
+def output_options(
+    *formats: str,
+    note: str = "",
+    defaults: str = "rich (default on a terminal), grid (default when piped)",
+) -> Callable[[F], F]:
     """--format (one of ``formats``) and --color/--no-color."""
 
     def decorate(func: F) -> F:
@@ -176,10 +180,21 @@ def output_options(*formats: str, note: str = "") -> Callable[[F], F]:
             "-f",
             "fmt",
             type=click.Choice(formats),
-            help="Output: rich (default on a terminal), grid (default when piped)" + note + ".",
+            help=f"Output: {defaults}{note}.",
         )(func)
 
     return decorate
+
+
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1),
+    help="Worker processes for many puzzles (default: all cores); answers stay in input order.",
+)
+quiet_option = click.option(
+    "--quiet", "-q", is_flag=True, help="No progress bar and no summary on stderr."
+)
 
 
 def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | None:
@@ -427,12 +442,7 @@ def cli() -> None:
     *FORMATS,
     note="; for many puzzles line; line, jsonl (an object per puzzle) or csv for programs",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(1),
-    help="Worker processes for many puzzles (default: all cores); answers stay in input order.",
-)
+@jobs_option
 @click.option(
     "--shard",
     metavar="K/N",
@@ -452,7 +462,7 @@ def cli() -> None:
     help="Which outcomes make the exit code non-zero: comma-separated of "
     f"{', '.join(FAIL_ON)}; `all` (default) or `never`.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary on stderr.")
+@quiet_option
 def solve(
     puzzles: tuple[str, ...],
     rank: int | None,
@@ -633,8 +643,8 @@ def decode(
 @click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
 @input_options
 @output_options(*FORMATS, note="; for many puzzles line: `LEVEL RATING` per puzzle")
-@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes for many puzzles.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary on stderr.")
+@jobs_option
+@quiet_option
 def rate(
     puzzles: tuple[str, ...],
     rank: int | None,
@@ -691,7 +701,14 @@ def rate(
 @click.option(
     "--level", type=click.Choice(LEVELS), help="Keep only puzzles of this level (see `rate`)."
 )
-@output_options("rich", "grid", "line", "jsonl", "csv", note="; line when piped")
+@output_options(
+    "rich",
+    "grid",
+    "line",
+    "jsonl",
+    "csv",
+    defaults="rich (default on a terminal), line (default when piped)",
+)
 @click.option(
     "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
 )
@@ -755,10 +772,7 @@ def generate(
 @cli.command()
 @click.argument("puzzle", default="-")
 @input_options
-@click.option(
-    "--format", "-f", "fmt", type=click.Choice(["rich", "json"]), help="rich (terminal) or json."
-)
-@click.option("--color/--no-color", default=None, help="Force colour on or off.")
+@output_options("rich", "json", defaults="rich (default on a terminal), json (default when piped)")
 def explain(
     puzzle: str,
     rank: int | None,

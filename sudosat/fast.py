@@ -111,19 +111,6 @@ class FastSolver:
             by_group[d].append(v)
         return grid, open_set, list(filter(None, by_group))
 
-    @staticmethod
-    def _minicard(groups: list[list[int]]) -> Minicard:
-        """A fresh Minicard holding "exactly one" of each group."""
-        search = Minicard()
-        # This loop is most of a search's cost on all but the hardest puzzles, so it
-        # calls PySAT's C functions itself (python-sat is pinned), not the wrappers.
-        handle = search.minicard
-        add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
-        for group in groups:
-            add_clause(handle, group)
-            add_atmost(handle, group, 1)
-        return search
-
     def _search(
         self,
         puzzle: Puzzle,
@@ -139,7 +126,7 @@ class FastSolver:
         grid, open_set, groups = self._reduced(implied)
         open_cells = sorted({cell_of[v] for v in open_set})
         stats.variables, stats.clauses = len(open_set), 2 * len(groups)
-        search = self._minicard(groups)
+        search = exactly_one(groups)
         try:
             while len(found) < limit:
                 stats.solves += 1
@@ -153,6 +140,20 @@ class FastSolver:
         finally:
             stats.add_search(search.accum_stats())
             search.delete()
+
+
+def exactly_one(groups: list[list[int]]) -> Minicard:
+    """A fresh Minicard holding "exactly one" of each group: a clause and a native
+    cardinality constraint."""
+    search = Minicard()
+    # Building this is most of a small search's cost, so it calls PySAT's C
+    # functions itself (python-sat is pinned), not the wrappers.
+    handle = search.minicard
+    add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
+    for group in groups:
+        add_clause(handle, group)
+        add_atmost(handle, group, 1)
+    return search
 
 
 def _units_of(cell: int, rank: int) -> tuple[int, int, int]:

@@ -26,11 +26,9 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-import pysolvers
-from pysat.solvers import Minicard
-
 from .encoding import groups
 from .engine import batch_engine
+from .fast import exactly_one
 from .formats import NUMBERS, candidate_alphabets, lookup_alphabet
 from .outcome import Status
 from .puzzle import Grid, Puzzle, differences, rule_violations, units
@@ -95,7 +93,7 @@ class Generator:
     def __init__(self, rank: int) -> None:
         self.rank, self.size = rank, rank * rank
         self.groups = [group for family in groups(rank) for group in family]
-        self.value_of = [0] + [(v - 1) % self.size + 1 for v in range(1, self.size**3 + 1)]
+        self.value_of = batch_engine(rank).value_of  # the value of each cell variable
         self.solves = 0
         """Solver calls so far (benchmarks/generate.py reports them)."""
 
@@ -112,15 +110,15 @@ class Generator:
         rng = random.Random(seed)
         fewest = self.size**2
         for _ in range(ATTEMPTS):
-            carving = Carving(self)
+            carving = Carving(self, rng)
             try:
-                solution = carving.full_grid(rng)
                 order = orbits(self.rank, symmetry)
                 rng.shuffle(order)
-                grid, witnesses = carving.carve(solution, order, clues)
+                grid, witnesses = carving.carve(order, clues)
             finally:
                 carving.checker.delete()
                 self.solves += carving.solves
+            solution = carving.solution
             count = sum(1 for v in grid if v)
             fewest = min(fewest, count)
             if clues is not None and count != clues:
@@ -158,22 +156,25 @@ class Carving:
     removed cells and an orbit proves the orbit needed without a solve.
     """
 
-    def __init__(self, generator: Generator) -> None:
+    def __init__(self, generator: Generator, rng: random.Random) -> None:
         self.rank, self.n = generator.rank, generator.size
-        self.checker = Minicard()
-        handle, add_clause, add_atmost = (
-            self.checker.minicard,
-            pysolvers.minicard_add_cl,
-            pysolvers.minicard_add_am,
-        )
-        for group in generator.groups:
-            add_clause(handle, group)
-            add_atmost(handle, group, 1)
+        self.checker = exactly_one(generator.groups)
         self.top = self.n**3  # the cell variables; selectors come after
         self.value_of = generator.value_of
         self.solves = 0
+        self.solution = self._full_grid(rng)
+        self.kept = list(self.solution)
+        self.kept_mask = (1 << len(self.solution)) - 1  # the same, a bit per cell
+        self.needed: set[int] = set()  # cells whose clue stays, as unit clauses
+        self.witnesses: dict[tuple[int, ...], Grid] = {}
+        self.seen = digit_swaps(self.rank, self.solution)  # second solutions, where they differ
 
-    def full_grid(self, rng: random.Random) -> Grid:
+    @property
+    def count(self) -> int:
+        """Clues kept so far."""
+        return self.kept_mask.bit_count()
+
+    def _full_grid(self, rng: random.Random) -> Grid:
         """A random complete grid: the diagonal boxes filled at random (they share no
         unit, so any fill is consistent), the rest as the fresh solver completes it."""
         m, n = self.rank, self.n
@@ -188,19 +189,12 @@ class Carving:
         return grid
 
     def carve(
-        self, solution: Grid, order: list[tuple[int, ...]], clues: int | None
+        self, order: list[tuple[int, ...]], clues: int | None
     ) -> tuple[Grid, dict[tuple[int, ...], Grid]]:
-        """Clues taken out of ``solution``, orbit by orbit in ``order``, while it
+        """Clues taken out of the solution, orbit by orbit in ``order``, while it
         stays the only solution: until none can go (minimal) or ``clues`` remain.
         Returns the grid of clues and, for every orbit that stayed when none could
         go, a second solution without it (its witness)."""
-        self.solution = solution
-        self.kept = list(solution)
-        self.kept_mask = (1 << len(solution)) - 1  # the same, a bit per cell
-        self.count = len(solution)
-        self.needed: set[int] = set()  # cells whose clue stays, as unit clauses
-        self.witnesses: dict[tuple[int, ...], Grid] = {}
-        self.seen = digit_swaps(self.rank, solution)  # second solutions, where they differ
         size, start = len(order) // 2 or 1, 0
         while start < len(order):
             budget = self.count if clues is None else self.count - clues
@@ -234,7 +228,6 @@ class Carving:
         self.kept_mask ^= mask
         other = self.second_solution(cells)
         if other is None:
-            self.count -= len(cells)
             return
         for cell in cells:
             kept[cell] = solution[cell]

@@ -68,12 +68,12 @@ def test_removal_in_groups_gives_the_one_at_a_time_result(
     seed: int, symmetry: str, clues: int | None
 ) -> None:
     """The same orbits in the same order, tried one at a time by a second solver."""
-    carving = Carving(generator(3))
     rng = random.Random(seed)
-    solution = carving.full_grid(rng)
+    carving = Carving(generator(3), rng)
+    solution = carving.solution
     order = orbits(3, symmetry)
     rng.shuffle(order)
-    grid, _ = carving.carve(solution, order, clues)
+    grid, _ = carving.carve(order, clues)
     carving.checker.delete()
     kept, count = list(solution), 81
     for orbit in order:
@@ -99,12 +99,12 @@ def test_digit_swaps_are_second_grids_that_every_puzzle_must_hit() -> None:
 
 
 def test_the_minimality_check_takes_real_witnesses_and_refuses_others() -> None:
-    carving = Carving(generator(3))
     rng = random.Random(6)
-    solution = carving.full_grid(rng)
+    carving = Carving(generator(3), rng)
+    solution = carving.solution
     order = orbits(3, "none")
     rng.shuffle(order)
-    grid, witnesses = carving.carve(solution, order, None)
+    grid, witnesses = carving.carve(order, None)
     carving.checker.delete()
     puzzle = Puzzle(3, grid, DIGITS)
     check_minimal(puzzle, solution, witnesses, True)
