@@ -1,8 +1,8 @@
 """Making puzzles with a unique solution, as seed 003 does, by SAT.
 
-1. A full grid: a search that propagates (the batch engine's probe, which never
-   learns, so the grid depends on the seed alone) from the diagonal boxes filled
-   at random, trying values in a random order.
+1. A full grid: the diagonal boxes filled at random (they share no unit), then
+   completed by one solve of a fresh solver that holds only the rules, so the
+   grid depends on the seed alone.
 2. Clues removed in a random order (an orbit at a time under a symmetry), each
    removal kept only when the solution stays unique: with the other clues as
    assumptions, an incremental solver looks for a solution that differs in the
