@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from .encoding import Cnf
+from .encoding import Cnf, Pairwise
 from .formats import InputError
 
 WriteFn = Callable[[IO[str]], None]
@@ -24,23 +24,29 @@ def clause_line(clause: Sequence[int]) -> str:
     return " ".join(map(str, clause)) + " 0" if clause else "0"
 
 
-def dimacs_lines(cnf: Cnf) -> Iterator[str]:
-    """The CNF as DIMACS lines (without newlines): comments, header, clauses."""
-    for comment in cnf.comments():
-        yield f"c {comment}"
-    yield header(cnf.nv, len(cnf.clauses))
-    yield from map(clause_line, cnf.clauses)
-
-
 def write_dimacs(cnf: Cnf, out: IO[str]) -> None:
-    chunk: list[str] = []
-    for line in dimacs_lines(cnf):
-        chunk.append(line)
-        if len(chunk) >= 65536:
-            out.write("\n".join(chunk) + "\n")
-            chunk.clear()
-    if chunk:
-        out.write("\n".join(chunk) + "\n")
+    """The CNF streamed to ``out`` in blocks: memory stays small whatever its size."""
+    out.write("".join(f"c {comment}\n" for comment in cnf.comments()))
+    out.write(header(cnf.nv, cnf.clause_count) + "\n")
+    for part in cnf.parts:
+        if isinstance(part, Pairwise):
+            _write_pairwise(part, out)
+            continue
+        for start in range(0, len(part), 65536):
+            out.write("".join(clause_line(c) + "\n" for c in part[start : start + 65536]))
+
+
+def _write_pairwise(part: Pairwise, out: IO[str]) -> None:
+    """A binary clause per pair of each group, built as text without lists."""
+    block: list[str] = []
+    for group in part.groups:
+        negated = [f"-{lit} " for lit in group]
+        for i, first in enumerate(negated[:-1]):
+            block.append("".join(first + other + "0\n" for other in negated[i + 1 :]))
+        if len(block) >= 4096:
+            out.write("".join(block))
+            block.clear()
+    out.write("".join(block))
 
 
 def write_atomically(path: str, write: WriteFn) -> None:

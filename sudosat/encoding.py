@@ -22,11 +22,11 @@ decodes through it; the givens themselves then come from the puzzle.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .puzzle import Grid, Puzzle, units
+from .puzzle import Grid, Puzzle, candidate_masks, unit_index, units, values_of
 
 RULES = ("minimal", "efficient", "extended")
 AMO_ENCODINGS = (
@@ -69,17 +69,66 @@ def var(size: int, cell: int, value: int) -> int:
 
 @dataclass
 class Cnf:
-    """Clauses over the numbering above, with what is needed to read a model back."""
+    """Clauses over the numbering above, with what is needed to read a model back.
+
+    The clauses are kept as parts: lists of clauses, and groups whose pairwise
+    "at most one" clauses are made only when read, so a big CNF is counted
+    exactly and streamed without being held (see :meth:`iter_clauses`).
+
+    ``compact``: the open candidates are numbered 1, 2, ... in cell order
+    instead (what solvers get, so that a 400x400 grid does not make a solver
+    allocate for 64 million variables); :meth:`decode` reads either.
+    """
 
     puzzle: Puzzle
     encoding: Encoding
     nv: int
-    clauses: list[list[int]]
+    parts: list[Part]
     open_cells: list[tuple[int, Sequence[int]]] = field(default_factory=list)
     """For every cell the solver decides: (cell, candidate values)."""
+    compact: bool = False
+    groups: list[list[int]] = field(default_factory=list)
+    """Every "exactly one" group of the rules (cells' values, units' cells for a
+    value), for solvers with native cardinality constraints."""
+
+    @property
+    def clauses(self) -> list[list[int]]:
+        """Every clause, as one list (small CNFs; big ones: :meth:`iter_clauses`)."""
+        return list(self.iter_clauses())
+
+    def iter_clauses(self) -> Iterator[list[int]]:
+        for part in self.parts:
+            if isinstance(part, Pairwise):
+                for group in part.groups:
+                    yield from ([-a, -b] for a, b in combinations(group, 2))
+            else:
+                yield from part
+
+    @property
+    def clause_count(self) -> int:
+        return sum(len(part) for part in self.parts)
+
+    def first_variables(self) -> list[int]:
+        """The variable of each open cell's first candidate."""
+        if not self.compact:
+            size = self.puzzle.size
+            return [var(size, cell, values[0]) for cell, values in self.open_cells]
+        found, top = [], 1
+        for _, values in self.open_cells:
+            found.append(top)
+            top += len(values)
+        return found
+
+    def variable(self, first: int, values: Sequence[int], value: int) -> int:
+        """The variable saying an open cell (whose first variable is ``first``) holds ``value``."""
+        if self.compact:
+            return first + values.index(value)
+        return first - values[0] + value
 
     @property
     def cell_variables(self) -> list[int]:
+        if self.compact:
+            return list(range(1, sum(len(values) for _, values in self.open_cells) + 1))
         size = self.puzzle.size
         return [var(size, cell, v) for cell, values in self.open_cells for v in values]
 
@@ -108,17 +157,33 @@ class Cnf:
         variables that occur in no clause to anything (CaDiCaL sets them true).
         """
         true = {lit for lit in model if lit > 0}
-        size = self.puzzle.size
         grid = list(self.puzzle.cells)
-        for cell, values in self.open_cells:
-            chosen = [v for v in values if var(size, cell, v) in true]
+        for first, (cell, values) in zip(self.first_variables(), self.open_cells, strict=True):
+            chosen = [v for v in values if self.variable(first, values, v) in true]
             grid[cell] = chosen[0] if len(chosen) == 1 else 0
         return tuple(grid)
 
     def blocking_clause(self, grid: Grid) -> list[int]:
         """A clause that every solution but ``grid`` satisfies (over the cells it decides)."""
-        size, cells = self.puzzle.size, self.puzzle.cells
-        return [-var(size, cell, grid[cell]) for cell, _ in self.open_cells if not cells[cell]]
+        cells = self.puzzle.cells
+        return [
+            -self.variable(first, values, grid[cell])
+            for first, (cell, values) in zip(self.first_variables(), self.open_cells, strict=True)
+            if not cells[cell]
+        ]
+
+
+class Pairwise:
+    """Groups whose "at most one" is a binary clause per pair, made when read."""
+
+    def __init__(self, groups: Sequence[Sequence[int]]) -> None:
+        self.groups = groups
+
+    def __len__(self) -> int:
+        return sum(len(group) * (len(group) - 1) // 2 for group in self.groups)
+
+
+Part = list[list[int]] | Pairwise
 
 
 def augmented(rank: int) -> tuple[list[list[int]], int]:
@@ -127,7 +192,7 @@ def augmented(rank: int) -> tuple[list[list[int]], int]:
     cells, _ = groups(rank)
     clauses, top = triad_clauses(rank, rank**6)
     clauses.extend(cells)
-    clauses.extend(_at_most_one(cells, "pairwise", top)[0])
+    clauses.extend(pairwise(cells))
     return clauses, top
 
 
@@ -188,31 +253,44 @@ def decode_model(puzzle: Puzzle, model: Iterable[int]) -> Grid:
 
 
 def _groups(
-    puzzle: Puzzle, candidates: Sequence[Sequence[int]] | None
-) -> tuple[list[list[int]], list[list[int]], list[int]]:
-    """Variables per cell, per (unit, value), and the givens' unit clauses.
+    puzzle: Puzzle, reduced: bool, compact: bool, masks: dict[int, int] | None = None
+) -> tuple[list[tuple[int, Sequence[int]]], list[list[int]], list[list[int]]]:
+    """The open cells with their candidates, the variables of each open cell, and
+    of each (unit, value) group, in :func:`puzzle.units` order then by value.
 
-    With ``candidates`` (the reduced form) only open candidates get variables.
+    Reduced: only open candidates get variables, found in time proportional to
+    their number (the unit groups are filled cell by cell, never by scanning a
+    unit for each value).
     """
     n = puzzle.size
-    values = range(1, n + 1)
-    if candidates is not None:
-        cell_groups = [
-            [var(n, cell, v) for v in candidates[cell]]
-            for cell in range(n * n)
-            if not puzzle.cells[cell]
-        ]
-        allowed = [set(c) if not puzzle.cells[cell] else set() for cell, c in enumerate(candidates)]
-        unit_groups = []
-        for unit in units(puzzle.rank):
-            placed = {puzzle.cells[cell] for cell in unit}
-            for v in values:
-                if v not in placed:
-                    unit_groups.append([var(n, cell, v) for cell in unit if v in allowed[cell]])
-        return cell_groups, unit_groups, []
-    cell_groups, unit_groups = groups(puzzle.rank)
-    givens = [var(n, cell, v) for cell, v in puzzle.givens]
-    return cell_groups, unit_groups, givens
+    if not reduced:
+        every = range(1, n + 1)
+        return [(c, every) for c in range(n * n)], *groups(puzzle.rank)
+    rows, cols, boxes = unit_index(puzzle.rank)
+    masks = candidate_masks(puzzle) if masks is None else masks
+    stride = n + 1
+    open_cells: list[tuple[int, Sequence[int]]] = []
+    cell_groups: list[list[int]] = []
+    by_unit: dict[int, list[int]] = {}
+    top = 0
+    for cell, mask in masks.items():
+        values = values_of(mask)
+        open_cells.append((cell, values))
+        if compact:
+            variables = list(range(top + 1, top + 1 + len(values)))
+            top += len(values)
+        else:
+            variables = [cell * n + v for v in values]
+        cell_groups.append(variables)
+        keys = (rows[cell] * stride, (n + cols[cell]) * stride, (2 * n + boxes[cell]) * stride)
+        for variable, v in zip(variables, values, strict=True):
+            for key in keys:
+                found = by_unit.get(key + v)
+                if found is None:
+                    by_unit[key + v] = [variable]
+                else:
+                    found.append(variable)
+    return open_cells, cell_groups, [by_unit[key] for key in sorted(by_unit)]
 
 
 def groups(rank: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -234,9 +312,9 @@ def rules(rank: int) -> list[list[int]]:
     return encode(Puzzle.empty(rank), Encoding(reduced=False)).clauses
 
 
-def _at_most_one(groups: Sequence[list[int]], amo: str, top: int) -> tuple[list[list[int]], int]:
+def _at_most_one(groups: Sequence[list[int]], amo: str, top: int) -> tuple[Part, int]:
     if amo == "pairwise":
-        return pairwise(groups), top
+        return Pairwise(groups), top
     from pysat.card import CardEnc, EncType
 
     kind = getattr(EncType, amo)
@@ -253,26 +331,29 @@ def _at_most_one(groups: Sequence[list[int]], amo: str, top: int) -> tuple[list[
     return clauses, top
 
 
-def encode(puzzle: Puzzle, encoding: Encoding | None = None) -> Cnf:
-    """The CNF of ``puzzle``'s rules and givens."""
+def encode(
+    puzzle: Puzzle,
+    encoding: Encoding | None = None,
+    *,
+    compact: bool = False,
+    masks: dict[int, int] | None = None,
+) -> Cnf:
+    """The CNF of ``puzzle``'s rules and givens (``compact``: see :class:`Cnf`).
+    ``masks``: the blank cells' candidates, when already known (they must be
+    :func:`puzzle.candidate_masks` of ``puzzle``, as :func:`deduce.deduce` leaves them)."""
     encoding = encoding or Encoding()
     n = puzzle.size
-    candidates = puzzle.candidates if encoding.reduced else None
-    cell_groups, unit_groups, givens = _groups(puzzle, candidates)
-    top = n**3
-    clauses: list[list[int]] = [list(group) for group in cell_groups]
+    compact = compact and encoding.reduced
+    open_cells, cell_groups, unit_groups = _groups(puzzle, encoding.reduced, compact, masks)
+    top = sum(len(group) for group in cell_groups) if compact else n**3
+    parts: list[Part] = [cell_groups]
     unit_amo, top = _at_most_one(unit_groups, encoding.amo, top)
-    clauses.extend(unit_amo)
+    parts.append(unit_amo)
     if encoding.rules in ("efficient", "extended"):
         cell_amo, top = _at_most_one(cell_groups, encoding.amo, top)
-        clauses.extend(cell_amo)
+        parts.append(cell_amo)
     if encoding.rules == "extended":
-        clauses.extend(list(group) for group in unit_groups)
-    clauses.extend([lit] for lit in givens)
-    open_cells: list[tuple[int, Sequence[int]]]
-    if candidates is not None:
-        open_cells = [(c, candidates[c]) for c in range(n * n) if not puzzle.cells[c]]
-    else:
-        every = range(1, n + 1)
-        open_cells = [(c, every) for c in range(n * n)]
-    return Cnf(puzzle, encoding, top, clauses, open_cells)
+        parts.append(unit_groups)
+    if not encoding.reduced:
+        parts.append([[var(n, cell, v)] for cell, v in puzzle.givens])
+    return Cnf(puzzle, encoding, top, parts, open_cells, compact, cell_groups + unit_groups)

@@ -23,18 +23,20 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import islice
 from typing import Any
 
+from .deduce import deduce
 from .dimacs import SAT, UNSAT, Answer
 from .encoding import Cnf, Encoding, decode_model, encode
 from .fast import NAME as BATCH_ENGINE
-from .fast import FastSolver
+from .fast import FastSolver, exactly_one
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle, verify
 from .solvers import DEFAULT_SOLVER, SatSolver, SolverError, SolverSpec, SolverTimeout, solver_spec
+from .solvers.pysat_backend import interruptible
 
 BATCH_ENGINE_RANKS = range(2, 5)
 """Above rank 4 the batch engine's rules are too large to keep loaded."""
@@ -202,7 +204,7 @@ def _describe_chunk(task: tuple[list[Puzzle], Options]) -> str:
 def _search(cnf: Cnf, solver: SatSolver, max_solutions: int) -> Iterator[Grid]:
     """Solutions, verified, until ``max_solutions`` or there are no more."""
     found: list[Grid] = []
-    solver.add_clauses(cnf.clauses)
+    solver.add_clauses(cnf.iter_clauses())
     while len(found) < max_solutions:
         if not solver.solve():
             return
@@ -212,8 +214,9 @@ def _search(cnf: Cnf, solver: SatSolver, max_solutions: int) -> Iterator[Grid]:
 
 
 Report = Callable[[str, Any], None]
-"""Where the search sends ``("size", (variables, clauses))``, ``("solution", grid)``
-and finally ``("done", (solver name, Stats))``."""
+"""Where the search sends ``("deduced", (cells, candidates))``, ``("size",
+(variables, clauses))``, ``("solution", grid)`` and finally ``("done", (solver
+name, Stats))``, or ``("none", reason)`` when the singles find a contradiction."""
 
 
 def _run(
@@ -223,10 +226,26 @@ def _run(
     limit: int,
     report: Report,
     deadline: float | None = None,
+    quick_first: bool = False,
 ) -> None:
-    """Encode, search and report: the same steps in process and in a child."""
-    cnf = encode(puzzle, encoding)
-    report("size", (len(cnf.cell_variables) + cnf.nv - puzzle.size**3, len(cnf.clauses)))
+    """Deduce, encode, search and report: the same steps in process and in a child.
+    ``quick_first``: a short Minicard search (:func:`_quick_search`) before ``solver``."""
+    target, masks = puzzle, None
+    if encoding.reduced:  # singles first: what they place holds in every solution
+        deduced = deduce(puzzle)
+        report("deduced", (deduced.placed, deduced.removed))
+        if deduced.contradiction:
+            report("none", deduced.contradiction)
+            return
+        target, masks = replace(puzzle, cells=deduced.grid), deduced.masks
+    cnf = encode(target, encoding, compact=True, masks=masks)
+    report("size", (len(cnf.cell_variables) + cnf.nv - _top(cnf), cnf.clause_count))
+    if not cnf.open_cells:  # the singles filled every cell: the one solution, no solve
+        report("solution", accept(puzzle, target.cells, [], "the singles"))
+        report("done", (solver.name, Stats()))
+        return
+    if quick_first and _quick_search(cnf, limit, report):
+        return
     with solver.open(deadline) as backend:
         found = 0
         for grid in _search(cnf, backend, limit):
@@ -237,17 +256,63 @@ def _run(
         report("done", (backend.name, stats))
 
 
+QUICK_BUDGET = 10000
+"""Conflicts the quick search may spend before the default solver takes over."""
+QUICK_SOLVER = "minicard"
+
+
+def _quick_search(cnf: Cnf, limit: int, report: Report) -> bool:
+    """The whole search on a fresh Minicard with the rules' groups as native
+    "exactly one" constraints, within QUICK_BUDGET conflicts; True when it
+    decided (and reported everything), False to leave it to the CNF solver.
+
+    Big puzzles that singles leave nearly solved load in a fraction of the
+    time of their pairwise clauses (a 144x144: 26 thousand constraints against
+    918 thousand clauses); hard ones run out of budget, and CaDiCaL, much
+    better at them, starts afresh (benchmarks/large.py)."""
+    search = exactly_one(cnf.groups)
+    found: list[Grid] = []
+    try:
+        while len(found) < limit:
+            search.conf_budget(QUICK_BUDGET)
+            answer = interruptible(search.solve_limited)
+            if answer is None:
+                return False
+            if not answer:
+                break
+            grid = accept(cnf.puzzle, cnf.decode(search.get_model()), found, QUICK_SOLVER)
+            search.add_clause(cnf.blocking_clause(grid))
+        for grid in found:
+            report("solution", grid)
+        stats = Stats(solves=len(found) + (len(found) < limit))
+        stats.add_search(search.accum_stats())
+        report("done", (QUICK_SOLVER, stats))
+        return True
+    finally:
+        search.delete()
+
+
+def _top(cnf: Cnf) -> int:
+    """The last cell variable: what comes after it is auxiliary."""
+    return len(cnf.cell_variables) if cnf.compact else cnf.puzzle.size**3
+
+
 def _receive(outcome: Outcome, limit: int) -> Report:
     """A Report that fills ``outcome`` in."""
 
     def report(kind: str, payload: Any) -> None:
-        if kind == "size":
+        if kind == "deduced":
+            outcome.stats.deduced, outcome.stats.ruled_out = payload
+        elif kind == "size":
             outcome.stats.variables, outcome.stats.clauses = payload
         elif kind == "solution":
             outcome.solutions.append(payload)
+        elif kind == "none":  # singles proved there is no solution
+            outcome.status, outcome.reason, outcome.exhausted = Status.NONE, payload, True
         else:
             outcome.solver, stats = payload
             stats.variables, stats.clauses = outcome.stats.variables, outcome.stats.clauses
+            stats.deduced, stats.ruled_out = outcome.stats.deduced, outcome.stats.ruled_out
             outcome.stats = stats
             outcome.exhausted = len(outcome.solutions) < limit
             outcome.status = status_of(len(outcome.solutions), outcome.exhausted)
@@ -262,27 +327,30 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
     spec = options.solver or solver_spec(DEFAULT_SOLVER)
     encoding = options.encoding or Encoding()
     limit, timeout = options.max_solutions, options.timeout
-    outcome = no_solution(puzzle, spec.name)
+    quick = options.solver is None and options.encoding is None  # the default: Minicard first
+    # clashing clues or (without the singles, which find it) a dead cell: nothing to solve
+    outcome = no_solution(puzzle, spec.name, dead_cells=not encoding.reduced)
     outcome.encoding = encoding
-    if outcome.reason:  # clashing clues or a dead cell: nothing to solve
+    if outcome.reason:
         return outcome
     outcome.exhausted = False
     if timeout is None or spec.external:
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline)
+            _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline, quick)
         except SolverTimeout as stopped:
             outcome.status, outcome.reason = Status.TIMEOUT, str(stopped)
     else:
-        _run_in_child(outcome, spec, limit, timeout)
+        _run_in_child(outcome, spec, limit, timeout, quick)
     return outcome
 
 
-def _child(outcome: Outcome, solver: SolverSpec, limit: int, conn: Any) -> None:
+def _child(outcome: Outcome, solver: SolverSpec, limit: int, quick: bool, conn: Any) -> None:
     """In the forked process: run the search, sending every report to the parent."""
     try:
         assert outcome.encoding is not None
-        _run(outcome.puzzle, outcome.encoding, solver, limit, lambda *m: conn.send(m))
+        send = lambda *m: conn.send(m)  # noqa: E731
+        _run(outcome.puzzle, outcome.encoding, solver, limit, send, None, quick)
     except BaseException as err:  # reported to the parent, never lost
         text = str(err) if isinstance(err, SolverError) else f"{type(err).__name__}: {err}"
         conn.send(("error", text))
@@ -290,10 +358,12 @@ def _child(outcome: Outcome, solver: SolverSpec, limit: int, conn: Any) -> None:
         conn.close()
 
 
-def _run_in_child(outcome: Outcome, solver: SolverSpec, limit: int, timeout: float) -> None:
+def _run_in_child(
+    outcome: Outcome, solver: SolverSpec, limit: int, timeout: float, quick: bool
+) -> None:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(outcome, solver, limit, send))
+    process = context.Process(target=_child, args=(outcome, solver, limit, quick, send))
     deadline = time.monotonic() + timeout
     report = _receive(outcome, limit)
     process.start()
@@ -312,7 +382,7 @@ def _run_in_child(outcome: Outcome, solver: SolverSpec, limit: int, timeout: flo
             if kind == "error":
                 raise SolverError(payload)
             report(kind, payload)
-            if kind == "done":
+            if kind in ("done", "none"):
                 return
     finally:
         if process.is_alive() and process.pid is not None:

@@ -38,6 +38,10 @@ class Stats:
 
     variables: int = 0
     clauses: int = 0
+    deduced: int | None = None
+    """Cells placed by naked and hidden singles before the CNF was built."""
+    ruled_out: int | None = None
+    """Candidates those singles removed (beyond what the givens' peers lose)."""
     conflicts: int | None = None
     decisions: int | None = None
     propagations: int | None = None
@@ -96,19 +100,20 @@ def dead_cell(puzzle: Puzzle) -> int | None:
     return None
 
 
-def why_none(puzzle: Puzzle) -> tuple[list[Clash], str]:
+def why_none(puzzle: Puzzle, dead_cells: bool = True) -> tuple[list[Clash], str]:
     """What the givens alone show against a solution: the clashing clues, and a reason
     sentence (the first clash, or a cell nothing fits; empty when neither shows)."""
     clashes = puzzle.clashes()
     if clashes:
         return clashes, clashes[0].describe(puzzle)
-    dead = dead_cell(puzzle)
+    dead = dead_cell(puzzle) if dead_cells else None
     return [], f"no value fits {cell_name(puzzle.rank, dead)}" if dead is not None else ""
 
 
-def no_solution(puzzle: Puzzle, solver: str = "") -> Outcome:
-    """The outcome of a puzzle proved to have no solution, with what the givens show."""
-    clashes, reason = why_none(puzzle)
+def no_solution(puzzle: Puzzle, solver: str = "", dead_cells: bool = True) -> Outcome:
+    """The outcome of a puzzle proved to have no solution, with what the givens show
+    (``dead_cells``: look for a cell nothing fits, too)."""
+    clashes, reason = why_none(puzzle, dead_cells)
     return Outcome(
         puzzle, Status.NONE, exhausted=True, clashes=clashes, reason=reason, solver=solver
     )

@@ -132,17 +132,61 @@ class Puzzle:
     def candidates(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the values not ruled out by a given in the cell or a peer.
 
-        A given cell has exactly its own value as candidate. Computed once per puzzle.
+        A given cell has exactly its own value as candidate. Computed once per
+        puzzle, in time proportional to the cells and the candidates.
         """
-        n = self.size
-        taken: list[set[int]] = [set() for _ in self.cells]
-        for cell, value in self.givens:
-            for peer in peers(self.rank)[cell]:
-                taken[peer].add(value)
+        masks = candidate_masks(self)
         return tuple(
-            (v,) if v else tuple(x for x in range(1, n + 1) if x not in taken[cell])
-            for cell, v in enumerate(self.cells)
+            (v,) if v else tuple(values_of(masks[cell])) for cell, v in enumerate(self.cells)
         )
+
+
+@cache
+def unit_index(rank: int) -> tuple[list[int], list[int], list[int]]:
+    """For every cell, its row, its column and its box, by arithmetic."""
+    n = rank * rank
+    rows = [cell // n for cell in range(n * n)]
+    cols = [cell % n for cell in range(n * n)]
+    boxes = [(r // rank) * rank + c // rank for r, c in zip(rows, cols, strict=True)]
+    return rows, cols, boxes
+
+
+def values_of(mask: int) -> list[int]:
+    """The values whose bits are set in a candidate mask (bit v: value v), in
+    order; the cost is in proportion to how many there are."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def placed_masks(puzzle: Puzzle) -> list[list[int]]:
+    """The givens of every row, column and box as masks: ``placed[kind][index]``."""
+    n = puzzle.size
+    rows, cols, boxes = unit_index(puzzle.rank)
+    placed = [[0] * n for _ in range(3)]
+    row_p, col_p, box_p = placed
+    for cell, value in enumerate(puzzle.cells):
+        if value:
+            bit = 1 << value
+            row_p[rows[cell]] |= bit
+            col_p[cols[cell]] |= bit
+            box_p[boxes[cell]] |= bit
+    return placed
+
+
+def candidate_masks(puzzle: Puzzle) -> dict[int, int]:
+    """Each blank cell's candidates as a mask: the values no given peer holds."""
+    rows, cols, boxes = unit_index(puzzle.rank)
+    row_p, col_p, box_p = placed_masks(puzzle)
+    full = (1 << (puzzle.size + 1)) - 2
+    return {
+        cell: full & ~(row_p[rows[cell]] | col_p[cols[cell]] | box_p[boxes[cell]])
+        for cell, value in enumerate(puzzle.cells)
+        if not value
+    }
 
 
 def rank_for_cells(count: int) -> int | None:

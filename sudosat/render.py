@@ -205,6 +205,7 @@ def stats_lines(outcome: Outcome) -> list[str]:
         ("encoding", outcome.encoding.describe() if outcome.encoding else "-"),
         ("variables", s.variables),
         ("clauses", s.clauses),
+        ("deduced", "-" if s.deduced is None else f"{s.deduced} cells, {s.ruled_out} candidates"),
         ("solves", s.solves),
         ("conflicts", s.conflicts),
         ("decisions", s.decisions),
