@@ -32,6 +32,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/batch.py
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/generate.py
+	$(PY) benchmarks/large.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).
 readme: $(VENV)/.installed

@@ -17,6 +17,7 @@ from .engine import Options, solve_or_error
 from .fast import NAME as BATCH_ENGINE
 from .formats import InputError, LineReader, Row
 from .inputs import Chunk, Entry
+from .limits import TooBig
 from .outcome import Outcome, Status
 from .pool import WorkerError, ordered_map
 from .puzzle import Puzzle
@@ -112,7 +113,10 @@ def answer(
     """One puzzle of a chunk, solved and checked."""
     if isinstance(entry, InputError):
         return Result(source, row.line, row.text.strip(), None, str(entry))
-    outcome = solve_or_error(entry, settings.options)
+    try:
+        outcome = solve_or_error(entry, settings.options)
+    except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
+        return Result(source, row.line, row.text.strip(), None, str(err))
     result = Result(source, row.line, row.text.strip(), outcome)
     if settings.view.check:
         result.check = check(outcome, row, chunk.reader)

@@ -13,7 +13,7 @@ import secrets
 import signal
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any, TypeVar
 
 import click
@@ -39,6 +39,7 @@ from .generator import (
 )
 from .inputs import Inputs, read_file, read_source
 from .inputs import shard as take_shard
+from .limits import TooBig, check_writable, size
 from .outcome import Status
 from .pool import ordered_map
 from .puzzle import Puzzle
@@ -576,10 +577,15 @@ def cnf(
     if puzzle is None:
         if rank is None:
             raise click.UsageError("give a PUZZLE, or --rank N for the rules alone")
-        target = Puzzle.empty(rank)
+        target = replace(Puzzle.empty(rank), source="<rules>")
         reduced = False
     else:
         target = read_one(puzzle, rank, alphabet, layout)
+    blank = target if reduced else replace(target, cells=(0,) * len(target.cells))
+    try:
+        check_writable(blank, *size(blank), out)
+    except TooBig as err:
+        raise BadInput(str(err)) from None
     formula = encode(target, Encoding(rules, amo, reduced))
     if out == "-":
         write_dimacs(formula, sys.stdout)

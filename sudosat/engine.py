@@ -18,6 +18,9 @@ the givens before it counts.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import math
 import multiprocessing
 import os
 import signal
@@ -33,6 +36,7 @@ from .dimacs import SAT, UNSAT, Answer
 from .encoding import Cnf, Encoding, decode_model, encode
 from .fast import NAME as BATCH_ENGINE
 from .fast import FastSolver, exactly_one
+from .limits import check_solvable
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle, verify
 from .solvers import DEFAULT_SOLVER, SatSolver, SolverError, SolverSpec, SolverTimeout, solver_spec
@@ -42,6 +46,11 @@ BATCH_ENGINE_RANKS = range(2, 5)
 """Above rank 4 the batch engine's rules are too large to keep loaded."""
 COUNT_LIMIT = 10000
 """How many solutions :func:`count` looks for unless told."""
+CHILD_RANK = 5
+"""From this rank on, PySAT solvers always run in a child process (see :func:`_general`)."""
+PR_SET_PDEATHSIG = 1
+WAKE = 0.25
+"""Seconds between wake-ups of a parent waiting for its child."""
 CHUNK = 128
 """Puzzles per task when :func:`solve_many` uses worker processes."""
 
@@ -321,20 +330,25 @@ def _receive(outcome: Outcome, limit: int) -> Report:
 
 
 def _general(puzzle: Puzzle, options: Options) -> Outcome:
-    """The general engine. With a timeout, PySAT solvers run (encoding included) in a
-    child process that is killed at the deadline, and solver programs are killed at
-    it; solutions found by then are kept."""
+    """The general engine. With a timeout, or from rank CHILD_RANK on, PySAT solvers
+    run (singles and encoding included) in a child process, killed at the deadline
+    or when sudosat is stopped: CaDiCaL holds the interpreter for a whole solve, so
+    in process neither a deadline nor SIGTERM could act until it returned. Solver
+    programs are killed at the deadline. Solutions found by then are kept."""
     spec = options.solver or solver_spec(DEFAULT_SOLVER)
     encoding = options.encoding or Encoding()
     limit, timeout = options.max_solutions, options.timeout
     quick = options.solver is None and options.encoding is None  # the default: Minicard first
+    if puzzle.rank >= CHILD_RANK:
+        blank = puzzle if encoding.reduced else replace(puzzle, cells=(0,) * len(puzzle.cells))
+        check_solvable(blank)  # a one-line TooBig now, not a MemoryError later
     # clashing clues or (without the singles, which find it) a dead cell: nothing to solve
     outcome = no_solution(puzzle, spec.name, dead_cells=not encoding.reduced)
     outcome.encoding = encoding
     if outcome.reason:
         return outcome
     outcome.exhausted = False
-    if timeout is None or spec.external:
+    if spec.external or (timeout is None and puzzle.rank < CHILD_RANK):
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline, quick)
@@ -347,6 +361,7 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
 
 def _child(outcome: Outcome, solver: SolverSpec, limit: int, quick: bool, conn: Any) -> None:
     """In the forked process: run the search, sending every report to the parent."""
+    _die_with_parent()
     try:
         assert outcome.encoding is not None
         send = lambda *m: conn.send(m)  # noqa: E731
@@ -358,23 +373,32 @@ def _child(outcome: Outcome, solver: SolverSpec, limit: int, quick: bool, conn: 
         conn.close()
 
 
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGKILL when its parent ends, however it ends (a
+    worker process is ended by SIGTERM without running any cleanup)."""
+    with contextlib.suppress(OSError, AttributeError):  # not Linux: the parent cleans up
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def _run_in_child(
-    outcome: Outcome, solver: SolverSpec, limit: int, timeout: float, quick: bool
+    outcome: Outcome, solver: SolverSpec, limit: int, timeout: float | None, quick: bool
 ) -> None:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(outcome, solver, limit, quick, send))
-    deadline = time.monotonic() + timeout
+    deadline = math.inf if timeout is None else time.monotonic() + timeout
     report = _receive(outcome, limit)
     process.start()
     send.close()
     try:
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not receive.poll(remaining):
+            remaining = min(deadline - time.monotonic(), WAKE)
+            if remaining <= 0 or (not receive.poll(remaining) and time.monotonic() >= deadline):
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no answer within {timeout:g} s"
                 return
+            if not receive.poll(0):  # woke to let a signal handler run
+                continue
             try:
                 kind, payload = receive.recv()
             except EOFError:

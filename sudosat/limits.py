@@ -1,0 +1,90 @@
+"""How big a grid this machine can take: an estimate made before any work.
+
+The estimate is linear in what the givens leave open, so it is cheap: each
+blank cell's candidates are one bit mask (:func:`puzzle.candidate_masks`).
+Solving holds, per open candidate, its place in four groups and the solver's
+variable; per pairwise clause, the solver's copy of it. Writing a CNF streams
+its clauses, so only the groups are held, and the file needs its own size on
+disk. The constants are measured (benchmarks/large.py: a 144x144 with 51
+thousand candidates and 918 thousand clauses peaks at 150 MB under CaDiCaL).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from .formats import InputError
+from .puzzle import Puzzle, candidate_masks
+
+BYTES_PER_CANDIDATE = 250
+BYTES_PER_CLAUSE = 120
+BYTES_PER_CLAUSE_WRITTEN = 16
+"""A pairwise clause as DIMACS text (two literals of up to 8 digits)."""
+
+
+class TooBig(InputError):
+    """A grid that would need more memory (or disk) than this machine has."""
+
+
+def size(puzzle: Puzzle) -> tuple[int, int]:
+    """Open candidates, and about how many clauses the reduced CNF has: a cell
+    with k candidates gives about four groups of k (its own, and one per unit
+    for each of its values), each with k(k-1)/2 pairwise clauses."""
+    counts = [mask.bit_count() for mask in candidate_masks(puzzle).values()]
+    return sum(counts), sum(2 * k * (k - 1) + 4 for k in counts)
+
+
+def available_memory() -> int:
+    """Bytes of memory this process could still take (Linux: MemAvailable)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def human(count: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if count < 1024 or unit == "TB":
+            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1024
+    raise AssertionError
+
+
+def _refuse(puzzle: Puzzle, what: str, needed: int, have: int, where: str) -> TooBig:
+    n = puzzle.size
+    return TooBig(
+        puzzle.source,
+        puzzle.line if puzzle.source != "<rules>" else 0,
+        1,
+        f"a {n}x{n} grid {what} needs about {human(needed)}; {where} has {human(have)}",
+    )
+
+
+def check_solvable(puzzle: Puzzle) -> None:
+    """Raises TooBig when solving ``puzzle`` would not fit in memory."""
+    candidates, clauses = size(puzzle)
+    needed = candidates * BYTES_PER_CANDIDATE + clauses * BYTES_PER_CLAUSE
+    have = available_memory()
+    if needed > have:
+        what = f"with {candidates:,} open candidates and about {clauses:,} clauses"
+        raise _refuse(puzzle, what, needed, have, "this machine")
+
+
+def check_writable(puzzle: Puzzle, candidates: int, clauses: int, out: str) -> None:
+    """Raises TooBig when a CNF of this size cannot be held or written to ``out``."""
+    needed = candidates * BYTES_PER_CANDIDATE
+    have = available_memory()
+    what = f"CNF with {candidates:,} candidates and {clauses:,} clauses"
+    if needed > have:
+        raise _refuse(puzzle, what, needed, have, "this machine")
+    if out != "-":
+        directory = os.path.dirname(os.path.abspath(out))
+        free = shutil.disk_usage(directory).free if os.path.isdir(directory) else None
+        written = clauses * BYTES_PER_CLAUSE_WRITTEN
+        if free is not None and written > free:
+            raise _refuse(puzzle, what + " as a file", written, free, directory)
