@@ -407,7 +407,7 @@ def cli() -> None:
     metavar="NAME",
     help="A PySAT solver (cadical195, glucose4, ...) or a solver program: minisat, cadical, "
     "kissat, picosat, cryptominisat5, glucose (see `sudosat solvers`). Default: the batch "
-    f"engine for ranks 2-4, {DEFAULT_SOLVER} above.",
+    f"engine for ranks 2-4; above, a short minicard search, then {DEFAULT_SOLVER}.",
 )
 @click.option(
     "--solver-cmd",
