@@ -39,7 +39,7 @@ from .generator import (
 )
 from .inputs import Inputs, read_file, read_source
 from .inputs import shard as take_shard
-from .limits import TooBig, check_writable, size
+from .limits import TooBig, check_writable
 from .outcome import Status
 from .pool import ordered_map
 from .puzzle import Puzzle
@@ -577,13 +577,12 @@ def cnf(
     if puzzle is None:
         if rank is None:
             raise click.UsageError("give a PUZZLE, or --rank N for the rules alone")
-        target = replace(Puzzle.empty(rank), source="<rules>")
+        target = replace(Puzzle.empty(rank), source="<rules>", line=0)
         reduced = False
     else:
         target = read_one(puzzle, rank, alphabet, layout)
-    blank = target if reduced else replace(target, cells=(0,) * len(target.cells))
     try:
-        check_writable(blank, *size(blank), out)
+        check_writable(target, reduced, out)
     except TooBig as err:
         raise BadInput(str(err)) from None
     formula = encode(target, Encoding(rules, amo, reduced))

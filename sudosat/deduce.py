@@ -2,10 +2,9 @@
 
 Norvig's constraint propagation, written for big grids: a cell's candidates are
 one integer, bit v set when value v is still possible, and units are found by
-index arithmetic, never as peer sets. Each round costs time in proportion to
-the cells still open (a few big-integer operations per cell), and a round only
-happens when the one before placed something, so a puzzle that propagation
-settles costs (cells) x (rounds), not N**3.
+index arithmetic, never as peer sets. Placing a value visits only the cells
+that lose it (see :func:`deduce`), so the work is in proportion to the
+candidates removed, not N**3, however many steps the chain of singles takes.
 
 Every value placed here holds in every solution, so the CNF of what is left has
 exactly the solutions of the puzzle; the solver still decides, and its answer
@@ -19,7 +18,6 @@ from dataclasses import dataclass
 from .puzzle import (
     Grid,
     Puzzle,
-    candidate_masks,
     cell_name,
     placed_masks,
     unit_index,
@@ -42,13 +40,8 @@ class Deduced:
     contradiction: str = ""
     """Why the puzzle has no solution, when singles prove it."""
 
-    @property
-    def candidates(self) -> int:
-        """Open (cell, value) pairs left for the solver."""
-        return sum(mask.bit_count() for mask in self.masks.values())
 
-
-def deduce(puzzle: Puzzle, singles: bool = True) -> Deduced:
+def deduce(puzzle: Puzzle) -> Deduced:
     """Naked singles (a cell with one candidate) and hidden singles (a value with
     one place left in a unit), until neither places anything. Assumes the givens
     do not clash (see :meth:`Puzzle.clashes`).
@@ -60,7 +53,7 @@ def deduce(puzzle: Puzzle, singles: bool = True) -> Deduced:
     """
     rank, n = puzzle.rank, puzzle.size
     rows, cols, boxes = unit_index(rank)
-    masks, placed = candidate_masks(puzzle), placed_masks(puzzle)
+    masks, placed = dict(puzzle.masks), placed_masks(puzzle)
     grid = list(puzzle.cells)
     start = sum(mask.bit_count() for mask in masks.values())
     stride = n + 1
@@ -73,11 +66,20 @@ def deduce(puzzle: Puzzle, singles: bool = True) -> Deduced:
     for cell, mask in masks.items():
         if not mask:
             return result(f"no value fits {cell_name(rank, cell)}")
-    if not singles:
-        return result()
 
     def units_of(cell: int) -> tuple[int, int, int]:
         return rows[cell], n + cols[cell], 2 * n + boxes[cell]
+
+    def narrowed(key: int) -> str:
+        """The places left for a (unit, value) just shrank: none is a contradiction,
+        one a hidden single."""
+        found = where[key]
+        if len(found) > 1:
+            return ""
+        if not found:
+            return _no_place(puzzle, key)
+        queue.append((next(iter(found)), key % stride))
+        return ""
 
     where: dict[int, set[int]] = {}
     for kind in range(3):
@@ -90,11 +92,10 @@ def deduce(puzzle: Puzzle, singles: bool = True) -> Deduced:
             for unit in units_of(cell):
                 where[unit * stride + value].add(cell)
     queue = [(cell, mask.bit_length() - 1) for cell, mask in masks.items() if not mask & (mask - 1)]
-    for key, cells in where.items():
-        if len(cells) < 2:
-            if not cells:
-                return result(_no_place(puzzle, key))
-            queue.append((next(iter(cells)), key % stride))
+    for key in where:
+        problem = narrowed(key)
+        if problem:
+            return result(problem)
 
     def lose(cell: int, value: int) -> str:
         """``value`` is no longer a candidate of the open ``cell``."""
@@ -107,13 +108,12 @@ def deduce(puzzle: Puzzle, singles: bool = True) -> Deduced:
         if not mask & (mask - 1):
             queue.append((cell, mask.bit_length() - 1))
         for unit in units_of(cell):
-            found = where.get(unit * stride + value)
-            if found is not None:
-                found.discard(cell)
-                if len(found) < 2:
-                    if not found:
-                        return _no_place(puzzle, unit * stride + value)
-                    queue.append((next(iter(found)), value))
+            key = unit * stride + value
+            if key in where:  # else the unit has the value placed already
+                where[key].discard(cell)
+                problem = narrowed(key)
+                if problem:
+                    return problem
         return ""
 
     while queue:
@@ -133,12 +133,10 @@ def deduce(puzzle: Puzzle, singles: bool = True) -> Deduced:
         losers.discard(cell)
         for other in values_of(mask & ~(1 << value)):
             for unit in mine:
-                found = where[unit * stride + other]
-                found.discard(cell)
-                if len(found) < 2:
-                    if not found:
-                        return result(_no_place(puzzle, unit * stride + other))
-                    queue.append((next(iter(found)), other))
+                where[unit * stride + other].discard(cell)
+                problem = narrowed(unit * stride + other)
+                if problem:
+                    return result(problem)
         for other in losers:
             problem = lose(other, value)
             if problem:

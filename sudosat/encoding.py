@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .puzzle import Grid, Puzzle, candidate_masks, unit_index, units, values_of
+from .puzzle import Grid, Puzzle, unit_index, units, values_of
 
 RULES = ("minimal", "efficient", "extended")
 AMO_ENCODINGS = (
@@ -124,6 +124,14 @@ class Cnf:
         if self.compact:
             return first + values.index(value)
         return first - values[0] + value
+
+    @property
+    def variable_count(self) -> int:
+        """Variables the clauses use: the open candidates' and the auxiliary ones."""
+        if self.compact:
+            return self.nv
+        cells = sum(len(values) for _, values in self.open_cells)
+        return cells + self.nv - self.puzzle.size**3
 
     @property
     def cell_variables(self) -> list[int]:
@@ -267,7 +275,7 @@ def _groups(
         every = range(1, n + 1)
         return [(c, every) for c in range(n * n)], *groups(puzzle.rank)
     rows, cols, boxes = unit_index(puzzle.rank)
-    masks = candidate_masks(puzzle) if masks is None else masks
+    masks = puzzle.masks if masks is None else masks
     stride = n + 1
     open_cells: list[tuple[int, Sequence[int]]] = []
     cell_groups: list[list[int]] = []
@@ -340,7 +348,7 @@ def encode(
 ) -> Cnf:
     """The CNF of ``puzzle``'s rules and givens (``compact``: see :class:`Cnf`).
     ``masks``: the blank cells' candidates, when already known (they must be
-    :func:`puzzle.candidate_masks` of ``puzzle``, as :func:`deduce.deduce` leaves them)."""
+    :attr:`Puzzle.masks` of ``puzzle``, as :func:`deduce.deduce` leaves them)."""
     encoding = encoding or Encoding()
     n = puzzle.size
     compact = compact and encoding.reduced

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import math
 import multiprocessing
 import os
 import signal
@@ -49,8 +48,6 @@ COUNT_LIMIT = 10000
 CHILD_RANK = 5
 """From this rank on, PySAT solvers always run in a child process (see :func:`_general`)."""
 PR_SET_PDEATHSIG = 1
-WAKE = 0.25
-"""Seconds between wake-ups of a parent waiting for its child."""
 CHUNK = 128
 """Puzzles per task when :func:`solve_many` uses worker processes."""
 
@@ -211,15 +208,26 @@ def _describe_chunk(task: tuple[list[Puzzle], Options]) -> str:
 
 
 def _search(cnf: Cnf, solver: SatSolver, max_solutions: int) -> Iterator[Grid]:
-    """Solutions, verified, until ``max_solutions`` or there are no more."""
+    """Solutions, verified, until ``max_solutions`` or there are no more (the solver
+    holds the CNF already)."""
     found: list[Grid] = []
-    solver.add_clauses(cnf.iter_clauses())
     while len(found) < max_solutions:
         if not solver.solve():
             return
         grid = accept(cnf.puzzle, cnf.decode(solver.get_model()), found, solver.name)
         yield grid
         solver.add_clauses([cnf.blocking_clause(grid)])
+
+
+def _answer(grids: Iterable[Grid], solver: SatSolver, limit: int, report: Report) -> None:
+    """Reports each solution as it comes, then the solver's effort."""
+    found = 0
+    for grid in grids:
+        found += 1
+        report("solution", grid)
+    stats = Stats(solves=found + (found < limit))
+    stats.add_search(solver.accum_stats())
+    report("done", (solver.name, stats))
 
 
 Report = Callable[[str, Any], None]
@@ -238,7 +246,7 @@ def _run(
     quick_first: bool = False,
 ) -> None:
     """Deduce, encode, search and report: the same steps in process and in a child.
-    ``quick_first``: a short Minicard search (:func:`_quick_search`) before ``solver``."""
+    ``quick_first``: a short Minicard search (:class:`_Quick`) before ``solver``."""
     target, masks = puzzle, None
     if encoding.reduced:  # singles first: what they place holds in every solution
         deduced = deduce(puzzle)
@@ -248,62 +256,67 @@ def _run(
             return
         target, masks = replace(puzzle, cells=deduced.grid), deduced.masks
     cnf = encode(target, encoding, compact=True, masks=masks)
-    report("size", (len(cnf.cell_variables) + cnf.nv - _top(cnf), cnf.clause_count))
+    report("size", (cnf.variable_count, cnf.clause_count))
     if not cnf.open_cells:  # the singles filled every cell: the one solution, no solve
         report("solution", accept(puzzle, target.cells, [], "the singles"))
         report("done", (solver.name, Stats()))
         return
-    if quick_first and _quick_search(cnf, limit, report):
-        return
+    if quick_first:
+        with _Quick(cnf.groups) as quick:
+            try:  # held back until decided: CaDiCaL would find them again
+                grids = list(_search(cnf, quick, limit))
+            except _OutOfBudget:
+                pass
+            else:
+                _answer(grids, quick, limit, report)
+                return
     with solver.open(deadline) as backend:
-        found = 0
-        for grid in _search(cnf, backend, limit):
-            found += 1
-            report("solution", grid)
-        stats = Stats(solves=found + (found < limit))
-        stats.add_search(backend.accum_stats())
-        report("done", (backend.name, stats))
+        backend.add_clauses(cnf.iter_clauses())
+        _answer(_search(cnf, backend, limit), backend, limit, report)
 
 
 QUICK_BUDGET = 10000
-"""Conflicts the quick search may spend before the default solver takes over."""
-QUICK_SOLVER = "minicard"
+"""Conflicts each solve of the quick search may spend before the default solver
+takes over."""
 
 
-def _quick_search(cnf: Cnf, limit: int, report: Report) -> bool:
-    """The whole search on a fresh Minicard with the rules' groups as native
-    "exactly one" constraints, within QUICK_BUDGET conflicts; True when it
-    decided (and reported everything), False to leave it to the CNF solver.
+class _OutOfBudget(Exception):
+    pass
+
+
+class _Quick(SatSolver):
+    """A fresh Minicard with the rules' groups as native "exactly one"
+    constraints, whose solves give up (_OutOfBudget) after QUICK_BUDGET conflicts.
 
     Big puzzles that singles leave nearly solved load in a fraction of the
     time of their pairwise clauses (a 144x144: 26 thousand constraints against
     918 thousand clauses); hard ones run out of budget, and CaDiCaL, much
     better at them, starts afresh (benchmarks/large.py)."""
-    search = exactly_one(cnf.groups)
-    found: list[Grid] = []
-    try:
-        while len(found) < limit:
-            search.conf_budget(QUICK_BUDGET)
-            answer = interruptible(search.solve_limited)
-            if answer is None:
-                return False
-            if not answer:
-                break
-            grid = accept(cnf.puzzle, cnf.decode(search.get_model()), found, QUICK_SOLVER)
-            search.add_clause(cnf.blocking_clause(grid))
-        for grid in found:
-            report("solution", grid)
-        stats = Stats(solves=len(found) + (len(found) < limit))
-        stats.add_search(search.accum_stats())
-        report("done", (QUICK_SOLVER, stats))
-        return True
-    finally:
-        search.delete()
 
+    name = "minicard"
 
-def _top(cnf: Cnf) -> int:
-    """The last cell variable: what comes after it is auxiliary."""
-    return len(cnf.cell_variables) if cnf.compact else cnf.puzzle.size**3
+    def __init__(self, groups: list[list[int]]) -> None:
+        self._search = exactly_one(groups)
+
+    def add_clauses(self, clauses: Iterable[list[int]]) -> None:
+        for clause in clauses:
+            self._search.add_clause(clause)
+
+    def solve(self) -> bool:
+        self._search.conf_budget(QUICK_BUDGET)
+        answer = interruptible(self._search.solve_limited)
+        if answer is None:
+            raise _OutOfBudget
+        return bool(answer)
+
+    def get_model(self) -> list[int]:
+        return self._search.get_model() or []
+
+    def accum_stats(self) -> dict[str, int]:
+        return dict(self._search.accum_stats())
+
+    def close(self) -> None:
+        self._search.delete()
 
 
 def _receive(outcome: Outcome, limit: int) -> Report:
@@ -340,8 +353,7 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
     limit, timeout = options.max_solutions, options.timeout
     quick = options.solver is None and options.encoding is None  # the default: Minicard first
     if puzzle.rank >= CHILD_RANK:
-        blank = puzzle if encoding.reduced else replace(puzzle, cells=(0,) * len(puzzle.cells))
-        check_solvable(blank)  # a one-line TooBig now, not a MemoryError later
+        check_solvable(puzzle, encoding.reduced)  # a one-line TooBig now, not a MemoryError later
     # clashing clues or (without the singles, which find it) a dead cell: nothing to solve
     outcome = no_solution(puzzle, spec.name, dead_cells=not encoding.reduced)
     outcome.encoding = encoding
@@ -386,19 +398,18 @@ def _run_in_child(
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(outcome, solver, limit, quick, send))
-    deadline = math.inf if timeout is None else time.monotonic() + timeout
+    deadline = time.monotonic() + (timeout or 0)
     report = _receive(outcome, limit)
     process.start()
     send.close()
     try:
         while True:
-            remaining = min(deadline - time.monotonic(), WAKE)
-            if remaining <= 0 or (not receive.poll(remaining) and time.monotonic() >= deadline):
+            # a signal handler runs during poll() (PEP 475), so SIGTERM acts at once
+            remaining = None if timeout is None else deadline - time.monotonic()
+            if (remaining is not None and remaining <= 0) or not receive.poll(remaining):
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no answer within {timeout:g} s"
                 return
-            if not receive.poll(0):  # woke to let a signal handler run
-                continue
             try:
                 kind, payload = receive.recv()
             except EOFError:

@@ -1,7 +1,8 @@
 """How big a grid this machine can take: an estimate made before any work.
 
 The estimate is linear in what the givens leave open, so it is cheap: each
-blank cell's candidates are one bit mask (:func:`puzzle.candidate_masks`).
+blank cell's candidates are one bit mask (:attr:`Puzzle.masks`, which the
+singles then start from).
 Solving holds, per open candidate, its place in four groups and the solver's
 variable; per pairwise clause, the solver's copy of it. Writing a CNF streams
 its clauses, so only the groups are held, and the file needs its own size on
@@ -15,7 +16,7 @@ import os
 import shutil
 
 from .formats import InputError
-from .puzzle import Puzzle, candidate_masks
+from .puzzle import Puzzle
 
 BYTES_PER_CANDIDATE = 250
 BYTES_PER_CLAUSE = 120
@@ -27,11 +28,15 @@ class TooBig(InputError):
     """A grid that would need more memory (or disk) than this machine has."""
 
 
-def size(puzzle: Puzzle) -> tuple[int, int]:
-    """Open candidates, and about how many clauses the reduced CNF has: a cell
-    with k candidates gives about four groups of k (its own, and one per unit
-    for each of its values), each with k(k-1)/2 pairwise clauses."""
-    counts = [mask.bit_count() for mask in candidate_masks(puzzle).values()]
+def size(puzzle: Puzzle, reduced: bool) -> tuple[int, int]:
+    """Candidates, and about how many clauses the CNF has: a cell with k
+    candidates gives about four groups of k (its own, and one per unit for each
+    of its values), each with k(k-1)/2 pairwise clauses. Not ``reduced``: every
+    cell has all N values."""
+    if reduced:
+        counts = [mask.bit_count() for mask in puzzle.masks.values()]
+    else:
+        counts = [puzzle.size] * len(puzzle.cells)
     return sum(counts), sum(2 * k * (k - 1) + 4 for k in counts)
 
 
@@ -59,15 +64,15 @@ def _refuse(puzzle: Puzzle, what: str, needed: int, have: int, where: str) -> To
     n = puzzle.size
     return TooBig(
         puzzle.source,
-        puzzle.line if puzzle.source != "<rules>" else 0,
+        puzzle.line,
         1,
         f"a {n}x{n} grid {what} needs about {human(needed)}; {where} has {human(have)}",
     )
 
 
-def check_solvable(puzzle: Puzzle) -> None:
+def check_solvable(puzzle: Puzzle, reduced: bool) -> None:
     """Raises TooBig when solving ``puzzle`` would not fit in memory."""
-    candidates, clauses = size(puzzle)
+    candidates, clauses = size(puzzle, reduced)
     needed = candidates * BYTES_PER_CANDIDATE + clauses * BYTES_PER_CLAUSE
     have = available_memory()
     if needed > have:
@@ -75,8 +80,9 @@ def check_solvable(puzzle: Puzzle) -> None:
         raise _refuse(puzzle, what, needed, have, "this machine")
 
 
-def check_writable(puzzle: Puzzle, candidates: int, clauses: int, out: str) -> None:
-    """Raises TooBig when a CNF of this size cannot be held or written to ``out``."""
+def check_writable(puzzle: Puzzle, reduced: bool, out: str) -> None:
+    """Raises TooBig when ``puzzle``'s CNF cannot be held or written to ``out``."""
+    candidates, clauses = size(puzzle, reduced)
     needed = candidates * BYTES_PER_CANDIDATE
     have = available_memory()
     what = f"CNF with {candidates:,} candidates and {clauses:,} clauses"

@@ -129,13 +129,19 @@ class Puzzle:
         return found
 
     @cached_property
+    def masks(self) -> dict[int, int]:
+        """Each blank cell's candidates as a bit mask (see :func:`candidate_masks`),
+        computed once per puzzle."""
+        return candidate_masks(self)
+
+    @cached_property
     def candidates(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the values not ruled out by a given in the cell or a peer.
 
         A given cell has exactly its own value as candidate. Computed once per
         puzzle, in time proportional to the cells and the candidates.
         """
-        masks = candidate_masks(self)
+        masks = self.masks
         return tuple(
             (v,) if v else tuple(values_of(masks[cell])) for cell, v in enumerate(self.cells)
         )
