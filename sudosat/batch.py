@@ -33,6 +33,7 @@ from .render import (
     render,
     stats_lines,
 )
+from .signals import held
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -247,8 +248,5 @@ def _write_whole(write: Callable[[str], None], text: str) -> None:
     """Write with SIGINT held back, so a record is never cut in half."""
     if not text:
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
+    with held(frozenset({signal.SIGINT})):
         write(text)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)

@@ -9,25 +9,22 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import chain, islice
 from typing import IO, Any, TypeVar
 
 import click
 from click.core import ParameterSource
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from . import __version__
 from .batch import FAILURES, Settings, Summary, run
 from .dimacs import read_answer, write_atomically, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import COUNT_LIMIT, Options, check_answer
-from .explain import explain as explain_puzzle
 from .formats import AmbiguousInput, InputError, format_line
 from .generator import (
     GENERATE_CHUNK,
@@ -57,7 +54,6 @@ from .render import (
     show_explanation,
 )
 from .solvers import DEFAULT_SOLVER, SolverError, SolverSpec, command_spec, solver_spec
-from .solvers.external import executable, external_programs
 from .solvers.pysat_backend import pysat_solvers
 
 EXIT_OK = 0
@@ -211,9 +207,11 @@ def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | N
     except SolverError as err:
         hint = "--solver" if solver_cmd is None else "--solver-cmd"
         raise click.BadParameter(str(err), param_hint=hint) from None
-    if spec is not None and spec.program is not None:
+    for program in spec.programs if spec is not None else []:
         try:
-            executable(spec.program)
+            from .solvers.external import executable  # here: subprocess, tempfile
+
+            executable(program)
         except SolverError as err:
             raise SolverFailure(str(err)) from None
     return spec
@@ -345,6 +343,10 @@ def answer_all(
     _write(document.head())
     settings = Settings(options, view)
     workers = (how.jobs or os.cpu_count() or 1) if many else 1
+    if workers > 1 and inputs.regular:  # one chunk (one big grid in jsonl): no pool to start
+        ahead = list(islice(chunks, 2))
+        workers = workers if len(ahead) > 1 else 1
+        chunks = chain(ahead, chunks)
     quiet = output.quiet
 
     def write(text: str) -> None:
@@ -353,6 +355,8 @@ def answer_all(
     if quiet or not many or not errors.is_terminal:
         summary = run(chunks, settings, write, jobs=workers, report=report)
     else:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
         with Progress(
             SpinnerColumn(),
             TextColumn("{task.completed:,} puzzles"),
@@ -406,7 +410,8 @@ def cli() -> None:
     "-s",
     metavar="NAME",
     help="A PySAT solver (cadical195, glucose4, ...) or a solver program: minisat, cadical, "
-    "kissat, picosat, cryptominisat5, glucose (see `sudosat solvers`). Default: the batch "
+    "kissat, picosat, cryptominisat5, glucose (see `sudosat solvers`); several, "
+    "comma-separated, race as a portfolio (cadical195,glucose4). Default: the batch "
     f"engine for ranks 2-4; above, a short minicard search, then {DEFAULT_SOLVER}.",
 )
 @click.option(
@@ -752,6 +757,8 @@ def generate(
     if clues is not None and clues > n * n:
         raise click.BadParameter(f"a {n}x{n} grid has {n * n} cells", param_hint="--clues")
     if seed is None:
+        import secrets
+
         seed = secrets.randbelow(2**31)
         click.echo(f"seed: {seed}", err=True)
     out = console_for(sys.stdout, color)
@@ -802,6 +809,8 @@ def explain(
       sudosat explain --format json puzzles/several-solutions.txt
     """
     target = read_one(puzzle, rank, alphabet, layout)
+    from .explain import explain as explain_puzzle  # here: PySAT's RC2
+
     found = explain_puzzle(target)
     out = console_for(sys.stdout, color)
     if (fmt or ("rich" if out.is_terminal else "json")) == "json":
@@ -826,6 +835,10 @@ def explain(
 def solvers(fmt: str | None) -> None:
     """List the SAT solvers this installation can run: PySAT's, in process, and the
     solver programs found on PATH, with their versions."""
+    from rich.table import Table
+
+    from .solvers.external import external_programs
+
     infos = pysat_solvers()
     programs = external_programs()
     fmt = fmt or ("rich" if sys.stdout.isatty() else "json")

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import islice
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from .deduce import deduce
@@ -347,7 +348,8 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
     run (singles and encoding included) in a child process, killed at the deadline
     or when sudosat is stopped: CaDiCaL holds the interpreter for a whole solve, so
     in process neither a deadline nor SIGTERM could act until it returned. Solver
-    programs are killed at the deadline. Solutions found by then are kept."""
+    programs are killed at the deadline. A portfolio races its solvers, each in a
+    child of its own. Solutions found by then are kept."""
     spec = options.solver or solver_spec(DEFAULT_SOLVER)
     encoding = options.encoding or Encoding()
     limit, timeout = options.max_solutions, options.timeout
@@ -360,27 +362,45 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
     if outcome.reason:
         return outcome
     outcome.exhausted = False
-    if spec.external or (timeout is None and puzzle.rank < CHILD_RANK):
+    if spec.external or (timeout is None and puzzle.rank < CHILD_RANK and not spec.members):
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline, quick)
         except SolverTimeout as stopped:
             outcome.status, outcome.reason = Status.TIMEOUT, str(stopped)
     else:
-        _run_in_child(outcome, spec, limit, timeout, quick)
+        _race(outcome, spec.members or (spec,), limit, timeout, quick)
     return outcome
 
 
-def _child(outcome: Outcome, solver: SolverSpec, limit: int, quick: bool, conn: Any) -> None:
+class _Stopped(BaseException):
+    """SIGTERM in a child: unwinds it so that a solver program is killed first."""
+
+
+def _stop_child(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
+def _child(
+    outcome: Outcome,
+    solver: SolverSpec,
+    limit: int,
+    quick: bool,
+    deadline: float | None,
+    conn: Any,
+) -> None:
     """In the forked process: run the search, sending every report to the parent."""
     _die_with_parent()
+    signal.signal(signal.SIGTERM, _stop_child)
     try:
         assert outcome.encoding is not None
         send = lambda *m: conn.send(m)  # noqa: E731
-        _run(outcome.puzzle, outcome.encoding, solver, limit, send, None, quick)
+        _run(outcome.puzzle, outcome.encoding, solver, limit, send, deadline, quick)
     except BaseException as err:  # reported to the parent, never lost
         text = str(err) if isinstance(err, SolverError) else f"{type(err).__name__}: {err}"
-        conn.send(("error", text))
+        kind = "timeout" if isinstance(err, SolverTimeout) else "error"
+        with contextlib.suppress(OSError):  # the parent has stopped listening
+            conn.send((kind, text))
     finally:
         conn.close()
 
@@ -392,38 +412,98 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _run_in_child(
-    outcome: Outcome, solver: SolverSpec, limit: int, timeout: float | None, quick: bool
-) -> None:
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(outcome, solver, limit, quick, send))
-    deadline = time.monotonic() + (timeout or 0)
-    report = _receive(outcome, limit)
-    process.start()
-    send.close()
-    try:
-        while True:
-            # a signal handler runs during poll() (PEP 475), so SIGTERM acts at once
-            remaining = None if timeout is None else deadline - time.monotonic()
-            if (remaining is not None and remaining <= 0) or not receive.poll(remaining):
-                outcome.status = Status.TIMEOUT
-                outcome.reason = f"no answer within {timeout:g} s"
-                return
-            try:
-                kind, payload = receive.recv()
-            except EOFError:
-                raise SolverError(f"{outcome.solver} died (exit code {process.exitcode})") from None
-            if kind == "error":
-                raise SolverError(payload)
-            report(kind, payload)
-            if kind in ("done", "none"):
-                return
-    finally:
+@dataclass
+class _Runner:
+    """One solver of a race: its process and what it has reported so far."""
+
+    solver: SolverSpec
+    process: Any  # a forked multiprocessing.Process
+    reports: list[tuple[str, Any]]
+
+    def found(self) -> int:
+        return sum(kind == "solution" for kind, _ in self.reports)
+
+    def stop(self) -> None:
+        """A solver program is killed by the child itself (SIGTERM unwinds it); a
+        PySAT solver ignores signals until its solve returns, so SIGKILL."""
+        process = self.process
         if process.is_alive() and process.pid is not None:
-            os.kill(process.pid, signal.SIGKILL)
+            if self.solver.external:
+                os.kill(process.pid, signal.SIGTERM)
+                process.join(STOP_GRACE)
+            with contextlib.suppress(ProcessLookupError):
+                if process.is_alive():
+                    os.kill(process.pid, signal.SIGKILL)
         process.join()
-        receive.close()
+
+
+STOP_GRACE = 2.0
+"""Seconds a child running a solver program has to kill it and clean up."""
+
+
+def _race(
+    outcome: Outcome,
+    solvers: tuple[SolverSpec, ...],
+    limit: int,
+    timeout: float | None,
+    quick: bool,
+) -> None:
+    """Each solver in a child process of its own, all at once: the first to finish
+    gives ``outcome`` and the others are stopped. Solver failures count only when
+    every solver fails; at the deadline the one with the most solutions speaks."""
+    context = multiprocessing.get_context("fork")
+    deadline = None if timeout is None else time.monotonic() + timeout
+    runners: dict[Connection, _Runner] = {}
+    errors: list[str] = []
+    timeouts: list[str] = []
+    try:
+        for solver in solvers:
+            receive, send = context.Pipe(duplex=False)
+            args = (outcome, solver, limit, quick and len(solvers) == 1, deadline, send)
+            process = context.Process(target=_child, args=args)
+            process.start()
+            send.close()
+            runners[receive] = _Runner(solver, process, [])
+        waiting = dict(runners)
+        while waiting:
+            # a signal handler runs during the wait (PEP 475), so SIGTERM acts at once
+            remaining = None if deadline is None else deadline - time.monotonic()
+            ready = [] if remaining is not None and remaining <= 0 else wait(waiting, remaining)
+            if not ready:
+                break
+            for conn in ready:
+                assert isinstance(conn, Connection)
+                runner = waiting[conn]
+                try:
+                    kind, payload = conn.recv()
+                except EOFError:
+                    runner.process.join()
+                    code = runner.process.exitcode
+                    kind, payload = "error", f"{runner.solver.name} died (exit code {code})"
+                if kind in ("error", "timeout"):
+                    (errors if kind == "error" else timeouts).append(payload)
+                    del waiting[conn]
+                    continue
+                runner.reports.append((kind, payload))
+                if kind in ("done", "none"):
+                    _replay(runner, outcome, limit)
+                    return
+        if not waiting and not timeouts:  # every solver failed
+            raise SolverError("; ".join(errors))
+        _replay(max(runners.values(), key=_Runner.found), outcome, limit)
+        outcome.status = Status.TIMEOUT
+        late = f"no answer within {timeout:g} s"
+        outcome.reason = timeouts[0] if timeouts and not waiting else late
+    finally:
+        for conn, runner in runners.items():
+            runner.stop()
+            conn.close()
+
+
+def _replay(runner: _Runner, outcome: Outcome, limit: int) -> None:
+    report = _receive(outcome, limit)
+    for kind, payload in runner.reports:
+        report(kind, payload)
 
 
 def check_answer(puzzle: Puzzle, answer: Answer, solver: str = "") -> Outcome:

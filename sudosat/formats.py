@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from .puzzle import MAX_RANK, Grid, Puzzle, rank_for_cells
 
@@ -28,6 +29,9 @@ BLANKS = "._*?"
 
 SEPARATOR_LINE = re.compile(r"^[\s|+=:-]*[+=-][\s|+=:-]*$")
 LAYOUTS = ("auto", "line", "grid")
+MAX_CHAR_RANK = 6
+"""One character per cell goes up to 36x36 (the 36-symbol alphabets); beyond, numbers."""
+MAX_CHAR_CELLS = MAX_CHAR_RANK**4
 
 
 class InputError(ValueError):
@@ -161,6 +165,10 @@ class Row:
         return [Cell(ch, self.number, col) for col, ch in enumerate(self.text, 1) if ch != "|"]
 
     def words(self) -> list[Cell]:
+        return self._words
+
+    @cached_property  # the numbers reading and the checks before it share it
+    def _words(self) -> list[Cell]:
         return [
             Cell(m.group(), self.number, m.start() + 1) for m in re.finditer(r"[^\s|+]+", self.text)
         ]
@@ -187,10 +195,13 @@ def _split(rows: Sequence[Row], kind: str, grid: bool) -> list[Cell] | None:
     elif kind == "numbers":
         split = Row.words
     else:
-        # Spaces are blanks only in rows of one width with a space inside.
+        # Spaces are blanks only in rows of one width with a space inside, and
+        # characters are cells only up to 36x36.
         width = len(rows[0].text)
-        if any(len(row.text) != width for row in rows) or not any(
-            " " in row.text.strip() for row in rows
+        if (
+            width * len(rows) > 2 * MAX_CHAR_CELLS
+            or any(len(row.text) != width for row in rows)
+            or not any(" " in row.text.strip() for row in rows)
         ):
             return None
         split = Row.fixed
@@ -268,7 +279,11 @@ def _readings(
         if cells is None:
             continue
         found = rank_for_cells(len(cells))
-        if found is None or (rank and found != rank) or (kind != "numbers" and found > 6):
+        if (
+            found is None
+            or (rank and found != rank)
+            or (kind != "numbers" and found > MAX_CHAR_RANK)
+        ):
             continue
         size = found * found
         if kind == "numbers":

@@ -343,6 +343,13 @@ class Inputs:
             return False
         return opened.streaming or len(self._read_first_whole()) > 1
 
+    @property
+    def regular(self) -> bool:
+        """The first input is a regular file, read as fast as asked (a pipe's lines
+        come when they come)."""
+        opened = self._open_first()
+        return not isinstance(opened, InputError) and not _is_pipe(opened.stream)
+
     def single(self) -> Puzzle | InputError:
         """The one puzzle of an input that is not :attr:`many`."""
         opened = self._open_first()

@@ -7,6 +7,7 @@ from sudosat.formats import parse
 from sudosat.inputs import read_file
 from sudosat.outcome import Status
 from sudosat.puzzle import Puzzle, verify
+from sudosat.solvers import SolverError, solver_spec
 from sudosat.solvers.pysat_backend import pysat_solvers
 
 from .conftest import ESCARGOT, PUZZLES, REXL_FIRST
@@ -118,3 +119,22 @@ def test_bundled_puzzles_of_every_rank_are_unique(name: str, rank: int) -> None:
 
 def test_the_default_solver_and_the_seeds_solvers_are_installed() -> None:
     assert {"cadical195", "glucose4", "minisat22"} <= set(INSTALLED)
+
+
+def test_a_portfolio_counts_like_one_solver() -> None:
+    portfolio = "cadical195,glucose4"
+    for text, count in ((ESCARGOT, 1), (SEVEN, 7), (TWENTY, 20)):
+        outcome = solve(parse(text), solver=portfolio, max_solutions=50)
+        assert (len(outcome.solutions), outcome.exhausted) == (count, True)
+        assert outcome.solver in portfolio.split(",")  # the one that answered first
+    assert solve(parse(CLASH_FREE_ZERO), solver=portfolio).status == Status.NONE
+    rank5 = read_file(str(PUZZLES / "rank5-25x25.txt"))[0]
+    assert isinstance(rank5, Puzzle)
+    outcome = solve(rank5, solver=portfolio)
+    assert outcome.status == Status.UNIQUE and verify(rank5, outcome.solutions[0]) == []
+
+
+def test_a_portfolio_names_each_solver_once() -> None:
+    with pytest.raises(SolverError, match="each solver once"):
+        solve(parse(ESCARGOT), solver="cadical195,cd19")
+    assert solver_spec("glucose4,").name == "glucose4"  # one name: no portfolio

@@ -11,14 +11,18 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from sudosat.engine import solve
 from sudosat.formats import format_line, parse
 from sudosat.inputs import read_file
+from sudosat.outcome import Status
+from sudosat.solvers import SolverError, SolverSpec, command_spec, solver_spec
 
 from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, SUDOSAT, Run
 
@@ -367,3 +371,67 @@ def test_solvers_lists_programs_with_versions(run: Run) -> None:
     assert listing["cryptominisat5"]["version"].startswith("5.")
     assert listing["minisat"]["convention"] == "result-file"
     assert listing["cadical195"]["kind"] == "pysat"
+
+
+def test_a_portfolio_outlives_broken_members_and_fails_when_all_do() -> None:
+    cadical = solver_spec("cadical195")
+    crash, wrong = command_spec(broken("crash")), command_spec(broken("wrong"))
+    outcome = solve(parse(ESCARGOT), solver=SolverSpec("p", members=(crash, wrong, cadical)))
+    assert outcome.status == Status.UNIQUE and outcome.solver == "cadical195"
+    with pytest.raises(SolverError) as failed:
+        solve(parse(ESCARGOT), solver=SolverSpec("p", members=(crash, wrong)))
+    assert "SIGSEGV" in str(failed.value) and "no solution" in str(failed.value)
+
+
+def test_a_portfolio_at_its_deadline_leaves_nothing_running(tmp_path: Path) -> None:
+    pids, scratch = tmp_path / "pids", tmp_path / "tmp"
+    scratch.mkdir()
+    hang = command_spec(broken("hang"))
+    env = {"BROKEN_SOLVER_PIDS": str(pids), "TMPDIR": str(scratch)}
+    with mock.patch.dict(os.environ, env):
+        tempfile.tempdir = None  # read TMPDIR again
+        try:
+            outcome = solve(parse(ESCARGOT), solver=SolverSpec("p", members=(hang,) * 2), timeout=2)
+        finally:
+            tempfile.tempdir = None
+    assert outcome.status == Status.TIMEOUT and outcome.solutions == []
+    assert gone([int(p) for p in pids.read_text().split()])
+    assert list(scratch.iterdir()) == []
+
+
+def test_sigterm_stops_every_solver_of_a_portfolio(tmp_path: Path) -> None:
+    need("minisat")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    puzzle = PUZZLES / "rkkautsar-64-1.txt"  # minutes for minisat
+    process = subprocess.Popen(
+        [str(SUDOSAT), "solve", "--solver", "cadical195,minisat", str(puzzle)],
+        env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    while not running(str(scratch)):  # minisat is at work
+        assert process.poll() is None, "sudosat ended before minisat started"
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143 and b"terminated" in err
+    deadline = time.monotonic() + 30
+    while running(str(scratch)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(str(scratch))
+    assert list(scratch.iterdir()) == []
+
+
+def running(word: str) -> list[int]:
+    """The processes whose command line holds ``word``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if word.encode() in cmdline and alive(int(entry)):
+                found.append(int(entry))
+    return found

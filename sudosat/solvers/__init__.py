@@ -59,17 +59,27 @@ DEFAULT_SOLVER = "cadical195"
 
 @dataclass(frozen=True)
 class SolverSpec:
-    """Which solver to run: a PySAT solver (``program`` None) or a solver program."""
+    """Which solver to run: a PySAT solver (``program`` None), a solver program, or a
+    portfolio: several of these raced in processes of their own (``members``)."""
 
     name: str
     program: Program | None = None
+    members: tuple[SolverSpec, ...] = ()
 
     @property
     def external(self) -> bool:
         return self.program is not None
 
+    @property
+    def programs(self) -> list[Program]:
+        """The solver programs this runs (a portfolio's included)."""
+        specs = self.members or (self,)
+        return [spec.program for spec in specs if spec.program is not None]
+
     def open(self, deadline: float | None = None) -> SatSolver:
         """A fresh solver. Programs are killed at ``deadline`` (``time.monotonic()``)."""
+        if self.members:
+            raise SolverError(f"the portfolio {self.name} is raced by the engine, not opened")
         if self.program is None:
             from .pysat_backend import PySatSolver
 
@@ -81,10 +91,18 @@ class SolverSpec:
 
 def solver_spec(name: str) -> SolverSpec:
     """A solver by name: a known program (minisat, cadical, kissat, picosat,
-    cryptominisat5, glucose) or a PySAT solver name or alias (cadical195, g4, ...)."""
+    cryptominisat5, glucose) or a PySAT solver name or alias (cadical195, g4, ...);
+    several, comma-separated, make a portfolio (``cadical195,glucose4``)."""
     from .external import PROGRAMS
     from .pysat_backend import canonical_name
 
+    if "," in name:
+        members = tuple(solver_spec(part.strip()) for part in name.split(",") if part.strip())
+        if len({member.name for member in members}) < len(members):
+            raise SolverError(f"a portfolio names each solver once, not {name!r}")
+        if len(members) == 1:
+            return members[0]
+        return SolverSpec(",".join(member.name for member in members), members=members)
     if name in PROGRAMS:
         return SolverSpec(name, PROGRAMS[name])
     try:

@@ -37,6 +37,7 @@ from ..dimacs import (
     read_result_file,
 )
 from ..formats import InputError
+from ..signals import held
 from . import SatSolver, SolverError, SolverTimeout
 
 COMPETITION = "competition"
@@ -264,13 +265,15 @@ class ExternalSolver(SatSolver):
         return {}
 
     def close(self) -> None:
-        shutil.rmtree(self._dir, ignore_errors=True)
+        with held():
+            shutil.rmtree(self._dir, ignore_errors=True)
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    with held():
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def _signal_name(number: int) -> str:
