@@ -301,6 +301,11 @@ def _readings(
     return readings
 
 
+def _clashing(values: tuple[int, ...]) -> bool:
+    rank = rank_for_cells(len(values))
+    return rank is not None and bool(Puzzle(rank, values).clashes())
+
+
 def _reading(
     kind: str, cells: list[Cell], result: list[int] | InputError, alpha: Alphabet | None = None
 ) -> Reading:
@@ -318,6 +323,9 @@ def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int
     distinct: dict[tuple[int, ...], Reading] = {}
     for reading in good:
         distinct.setdefault(tuple(reading.values or ()), reading)
+    if len(distinct) > 1:  # a reading whose givens clash gives way to those whose do not
+        fine = {values: r for values, r in distinct.items() if not _clashing(values)}
+        distinct = fine or distinct
     if len(distinct) == 1:
         return next(iter(distinct.values()))
     if len(distinct) > 1:
@@ -525,19 +533,25 @@ class LineReader:
 
 
 def _file_alphabet(per_row: list[list[Reading]]) -> str | None:
-    """The alphabet that reads the most rows, when the rows use symbols at all."""
+    """The alphabet that reads the most rows, when the rows use symbols at all;
+    numbers when they read more rows than any alphabet (blank rows of "0 0 0"
+    fit alphabets too, "13 0 7" only numbers)."""
     scores: dict[str, int] = {}
     for readings in per_row:
-        for reading in readings:
-            if reading.values is None or reading.alphabet is None:
-                continue
-            key = reading.alphabet.name
-            scores[key] = scores.get(key, 0) + 1
+        for name in {_alphabet_name(r) for r in readings if r.values is not None}:
+            scores[name] = scores.get(name, 0) + 1
+    numbers = scores.pop(NUMBERS, 0)
     if not scores:
-        return None
+        return NUMBERS if numbers else None
     best = max(scores.values())
+    if numbers > best:
+        return NUMBERS
     winners = [name for name, score in scores.items() if score == best]
     return winners[0] if len(winners) == 1 else None
+
+
+def _alphabet_name(reading: Reading) -> str:
+    return reading.alphabet.name if reading.alphabet is not None else NUMBERS
 
 
 def parse(

@@ -159,10 +159,26 @@ def test_ambiguous_16x16_asks_for_the_alphabet() -> None:
 
 
 def test_numbers_that_fit_hex_too_are_ambiguous() -> None:
-    numbers = " ".join(["1"] + ["0"] * 255)
+    numbers = " ".join(["1", "2"] + ["."] * 254)
     with pytest.raises(AmbiguousInput):
         read_text(numbers, "n.txt")
-    assert parse(numbers, alphabet="numbers").cells[:2] == (1, 0)
+    assert parse(numbers, alphabet="numbers").cells[:3] == (1, 2, 0)
+
+
+def test_a_reading_whose_givens_clash_gives_way() -> None:
+    # as hex every 0 is the value 1, so the rows would clash: numbers, with 0 blank
+    assert parse(" ".join(["1"] + ["0"] * 255)).cells[:3] == (1, 0, 0)
+    # as rexl every 0 is the value 10: an empty 25x25
+    empty = parse(" ".join(["0"] * 625))
+    assert (empty.rank, set(empty.cells)) == (5, {0})
+
+
+def test_a_stream_of_numbers_that_starts_with_empty_grids() -> None:
+    # lloyd_acs's files begin with 100 empty grids, which alphabets could read too
+    rows = [" ".join(["0"] * 256)] * 3 + [" ".join(["13"] + ["0"] * 255)]
+    found = read_text("\n".join(rows) + "\n", "s.txt")
+    assert all(isinstance(p, Puzzle) for p in found)
+    assert [p.cells[0] for p in found if isinstance(p, Puzzle)] == [0, 0, 0, 13]
 
 
 def test_missing_file_and_directory(tmp_path: object) -> None:
