@@ -20,6 +20,9 @@ from . import SatSolver, SolverError
 NON_INCREMENTAL = {"kissat404"}
 """Kissat in PySAT ignores assumptions and aborts on clauses added after a solve."""
 NO_BUDGETS = {"lingeling", "kissat404"}
+TUNING = {"cadical195": {"stabilizeonly": 1}}
+"""Options set on a new solver. CaDiCaL in stable mode only (no focused phases):
+hard 25x25s are settled about a quarter sooner (BENCHMARKS.md, Large grids)."""
 INTERRUPTIBLE_PREFIXES = ("minisat", "glucose", "gluecard", "maple", "minicard", "mergesat")
 
 
@@ -170,6 +173,8 @@ class PySatSolver(SatSolver):
         self._incremental = name not in NON_INCREMENTAL
         self._clauses: list[list[int]] = []
         self._solver: Solver | None = Solver(name=self._alias) if self._incremental else None
+        if self._solver is not None and name in TUNING:
+            self._solver.solver.configure(TUNING[name])
         self._model: list[int] = []
         self._stats: dict[str, int] = {}
 
