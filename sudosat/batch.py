@@ -116,14 +116,15 @@ def answer(
         return Result(source, row.line, row.text.strip(), None, str(entry))
     try:
         outcome = solve_or_error(entry, settings.options)
+        rating = None
+        if settings.view.rate and outcome.status == Status.UNIQUE:
+            searched = outcome if outcome.solver == BATCH_ENGINE else None  # its search is rated
+            rating = rate(entry, searched)
     except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
         return Result(source, row.line, row.text.strip(), None, str(err))
-    result = Result(source, row.line, row.text.strip(), outcome)
+    result = Result(source, row.line, row.text.strip(), outcome, rating=rating)
     if settings.view.check:
         result.check = check(outcome, row, chunk.reader)
-    if settings.view.rate and outcome.status == Status.UNIQUE:
-        searched = outcome if outcome.solver == BATCH_ENGINE else None  # its search is rated
-        result.rating = rate(entry, searched)
     return result
 
 

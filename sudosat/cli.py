@@ -811,7 +811,10 @@ def explain(
     target = read_one(puzzle, rank, alphabet, layout)
     from .explain import explain as explain_puzzle  # here: PySAT's RC2
 
-    found = explain_puzzle(target)
+    try:
+        found = explain_puzzle(target)
+    except TooBig as err:
+        raise BadInput(str(err)) from None
     out = console_for(sys.stdout, color)
     if (fmt or ("rich" if out.is_terminal else "json")) == "json":
         click.echo(json.dumps(explanation_json(found), indent=2))

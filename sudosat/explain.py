@@ -23,9 +23,10 @@ from pysat.solvers import Solver
 
 from .encoding import groups, pairwise, rules
 from .engine import solve
+from .limits import check_solvable
 from .outcome import Outcome, Status
 from .puzzle import Grid, Puzzle, differences
-from .rating import Rating, rate
+from .rating import RATER_COPIES, Rating, rate
 from .solvers.pysat_backend import interruptible
 
 Clue = tuple[int, int]
@@ -126,7 +127,9 @@ def clues_to_add(puzzle: Puzzle, solution: Grid) -> list[Clue]:
 
 
 def explain(puzzle: Puzzle) -> Explanation:
-    """Why ``puzzle`` has no solution, several, or one, and how hard it is then."""
+    """Why ``puzzle`` has no solution, several, or one, and how hard it is then.
+    Raises TooBig when the rules, held by a few solvers, would not fit in memory."""
+    check_solvable(puzzle, False, RATER_COPIES, " (the rules in three solvers, to explain)")
     outcome = solve(puzzle)
     found = Explanation(outcome)
     if outcome.status == Status.NONE:

@@ -70,14 +70,15 @@ def _refuse(puzzle: Puzzle, what: str, needed: int, have: int, where: str) -> To
     )
 
 
-def check_solvable(puzzle: Puzzle, reduced: bool) -> None:
-    """Raises TooBig when solving ``puzzle`` would not fit in memory."""
+def check_solvable(puzzle: Puzzle, reduced: bool, copies: int = 1, why: str = "") -> None:
+    """Raises TooBig when solving ``puzzle`` would not fit in memory; ``copies``:
+    how many solvers hold its CNF at once, ``why`` what for (rating, explaining)."""
     candidates, clauses = size(puzzle, reduced)
-    needed = candidates * BYTES_PER_CANDIDATE + clauses * BYTES_PER_CLAUSE
+    needed = copies * (candidates * BYTES_PER_CANDIDATE + clauses * BYTES_PER_CLAUSE)
     have = available_memory()
     if needed > have:
         what = f"with {candidates:,} open candidates and about {clauses:,} clauses"
-        raise _refuse(puzzle, what, needed, have, "this machine")
+        raise _refuse(puzzle, what + why, needed, have, "this machine")
 
 
 def check_writable(puzzle: Puzzle, reduced: bool, out: str) -> None:

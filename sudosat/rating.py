@@ -31,6 +31,7 @@ from pysat.solvers import Solver
 from .encoding import groups, pairwise
 from .engine import batch_engine
 from .fast import PROBE_SOLVER, FastSolver
+from .limits import check_solvable
 from .outcome import Outcome
 from .puzzle import Puzzle
 from .solvers.pysat_backend import interruptible
@@ -88,7 +89,13 @@ def rater(rank: int) -> Rater:
     return Rater(rank)
 
 
+RATER_COPIES = 3
+"""Solvers a Rater holds the full rules in (naked, hidden, the batch engine's)."""
+
+
 def rate(puzzle: Puzzle, searched: Outcome | None = None) -> Rating:
     """How hard ``puzzle`` is; its solution must be unique. ``searched``: the
-    batch engine's outcome for it, to rate without solving again."""
+    batch engine's outcome for it, to rate without solving again. Raises TooBig
+    when the rater's rules would not fit in memory."""
+    check_solvable(puzzle, False, RATER_COPIES, " (the rater's three copies of the rules)")
     return rater(puzzle.rank).rate(puzzle, searched)

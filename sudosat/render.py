@@ -59,7 +59,16 @@ CSV_FIELDS = (
 CHECK_FIELDS = ("expected", "expected_count", "check")
 RATE_FIELDS = ("level", "rating", "conflicts")
 RATING_NONE = dict.fromkeys(RATE_FIELDS)
-STATS_FIELDS = ("variables", "clauses", "solves", "conflicts", "decisions", "propagations")
+STATS_FIELDS = (
+    "deduced",
+    "ruled_out",
+    "variables",
+    "clauses",
+    "solves",
+    "conflicts",
+    "decisions",
+    "propagations",
+)
 
 
 class Check(NamedTuple):

@@ -289,3 +289,20 @@ def test_color_flags_and_no_color() -> None:
     assert colours(result.stdout)  # the flag wins over NO_COLOR
     result = forced.invoke(cli, ["solve", "--format", "rich", "--no-color", puzzle])
     assert not colours(result.stdout)
+
+
+def test_csv_stats_say_what_the_singles_removed(run: Run) -> None:
+    code, out, _ = run(
+        "solve",
+        "--format",
+        "csv",
+        "--stats",
+        "--solver",
+        "cadical195",
+        str(PUZZLES / "rank5-25x25.txt"),
+    )
+    assert code == 0
+    header, row = out.splitlines()[:2]
+    record = dict(zip(header.split(","), row.split(","), strict=True))
+    assert int(record["deduced"]) > 0 and int(record["ruled_out"]) > 0
+    assert int(record["variables"]) > 0

@@ -87,6 +87,16 @@ def test_a_grid_too_big_for_the_machine_is_one_line_and_exit_2(tmp_path: Path, r
     assert not list(tmp_path.glob("*.cnf")) and not list(tmp_path.glob(".sudosat-*"))
 
 
+def test_rating_and_explaining_a_grid_too_big_for_the_rules(tmp_path: Path, run: Run) -> None:
+    # solved at once (every cell given), but rating it holds the full rules three times
+    full = tmp_path / "full400.txt"
+    full.write_text(" ".join(map(str, pattern(20))) + "\n")
+    code, out, err = run("rate", str(full))
+    assert code == 2 and out == "error\n" and "rater's three copies" in err
+    code, _, err = run("explain", str(full))
+    assert code == 2 and err.count("\n") == 1 and "to explain" in err and "TB" in err
+
+
 def test_the_timeout_covers_the_preparation(tmp_path: Path) -> None:
     # a 400x400 with a third of the cells blank: the singles alone take seconds
     grid = pattern(20)
