@@ -7,10 +7,13 @@ show) and turns the answers into an exit code.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import chain, islice
@@ -22,10 +25,11 @@ from rich.console import Console
 
 from . import __version__
 from .batch import FAILURES, Settings, Summary, run
-from .dimacs import read_answer, write_atomically, write_dimacs
+from .dimacs import read_answer, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import COUNT_LIMIT, Options, check_answer
-from .formats import AmbiguousInput, InputError, format_line
+from .files import OutputRefused, write_out
+from .formats import AmbiguousInput, InputError, format_line, printable
 from .generator import (
     GENERATE_CHUNK,
     SYMMETRIES,
@@ -34,7 +38,7 @@ from .generator import (
     make_many,
     output_alphabet,
 )
-from .inputs import Inputs, read_file, read_source
+from .inputs import MAX_WHOLE, Inputs, read_file, read_source
 from .inputs import shard as take_shard
 from .limits import TooBig, check_writable
 from .outcome import Status
@@ -53,7 +57,14 @@ from .render import (
     render_generated,
     show_explanation,
 )
-from .solvers import DEFAULT_SOLVER, SolverError, SolverSpec, command_spec, solver_spec
+from .solvers import (
+    DEFAULT_SOLVER,
+    SolverError,
+    SolverSpec,
+    command_spec,
+    solver_spec,
+    trusting,
+)
 from .solvers.pysat_backend import pysat_solvers
 
 EXIT_OK = 0
@@ -65,6 +76,10 @@ EXIT_TIMEOUT = 5
 EXIT_MISMATCH = 6
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+EXIT_INTERNAL = 70
+"""A bug: an unexpected exception (sysexits' EX_SOFTWARE)."""
+EXIT_OUTPUT = 74
+"""Output could not be written (sysexits' EX_IOERR)."""
 FAIL_ON = dict(
     zip(
         FAILURES,
@@ -95,6 +110,12 @@ class BadInput(click.ClickException):
 
 class SolverFailure(click.ClickException):
     exit_code = EXIT_SOLVER
+
+
+class CannotWrite(click.ClickException):
+    """Output that could not be written (a full disk, an I/O error): exit 74."""
+
+    exit_code = EXIT_OUTPUT
 
 
 def bad_input(err: InputError) -> BadInput:
@@ -388,7 +409,10 @@ def answer_all(
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="sudosat")
-def cli() -> None:
+@click.option(
+    "--debug", is_flag=True, help="On an internal error, print the traceback (see Exit codes)."
+)
+def cli(debug: bool) -> None:
     """Solve, count and compile Sudoku puzzles with SAT solvers.
 
     \b
@@ -419,6 +443,12 @@ def cli() -> None:
     metavar="COMMAND",
     help="Any DIMACS solver program, e.g. 'kissat -q': run without a shell on IN.cnf "
     "(appended), answering with s/v lines.",
+)
+@click.option(
+    "--trust-solver",
+    is_flag=True,
+    help="Take a solver program's UNSATISFIABLE on its word. Without it the embedded "
+    f"{DEFAULT_SOLVER} checks every one, so a broken program cannot make a puzzle unique.",
 )
 @encoding_options
 @click.option(
@@ -476,6 +506,7 @@ def solve(
     layout: str,
     solver: str | None,
     solver_cmd: str | None,
+    trust_solver: bool,
     rules: str,
     amo: str,
     reduced: bool,
@@ -515,8 +546,9 @@ def solve(
       sudosat solve --format csv --check --fail-on error,mismatch sudoku.csv
       sudosat solve --shard 2/4 --format jsonl puzzles/royle17-25.txt
     """
+    spec = resolve_solver(solver, solver_cmd)
     options = Options(
-        resolve_solver(solver, solver_cmd),
+        trusting(spec) if spec is not None and trust_solver else spec,
         asked_encoding(rules, amo, reduced),
         max_solutions or (COUNT_LIMIT if count else 2),
         timeout,
@@ -537,7 +569,7 @@ def solve(
 def read_one(path: str, rank: int | None, alphabet: str | None, layout: str) -> Puzzle:
     """The one puzzle of ``path``; BadInput for anything else."""
     try:
-        entries = read_file(path, rank=rank, alphabet=alphabet, layout=layout)
+        entries = read_file(path, rank=rank, alphabet=alphabet, layout=layout, limit=MAX_WHOLE)
     except InputError as err:
         raise bad_input(err) from None
     if len(entries) != 1:
@@ -593,8 +625,13 @@ def cnf(
     formula = encode(target, Encoding(rules, amo, reduced))
     if out == "-":
         write_dimacs(formula, sys.stdout)
-    else:
-        write_atomically(out, lambda handle: write_dimacs(formula, handle))
+        return
+    try:
+        write_out(out, lambda handle: write_dimacs(formula, handle), [puzzle or "-"])
+    except OutputRefused as err:
+        raise BadInput(str(err)) from None
+    except OSError as err:
+        raise CannotWrite(f"cannot write {printable(out)}: {err.strerror or err}") from None
 
 
 @cli.command()
@@ -630,7 +667,8 @@ def decode(
         raise click.UsageError("PUZZLE and MODEL cannot both be stdin")
     target = read_one(puzzle, rank, alphabet, layout)
     try:
-        source, text = read_source(model, expected="solver output")
+        limit = MAX_WHOLE + target.size**3 * (len(str(target.size**3)) + 2)  # every literal
+        source, text = read_source(model, expected="solver output", limit=limit)
         answer = read_answer(text, source)
     except InputError as err:
         raise bad_input(err) from None
@@ -924,28 +962,112 @@ def solvers(fmt: str | None) -> None:
 
 
 class Terminated(Exception):
-    """SIGTERM, raised so that temporary files are removed and solver programs killed."""
+    """SIGTERM or SIGHUP, raised so that temporary files are removed and solver
+    programs killed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _terminate(signum: int, frame: object) -> None:
-    raise Terminated
+    raise Terminated(signum)
+
+
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def main() -> None:
-    """Entry point: click's error machinery, plus exit 130 on Ctrl-C and 143 on SIGTERM."""
+    """Entry point: click's error machinery, plus exit 130 on Ctrl-C, 143 on SIGTERM,
+    129 on SIGHUP, 74 when output cannot be written, 70 (one line, the traceback
+    under --debug) for anything unexpected; a reader that closes the pipe ends the
+    run quietly, exit 0. Whatever solver programs left running is killed."""
     signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGHUP, _terminate)
+    _become_subreaper()
+    try:
+        code = _main()
+    finally:
+        _end_orphans()
+    sys.exit(code)
+
+
+def _main() -> int:
     try:
         code = cli.main(prog_name="sudosat", standalone_mode=False)
+        sys.stdout.flush()  # here, not at exit, where a failure could not be reported
     except click.ClickException as err:
         err.show()
-        sys.exit(err.exit_code)
+        return err.exit_code
     except (KeyboardInterrupt, click.Abort):
         click.echo("sudosat: interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    except Terminated:
-        click.echo("sudosat: terminated", err=True)
-        sys.exit(EXIT_TERMINATED)
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(EXIT_OK)
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+        return EXIT_INTERRUPTED
+    except Terminated as stopped:
+        hung_up = stopped.signum == signal.SIGHUP
+        click.echo("sudosat: hung up" if hung_up else "sudosat: terminated", err=True)
+        return 128 + stopped.signum
+    except BrokenPipeError:  # the reader has all it wants (`| head`)
+        _silence_stdout()
+        return EXIT_OK
+    except SystemExit as done:
+        if type(sys.stdout).__name__ == "_PacifyFlushWrapper":  # click saw the pipe close
+            _silence_stdout()
+            return EXIT_OK
+        raise done
+    except OSError as err:
+        _silence_stdout()
+        name = printable(err.filename) if isinstance(err.filename, str) else "output"
+        click.echo(f"sudosat: cannot write {name}: {err.strerror or err}", err=True)
+        return EXIT_OUTPUT
+    except Exception as err:  # a bug: one line, the traceback only when asked for
+        if "--debug" in sys.argv[1:]:
+            traceback.print_exc()
+        what = printable(f"{type(err).__name__}: {err}")[:300]
+        hint = "" if "--debug" in sys.argv[1:] else " (sudosat --debug ... shows the traceback)"
+        click.echo(f"sudosat: internal error: {what}{hint}", err=True)
+        return EXIT_INTERNAL
+    return code if isinstance(code, int) else EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's flush at exit cannot fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _become_subreaper() -> None:
+    """Linux: orphans of what this process starts (a solver program's children
+    that started sessions of their own) become its children, so it can end them."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _end_orphans() -> None:
+    """Kill and reap every process still a child of this one: by now only what
+    solver programs left behind."""
+    for _ in range(100):  # each round may bring the next generation of orphans
+        children = _children(os.getpid())
+        if not children:
+            return
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat", "rb") as handle:
+                        fields = handle.read().rsplit(b")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == parent:
+                    found.append(int(entry))
+    return found

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
 from .encoding import Cnf, Pairwise
-from .formats import InputError
+from .formats import InputError, shorten
 
 WriteFn = Callable[[IO[str]], None]
 
@@ -49,31 +47,6 @@ def _write_pairwise(part: Pairwise, out: IO[str]) -> None:
     out.write("".join(block))
 
 
-def write_atomically(path: str, write: WriteFn) -> None:
-    """Write a file through a temporary sibling and rename it into place.
-
-    A reader never sees half a file, and a failed write leaves the old file as it was.
-    """
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".sudosat-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 SAT, UNSAT, UNKNOWN = "SAT", "UNSAT", "UNKNOWN"
 _COMPETITION_STATUS = {
     "SATISFIABLE": SAT,
@@ -102,12 +75,13 @@ class _Literals:
         self._seen: dict[int, int] = {}
 
     def add(self, token: str, line: int, col: int) -> None:
-        try:
-            lit = int(token)
-        except ValueError:
+        digits = token[1:] if token[:1] == "-" else token
+        # ASCII digits only: int() would take "1_0", "²"-free unicode digits, or 5,000 digits
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= MAX_LITERAL_DIGITS):
             raise InputError(
-                self.source, line, col, f"expected an integer literal, found {token!r}"
-            ) from None
+                self.source, line, col, f"expected an integer literal, found {shorten(token)!r}"
+            )
+        lit = int(token)
         if self.closed:
             raise InputError(self.source, line, col, "literal after the model's closing 0")
         if lit == 0:
@@ -132,6 +106,10 @@ def _words(text: str) -> Iterator[tuple[int, str]]:
         col += len(token)
 
 
+MAX_LITERAL_DIGITS = 10
+"""Literals beyond this many digits cannot name a variable of any CNF sudosat writes."""
+
+
 def _significant(text: str) -> Iterator[tuple[int, str]]:
     """(line number, line) for lines that are neither blank nor ``c`` comments."""
     for number, line in enumerate(text.splitlines(), 1):
@@ -149,14 +127,17 @@ def read_competition(text: str, source: str, assume: str | None = None) -> Answe
     status: str | None = None
     literals = _Literals(source)
     for number, line in _significant(text):
-        if line.startswith("s ") or line.strip() == "s":
-            said = line[1:].strip()
+        kind = line[:1] if line[1:2].isspace() or not line[1:].strip() else ""
+        if kind == "s":
+            said = " ".join(line[1:].split())
             if said not in _COMPETITION_STATUS:
-                raise InputError(source, number, 3, f"unknown answer {said!r} on the 's' line")
+                raise InputError(
+                    source, number, 3, f"unknown answer {shorten(said)!r} on the 's' line"
+                )
             if status is not None and _COMPETITION_STATUS[said] != status:
                 raise InputError(source, number, 1, "a second 's' line that disagrees")
             status = _COMPETITION_STATUS[said]
-        elif line.startswith("v ") or line.strip() == "v":
+        elif kind == "v":
             literals.add_words(line[1:], number, 1)
     status = status or assume
     if status is None:

@@ -34,12 +34,28 @@ MAX_CHAR_RANK = 6
 MAX_CHAR_CELLS = MAX_CHAR_RANK**4
 
 
+def printable(text: str) -> str:
+    """``text`` safe on one line of a terminal: newlines, escapes and other
+    control characters written as Python escapes."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+
+
+def shorten(token: str, limit: int = 20) -> str:
+    """A token as an error message shows it: long ones cut, with their length."""
+    if len(token) <= limit:
+        return token
+    return f"{token[:limit]}... ({len(token):,} characters)"
+
+
 class InputError(ValueError):
     """Input that cannot be read as a puzzle; carries where and what was expected."""
 
     def __init__(self, source: str, line: int, col: int, message: str) -> None:
-        place = f"{source}:{line}:{col}" if line else source  # line 0: about the file itself
-        super().__init__(f"{place}: {message}")
+        name = printable(source)
+        place = f"{name}:{line}:{col}" if line else name  # line 0: about the file itself
+        super().__init__(f"{place}: {printable(message)}")
         self.source, self.line, self.col, self.message = source, line, col, message
 
     def __reduce__(self) -> tuple[type[InputError], tuple[str, int, int, str]]:
@@ -141,8 +157,9 @@ def _reject_binary(text: str, source: str) -> None:
     for line_no, line in enumerate(text.splitlines(), 1):
         if line.isprintable():
             continue
-        col = next(i for i, ch in enumerate(line, 1) if not ch.isprintable() and ch != "\t")
-        raise InputError(source, line_no, col, "binary data, expected puzzle text")
+        col = next((i for i, ch in enumerate(line, 1) if not (ch.isprintable() or ch.isspace())), 0)
+        if col:  # tabs and other white space are fine
+            raise InputError(source, line_no, col, "binary data, expected puzzle text")
 
 
 @dataclass(frozen=True)
@@ -220,15 +237,16 @@ def _numbers(cells: list[Cell], size: int, source: str) -> list[int] | InputErro
         if cell.text in BLANKS:
             values.append(0)
             continue
-        if not cell.text.isdigit():
-            return InputError(source, cell.line, cell.col, f"{cell.text!r} is not a number")
-        value = int(cell.text)
+        text = cell.text
+        if not (text.isascii() and text.isdigit()):  # "²" and "٣" pass isdigit()
+            return InputError(source, cell.line, cell.col, f"{shorten(text)!r} is not a number")
+        value = int(text) if len(text) <= 9 else size + 1  # int() refuses 4,300 digits
         if value > size:
             return InputError(
                 source,
                 cell.line,
                 cell.col,
-                f"value {value} out of range: expected 1..{size}, or 0 for a blank",
+                f"value {shorten(text)} out of range: expected 1..{size}, or 0 for a blank",
             )
         values.append(value)
     return values
@@ -257,7 +275,8 @@ def _plainly_numbers(rows: Sequence[Row]) -> bool:
     Words of one width ("530 070 000") may be boxes of characters, so they stay open.
     """
     words = [cell.text for row in rows for cell in row.words()]
-    return all(w.isdigit() or w in BLANKS for w in words) and len({len(w) for w in words}) > 1
+    numbers = all((w.isascii() and w.isdigit()) or w in BLANKS for w in words)
+    return numbers and len({len(w) for w in words}) > 1
 
 
 def _readings(

@@ -40,6 +40,17 @@ PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "sudoku", "grid", "boa
 SOLUTION_COLUMNS = ("solutions", "solution", "answer", "answers")
 
 
+MAX_LINE = 2 * 1024 * 1024
+"""Bytes in one input line at most. The longest real one, a 400x400 in numbers
+with its solution in a CSV column, is about 1.3 MB."""
+MAX_SKIP = 64 * 1024 * 1024
+"""Bytes of an overlong line skipped to reach the next line, before giving up."""
+MAX_WHOLE = 8 * 1024 * 1024
+"""Bytes in an input read whole (grids) at most: a 400x400 grid is about 0.7 MB."""
+OVERLONG = "\x00overlong"
+"""The text of a line longer than MAX_LINE (its bytes are skipped, never held)."""
+
+
 class Entry(NamedTuple):
     """An input line holding a puzzle, with what the input expects of it."""
 
@@ -73,6 +84,9 @@ class Chunk:
         """Every puzzle of the chunk, parsed, with its input line."""
         if self.reader is not None:
             for row in self.rows:
+                if row.text == OVERLONG:
+                    yield row._replace(text=""), overlong(self.source, row.line)
+                    continue
                 yield row, self.reader.read_row(Row(row.line, row.text))
         for entry in self.entries:
             text = "" if isinstance(entry, InputError) else format_line(entry)
@@ -86,6 +100,7 @@ class Lines:
         self.stream = stream
         self.number = 0
         self.pushed: list[tuple[int, bytes]] = []  # peeked at, as read
+        self.ended = False
 
     def next(self) -> tuple[int, str] | None:
         item = self._raw()
@@ -94,10 +109,26 @@ class Lines:
     def _raw(self) -> tuple[int, bytes] | None:
         if self.pushed:
             return self.pushed.pop(0)
-        data = self.stream.readline()
+        if self.ended:
+            return None
+        data = self.stream.readline(MAX_LINE + 1)
         if not data:
             return None
         self.number += 1
+        if len(data) > MAX_LINE:
+            skipped = len(data)
+            while data and not data.endswith(b"\n"):  # skip the rest, in bounded pieces
+                if skipped > MAX_SKIP:  # no end in sight (/dev/zero): stop reading
+                    self.ended = True
+                    break
+                data = self.stream.readline(MAX_LINE)
+                skipped += len(data)
+            return self.number, OVERLONG.encode()
+        if b"\r" in data.rstrip(b"\r\n"):  # old Mac line ends: CR alone
+            first, *more = data.rstrip(b"\r\n").split(b"\r")
+            self.pushed[:0] = [(self.number + i, part) for i, part in enumerate(more, 1)]
+            self.number += len(more)
+            return self.number - len(more), first
         return self.number, data
 
     def peek_content(self, count: int) -> list[tuple[int, str]]:
@@ -115,11 +146,40 @@ class Lines:
         self.pushed = seen + self.pushed
         return content
 
-    def rest(self) -> bytes:
-        """Everything not yet taken, as it was."""
+    def rest(self, source: str) -> bytes:
+        """Everything not yet taken, as it was; InputError beyond MAX_WHOLE bytes."""
+        if any(data == OVERLONG.encode() for _, data in self.pushed):
+            raise overlong(source, next(n for n, d in self.pushed if d == OVERLONG.encode()))
         head = b"".join(data for _, data in self.pushed)
         self.pushed = []
-        return head + self.stream.read()
+        return head + read_bounded(self.stream, MAX_WHOLE - len(head), source)
+
+
+csv.field_size_limit(MAX_LINE)
+
+
+def csv_fields(text: str, source: str, number: int) -> list[str]:
+    """The fields of one CSV line; InputError for one that is no CSV."""
+    try:
+        return next(csv.reader([text]), [])
+    except csv.Error as err:
+        raise InputError(source, number, 1, f"CSV: {err}") from None
+
+
+def overlong(source: str, line: int) -> InputError:
+    return InputError(
+        source, line, 1, f"line longer than {MAX_LINE:,} bytes: no puzzle is that long"
+    )
+
+
+def read_bounded(stream: IO[bytes], limit: int | None, source: str) -> bytes:
+    """All of ``stream``, or InputError when it holds more than ``limit`` bytes."""
+    if limit is None:
+        return stream.read()
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(source, 0, 0, f"more than {limit:,} bytes: too big to be read whole")
+    return data
 
 
 def _text(number: int, data: bytes) -> str:
@@ -140,7 +200,7 @@ def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int 
     A header that names no puzzle column is an InputError."""
     if "," not in text:
         return None
-    names = [name.strip().lower() for name in next(csv.reader([text]))]
+    names = [name.strip().lower() for name in csv_fields(text, source, number)]
     puzzle = next((names.index(n) for n in PUZZLE_COLUMNS if n in names), None)
     if puzzle is None:
         raise InputError(
@@ -248,7 +308,10 @@ def _split_row(number: int, text: str, columns: tuple[int, int | None] | None) -
         count, _, given = rest.partition(":")
         expected = int(count) if count.strip().isdigit() else None
         return Entry(number, puzzle, given or None, expected)
-    fields = next(csv.reader([text]), [])
+    try:
+        fields = csv_fields(text, "", number)
+    except InputError:  # a broken row: its puzzle text is what the reader will refuse
+        fields = [text]
     puzzle_at, solution_at = columns
     puzzle = fields[puzzle_at] if puzzle_at < len(fields) else ""
     solution = (
@@ -286,12 +349,15 @@ def open_source(path: str, expected: str = "puzzle text") -> IO[bytes]:
         raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
 
 
-def read_source(path: str, expected: str = "puzzle text") -> tuple[str, str]:
-    """The name to report and the text of ``path`` (``-``: stdin); InputError if unreadable."""
+def read_source(
+    path: str, expected: str = "puzzle text", limit: int | None = MAX_WHOLE
+) -> tuple[str, str]:
+    """The name to report and the text of ``path`` (``-``: stdin); InputError if
+    unreadable or longer than ``limit`` bytes."""
     source = source_name(path)
     stream = open_source(path, expected)
     try:
-        data = stream.read()
+        data = read_bounded(stream, limit, source)
     except OSError as err:
         raise InputError(source, 0, 0, err.strerror or "cannot be read") from None
     finally:
@@ -406,7 +472,7 @@ class Inputs:
     def _whole_of(self, opened: _Opened, source: str) -> list[Puzzle | InputError]:
         """The puzzles of an input that was peeked at, read whole."""
         try:
-            text = decode_text(opened.lines.rest(), source)
+            text = decode_text(opened.lines.rest(source), source)
             return read_text(
                 text, source, rank=self.rank, alphabet=self.alphabet, layout=self.layout
             )
@@ -415,11 +481,18 @@ class Inputs:
 
 
 def read_file(
-    path: str, *, rank: int | None = None, alphabet: str | None = None, layout: str = "auto"
+    path: str,
+    *,
+    rank: int | None = None,
+    alphabet: str | None = None,
+    layout: str = "auto",
+    limit: int | None = None,
 ) -> list[Puzzle | InputError]:
     """Every puzzle of the file ``path`` (``-``: stdin), read whole as
-    :func:`formats.read_text` does; InputError when the file cannot be read at all."""
-    source, text = read_source(path)
+    :func:`formats.read_text` does; InputError when the file cannot be read at all
+    or holds more than ``limit`` bytes (None: no limit; :func:`read_puzzles`
+    streams a big file instead)."""
+    source, text = read_source(path, limit=limit)
     return read_text(text, source, rank=rank, alphabet=alphabet, layout=layout)
 
 

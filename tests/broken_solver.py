@@ -55,8 +55,24 @@ def main() -> None:
     if mode == "args":  # prints its arguments, to show no shell took part
         print("\n".join(sys.argv[2:-1]), file=sys.stderr)
         sys.exit(1)
-    if mode == "hang":  # never answers, and leaves a grandchild behind
-        child = subprocess.Popen(["sleep", "1000"])
+    if mode == "denier":  # answers the first call right, then claims UNSAT for ever
+        calls = os.path.join(os.path.dirname(cnf), "calls")
+        first = not os.path.exists(calls)
+        open(calls, "a").close()
+        if first:
+            from pysat.formula import CNF
+            from pysat.solvers import Solver
+
+            with Solver(name="minisat22", bootstrap_with=CNF(from_file=cnf).clauses) as real:
+                if real.solve():
+                    print("s SATISFIABLE")
+                    print("v " + " ".join(map(str, real.get_model() or [])) + " 0")
+                    sys.exit(10)
+        print("s UNSATISFIABLE")
+        sys.exit(20)
+    if mode in ("hang", "escape"):  # never answers, and leaves a grandchild behind
+        # escape: the grandchild starts a session of its own, out of the group's reach
+        child = subprocess.Popen(["sleep", "1000"], start_new_session=mode == "escape")
         with open(os.environ["BROKEN_SOLVER_PIDS"], "w") as handle:
             handle.write(f"{os.getpid()} {child.pid}\n")
         time.sleep(1000)

@@ -48,6 +48,20 @@ def run() -> Run:
     return invoke
 
 
+def processes(file: str, test: Callable[[bytes], bool]) -> list[int]:
+    """The processes whose ``/proc/PID/FILE`` passes ``test``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                data = Path(f"/proc/{entry}/{file}").read_bytes()
+            except OSError:
+                continue
+            if test(data):
+                found.append(int(entry))
+    return found
+
+
 SUDOSAT = Path(sys.executable).with_name("sudosat")
 """The installed command, for tests that need a real process."""
 

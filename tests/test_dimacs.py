@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +13,6 @@ from sudosat.dimacs import (
     read_answer,
     read_competition,
     read_result_file,
-    write_atomically,
     write_dimacs,
 )
 from sudosat.encoding import Encoding, encode
@@ -41,28 +38,6 @@ def test_written_clauses_read_back_as_they_were(encoding: Encoding) -> None:
     assert (nv, count) == (cnf.nv, len(cnf.clauses))
     assert clauses == cnf.clauses
     assert all(line.endswith(" 0") for line in out.getvalue().splitlines()[-count:])
-
-
-def test_atomic_write_replaces_whole_and_leaves_nothing_behind(tmp_path: Path) -> None:
-    target = tmp_path / "out.cnf"
-    target.write_text("old\n")
-    write_atomically(str(target), lambda handle: handle.write("new\n"))
-    assert target.read_text() == "new\n"
-    assert oct(os.stat(target).st_mode & 0o777) == oct(0o666 & ~_umask())
-
-    def broken(handle: object) -> None:
-        raise OSError("disk on fire")
-
-    with pytest.raises(OSError, match="disk on fire"):
-        write_atomically(str(target), broken)
-    assert target.read_text() == "new\n"  # a failed write keeps the old file
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.cnf"]
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def test_competition_output_with_wrapped_model_and_chatter() -> None:

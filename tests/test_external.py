@@ -24,7 +24,7 @@ from sudosat.inputs import read_file
 from sudosat.outcome import Status
 from sudosat.solvers import SolverError, SolverSpec, command_spec, solver_spec
 
-from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, SUDOSAT, Run
+from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, SUDOSAT, Run, processes
 
 PROGRAMS = ["minisat", "picosat", "cadical", "cryptominisat5"]
 BROKEN = Path(__file__).with_name("broken_solver.py")
@@ -307,14 +307,16 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def hanging_run(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], list[int]]:
+def hanging_run(
+    tmp_path: Path, *extra: str, mode: str = "hang"
+) -> tuple[subprocess.Popen[str], list[int]]:
     """Start `sudosat solve` on the hanging solver; wait until it runs; its pids."""
     pids = tmp_path / "pids"
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     env = {**os.environ, "BROKEN_SOLVER_PIDS": str(pids), "TMPDIR": str(scratch)}
     child = subprocess.Popen(
-        [str(SUDOSAT), "solve", "--solver-cmd", broken("hang"), *extra, ESCARGOT_FILE],
+        [str(SUDOSAT), "solve", "--solver-cmd", broken(mode), *extra, ESCARGOT_FILE],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -346,9 +348,19 @@ def test_timeout_kills_the_solver_and_what_it_started(tmp_path: Path) -> None:
     assert list((tmp_path / "tmp").iterdir()) == []  # the private directory is removed
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_interrupt_kills_the_solver_and_cleans_up(tmp_path: Path, sig: int, code: int) -> None:
-    child, pids = hanging_run(tmp_path)
+@pytest.mark.parametrize(
+    ("sig", "code", "mode"),
+    [
+        (signal.SIGINT, 130, "hang"),
+        (signal.SIGTERM, 143, "hang"),
+        (signal.SIGHUP, 129, "hang"),
+        (signal.SIGTERM, 143, "escape"),  # a grandchild in a session of its own
+    ],
+)
+def test_interrupt_kills_the_solver_and_cleans_up(
+    tmp_path: Path, sig: int, code: int, mode: str
+) -> None:
+    child, pids = hanging_run(tmp_path, mode=mode)
     child.send_signal(sig)
     _, err = child.communicate(timeout=60)
     assert child.returncode == code, err
@@ -425,13 +437,4 @@ def test_sigterm_stops_every_solver_of_a_portfolio(tmp_path: Path) -> None:
 
 def running(word: str) -> list[int]:
     """The processes whose command line holds ``word``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if word.encode() in cmdline and alive(int(entry)):
-                found.append(int(entry))
-    return found
+    return [pid for pid in processes("cmdline", lambda data: word.encode() in data) if alive(pid)]

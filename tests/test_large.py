@@ -17,7 +17,7 @@ from sudosat.encoding import encode
 from sudosat.engine import Status
 from sudosat.puzzle import Puzzle, verify
 
-from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, Run
+from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, Run, processes
 
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))
 
@@ -131,16 +131,7 @@ def test_sigterm_stops_a_long_in_process_solve() -> None:
 
 
 def _descendants(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry))
-    return found
+    return processes("stat", lambda data: int(data.rsplit(b")", 1)[1].split()[1]) == pid)
 
 
 def _wait_for_search(pid: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -65,6 +65,9 @@ class SolverSpec:
     name: str
     program: Program | None = None
     members: tuple[SolverSpec, ...] = ()
+    trusted: bool = False
+    """A program's UNSATISFIABLE is taken on its word (else the embedded solver
+    confirms it; see :class:`external.ExternalSolver`)."""
 
     @property
     def external(self) -> bool:
@@ -86,7 +89,13 @@ class SolverSpec:
             return PySatSolver(self.name)
         from .external import ExternalSolver
 
-        return ExternalSolver(self.program, deadline)
+        return ExternalSolver(self.program, deadline, self.trusted)
+
+
+def trusting(spec: SolverSpec) -> SolverSpec:
+    """``spec`` with its programs' UNSATISFIABLE answers taken on their word."""
+    members = tuple(trusting(member) for member in spec.members)
+    return replace(spec, members=members, trusted=spec.program is not None)
 
 
 def solver_spec(name: str) -> SolverSpec:

@@ -162,11 +162,15 @@ def _uses_result_file(program: Program) -> bool:
 class ExternalSolver(SatSolver):
     """A solver program, re-run on the whole formula for every solve."""
 
-    def __init__(self, program: Program, deadline: float | None = None) -> None:
+    def __init__(
+        self, program: Program, deadline: float | None = None, trusted: bool = False
+    ) -> None:
         self.name = program.name
         self.program = program
         self.deadline = deadline
         """``time.monotonic()`` after which a run is killed and SolverTimeout raised."""
+        self.trusted = trusted
+        """Take UNSATISFIABLE on the program's word (else :meth:`_confirm` checks it)."""
         self._path = executable(program)
         self._base: list[str] = []  # clause lines
         self._nv = 0
@@ -196,6 +200,8 @@ class ExternalSolver(SatSolver):
         answer = self._answer(code, out, err, result)
         if answer.status == UNKNOWN:
             raise SolverTimeout(f"solver {self.name} gave no answer (UNKNOWN)")
+        if answer.status == UNSAT and not self.trusted:
+            self._confirm()
         self._model = answer.model
         bad = next((lit for lit in self._model if abs(lit) > self._nv), None)
         if bad is not None:
@@ -204,6 +210,20 @@ class ExternalSolver(SatSolver):
                 f"is beyond the formula's {self._nv}"
             )
         return answer.status == SAT
+
+    def _confirm(self) -> None:
+        """A program's UNSATISFIABLE, checked by the embedded solver on the same
+        clauses: a wrong one would make a puzzle "unique" or "no solution"."""
+        from . import DEFAULT_SOLVER
+        from .pysat_backend import PySatSolver
+
+        with PySatSolver(DEFAULT_SOLVER) as check:
+            check.add_clauses([int(lit) for lit in line.split()[:-1]] for line in self._base)
+            if check.solve():
+                raise SolverError(
+                    f"solver {self.name} ({self._path}) answered UNSATISFIABLE, but "
+                    f"{DEFAULT_SOLVER} satisfies the same formula (--trust-solver skips this check)"
+                )
 
     def _run(self, argv: Sequence[str], directory: Path) -> tuple[int, str, str]:
         """Run the program to its end (or the deadline); its exit code, stdout and stderr."""
