@@ -55,6 +55,12 @@ def main() -> None:
     if mode == "args":  # prints its arguments, to show no shell took part
         print("\n".join(sys.argv[2:-1]), file=sys.stderr)
         sys.exit(1)
+    if mode == "chatty":  # 200 MB of comments, then garbage: read in pieces, never whole
+        line = "c " + "x" * 1023 + "\n"
+        for _ in range(200 * 1024):
+            sys.stdout.write(line)
+        print("no answer")
+        sys.exit(0)
     if mode == "denier":  # answers the first call right, then claims UNSAT for ever
         calls = os.path.join(os.path.dirname(cnf), "calls")
         first = not os.path.exists(calls)

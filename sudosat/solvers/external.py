@@ -245,11 +245,7 @@ class ExternalSolver(SatSolver):
                 raise SolverTimeout(f"solver {self.name} was stopped at the deadline") from None
             finally:
                 _kill_group(process)  # also whatever it started and left behind
-        return (
-            process.returncode,
-            out_path.read_text(errors="replace"),
-            err_path.read_text(errors="replace"),
-        )
+        return process.returncode, _answer_lines(out_path), _tail(err_path)
 
     def _remaining(self) -> float:
         assert self.deadline is not None
@@ -287,6 +283,28 @@ class ExternalSolver(SatSolver):
     def close(self) -> None:
         with held():
             shutil.rmtree(self._dir, ignore_errors=True)
+
+
+def _answer_lines(path: Path) -> str:
+    """The ``s`` and ``v`` lines of a program's output, read in bounded pieces:
+    a program that prints gigabytes of comments costs disk, not memory."""
+    kept: list[bytes] = []
+    at_start, keeping = True, False
+    with path.open("rb") as out:
+        while piece := out.readline(1 << 20):
+            if at_start:
+                keeping = piece[:1] in (b"s", b"v")
+            if keeping:
+                kept.append(piece)
+            at_start = piece.endswith(b"\n")
+    return b"".join(kept).decode(errors="replace")
+
+
+def _tail(path: Path, size: int = 4096) -> str:
+    """The last ``size`` bytes of a file: all that errors quote of a program's stderr."""
+    with path.open("rb") as err:
+        err.seek(max(path.stat().st_size - size, 0))
+        return err.read().decode(errors="replace")
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
