@@ -9,6 +9,7 @@ sudosat must refuse, or never answers at all.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,6 +50,10 @@ def main() -> None:
         print("s SATISFIABLE")
         print(f"v {variables(cnf) + 1000} 0")
         sys.exit(10)
+    if mode == "vandal":  # removes the directory sudosat gave it
+        shutil.rmtree(os.path.dirname(cnf))
+        print("s UNKNOWN")
+        sys.exit(0)
     if mode == "unknown":
         print("s UNKNOWN")
         sys.exit(0)

@@ -254,6 +254,7 @@ def test_decode_needs_the_model_off_stdin_when_the_puzzle_is(run: Run) -> None:
         ("cutoff", "the model does not end in 0"),
         ("beyond", "returned a bad model: variable"),
         ("chatty", "printed no answer it could read"),
+        ("vandal", "its output cannot be read"),
     ],
 )
 def test_broken_solver_is_a_clear_error_exit_4(mode: str, message: str, run: Run) -> None:

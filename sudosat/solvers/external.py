@@ -245,7 +245,13 @@ class ExternalSolver(SatSolver):
                 raise SolverTimeout(f"solver {self.name} was stopped at the deadline") from None
             finally:
                 _kill_group(process)  # also whatever it started and left behind
-        return process.returncode, _answer_lines(out_path), _tail(err_path)
+        try:
+            return process.returncode, _answer_lines(out_path), _tail(err_path)
+        except OSError as error:  # the program removed or broke its own directory
+            raise SolverError(
+                f"solver {self.name} ({self._path}): its output cannot be read "
+                f"({error.strerror or error}); did it remove {directory}?"
+            ) from None
 
     def _remaining(self) -> float:
         assert self.deadline is not None
