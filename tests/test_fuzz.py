@@ -1,0 +1,151 @@
+"""Fuzzing the readers: puzzle text of every size and alphabet, mutated (bytes,
+tabs, CR, BOM, unicode digits, huge numbers, long lines), through `solve`
+(one puzzle and streams), `cnf` and `decode`. Whatever comes in: no exception,
+only documented exit codes, and every grid printed is checked here against
+the rules and the givens of the puzzle as printed."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudosat.cli import cli
+from sudosat.formats import (
+    BASE36,
+    DIGITS,
+    HEX,
+    REXL,
+    InputError,
+    format_grid,
+    format_line,
+    parse,
+)
+from sudosat.puzzle import Puzzle, verify
+
+EXIT_CODES = {0, 1, 2, 3, 4, 5}
+"""What solve and decode may exit with (README, Exit codes); 70 would be a bug."""
+MUTATIONS = [
+    "\t",
+    "\r",
+    "\r\n",
+    "\ufeff",
+    "\x00",
+    "\xff",
+    "\u0663",  # Arabic-Indic 3
+    "\uff11",  # fullwidth 1
+    "\u00b2",
+    "9" * 5000,
+    "1_0",
+    "|",
+    "+---+",
+    ",",
+    ":",
+    " ",
+    "\n",
+    "x" * 300,
+]
+
+
+def pattern(rank: int) -> list[int]:
+    n = rank * rank
+    return [((r % rank) * rank + r // rank + c) % n + 1 for r in range(n) for c in range(n)]
+
+
+@st.composite
+def puzzle_texts(draw: st.DrawFn) -> str:
+    """A puzzle in one of the formats people use, then a few mutations."""
+    rank = draw(st.sampled_from([2, 3, 3, 3, 4, 4, 5]))
+    n = rank * rank
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    cells = tuple(v if rng.random() < draw(st.floats(0.2, 0.9)) else 0 for v in pattern(rank))
+    symbols = {4: ["1234"], 9: [DIGITS], 16: [HEX, BASE36[:16], REXL[:16]]}
+    alphabets = [*symbols.get(n, [BASE36[:n], REXL[:n]]), ""]
+    puzzle = Puzzle(rank, cells, draw(st.sampled_from(alphabets)))
+    text = draw(st.sampled_from([format_line, format_grid]))(puzzle)
+    if draw(st.booleans()):  # a stream: several lines
+        text = "\n".join([format_line(puzzle)] * draw(st.integers(2, 4)))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 2))
+        text = text[:at] + draw(st.sampled_from(MUTATIONS)) + text[at + cut :]
+    return text
+
+
+def invoke(*args: str, input: bytes) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback in real life
+    return result.exit_code, result.stdout
+
+
+def checked(record: dict[str, object]) -> None:
+    """A printed solution keeps the givens and the rules of the printed puzzle."""
+    if not record.get("solution"):
+        return
+    rank = record["rank"]
+    assert isinstance(rank, int)
+    grid = full_grid(str(record["solution"]), rank)  # a full grid tells its alphabet
+    puzzle = parse(str(record["puzzle"]), rank=rank, alphabet=grid.alphabet or "numbers")
+    assert verify(puzzle, grid.cells) == []
+
+
+def full_grid(text: str, rank: int) -> Puzzle:
+    """The solution as printed, in the one alphabet that reads it with no blank."""
+    for alphabet in ("digits", "hex", "base36", "rexl", "numbers"):
+        try:
+            grid = parse(text, rank=rank, alphabet=alphabet)
+        except InputError:
+            continue
+        if 0 not in grid.cells:
+            return grid
+    raise AssertionError(f"no alphabet reads the printed solution {text!r} whole")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzle_texts(), st.sampled_from(["utf-8", "latin-1"]))
+def test_solve_and_cnf_take_any_text(text: str, encoding: str) -> None:
+    data = text.encode(encoding, errors="replace")
+    code, out = invoke("solve", "-", "--format", "jsonl", "-q", input=data)
+    assert code in EXIT_CODES
+    for line in out.splitlines():
+        checked(json.loads(line))
+    code, out = invoke("cnf", "-", input=data)
+    assert code in {0, 2}
+    if code == 0:
+        assert any(line.startswith("p cnf ") for line in out.splitlines())
+
+
+@st.composite
+def models(draw: st.DrawFn) -> str:
+    """A solver's answer for the escargot CNF: right, or mutated."""
+    head = draw(st.sampled_from(["s SATISFIABLE", "s\tSATISFIABLE", "SAT", "s UNKNOWN", ""]))
+    literals = draw(st.lists(st.integers(-800, 800), max_size=60))
+    body = "v " + " ".join(map(str, literals)) + draw(st.sampled_from([" 0", "", " 0 5"]))
+    text = head + "\n" + body + "\n"
+    for _ in range(draw(st.integers(0, 2))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(MUTATIONS)) + text[at:]
+    return text
+
+
+@settings(max_examples=100, deadline=None)
+@given(models())
+def test_decode_takes_any_answer(model: str) -> None:
+    escargot = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "p.txt")
+        with open(path, "w") as handle:
+            handle.write(escargot)
+        result = CliRunner().invoke(cli, ["decode", path, "-", "--format", "line"], input=model)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code in EXIT_CODES
+    if result.exit_code == 0:  # a grid was printed: it must be a solution
+        grid = tuple(int(ch) for ch in result.stdout.strip())
+        assert verify(parse(escargot), grid) == []
