@@ -440,3 +440,21 @@ def test_sigterm_stops_every_solver_of_a_portfolio(tmp_path: Path) -> None:
 def running(word: str) -> list[int]:
     """The processes whose command line holds ``word``."""
     return [pid for pid in processes("cmdline", lambda data: word.encode() in data) if alive(pid)]
+
+
+def test_an_unsat_claim_is_confirmed_unless_trusted(run: Run) -> None:
+    seven = REXL_FIRST.replace("....34...", "....04...", 1)  # 7 solutions
+    code, out, err = run("solve", "--solver-cmd", broken("denier"), "-", input=seven)
+    assert code == 4 and out == "error\n"
+    assert "answered UNSATISFIABLE, but cadical195 satisfies" in err
+    code, out, _ = run(
+        "solve", "--solver-cmd", broken("denier"), "--trust-solver", "-", input=seven
+    )
+    assert code == 0  # what --trust-solver risks: the program's word is taken
+    code, _, err = run("solve", "--solver-cmd", broken("denier"), ESCARGOT_FILE)
+    assert code == 0, err  # a true UNSAT is confirmed
+    # with a deadline the check is one that the deadline can interrupt
+    code, _, err = run(
+        "solve", "--solver-cmd", broken("denier"), "--timeout", "60", "-", input=seven
+    )
+    assert code == 4 and "answered UNSATISFIABLE, but glucose4 satisfies" in err

@@ -20,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -159,6 +160,10 @@ def _uses_result_file(program: Program) -> bool:
     return program.convention == RESULT_FILE
 
 
+CONFIRM_WITH_DEADLINE = "glucose4"
+"""The solver that checks a program's UNSATISFIABLE when a deadline must hold."""
+
+
 class ExternalSolver(SatSolver):
     """A solver program, re-run on the whole formula for every solve."""
 
@@ -213,17 +218,33 @@ class ExternalSolver(SatSolver):
 
     def _confirm(self) -> None:
         """A program's UNSATISFIABLE, checked by the embedded solver on the same
-        clauses: a wrong one would make a puzzle "unique" or "no solution"."""
-        from . import DEFAULT_SOLVER
-        from .pysat_backend import PySatSolver
+        clauses: a wrong one would make a puzzle "unique" or "no solution". With a
+        deadline the check is Glucose, which can be interrupted there (PySAT's
+        CaDiCaL cannot)."""
+        from pysat.solvers import Solver
 
-        with PySatSolver(DEFAULT_SOLVER) as check:
-            check.add_clauses([int(lit) for lit in line.split()[:-1]] for line in self._base)
-            if check.solve():
-                raise SolverError(
-                    f"solver {self.name} ({self._path}) answered UNSATISFIABLE, but "
-                    f"{DEFAULT_SOLVER} satisfies the same formula (--trust-solver skips this check)"
-                )
+        from . import DEFAULT_SOLVER
+        from .pysat_backend import interruptible
+
+        name = DEFAULT_SOLVER if self.deadline is None else CONFIRM_WITH_DEADLINE
+        clauses = ([int(lit) for lit in line.split()[:-1]] for line in self._base)
+        with Solver(name=name, bootstrap_with=clauses) as check:
+            timer = None
+            if self.deadline is not None:
+                timer = threading.Timer(self._remaining(), check.interrupt)
+                timer.start()
+            try:
+                found = interruptible(check.solve_limited, expect_interrupt=timer is not None)
+            finally:
+                if timer is not None:
+                    timer.cancel()
+        if found is None:
+            raise SolverTimeout(f"solver {self.name}'s UNSATISFIABLE was not confirmed in time")
+        if found:
+            raise SolverError(
+                f"solver {self.name} ({self._path}) answered UNSATISFIABLE, but "
+                f"{name} satisfies the same formula (--trust-solver skips this check)"
+            )
 
     def _run(self, argv: Sequence[str], directory: Path) -> tuple[int, str, str]:
         """Run the program to its end (or the deadline); its exit code, stdout and stderr."""
