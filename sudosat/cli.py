@@ -8,7 +8,6 @@ show) and turns the answers into an exit code.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import os
 import signal
@@ -57,6 +56,7 @@ from .render import (
     render_generated,
     show_explanation,
 )
+from .signals import PR_SET_CHILD_SUBREAPER, prctl
 from .solvers import (
     DEFAULT_SOLVER,
     SolverError,
@@ -76,6 +76,7 @@ EXIT_TIMEOUT = 5
 EXIT_MISMATCH = 6
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+EXIT_HUNG_UP = 129
 EXIT_INTERNAL = 70
 """A bug: an unexpected exception (sysexits' EX_SOFTWARE)."""
 EXIT_OUTPUT = 74
@@ -228,10 +229,10 @@ def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | N
     except SolverError as err:
         hint = "--solver" if solver_cmd is None else "--solver-cmd"
         raise click.BadParameter(str(err), param_hint=hint) from None
+    from .solvers.external import executable  # here, not at start-up: subprocess, tempfile
+
     for program in spec.programs if spec is not None else []:
         try:
-            from .solvers.external import executable  # here: subprocess, tempfile
-
             executable(program)
         except SolverError as err:
             raise SolverFailure(str(err)) from None
@@ -974,9 +975,6 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated(signum)
 
 
-PR_SET_CHILD_SUBREAPER = 36
-
-
 def main() -> None:
     """Entry point: click's error machinery, plus exit 130 on Ctrl-C, 143 on SIGTERM,
     129 on SIGHUP, 74 when output cannot be written, 70 (one line, the traceback
@@ -1003,9 +1001,11 @@ def _main() -> int:
         click.echo("sudosat: interrupted", err=True)
         return EXIT_INTERRUPTED
     except Terminated as stopped:
-        hung_up = stopped.signum == signal.SIGHUP
-        click.echo("sudosat: hung up" if hung_up else "sudosat: terminated", err=True)
-        return 128 + stopped.signum
+        if stopped.signum == signal.SIGHUP:
+            click.echo("sudosat: hung up", err=True)
+            return EXIT_HUNG_UP
+        click.echo("sudosat: terminated", err=True)
+        return EXIT_TERMINATED
     except BrokenPipeError:  # the reader has all it wants (`| head`)
         _silence_stdout()
         return EXIT_OK
@@ -1039,8 +1039,7 @@ def _silence_stdout() -> None:
 def _become_subreaper() -> None:
     """Linux: orphans of what this process starts (a solver program's children
     that started sessions of their own) become its children, so it can end them."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
 def _end_orphans() -> None:

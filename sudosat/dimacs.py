@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
 from .encoding import Cnf, Pairwise
 from .formats import InputError, shorten
-
-WriteFn = Callable[[IO[str]], None]
 
 
 def header(variables: int, clauses: int) -> str:

@@ -19,7 +19,6 @@ the givens before it counts.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import signal
@@ -39,6 +38,7 @@ from .fast import FastSolver, exactly_one
 from .limits import check_solvable
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle, verify
+from .signals import PR_SET_PDEATHSIG, prctl
 from .solvers import DEFAULT_SOLVER, SatSolver, SolverError, SolverSpec, SolverTimeout, solver_spec
 from .solvers.pysat_backend import interruptible
 
@@ -48,7 +48,6 @@ COUNT_LIMIT = 10000
 """How many solutions :func:`count` looks for unless told."""
 CHILD_RANK = 5
 """From this rank on, PySAT solvers always run in a child process (see :func:`_general`)."""
-PR_SET_PDEATHSIG = 1
 CHUNK = 128
 """Puzzles per task when :func:`solve_many` uses worker processes."""
 
@@ -408,8 +407,7 @@ def _child(
 def _die_with_parent() -> None:
     """Linux: this process gets SIGKILL when its parent ends, however it ends (a
     worker process is ended by SIGTERM without running any cleanup)."""
-    with contextlib.suppress(OSError, AttributeError):  # not Linux: the parent cleans up
-        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # not Linux: the parent cleans up
 
 
 @dataclass

@@ -47,8 +47,9 @@ MAX_SKIP = 64 * 1024 * 1024
 """Bytes of an overlong line skipped to reach the next line, before giving up."""
 MAX_WHOLE = 8 * 1024 * 1024
 """Bytes in an input read whole (grids) at most: a 400x400 grid is about 0.7 MB."""
-OVERLONG = "\x00overlong"
-"""The text of a line longer than MAX_LINE (its bytes are skipped, never held)."""
+OVERLONG = b"\x00overlong"
+"""What stands for a line longer than MAX_LINE (its bytes are skipped, never held)."""
+_OVERLONG_TEXT = OVERLONG.decode()
 
 
 class Entry(NamedTuple):
@@ -84,7 +85,7 @@ class Chunk:
         """Every puzzle of the chunk, parsed, with its input line."""
         if self.reader is not None:
             for row in self.rows:
-                if row.text == OVERLONG:
+                if row.text == _OVERLONG_TEXT:
                     yield row._replace(text=""), overlong(self.source, row.line)
                     continue
                 yield row, self.reader.read_row(Row(row.line, row.text))
@@ -123,7 +124,7 @@ class Lines:
                     break
                 data = self.stream.readline(MAX_LINE)
                 skipped += len(data)
-            return self.number, OVERLONG.encode()
+            return self.number, OVERLONG
         if b"\r" in data.rstrip(b"\r\n"):  # old Mac line ends: CR alone
             first, *more = data.rstrip(b"\r\n").split(b"\r")
             self.pushed[:0] = [(self.number + i, part) for i, part in enumerate(more, 1)]
@@ -148,8 +149,9 @@ class Lines:
 
     def rest(self, source: str) -> bytes:
         """Everything not yet taken, as it was; InputError beyond MAX_WHOLE bytes."""
-        if any(data == OVERLONG.encode() for _, data in self.pushed):
-            raise overlong(source, next(n for n, d in self.pushed if d == OVERLONG.encode()))
+        for number, data in self.pushed:
+            if data == OVERLONG:
+                raise overlong(source, number)
         head = b"".join(data for _, data in self.pushed)
         self.pushed = []
         return head + read_bounded(self.stream, MAX_WHOLE - len(head), source)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 from pysat.solvers import Solver
 
@@ -83,19 +82,24 @@ class Rater:
         return Rating("expert", round(4 + math.log2(1 + conflicts), 3), conflicts)
 
 
-@cache
-def rater(rank: int) -> Rater:
-    """One rater per rank and process."""
-    return Rater(rank)
-
-
 RATER_COPIES = 3
 """Solvers a Rater holds the full rules in (naked, hidden, the batch engine's)."""
+_raters: dict[int, Rater] = {}
+
+
+def rater(puzzle: Puzzle) -> Rater:
+    """One rater per rank and process, made when a puzzle of that rank first needs
+    it; TooBig when its rules would not fit in memory (the size check, like the
+    rules, depends on the rank alone)."""
+    found = _raters.get(puzzle.rank)
+    if found is None:
+        check_solvable(puzzle, False, RATER_COPIES, " (the rater's three copies of the rules)")
+        found = _raters[puzzle.rank] = Rater(puzzle.rank)
+    return found
 
 
 def rate(puzzle: Puzzle, searched: Outcome | None = None) -> Rating:
     """How hard ``puzzle`` is; its solution must be unique. ``searched``: the
     batch engine's outcome for it, to rate without solving again. Raises TooBig
     when the rater's rules would not fit in memory."""
-    check_solvable(puzzle, False, RATER_COPIES, " (the rater's three copies of the rules)")
-    return rater(puzzle.rank).rate(puzzle, searched)
+    return rater(puzzle).rate(puzzle, searched)
