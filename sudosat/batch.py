@@ -223,8 +223,9 @@ def run(
         else:
             answers = map(work, tasks)
         for done in answers:
-            summary.add(done)  # first: a Ctrl-C held back during the write fires after it
-            _write_whole(write, done.text)
+            with held(frozenset({signal.SIGINT})):  # a Ctrl-C fires after both, never between
+                summary.add(done)
+                write(done.text)  # whole records, never cut in half
             for said in done.notes:
                 report(said)
             if progress is not None:
@@ -243,11 +244,3 @@ def run(
 def _describe(task: Task) -> str:
     chunk = task[0]
     return f"{chunk.source} from line {chunk.first_line()}"
-
-
-def _write_whole(write: Callable[[str], None], text: str) -> None:
-    """Write with SIGINT held back, so a record is never cut in half."""
-    if not text:
-        return
-    with held(frozenset({signal.SIGINT})):
-        write(text)

@@ -8,6 +8,7 @@ show) and turns the answers into an exit code.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -79,6 +80,8 @@ EXIT_TERMINATED = 143
 EXIT_HUNG_UP = 129
 EXIT_INTERNAL = 70
 """A bug: an unexpected exception (sysexits' EX_SOFTWARE)."""
+EXIT_SYSTEM = 71
+"""The operating system refused a resource (sysexits' EX_OSERR)."""
 EXIT_OUTPUT = 74
 """Output could not be written (sysexits' EX_IOERR)."""
 FAIL_ON = dict(
@@ -205,6 +208,13 @@ def output_options(
     return decorate
 
 
+trust_option = click.option(
+    "--trust-solver",
+    is_flag=True,
+    help="Take a solver program's UNSATISFIABLE on its word. Without it the embedded "
+    f"{DEFAULT_SOLVER} checks every one, so a broken program cannot make a puzzle "
+    "unique or unsolvable.",
+)
 jobs_option = click.option(
     "--jobs",
     "-j",
@@ -445,12 +455,7 @@ def cli(debug: bool) -> None:
     help="Any DIMACS solver program, e.g. 'kissat -q': run without a shell on IN.cnf "
     "(appended), answering with s/v lines.",
 )
-@click.option(
-    "--trust-solver",
-    is_flag=True,
-    help="Take a solver program's UNSATISFIABLE on its word. Without it the embedded "
-    f"{DEFAULT_SOLVER} checks every one, so a broken program cannot make a puzzle unique.",
-)
+@trust_option
 @encoding_options
 @click.option(
     "--max-solutions",
@@ -640,6 +645,7 @@ def cnf(
 @click.argument("model", default="-")
 @input_options
 @output_options("rich", "grid", "line", "json")
+@trust_option
 def decode(
     puzzle: str,
     model: str,
@@ -648,15 +654,17 @@ def decode(
     layout: str,
     fmt: str | None,
     color: bool | None,
+    trust_solver: bool,
 ) -> None:
     """Read a solver's answer to PUZZLE's CNF from MODEL (default stdin) and print the grid.
 
     MODEL may hold SAT competition output (s and v lines), a MiniSat result file
     (SAT, then the model) or bare integers. The model is mapped back through
     the variable numbering and verified against the rules and the givens; one
-    that is no solution is an error (exit 4). Exit codes: 0 solved, 2 bad
-    input, 3 the solver said UNSATISFIABLE, 4 no solution in the model,
-    5 the solver gave no answer (UNKNOWN).
+    that is no solution is an error (exit 4), and so is UNSATISFIABLE for a
+    puzzle the embedded solver solves. Exit codes: 0 solved, 2 bad input,
+    3 no solution (UNSATISFIABLE, confirmed), 4 no solution in the model or a
+    wrong UNSATISFIABLE, 5 the solver gave no answer (UNKNOWN).
 
     \b
     Examples:
@@ -674,7 +682,7 @@ def decode(
     except InputError as err:
         raise bad_input(err) from None
     try:
-        outcome = check_answer(target, answer)
+        outcome = check_answer(target, answer, trusted=trust_solver)
     except SolverError as err:
         raise SolverFailure(f"{source}: {err}") from None
     out = console_for(sys.stdout, color)
@@ -971,23 +979,59 @@ class Terminated(Exception):
         self.signum = signum
 
 
+_received: list[int] = []
+"""Stopping signals seen. Python drops an exception raised while a finalizer
+runs, so a signal that came then is acted on when the command returns."""
+
+
 def _terminate(signum: int, frame: object) -> None:
+    _received.append(signum)
     raise Terminated(signum)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    _received.append(signum)
+    raise KeyboardInterrupt
 
 
 def main() -> None:
     """Entry point: click's error machinery, plus exit 130 on Ctrl-C, 143 on SIGTERM,
-    129 on SIGHUP, 74 when output cannot be written, 70 (one line, the traceback
-    under --debug) for anything unexpected; a reader that closes the pipe ends the
-    run quietly, exit 0. Whatever solver programs left running is killed."""
+    129 on SIGHUP, 74 when output cannot be written, 71 when the system refuses a
+    resource, 70 (one line, the traceback under --debug) for anything unexpected;
+    a reader that closes the pipe ends the run quietly, exit 0. Whatever solver
+    programs left running is killed."""
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGHUP, _terminate)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
     _become_subreaper()
+    code: int | str | None
     try:
         code = _main()
+    except SystemExit as done:
+        code = done.code
     finally:
         _end_orphans()
+    if _received and code not in STOPPED_CODES.values():  # the signal's exception was lost
+        code = _stopped(_received[0])
     sys.exit(code)
+
+
+STOPPED_CODES = {
+    signal.SIGINT: EXIT_INTERRUPTED,
+    signal.SIGTERM: EXIT_TERMINATED,
+    signal.SIGHUP: EXIT_HUNG_UP,
+}
+STOPPED_WORDS = {
+    signal.SIGINT: "interrupted",
+    signal.SIGTERM: "terminated",
+    signal.SIGHUP: "hung up",
+}
+
+
+def _stopped(signum: int) -> int:
+    click.echo(f"sudosat: {STOPPED_WORDS[signal.Signals(signum)]}", err=True)
+    return STOPPED_CODES[signal.Signals(signum)]
 
 
 def _main() -> int:
@@ -998,14 +1042,9 @@ def _main() -> int:
         err.show()
         return err.exit_code
     except (KeyboardInterrupt, click.Abort):
-        click.echo("sudosat: interrupted", err=True)
-        return EXIT_INTERRUPTED
+        return _stopped(signal.SIGINT)
     except Terminated as stopped:
-        if stopped.signum == signal.SIGHUP:
-            click.echo("sudosat: hung up", err=True)
-            return EXIT_HUNG_UP
-        click.echo("sudosat: terminated", err=True)
-        return EXIT_TERMINATED
+        return _stopped(stopped.signum)
     except BrokenPipeError:  # the reader has all it wants (`| head`)
         _silence_stdout()
         return EXIT_OK
@@ -1015,10 +1054,11 @@ def _main() -> int:
             return EXIT_OK
         raise done
     except OSError as err:
-        _silence_stdout()
-        name = printable(err.filename) if isinstance(err.filename, str) else "output"
-        click.echo(f"sudosat: cannot write {name}: {err.strerror or err}", err=True)
-        return EXIT_OUTPUT
+        code, message = os_failure(err)
+        if code == EXIT_OUTPUT:
+            _silence_stdout()
+        click.echo(f"sudosat: {message}", err=True)
+        return code
     except Exception as err:  # a bug: one line, the traceback only when asked for
         if "--debug" in sys.argv[1:]:
             traceback.print_exc()
@@ -1027,6 +1067,23 @@ def _main() -> int:
         click.echo(f"sudosat: internal error: {what}{hint}", err=True)
         return EXIT_INTERNAL
     return code if isinstance(code, int) else EXIT_OK
+
+
+OUTPUT_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE, errno.EROFS, errno.EBADF}
+)
+"""What a failed write to stdout raises; any other OSError is the system's."""
+
+
+def os_failure(err: OSError) -> tuple[int, str]:
+    """The exit code and one-line message for an OSError no command handled:
+    74 for output that cannot be written, 71 for anything else the operating
+    system refused (no processes, no file descriptors, no semaphores)."""
+    reason = err.strerror or str(err)
+    if err.filename is None and err.errno in OUTPUT_ERRNOS:
+        return EXIT_OUTPUT, f"cannot write output: {reason}"
+    name = f"{printable(str(err.filename))}: " if err.filename is not None else ""
+    return EXIT_SYSTEM, f"system error: {name}{reason}"
 
 
 def _silence_stdout() -> None:

@@ -504,12 +504,21 @@ def _replay(runner: _Runner, outcome: Outcome, limit: int) -> None:
         report(kind, payload)
 
 
-def check_answer(puzzle: Puzzle, answer: Answer, solver: str = "") -> Outcome:
+def check_answer(
+    puzzle: Puzzle, answer: Answer, solver: str = "", trusted: bool = False
+) -> Outcome:
     """The outcome a solver's answer for one of ``puzzle``'s CNFs gives, verified.
 
     A model that is no solution raises SolverError; UNKNOWN is a timeout.
+    UNSATISFIABLE is checked by solving the puzzle here, unless ``trusted``: a
+    puzzle that has a solution raises SolverError.
     """
     if answer.status == UNSAT:
+        if not trusted and solve(puzzle, max_solutions=1).status == Status.SOLVED:
+            raise SolverError(
+                "the solver answered UNSATISFIABLE, but the puzzle has a solution "
+                "(--trust-solver skips this check)"
+            )
         return no_solution(puzzle, solver)
     if answer.status != SAT:
         reason = "the solver gave no answer (UNKNOWN)"

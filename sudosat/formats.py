@@ -27,6 +27,8 @@ NUMBERS = "numbers"
 BLANKS = "._*?"
 """Blank marks in every alphabet; ``0`` and space are blanks too where they are no symbol."""
 
+NOT_A_CELL = re.compile(r"[\s|+]")
+A_WORD = re.compile(r"[^\s|+]+")
 SEPARATOR_LINE = re.compile(r"^[\s|+=:-]*[+=-][\s|+=:-]*$")
 LAYOUTS = ("auto", "line", "grid")
 MAX_CHAR_RANK = 6
@@ -186,9 +188,17 @@ class Row:
 
     @cached_property  # the numbers reading and the checks before it share it
     def _words(self) -> list[Cell]:
-        return [
-            Cell(m.group(), self.number, m.start() + 1) for m in re.finditer(r"[^\s|+]+", self.text)
-        ]
+        return [Cell(m.group(), self.number, m.start() + 1) for m in A_WORD.finditer(self.text)]
+
+    # Counts without a Cell per character: a megabyte line is refused in
+    # milliseconds, not seconds.
+    @cached_property
+    def char_count(self) -> int:
+        return len(NOT_A_CELL.sub("", self.text))
+
+    @cached_property
+    def word_texts(self) -> list[str]:
+        return A_WORD.findall(self.text)
 
 
 @dataclass
@@ -208,8 +218,12 @@ class Reading:
 def _split(rows: Sequence[Row], kind: str, grid: bool) -> list[Cell] | None:
     """Cells of ``rows`` read as ``kind``; None when the rows do not form a grid that way."""
     if kind == "chars":
+        if sum(row.char_count for row in rows) > MAX_CHAR_CELLS:
+            return None
         split = Row.chars
     elif kind == "numbers":
+        if rank_for_cells(sum(len(row.word_texts) for row in rows)) is None:
+            return None
         split = Row.words
     else:
         # Spaces are blanks only in rows of one width with a space inside, and
@@ -274,7 +288,7 @@ def _plainly_numbers(rows: Sequence[Row]) -> bool:
 
     Words of one width ("530 070 000") may be boxes of characters, so they stay open.
     """
-    words = [cell.text for row in rows for cell in row.words()]
+    words = [word for row in rows for word in row.word_texts]
     numbers = all((w.isascii() and w.isdigit()) or w in BLANKS for w in words)
     return numbers and len({len(w) for w in words}) > 1
 
@@ -362,9 +376,9 @@ def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int
         assert error is not None
         raise error
     last = rows[-1]
-    counts = sorted({len(row.chars()) for row in rows})
+    counts = sorted({row.char_count for row in rows})
     if len(rows) > 1 and len(counts) > 1:
-        lengths = {row.number: len(row.chars()) for row in rows}
+        lengths = {row.number: row.char_count for row in rows}
         odd = next(r for r in rows if lengths[r.number] != lengths[rows[0].number])
         raise InputError(
             source,
@@ -374,9 +388,9 @@ def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int
             f"like line {rows[0].number}",
         )
     if _plainly_numbers(rows):
-        found = sum(len(row.words()) for row in rows)
+        found = sum(len(row.word_texts) for row in rows)
     else:
-        found = sum(len(row.chars()) for row in rows)
+        found = sum(row.char_count for row in rows)
     raise InputError(
         source,
         last.number,
@@ -462,7 +476,8 @@ def _guess_layout(rows: Sequence[Row], source: str, rank: int | None, alphabet: 
         return "grid"
     as_grid = any(r.values for r in _readings(rows, source, rank, alphabet, True))
     line_fits = [
-        any(fits(len(cells), rank) for cells in (row.chars(), row.words())) for row in rows[:50]
+        any(fits(count, rank) for count in (row.char_count, len(row.word_texts)))
+        for row in rows[:50]
     ]
     if as_grid and any(line_fits):
         raise AmbiguousInput(

@@ -200,8 +200,8 @@ def test_decode_from_a_file_and_json(tmp_path: Path, run: Run) -> None:
 @pytest.mark.parametrize(
     ("model", "code", "message"),
     [
-        ("s UNSATISFIABLE\n", 3, "no solution"),
-        ("UNSAT\n", 3, "no solution"),
+        ("s UNSATISFIABLE\n", 4, "UNSATISFIABLE, but the puzzle has a solution"),
+        ("UNSAT\n", 4, "UNSATISFIABLE, but the puzzle has a solution"),
         ("s UNKNOWN\n", 5, "no answer"),
         ("INDET\n", 5, "no answer"),
         ("s SATISFIABLE\nv 1 2 x 0\n", 2, "<stdin>:2:7: expected an integer literal, found 'x'"),
@@ -217,6 +217,25 @@ def test_decode_errors(model: str, code: int, message: str, run: Run) -> None:
     assert got == code, err
     assert message in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "trust", "code", "message"),
+    [
+        ("no-solution.txt", False, 3, "no solution"),
+        ("no-solution.txt", True, 3, "no solution"),
+        ("ai-escargot.txt", True, 3, "no solution"),
+        ("ai-escargot.txt", False, 4, "--trust-solver skips this check"),
+    ],
+)
+def test_decode_confirms_unsatisfiable(
+    puzzle: str, trust: bool, code: int, message: str, run: Run
+) -> None:
+    # A claim of no solution is checked by solving the puzzle, unless trusted.
+    args = ["decode", str(PUZZLES / puzzle), "-", *(["--trust-solver"] if trust else [])]
+    got, out, err = run(*args, input="s UNSATISFIABLE\n")
+    assert got == code, err
+    assert message in out + err
 
 
 def test_decode_reads_only_cell_variables_the_cnf_constrains(run: Run) -> None:

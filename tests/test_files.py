@@ -7,13 +7,14 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from sudosat.files import OutputRefused, write_out
 
-from .conftest import ESCARGOT, Run
+from .conftest import ESCARGOT, SUDOSAT, Run
 
 
 def _umask() -> int:
@@ -101,6 +102,39 @@ def test_a_kill_mid_write_leaves_no_file_and_stale_ones_are_removed(tmp_path: Pa
     mine.write_text("still being written")
     write_out(str(target), lambda handle: handle.write("new\n"))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["out.cnf", mine.name])
+
+
+@pytest.mark.parametrize(("signum", "code", "says"), [(1, 129, "hung up"), (15, 143, "terminated")])
+def test_a_signal_during_a_big_cnf_out_leaves_nothing(
+    tmp_path: Path, signum: int, code: int, says: str
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    process = subprocess.Popen(
+        [str(SUDOSAT), "cnf", "--rank", "7", "--out", str(out / "r7.cnf")],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        while not _writing_unnamed(process.pid, out) and process.poll() is None:
+            time.sleep(0.01)  # waits for the moment to signal; decides nothing
+        if process.poll() is not None:
+            pytest.skip("the 185 MB CNF was written before it could be interrupted")
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == code and err.strip() == f"sudosat: {says}"
+    assert list(out.iterdir()) == []
+
+
+def _writing_unnamed(pid: int, directory: Path) -> bool:
+    """Whether ``pid`` holds an O_TMPFILE file in ``directory`` open."""
+    try:
+        links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+    except OSError:
+        return False
+    return any(link.startswith(f"{directory}/#") for link in links)
 
 
 def test_cnf_out_refuses_its_input_and_a_directory(tmp_path: Path, run: Run) -> None:

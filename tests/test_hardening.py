@@ -4,14 +4,17 @@ exit code and stderr are what a shell sees."""
 
 from __future__ import annotations
 
+import errno
 import json
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from sudosat.formats import parse
+from sudosat.cli import os_failure
+from sudosat.formats import format_line, parse
 from sudosat.puzzle import verify
 
 from .conftest import ESCARGOT, SUDOSAT
@@ -34,6 +37,8 @@ def one_line_error(err: str) -> bool:
         (" ".join(["\u0663"] + ["0"] * 15).encode(), 2, "unknown symbol"),  # Arabic-Indic 3
         (" ".join(["1" * 5000] + ["0"] * 15).encode(), 2, "(5,000 characters) out of range"),
         (b"x" * 3_000_000 + b"\n", 2, "line longer than 2,097,152 bytes"),
+        (b"1" * 1_000_000 + b"\n", 2, "wrong number of cells: found 1000000"),  # took 9 s
+        (b"12 3 " * 200_000 + b"\n", 2, "wrong number of cells: found 400000"),
         (b"\xff\xfe junk", 2, "binary data"),
     ],
 )
@@ -81,10 +86,32 @@ def test_an_overlong_line_in_a_batch_is_one_error_record(tmp_path: Path) -> None
     assert "line longer than" in records[1]["reason"]
 
 
-def test_endless_input_is_refused_in_bounded_memory() -> None:
-    for command in ("solve", "cnf"):
-        code, _, err = sudosat(command, "/dev/zero")
-        assert code == 2 and "/dev/zero" in err and one_line_error(err), err
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "/dev/zero"),
+        ("cnf", "/dev/zero"),
+        ("solve", "-f", "jsonl", "/dev/zero"),
+        ("solve", "-f", "csv", "/dev/zero"),
+        ("decode", "puzzles/ai-escargot.txt", "/dev/zero"),
+        ("rate", "/dev/zero"),
+    ],
+)
+def test_endless_input_is_refused_in_bounded_memory(args: tuple[str, ...]) -> None:
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([str(SUDOSAT), *args], cwd=root, capture_output=True, timeout=120)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and "/dev/zero" in err and one_line_error(err), err
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run(
+            [str(SUDOSAT), *[arg if arg != "/dev/zero" else "-" for arg in args]],
+            cwd=root,
+            stdin=zeros,
+            capture_output=True,
+            timeout=120,
+        )
+    err = done.stderr.decode()
+    assert done.returncode == 2 and "<stdin>" in err and one_line_error(err), err
 
 
 def test_a_file_name_with_a_newline_is_printed_escaped(tmp_path: Path) -> None:
@@ -124,29 +151,75 @@ def test_a_full_disk_is_one_line_exit_74(tmp_path: Path) -> None:
         assert done.returncode == 74 and "No space left on device" in err and one_line_error(err)
 
 
+def test_a_resource_the_system_refuses_is_one_line_exit_71(tmp_path: Path) -> None:
+    # Ten file descriptors: enough to start, too few for a pool of two workers.
+    puzzles = tmp_path / "many.txt"
+    puzzles.write_text((format_line(parse(ESCARGOT)) + "\n") * 300)
+
+    def few_descriptors() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (10, 10))
+
+    done = subprocess.run(
+        [str(SUDOSAT), "solve", str(puzzles), "-f", "jsonl", "-j", "2", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=few_descriptors,
+    )
+    assert done.returncode == 71, done.stderr
+    assert "system error: Too many open files" in done.stderr and one_line_error(done.stderr)
+
+
+def test_os_failure_tells_output_from_the_system() -> None:
+    assert os_failure(OSError(errno.ENOSPC, "No space left on device"))[0] == 74
+    code, message = os_failure(OSError(errno.EMFILE, "Too many open files"))
+    assert code == 71 and message == "system error: Too many open files"
+    code, message = os_failure(PermissionError(errno.EACCES, "Permission denied", "/dev/shm"))
+    assert code == 71 and message == "system error: /dev/shm: Permission denied"
+
+
+def test_a_sigterm_during_a_finalizer_still_ends_in_143(tmp_path: Path) -> None:
+    # Python drops an exception raised in __del__; the signal must not be lost with it.
+    code = (
+        "import os, signal, sys, sudosat.cli as cli\n"
+        "class Late:\n"
+        "    def __del__(self):\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        sum(range(1000))  # the handler runs here, inside the finalizer\n"
+        "solve = cli.answer_all\n"
+        "def answer_all(*args, **kwargs):\n"
+        "    Late()\n"
+        "    return solve(*args, **kwargs)\n"
+        "cli.answer_all = answer_all\n"
+    )
+    done = with_patched_cli(code, tmp_path)
+    assert "Exception ignored in" in done.stderr  # the lost exception
+    assert done.returncode == 143 and done.stderr.endswith("sudosat: terminated\n")
+
+
 def test_an_internal_error_is_one_line_exit_70_and_debug_shows_it(tmp_path: Path) -> None:
     # a bug, put in on purpose: the solve command's worker raises
     code = (
         "import sys, sudosat.cli as cli\n"
         "def bug(*args, **kwargs): raise ZeroDivisionError('a bug')\n"
         "cli.answer_all = bug\n"
-        "sys.argv = ['sudosat', *sys.argv[1:]]\n"
-        "cli.main()\n"
     )
-    puzzle = tmp_path / "p.txt"
-    puzzle.write_text(ESCARGOT)
-    done = subprocess.run(
-        [sys.executable, "-c", code, "solve", str(puzzle)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = with_patched_cli(code, tmp_path)
     assert done.returncode == 70 and one_line_error(done.stderr)
     assert "internal error: ZeroDivisionError: a bug" in done.stderr
-    done = subprocess.run(
-        [sys.executable, "-c", code, "--debug", "solve", str(puzzle)],
+    done = with_patched_cli(code, tmp_path, "--debug")
+    assert done.returncode == 70 and "Traceback" in done.stderr
+
+
+def with_patched_cli(patch: str, tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``sudosat [options] solve`` on a puzzle, in a process whose cli module
+    ``patch`` (Python source) has changed first."""
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(ESCARGOT)
+    code = patch + "sys.argv = ['sudosat', *sys.argv[1:]]\ncli.main()\n"
+    return subprocess.run(
+        [sys.executable, "-c", code, *options, "solve", str(puzzle)],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert done.returncode == 70 and "Traceback" in done.stderr

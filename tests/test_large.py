@@ -126,7 +126,7 @@ def test_sigterm_stops_a_long_in_process_solve() -> None:
         _wait_for_search(process.pid)
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=60)
-        assert process.returncode == 143 and b"terminated" in err
+        assert process.returncode == 143 and b"terminated" in err, (jobs, err)
         assert not _descendants(process.pid)
 
 
