@@ -4,7 +4,8 @@ For each set, in one run so that the ratios share the machine's load:
 
 * sudosat with all cores, and with `--jobs 1`: the whole file through the
   installed command (parsing, the uniqueness check, verification, JSONL to
-  /dev/null), wall time, puzzles per second;
+  /dev/null), wall time, puzzles per second; and with `--jobs 1
+  --no-front-end`, the engine without the numpy front end;
 * the naive baseline the seeds suggest, on the first BASELINE puzzles of the
   set: for each puzzle build the full extended pairwise CNF in Python, load it
   with the givens into a fresh minisat22, solve, block the solution, solve again;
@@ -36,10 +37,12 @@ from common import SHARED  # noqa: E402
 
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))
 SETS = {
-    "17-clue": ("tdoku/puzzles2_17_clue", 15000),
-    "magictour top1465": ("tdoku/puzzles3_magictour_top1465", 6000),
-    "forum hardest 1905": ("tdoku/puzzles5_forum_hardest_1905_11+", 2000),
+    "17-clue": ("tdoku/puzzles2_17_clue", 15000, 45),
+    "magictour top1465": ("tdoku/puzzles3_magictour_top1465", 6000, 0),
+    "forum hardest 1905": ("tdoku/puzzles5_forum_hardest_1905_11+", 2000, 7),
 }
+"""Each set, its all-cores target in puzzles per second, and the target for one
+worker against the naive baseline (0: none)."""
 BASELINE = 1000
 
 
@@ -76,12 +79,13 @@ def command(path: Path, *options: str) -> float:
 def main() -> None:
     quick = "--quick" in sys.argv
     print("puzzles per second, `sudosat solve --format jsonl FILE > /dev/null`, uniqueness checked")
-    header = f"{'set':<20}{'puzzles':>8}{'all cores':>11}{'--jobs 1':>10}{'naive':>8}"
+    header = f"{'set':<20}{'puzzles':>8}{'all cores':>11}{'target':>8}{'--jobs 1':>10}"
     print(
         header
-        + f"{'-j1/naive':>11}{'all/naive':>11}{'target':>8}{'minisat22':>11}{'cadical195':>11}"
+        + f"{'no front':>10}{'naive':>8}{'-j1/naive':>11}{'target':>8}{'all/naive':>11}"
+        + f"{'minisat22':>11}{'cadical195':>11}"
     )
-    for label, (relative, target) in SETS.items():
+    for label, (relative, target, ratio) in SETS.items():
         source = SHARED / relative
         if not source.exists():
             print(f"{label:<20} (not here: {source})")
@@ -98,17 +102,20 @@ def main() -> None:
             count = sum(1 for x in path.open() if x.strip() and not x.startswith("#"))
             every = command(path)
             one = command(path, "--jobs", "1")
+            without = command(path, "--jobs", "1", "--no-front-end")
             puzzles = [p for p in read_file(str(sample)) if isinstance(p, Puzzle)]
             baseline = naive(puzzles)
             general = [
                 command(sample, "--jobs", "1", "--solver", s) for s in ("minisat22", "cadical195")
             ]
+        wanted = f"{ratio}x" if ratio else "-"
         print(
-            f"{label:<20}{count:>8}{every:>11,.0f}{one:>10,.0f}{baseline:>8,.0f}"
-            f"{one / baseline:>10.1f}x{every / baseline:>10.1f}x{target:>8,}"
+            f"{label:<20}{count:>8}{every:>11,.0f}{target:>8,}{one:>10,.0f}{without:>10,.0f}"
+            f"{baseline:>8,.0f}{one / baseline:>10.1f}x{wanted:>8}{every / baseline:>10.1f}x"
             f"{general[0]:>11,.0f}{general[1]:>11,.0f}"
         )
     print(f"naive, minisat22, cadical195: the first {BASELINE} puzzles of each set, one process")
+    print("no front: --jobs 1 --no-front-end, the engine alone")
 
 
 if __name__ == "__main__":

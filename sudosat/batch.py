@@ -6,21 +6,23 @@ record per puzzle, and sums up.
 
 from __future__ import annotations
 
+import gc
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .engine import Options, solve_or_error
-from .fast import NAME as BATCH_ENGINE
+from .engine import Options, batch_engine, solve_or_error, uses_batch_engine
+from .fast import NAME as ENGINE
 from .formats import InputError, LineReader, Row
 from .inputs import Chunk, Entry
 from .limits import TooBig
-from .outcome import Outcome, Status
+from .outcome import Outcome, Stats, Status, no_solution
 from .pool import WorkerError, ordered_map
-from .puzzle import Puzzle
+from .puzzle import Grid, Puzzle
 from .rating import rate
 from .render import (
     NO_EXPECTATION,
@@ -34,6 +36,7 @@ from .render import (
     stats_lines,
 )
 from .signals import held
+from .solvers import SolverError, SolverTimeout
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -47,6 +50,9 @@ class Settings:
 
     options: Options = field(default_factory=Options)
     view: View = field(default_factory=View)
+    front_end: bool = True
+    """Settle what propagation and a short search can, all of a chunk at once
+    (:mod:`vector`), before the engine sees a puzzle."""
 
 
 Task = tuple[Chunk, Settings]
@@ -118,7 +124,7 @@ def answer(
         outcome = solve_or_error(entry, settings.options)
         rating = None
         if settings.view.rate and outcome.status == Status.UNIQUE:
-            searched = outcome if outcome.solver == BATCH_ENGINE else None  # its search is rated
+            searched = outcome if outcome.solver == ENGINE else None  # its search is rated
             rating = rate(entry, searched)
     except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
         return Result(source, row.line, row.text.strip(), None, str(err))
@@ -134,11 +140,151 @@ def work(task: Task) -> Done:
     results: list[Result] = []
     interrupted = False
     try:
-        for row, entry in chunk.puzzles():
-            results.append(answer(chunk.source, row, entry, settings, chunk))
+        with _no_collection():
+            if _front_end_applies(chunk, settings):
+                results = _answer_at_once(chunk, settings)
+            else:
+                for row, entry in chunk.puzzles():
+                    results.append(answer(chunk.source, row, entry, settings, chunk))
     except KeyboardInterrupt:
         interrupted = True  # hand back the whole records made so far
     return _done(results, settings.view, interrupted)
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cycle collector off for one chunk. A chunk makes hundreds of thousands
+    of small lists and no cycles worth collecting; the collector walking them all
+    again and again took three quarters of the time spent making them."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+FRONT_END_RANKS = range(2, 6)
+"""Ranks whose candidates fit the front end's masks (up to 32 bits: 25 values)."""
+FRONT_END = "batch engine (numpy propagation and search)"
+SEARCHED = "batch engine (numpy propagation, minicard search)"
+SEARCH_BUDGET = 8
+"""Branches the front end spends on a puzzle before it leaves it to the engine:
+past about 8, a branch in numpy costs more than the engine's whole search."""
+
+
+def _search_left(
+    puzzle: Puzzle,
+    fixed: list[int],
+    formula: tuple[list[int], list[list[int]]],
+    timeout: float | None,
+) -> Outcome | None:
+    """The engine's search over what the front end left open; None when it finds
+    several solutions (the engine itself then answers, so that which two are shown
+    does not depend on the front end) or fails."""
+    start = time.perf_counter()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    found: list[Grid] = []
+    stats = Stats()
+    engine = batch_engine(puzzle.rank)
+    try:
+        engine.search(puzzle, fixed, *formula, 2, found, deadline, stats)
+    except SolverTimeout:
+        reason = f"no answer within {timeout:g} s"
+        return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=SEARCHED, stats=stats)
+    except SolverError:
+        return None
+    if len(found) > 1:
+        return None
+    if found:
+        outcome = Outcome(puzzle, Status.UNIQUE, found, True, solver=SEARCHED, stats=stats)
+    else:
+        outcome = no_solution(puzzle, SEARCHED)
+        outcome.stats = stats
+    outcome.stats.time = time.perf_counter() - start
+    return outcome
+
+
+def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
+    """The front end answers as the engine would: the default engine, one or two
+    solutions, and no per-puzzle search figures to report (ratings, stats)."""
+    options, view, reader = settings.options, settings.view, chunk.reader
+    return (
+        settings.front_end
+        and reader is not None
+        and reader.first is not None
+        and bool(reader.fast)
+        and reader.first.rank in FRONT_END_RANKS
+        and options.solver is None
+        and options.encoding is None
+        and options.max_solutions <= 2
+        and not view.rate
+        and not view.stats
+    )
+
+
+def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
+    """A chunk of lines through the front end: the lines in the usual form parsed
+    together and settled together; the rest (other forms, errors, and what the
+    front end leaves open) one by one, as without it."""
+    from . import vector
+
+    reader, source = chunk.reader, chunk.source
+    assert reader is not None and reader.first is not None
+    first = reader.first
+    texts = [row.text.strip() for row in chunk.rows]
+    picked, grids = vector.parse(texts, reader.fast, len(first.cells))
+    start = time.perf_counter()
+    # With one solution asked for, the engine reports "unique" only when
+    # propagation alone settles a puzzle; the front end then does the same.
+    options = settings.options
+    budget = SEARCH_BUDGET if options.max_solutions == 2 else 0
+    settled = vector.settle(grids, first.rank, budget)
+    share = (time.perf_counter() - start) / max(len(picked), 1)
+    verdicts = settled.verdicts.tolist()
+    left = [k for k, verdict in enumerate(verdicts) if verdict == vector.UNDECIDED]
+    searches: Iterator[tuple[int, list[int], tuple[list[int], list[list[int]]]]] = iter(())
+    if left and options.max_solutions == 2 and uses_batch_engine(first.rank, options):
+        # The engine's search, on the front end's candidates (no second propagation).
+        candidates = settled.candidates[:, left]
+        fixed = vector.fixed_cells(candidates).tolist()
+        groups = vector.open_groups(candidates, first.rank)
+        searches = zip(left, fixed, groups, strict=True)  # in row order, made as taken
+    waiting = next(searches, None)
+    by_row: dict[int, tuple[Puzzle, int]] = {}
+    for k, (index, cells) in enumerate(zip(picked, grids.tolist(), strict=True)):
+        puzzle = Puzzle(first.rank, tuple(cells), first.alphabet, source, chunk.rows[index].line)
+        by_row[index] = (puzzle, k)
+    solutions = settled.solutions
+    results = []
+    for index, row in enumerate(chunk.rows):
+        if index not in by_row:
+            results.append(answer(source, *chunk.parse(row), settings, chunk))
+            continue
+        puzzle, k = by_row[index]
+        verdict = verdicts[k]
+        outcome = None
+        if waiting is not None and waiting[0] == k:
+            outcome = _search_left(puzzle, *waiting[1:], options.timeout)
+            waiting = next(searches, None)
+        if verdict == vector.UNDECIDED and outcome is None:
+            results.append(answer(source, row, puzzle, settings, chunk))
+            continue
+        if outcome is None:
+            if verdict == vector.UNIQUE:
+                grid = tuple(solutions[k].tolist())
+                outcome = Outcome(puzzle, Status.UNIQUE, [grid], exhausted=True, solver=FRONT_END)
+            else:
+                outcome = no_solution(puzzle, FRONT_END)
+        outcome.stats.time += share
+        result = Result(source, row.line, row.text.strip(), outcome)
+        if settings.view.check:
+            result.check = check(outcome, row, reader)
+        results.append(result)
+    for row, entry in chunk.whole():
+        results.append(answer(source, row, entry, settings, chunk))
+    return results
 
 
 def _done(results: list[Result], view: View, interrupted: bool) -> Done:

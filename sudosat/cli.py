@@ -329,6 +329,7 @@ class Run:
     jobs: int | None = None
     shard: tuple[int, int] | None = None
     fail_on: frozenset[str] | None = None
+    front_end: bool = True
 
 
 def answer_all(
@@ -373,7 +374,7 @@ def answer_all(
 
     document = Document(view)
     _write(document.head())
-    settings = Settings(options, view)
+    settings = Settings(options, view, how.front_end)
     workers = (how.jobs or os.cpu_count() or 1) if many else 1
     if workers > 1 and inputs.regular:  # one chunk (one big grid in jsonl): no pool to start
         ahead = list(islice(chunks, 2))
@@ -504,6 +505,14 @@ def cli(debug: bool) -> None:
     help="Which outcomes make the exit code non-zero: comma-separated of "
     f"{', '.join(FAIL_ON)}; `all` (default) or `never`.",
 )
+@click.option(
+    "--front-end/--no-front-end",
+    default=True,
+    show_default=True,
+    help="In a batch of ranks 2-5, settle every puzzle that propagation and a short "
+    "search can, a chunk at a time in numpy, before the engine sees the rest. Answers "
+    "are the same either way.",
+)
 @quiet_option
 def solve(
     puzzles: tuple[str, ...],
@@ -526,6 +535,7 @@ def solve(
     shard: tuple[int, int] | None,
     check: bool,
     fail_on: frozenset[str] | None,
+    front_end: bool,
     quiet: bool,
 ) -> None:
     """Solve PUZZLE files (`-` or nothing for stdin) and say whether each solution is unique.
@@ -567,7 +577,7 @@ def solve(
             options,
             Output(fmt, color, quiet),
             shown,
-            Run(jobs, shard, fail_on),
+            Run(jobs, shard, fail_on, front_end),
         )
     )
 

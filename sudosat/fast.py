@@ -92,24 +92,25 @@ class FastSolver:
         """The grid of a complete assignment: one true cell variable per cell, in order."""
         return tuple(map(self.value_of.__getitem__, sorted(self.cube.intersection(implied))))
 
-    def _reduced(self, implied: list[int]) -> tuple[list[int], frozenset[int], list[list[int]]]:
+    def _reduced(self, implied: list[int]) -> tuple[list[int], list[int], list[list[int]]]:
         """What propagation left: the grid of the cells it fixed (0 elsewhere), the
-        open cell variables, and the groups with open candidates. After propagation
-        each of those has at least two and no true variable (else "at most one"
-        would have closed it)."""
+        open cell variables in order, and the groups with open candidates, each
+        open variable numbered by its place in that order (1, 2, ...). After
+        propagation each group has at least two and no true variable (else "at
+        most one" would have closed it)."""
         cell_of, value_of = self.cell_of, self.value_of
         grid = [0] * (self.size * self.size)
         for lit in self.cube.intersection(implied):
             grid[cell_of[lit]] = value_of[lit]
-        open_set = self.cube.difference(map(abs, implied))
+        variables = sorted(self.cube.difference(map(abs, implied)))  # the same formula every run
         by_group: list[list[int]] = [[] for _ in range(self.group_count)]
-        for v in sorted(open_set):  # sorted: the same formula, so the same answer, every run
+        for number, v in enumerate(variables, 1):
             a, b, c, d = self.groups_of[v]
-            by_group[a].append(v)
-            by_group[b].append(v)
-            by_group[c].append(v)
-            by_group[d].append(v)
-        return grid, open_set, list(filter(None, by_group))
+            by_group[a].append(number)
+            by_group[b].append(number)
+            by_group[c].append(number)
+            by_group[d].append(number)
+        return grid, variables, list(filter(None, by_group))
 
     def _search(
         self,
@@ -122,21 +123,42 @@ class FastSolver:
     ) -> None:
         """Adds to ``found`` up to ``limit`` solutions, from what propagation left open;
         ``stats`` gets the small formula's size and the search's effort."""
-        n, cell_of, value_of = self.size, self.cell_of, self.value_of
-        grid, open_set, groups = self._reduced(implied)
-        open_cells = sorted({cell_of[v] for v in open_set})
-        stats.variables, stats.clauses = len(open_set), 2 * len(groups)
+        grid, variables, groups = self._reduced(implied)
+        self.search(puzzle, grid, variables, groups, limit, found, deadline, stats)
+
+    def search(
+        self,
+        puzzle: Puzzle,
+        grid: list[int],
+        variables: list[int],
+        groups: list[list[int]],
+        limit: int,
+        found: list[Grid],
+        deadline: float | None,
+        stats: Stats,
+    ) -> None:
+        """The search over what propagation left: ``grid`` with its settled cells,
+        the open cell variables, and the groups of the rules with two or more of
+        them, where formula variable k is ``variables[k - 1]`` (as
+        :meth:`_reduced` gives them, or the front end). Numbered densely, the
+        formula has no variable outside its clauses, and the solver none to
+        decide for nothing."""
+        cell_of, value_of = self.cell_of, self.value_of
+        count = len(variables)
+        stats.variables, stats.clauses = count, 2 * len(groups)
         search = exactly_one(groups)
         try:
             while len(found) < limit:
                 stats.solves += 1
                 if not _solve(search, deadline):
                     break
-                # only variables of the clauses count, whatever else the model holds
-                for lit in open_set.intersection(search.get_model()):
-                    grid[cell_of[lit]] = value_of[lit]
-                solution = accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
-                search.add_clause([-(c * n + solution[c]) for c in open_cells])
+                # every open cell has one true variable: the model's positive literals
+                chosen = [lit for lit in search.get_model()[:count] if lit > 0]
+                for lit in chosen:
+                    v = variables[lit - 1]
+                    grid[cell_of[v]] = value_of[v]
+                accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
+                search.add_clause([-lit for lit in chosen])
         finally:
             stats.add_search(search.accum_stats())
             search.delete()

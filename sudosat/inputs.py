@@ -35,7 +35,10 @@ from .formats import (
 from .puzzle import Puzzle
 
 CHUNK = 128
-"""Lines per chunk from a file; a pipe gives what has arrived, up to this many."""
+"""Lines in the first chunk from a file; a pipe gives what has arrived, up to this
+many. Later chunks double up to MAX_CHUNK: the first answers come at once, and
+the front end works on arrays big enough to pay for numpy's calls."""
+MAX_CHUNK = 2048
 PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "sudoku", "grid", "board", "question")
 SOLUTION_COLUMNS = ("solutions", "solution", "answer", "answers")
 
@@ -83,12 +86,19 @@ class Chunk:
 
     def puzzles(self) -> Iterator[tuple[Entry, Puzzle | InputError]]:
         """Every puzzle of the chunk, parsed, with its input line."""
-        if self.reader is not None:
-            for row in self.rows:
-                if row.text == _OVERLONG_TEXT:
-                    yield row._replace(text=""), overlong(self.source, row.line)
-                    continue
-                yield row, self.reader.read_row(Row(row.line, row.text))
+        for row in self.rows:
+            yield self.parse(row)
+        yield from self.whole()
+
+    def parse(self, row: Entry) -> tuple[Entry, Puzzle | InputError]:
+        """One of the chunk's lines, parsed (the entry of an overlong one loses its text)."""
+        assert self.reader is not None
+        if row.text == _OVERLONG_TEXT:
+            return row._replace(text=""), overlong(self.source, row.line)
+        return row, self.reader.read_row(Row(row.line, row.text))
+
+    def whole(self) -> Iterator[tuple[Entry, Puzzle | InputError]]:
+        """The puzzles read whole, with their lines."""
         for entry in self.entries:
             text = "" if isinstance(entry, InputError) else format_line(entry)
             yield Entry(entry.line, text), entry
@@ -229,9 +239,11 @@ def _is_stream(lines: Lines, rank: int | None, layout: str, lines_needed: int) -
     return len(first) == lines_needed and whole
 
 
-def _pipe_batches(lines: Lines, size: int) -> Iterator[list[tuple[int, str]]]:
-    """Lines as they arrive from a pipe: a batch is what has come, up to ``size``."""
-    arrived: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=size * 8)
+def _pipe_batches(lines: Lines) -> Iterator[list[tuple[int, str]]]:
+    """Lines as they arrive from a pipe: a batch is what has come, up to the next
+    chunk size."""
+    arrived: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=MAX_CHUNK * 8)
+    sizes = _chunk_sizes()
 
     def pump() -> None:
         while True:
@@ -246,6 +258,7 @@ def _pipe_batches(lines: Lines, size: int) -> Iterator[list[tuple[int, str]]]:
         if item is None:
             return
         batch = [item]
+        size = next(sizes)
         while len(batch) < size:
             try:
                 item = arrived.get_nowait()
@@ -258,15 +271,25 @@ def _pipe_batches(lines: Lines, size: int) -> Iterator[list[tuple[int, str]]]:
         yield batch
 
 
-def _file_batches(lines: Lines, size: int) -> Iterator[list[tuple[int, str]]]:
+def _file_batches(lines: Lines) -> Iterator[list[tuple[int, str]]]:
     batch: list[tuple[int, str]] = []
+    sizes = _chunk_sizes()
+    size = next(sizes)
     while (item := lines.next()) is not None:
         batch.append(item)
         if len(batch) == size:
             yield batch
             batch = []
+            size = next(sizes)
     if batch:
         yield batch
+
+
+def _chunk_sizes() -> Iterator[int]:
+    size = CHUNK
+    while True:
+        yield size
+        size = min(2 * size, MAX_CHUNK)
 
 
 def _line_chunks(
@@ -277,7 +300,7 @@ def _line_chunks(
     reader = LineReader(source, rank, alphabet)
     columns: tuple[int, int | None] | None = None
     header_seen = False
-    batches = _pipe_batches(lines, CHUNK) if piped else _file_batches(lines, CHUNK)
+    batches = _pipe_batches(lines) if piped else _file_batches(lines)
     for batch in batches:
         rows: list[Entry] = []
         for number, text in batch:
