@@ -150,10 +150,10 @@ def step(m: Masks, lay: Layout) -> tuple[Masks, NDArray[np.bool_]]:
     single = count == 1
     dead = (count == 0).any(axis=0)
     # naked singles: what a unit's settled cells hold leaves its other cells
+    # (A value settled twice in a unit is not looked for: the unit then lacks a
+    # value, which the hidden singles find once no cell can take it.)
     settled = np.where(single, m, 0).astype(m.dtype, copy=False)
     placed = _or(settled[lay.unit_cells], 1)  # (units, puzzles)
-    in_unit = single[lay.unit_cells].sum(axis=1)
-    dead |= (np.bitwise_count(placed) != in_unit).any(axis=0)  # a value twice in a unit
     m = np.where(single, m, m & ~_or(placed[lay.cell_units], 1))
     # hidden singles: a value with one place left in a unit goes there
     grouped = m[lay.unit_cells]  # (units, cells of a unit, puzzles)
