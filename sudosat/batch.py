@@ -10,7 +10,7 @@ import gc
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -177,19 +177,20 @@ past about 8, a branch in numpy costs more than the engine's whole search."""
 def _search_left(
     puzzle: Puzzle,
     fixed: list[int],
-    formula: tuple[list[int], list[list[int]]],
+    formula: tuple[list[int], Sequence[list[int]]],
     timeout: float | None,
 ) -> Outcome | None:
     """The engine's search over what the front end left open; None when it finds
     several solutions (the engine itself then answers, so that which two are shown
-    does not depend on the front end) or fails."""
+    does not depend on the front end) or fails. The solution is not verified
+    here: the caller verifies a chunk's at once."""
     start = time.perf_counter()
     deadline = None if timeout is None else time.monotonic() + timeout
     found: list[Grid] = []
     stats = Stats()
     engine = batch_engine(puzzle.rank)
     try:
-        engine.search(puzzle, fixed, *formula, 2, found, deadline, stats)
+        engine.search(puzzle, fixed, *formula, 2, found, deadline, stats, checked=False)
     except SolverTimeout:
         reason = f"no answer within {timeout:g} s"
         return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=SEARCHED, stats=stats)
@@ -244,7 +245,7 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
     share = (time.perf_counter() - start) / max(len(picked), 1)
     verdicts = settled.verdicts.tolist()
     left = [k for k, verdict in enumerate(verdicts) if verdict == vector.UNDECIDED]
-    searches: Iterator[tuple[int, list[int], tuple[list[int], list[list[int]]]]] = iter(())
+    searches: Iterator[tuple[int, list[int], tuple[list[int], vector.Groups]]] = iter(())
     if left and options.max_solutions == 2 and uses_batch_engine(first.rank, options):
         # The engine's search, on the front end's candidates (no second propagation).
         candidates = settled.candidates[:, left]
@@ -258,6 +259,7 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
         by_row[index] = (puzzle, k)
     solutions = settled.solutions
     results = []
+    searched: list[tuple[int, Entry, Puzzle]] = []  # results whose grid is still to verify
     for index, row in enumerate(chunk.rows):
         if index not in by_row:
             results.append(answer(source, *chunk.parse(row), settings, chunk))
@@ -268,6 +270,8 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
         if waiting is not None and waiting[0] == k:
             outcome = _search_left(puzzle, *waiting[1:], options.timeout)
             waiting = next(searches, None)
+            if outcome is not None and outcome.solutions:
+                searched.append((len(results), row, puzzle))
         if verdict == vector.UNDECIDED and outcome is None:
             results.append(answer(source, row, puzzle, settings, chunk))
             continue
@@ -282,6 +286,15 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
         if settings.view.check:
             result.check = check(outcome, row, reader)
         results.append(result)
+    if searched:  # a wrong grid (a solver's fault) goes back to the engine, which says so
+        found = [results[i].outcome for i, _, _ in searched]
+        solved = [outcome.solutions[0] for outcome in found if outcome is not None]
+        puzzles = [puzzle.cells for _, _, puzzle in searched]
+        for (i, row, puzzle), good in zip(
+            searched, vector.solves(solved, puzzles, first.rank), strict=True
+        ):
+            if not good:
+                results[i] = answer(source, row, puzzle, settings, chunk)
     for row, entry in chunk.whole():
         results.append(answer(source, row, entry, settings, chunk))
     return results

@@ -23,7 +23,7 @@ against the rules and the givens, as in :mod:`engine`.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import pysolvers
 from pysat.solvers import Minicard, Solver
@@ -131,18 +131,20 @@ class FastSolver:
         puzzle: Puzzle,
         grid: list[int],
         variables: list[int],
-        groups: list[list[int]],
+        groups: Sequence[list[int]],
         limit: int,
         found: list[Grid],
         deadline: float | None,
         stats: Stats,
+        checked: bool = True,
     ) -> None:
         """The search over what propagation left: ``grid`` with its settled cells,
         the open cell variables, and the groups of the rules with two or more of
         them, where formula variable k is ``variables[k - 1]`` (as
         :meth:`_reduced` gives them, or the front end). Numbered densely, the
         formula has no variable outside its clauses, and the solver none to
-        decide for nothing."""
+        decide for nothing. Not ``checked``: the caller verifies the solutions
+        (the front end does a chunk's at once)."""
         cell_of, value_of = self.cell_of, self.value_of
         count = len(variables)
         stats.variables, stats.clauses = count, 2 * len(groups)
@@ -157,14 +159,17 @@ class FastSolver:
                 for lit in chosen:
                     v = variables[lit - 1]
                     grid[cell_of[v]] = value_of[v]
-                accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
+                if checked:
+                    accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
+                else:
+                    found.append(tuple(grid))
                 search.add_clause([-lit for lit in chosen])
         finally:
             stats.add_search(search.accum_stats())
             search.delete()
 
 
-def exactly_one(groups: list[list[int]]) -> Minicard:
+def exactly_one(groups: Iterable[list[int]]) -> Minicard:
     """A fresh Minicard holding "exactly one" of each group: a clause and a native
     cardinality constraint."""
     search = Minicard()

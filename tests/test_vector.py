@@ -183,3 +183,18 @@ def test_the_front_end_is_the_default_and_can_be_turned_off(run: Any, tmp_path: 
     code, out, _ = run("solve", "-f", "jsonl", "-j", "1", "--no-front-end", str(path))
     assert code == 0 and not any("numpy" in json.loads(x)["solver"] for x in out.splitlines())
     assert batch.SEARCH_BUDGET > 0
+
+
+def test_a_wrong_grid_is_caught_by_the_chunk_check() -> None:
+    puzzle = parse(ESCARGOT)
+    [grid] = solve(puzzle).solutions
+    swapped = list(grid)
+    swapped[0], swapped[1] = swapped[1], swapped[0]  # the row stays full, the columns do not
+    blank = next(c for c, v in enumerate(puzzle.cells) if not v)
+    other = list(grid)
+    other[blank] = other[blank] % 9 + 1  # a row with a value twice
+    checks = vector.solves([grid, tuple(swapped), tuple(other)], [puzzle.cells] * 3, 3)
+    assert checks == [True, False, False]
+    givens = list(puzzle.cells)
+    givens[blank] = grid[blank] % 9 + 1  # a puzzle the right grid does not keep
+    assert vector.solves([grid], [tuple(givens)], 3) == [False]
