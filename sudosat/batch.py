@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .engine import Options, batch_engine, solve_or_error, uses_batch_engine
 from .fast import NAME as ENGINE
-from .formats import InputError, LineReader, Row
+from .formats import NUMBERS, InputError, LineReader, Row
 from .inputs import Chunk, Entry
 from .limits import TooBig
 from .outcome import Outcome, Stats, Status, no_solution
@@ -180,10 +180,10 @@ def _search_left(
     formula: tuple[list[int], Sequence[list[int]]],
     timeout: float | None,
 ) -> Outcome | None:
-    """The engine's search over what the front end left open; None when it finds
-    several solutions (the engine itself then answers, so that which two are shown
-    does not depend on the front end) or fails. The solution is not verified
-    here: the caller verifies a chunk's at once."""
+    """The engine's search over what the front end left open (the formula the
+    engine itself would build from its own propagation, the same candidates in
+    the same order, so the same solutions); None when the solver fails. The
+    solutions are not verified here: the caller verifies a chunk's at once."""
     start = time.perf_counter()
     deadline = None if timeout is None else time.monotonic() + timeout
     found: list[Grid] = []
@@ -196,10 +196,9 @@ def _search_left(
         return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=SEARCHED, stats=stats)
     except SolverError:
         return None
-    if len(found) > 1:
-        return None
     if found:
-        outcome = Outcome(puzzle, Status.UNIQUE, found, True, solver=SEARCHED, stats=stats)
+        status = Status.UNIQUE if len(found) == 1 else Status.MULTIPLE
+        outcome = Outcome(puzzle, status, found, len(found) == 1, solver=SEARCHED, stats=stats)
     else:
         outcome = no_solution(puzzle, SEARCHED)
         outcome.stats = stats
@@ -215,7 +214,7 @@ def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
         settings.front_end
         and reader is not None
         and reader.first is not None
-        and bool(reader.fast)
+        and (bool(reader.fast) or reader.alphabet == NUMBERS)
         and reader.first.rank in FRONT_END_RANKS
         and options.solver is None
         and options.encoding is None
@@ -235,7 +234,10 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
     assert reader is not None and reader.first is not None
     first = reader.first
     texts = [row.text.strip() for row in chunk.rows]
-    picked, grids = vector.parse(texts, reader.fast, len(first.cells))
+    if reader.fast:
+        picked, grids = vector.parse(texts, reader.fast, len(first.cells))
+    else:
+        picked, grids = vector.parse_numbers(texts, len(first.cells), first.size)
     start = time.perf_counter()
     # With one solution asked for, the engine reports "unique" only when
     # propagation alone settles a puzzle; the front end then does the same.
@@ -287,12 +289,15 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
             result.check = check(outcome, row, reader)
         results.append(result)
     if searched:  # a wrong grid (a solver's fault) goes back to the engine, which says so
-        found = [results[i].outcome for i, _, _ in searched]
-        solved = [outcome.solutions[0] for outcome in found if outcome is not None]
-        puzzles = [puzzle.cells for _, _, puzzle in searched]
-        for (i, row, puzzle), good in zip(
-            searched, vector.solves(solved, puzzles, first.rank), strict=True
-        ):
+        each = [
+            (i, row, puzzle, grid)
+            for i, row, puzzle in searched
+            for outcome in [results[i].outcome]
+            if outcome is not None
+            for grid in outcome.solutions
+        ]
+        checks = vector.solves([e[3] for e in each], [e[2].cells for e in each], first.rank)
+        for (i, row, puzzle, _), good in zip(each, checks, strict=True):
             if not good:
                 results[i] = answer(source, row, puzzle, settings, chunk)
     for row, entry in chunk.whole():

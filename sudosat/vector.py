@@ -23,6 +23,7 @@ answers it exactly as it would have without this front end.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -238,6 +239,9 @@ def _split(masks: Masks, origin: NDArray[np.intp]) -> tuple[Masks, NDArray[np.in
     return np.concatenate([masks, without], axis=1), np.concatenate([origin, origin])
 
 
+_SEPARATORS = re.compile(r"[ \t|+]")
+
+
 def parse(
     texts: list[str], table: dict[str, int], cells: int
 ) -> tuple[list[int], NDArray[np.int64]]:
@@ -248,6 +252,9 @@ def parse(
     for symbol, value in table.items():
         if symbol.isascii():
             lookup[ord(symbol)] = value
+    # A line of another length is read by its characters alone ("5 3 . | . 7 ."):
+    # spaces, tabs and box separators are no cells then.
+    texts = [text if len(text) == cells else _SEPARATORS.sub("", text) for text in texts]
     picked = [i for i, text in enumerate(texts) if len(text) == cells and text.isascii()]
     if not picked:
         return [], np.zeros((0, cells), dtype=np.int64)
@@ -256,6 +263,25 @@ def parse(
     good = np.asarray((values >= 0).all(axis=1))
     readable: list[bool] = good.tolist()
     return [i for i, ok in zip(picked, readable, strict=True) if ok], values[good]
+
+
+def parse_numbers(texts: list[str], cells: int, size: int) -> tuple[list[int], NDArray[np.int64]]:
+    """Like :func:`parse`, for lines of whitespace-separated numbers: the lines of
+    exactly ``cells`` plain numbers 0..``size``. Blank marks, box separators and
+    anything else are for the line reader."""
+    picked: list[int] = []
+    rows: list[list[int]] = []
+    for i, text in enumerate(texts):
+        words = text.split()
+        if len(words) != cells or not all(
+            w.isascii() and w.isdigit() and len(w) < 10 for w in words
+        ):
+            continue
+        values = list(map(int, words))
+        if max(values) <= size:
+            picked.append(i)
+            rows.append(values)
+    return picked, np.array(rows, dtype=np.int64).reshape(len(rows), cells)
 
 
 @dataclass

@@ -81,6 +81,21 @@ def test_the_front_end_answers_as_the_engine_on_tdokus_sets(
         assert answered > take // 2  # propagation and the short search settle most
 
 
+@pytest.mark.parametrize("name", ["general_16x16.ints.txt", "general_9x9.ints.txt"])
+def test_lines_of_numbers_too(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # lloyd_acs: every fill level, from the empty grid (several solutions) up
+    source = shared(f"large/lloyd_acs/{name}")
+    lines = source.read_text().splitlines()[::30]
+    lines[3] = lines[3].replace(" ", " | ", 1)  # a box separator: the line reader's
+    lines[4] = "17 " + lines[4].split(" ", 1)[1]  # not a value: an error record
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    answered = compare(path, 32, monkeypatch)
+    assert answered > len(lines) // 3
+    found = records(path, 32, True, monkeypatch)
+    assert found[4]["status"] == "error" and found[4]["line"] == 5
+
+
 def test_tdoku_counts_through_the_front_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
