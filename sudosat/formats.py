@@ -347,7 +347,13 @@ def _reading(
     return Reading(kind, cells, values=result, alphabet=alpha)
 
 
-def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int | None) -> Reading:
+def _choose(
+    readings: list[Reading],
+    rows: Sequence[Row],
+    source: str,
+    rank: int | None,
+    alphabet: str | None = None,
+) -> Reading:
     """The one reading that fits, or an error saying why none or several do."""
     good = [r for r in readings if r.values is not None]
     # A reading that needs two blank marks at once ('.' and '0') gives way to one that does not.
@@ -387,7 +393,7 @@ def _choose(readings: list[Reading], rows: Sequence[Row], source: str, rank: int
             f"row has {lengths[odd.number]} cells, expected {lengths[rows[0].number]} "
             f"like line {rows[0].number}",
         )
-    if _plainly_numbers(rows):
+    if alphabet in (None, NUMBERS) and _plainly_numbers(rows):  # else cells are characters
         found = sum(len(row.word_texts) for row in rows)
     else:
         found = sum(row.char_count for row in rows)
@@ -454,7 +460,8 @@ def read_text(
     if layout == "auto":
         layout = _guess_layout(rows, source, rank, alphabet)
     if layout == "grid":
-        reading = _choose(_readings(rows, source, rank, alphabet, True), rows, source, rank)
+        readings = _readings(rows, source, rank, alphabet, True)
+        reading = _choose(readings, rows, source, rank, alphabet)
         return [_puzzle(reading, source, rows[0].number)]
     return list(_read_lines(rows, source, rank, alphabet))
 
@@ -547,7 +554,9 @@ class LineReader:
                 return Puzzle(first.rank, cells, first.alphabet, source, row.number)
         readings = _readings([row], source, self.rank, self.alphabet, False)
         try:
-            reading = _choose(readings, [row], source, first.rank if first else self.rank)
+            reading = _choose(
+                readings, [row], source, first.rank if first else self.rank, self.alphabet
+            )
         except InputError as err:
             return err
         puzzle = _puzzle(reading, source, row.number)
