@@ -10,17 +10,18 @@ import gc
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .engine import Options, batch_engine, solve_or_error, uses_batch_engine
 from .fast import NAME as ENGINE
+from .fast import GroupList
 from .formats import NUMBERS, InputError, LineReader, Row
 from .inputs import Chunk, Entry
 from .limits import TooBig
-from .outcome import Outcome, Stats, Status, no_solution
+from .outcome import Outcome, Status, no_solution
 from .pool import WorkerError, ordered_map
 from .puzzle import Grid, Puzzle
 from .rating import rate
@@ -36,7 +37,7 @@ from .render import (
     stats_lines,
 )
 from .signals import held
-from .solvers import SolverError, SolverTimeout
+from .solvers import SolverError
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -177,7 +178,7 @@ past about 8, a branch in numpy costs more than the engine's whole search."""
 def _search_left(
     puzzle: Puzzle,
     fixed: list[int],
-    formula: tuple[list[int], Sequence[list[int]]],
+    formula: tuple[list[int], GroupList],
     timeout: float | None,
 ) -> Outcome | None:
     """The engine's search over what the front end left open (the formula the
@@ -185,23 +186,11 @@ def _search_left(
     the same order, so the same solutions); None when the solver fails. The
     solutions are not verified here: the caller verifies a chunk's at once."""
     start = time.perf_counter()
-    deadline = None if timeout is None else time.monotonic() + timeout
-    found: list[Grid] = []
-    stats = Stats()
     engine = batch_engine(puzzle.rank)
     try:
-        engine.search(puzzle, fixed, *formula, 2, found, deadline, stats, checked=False)
-    except SolverTimeout:
-        reason = f"no answer within {timeout:g} s"
-        return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=SEARCHED, stats=stats)
+        outcome = engine.searched(puzzle, fixed, *formula, 2, timeout, SEARCHED, checked=False)
     except SolverError:
         return None
-    if found:
-        status = Status.UNIQUE if len(found) == 1 else Status.MULTIPLE
-        outcome = Outcome(puzzle, status, found, len(found) == 1, solver=SEARCHED, stats=stats)
-    else:
-        outcome = no_solution(puzzle, SEARCHED)
-        outcome.stats = stats
     outcome.stats.time = time.perf_counter() - start
     return outcome
 
@@ -235,7 +224,8 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
     first = reader.first
     texts = [row.text.strip() for row in chunk.rows]
     if reader.fast:
-        picked, grids = vector.parse(texts, reader.fast, len(first.cells))
+        by_characters = reader.alphabet not in (None, NUMBERS)
+        picked, grids = vector.parse(texts, reader.fast, len(first.cells), by_characters)
     else:
         picked, grids = vector.parse_numbers(texts, len(first.cells), first.size)
     start = time.perf_counter()
@@ -247,7 +237,7 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
     share = (time.perf_counter() - start) / max(len(picked), 1)
     verdicts = settled.verdicts.tolist()
     left = [k for k, verdict in enumerate(verdicts) if verdict == vector.UNDECIDED]
-    searches: Iterator[tuple[int, list[int], tuple[list[int], vector.Groups]]] = iter(())
+    searches: Iterator[tuple[int, list[int], tuple[list[int], GroupList]]] = iter(())
     if left and options.max_solutions == 2 and uses_batch_engine(first.rank, options):
         # The engine's search, on the front end's candidates (no second propagation).
         candidates = settled.candidates[:, left]
@@ -261,45 +251,37 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
         by_row[index] = (puzzle, k)
     solutions = settled.solutions
     results = []
-    searched: list[tuple[int, Entry, Puzzle]] = []  # results whose grid is still to verify
+    unchecked: list[tuple[int, Entry, Puzzle, Grid]] = []  # the searches' grids, per result
     for index, row in enumerate(chunk.rows):
         if index not in by_row:
             results.append(answer(source, *chunk.parse(row), settings, chunk))
             continue
         puzzle, k = by_row[index]
-        verdict = verdicts[k]
-        outcome = None
         if waiting is not None and waiting[0] == k:
             outcome = _search_left(puzzle, *waiting[1:], options.timeout)
             waiting = next(searches, None)
-            if outcome is not None and outcome.solutions:
-                searched.append((len(results), row, puzzle))
-        if verdict == vector.UNDECIDED and outcome is None:
+            if outcome is None:  # the solver failed: the engine answers, and says so
+                results.append(answer(source, row, puzzle, settings, chunk))
+                continue
+            unchecked += [(len(results), row, puzzle, grid) for grid in outcome.solutions]
+        elif verdicts[k] == vector.UNDECIDED:
             results.append(answer(source, row, puzzle, settings, chunk))
             continue
-        if outcome is None:
-            if verdict == vector.UNIQUE:
-                grid = tuple(solutions[k].tolist())
-                outcome = Outcome(puzzle, Status.UNIQUE, [grid], exhausted=True, solver=FRONT_END)
-            else:
-                outcome = no_solution(puzzle, FRONT_END)
+        elif verdicts[k] == vector.UNIQUE:
+            grid = tuple(solutions[k].tolist())
+            outcome = Outcome(puzzle, Status.UNIQUE, [grid], exhausted=True, solver=FRONT_END)
+        else:
+            outcome = no_solution(puzzle, FRONT_END)
         outcome.stats.time += share
-        result = Result(source, row.line, row.text.strip(), outcome)
+        result = Result(source, row.line, texts[index], outcome)
         if settings.view.check:
             result.check = check(outcome, row, reader)
         results.append(result)
-    if searched:  # a wrong grid (a solver's fault) goes back to the engine, which says so
-        each = [
-            (i, row, puzzle, grid)
-            for i, row, puzzle in searched
-            for outcome in [results[i].outcome]
-            if outcome is not None
-            for grid in outcome.solutions
-        ]
-        checks = vector.solves([e[3] for e in each], [e[2].cells for e in each], first.rank)
-        for (i, row, puzzle, _), good in zip(each, checks, strict=True):
-            if not good:
-                results[i] = answer(source, row, puzzle, settings, chunk)
+    found = [grid for *_, grid in unchecked]
+    checks = vector.solves(found, [p.cells for _, _, p, _ in unchecked], first.rank)
+    for (i, row, puzzle, _), good in zip(unchecked, checks, strict=True):
+        if not good:  # a wrong grid (a solver's fault) goes back to the engine, which says so
+            results[i] = answer(source, row, puzzle, settings, chunk)
     for row, entry in chunk.whole():
         results.append(answer(source, row, entry, settings, chunk))
     return results

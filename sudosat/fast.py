@@ -23,7 +23,8 @@ against the rules and the givens, as in :mod:`engine`.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator
+from typing import Protocol
 
 import pysolvers
 from pysat.solvers import Minicard, Solver
@@ -39,6 +40,13 @@ SEARCH_SOLVER = "minicard"
 NAME = f"batch engine ({PROBE_SOLVER} propagation, {SEARCH_SOLVER} search)"
 SLICE = 1000
 """Conflicts between looks at the clock under a timeout (milliseconds on 9x9)."""
+
+
+class GroupList(Protocol):
+    """The groups of a small formula: counted, then taken one by one."""
+
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[list[int]]: ...
 
 
 class FastSolver:
@@ -74,19 +82,60 @@ class FastSolver:
             grid = self.grid_from(implied)
             solution = accept(puzzle, grid, [], f"{PROBE_SOLVER} propagation")
             return Outcome(puzzle, Status.UNIQUE, [solution], exhausted=True, solver=NAME)
+        return self.searched(puzzle, *self._reduced(implied), limit, timeout)
+
+    def searched(
+        self,
+        puzzle: Puzzle,
+        grid: list[int],
+        variables: list[int],
+        groups: GroupList,
+        limit: int,
+        timeout: float | None,
+        solver: str = NAME,
+        checked: bool = True,
+    ) -> Outcome:
+        """The search over what propagation left: ``grid`` with its settled cells,
+        the open cell variables, and the groups of the rules with two or more of
+        them, where formula variable k is ``variables[k - 1]`` (as
+        :meth:`_reduced` gives them, or the front end). Numbered densely, the
+        formula has no variable outside its clauses, and the solver none to
+        decide for nothing. Up to ``limit`` solutions; past ``timeout`` seconds a
+        TIMEOUT outcome with the solutions found by then. ``solver`` names the
+        engine in the outcome. Not ``checked``: the caller verifies the
+        solutions (the front end does a chunk's at once)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         found: list[Grid] = []
-        stats = Stats()
+        cell_of, value_of = self.cell_of, self.value_of
+        count = len(variables)
+        stats = Stats(variables=count, clauses=2 * len(groups))
+        search = exactly_one(groups)
         try:
-            self._search(puzzle, implied, limit, found, deadline, stats)
+            while len(found) < limit:
+                stats.solves += 1
+                if not _solve(search, deadline):
+                    break
+                # every open cell has one true variable: the model's positive literals
+                chosen = [lit for lit in search.get_model()[:count] if lit > 0]
+                for lit in chosen:
+                    v = variables[lit - 1]
+                    grid[cell_of[v]] = value_of[v]
+                if checked:
+                    accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
+                else:
+                    found.append(tuple(grid))
+                search.add_clause([-lit for lit in chosen])
         except SolverTimeout:
             reason = f"no answer within {timeout:g} s"
-            return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=NAME, stats=stats)
+            return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=solver, stats=stats)
+        finally:
+            stats.add_search(search.accum_stats())
+            search.delete()
         if not found:
-            return no_solution(puzzle, NAME)
+            return no_solution(puzzle, solver)
         exhausted = len(found) < limit
         status = status_of(len(found), exhausted)
-        return Outcome(puzzle, status, found, exhausted, solver=NAME, stats=stats)
+        return Outcome(puzzle, status, found, exhausted, solver=solver, stats=stats)
 
     def grid_from(self, implied: Iterable[int]) -> Grid:
         """The grid of a complete assignment: one true cell variable per cell, in order."""
@@ -111,62 +160,6 @@ class FastSolver:
             by_group[c].append(number)
             by_group[d].append(number)
         return grid, variables, list(filter(None, by_group))
-
-    def _search(
-        self,
-        puzzle: Puzzle,
-        implied: list[int],
-        limit: int,
-        found: list[Grid],
-        deadline: float | None,
-        stats: Stats,
-    ) -> None:
-        """Adds to ``found`` up to ``limit`` solutions, from what propagation left open;
-        ``stats`` gets the small formula's size and the search's effort."""
-        grid, variables, groups = self._reduced(implied)
-        self.search(puzzle, grid, variables, groups, limit, found, deadline, stats)
-
-    def search(
-        self,
-        puzzle: Puzzle,
-        grid: list[int],
-        variables: list[int],
-        groups: Sequence[list[int]],
-        limit: int,
-        found: list[Grid],
-        deadline: float | None,
-        stats: Stats,
-        checked: bool = True,
-    ) -> None:
-        """The search over what propagation left: ``grid`` with its settled cells,
-        the open cell variables, and the groups of the rules with two or more of
-        them, where formula variable k is ``variables[k - 1]`` (as
-        :meth:`_reduced` gives them, or the front end). Numbered densely, the
-        formula has no variable outside its clauses, and the solver none to
-        decide for nothing. Not ``checked``: the caller verifies the solutions
-        (the front end does a chunk's at once)."""
-        cell_of, value_of = self.cell_of, self.value_of
-        count = len(variables)
-        stats.variables, stats.clauses = count, 2 * len(groups)
-        search = exactly_one(groups)
-        try:
-            while len(found) < limit:
-                stats.solves += 1
-                if not _solve(search, deadline):
-                    break
-                # every open cell has one true variable: the model's positive literals
-                chosen = [lit for lit in search.get_model()[:count] if lit > 0]
-                for lit in chosen:
-                    v = variables[lit - 1]
-                    grid[cell_of[v]] = value_of[v]
-                if checked:
-                    accept(puzzle, tuple(grid), found, SEARCH_SOLVER)
-                else:
-                    found.append(tuple(grid))
-                search.add_clause([-lit for lit in chosen])
-        finally:
-            stats.add_search(search.accum_stats())
-            search.delete()
 
 
 def exactly_one(groups: Iterable[list[int]]) -> Minicard:

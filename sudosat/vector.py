@@ -1,6 +1,6 @@
 """Many puzzles at once: candidate masks in one numpy array, propagated together.
 
-A chunk of puzzles of one rank is a (puzzles, cells) array of bit masks, bit
+A chunk of puzzles of one rank is a (cells, puzzles) array of bit masks, bit
 ``v - 1`` set when value ``v`` is still a candidate. Every step works on the
 whole array:
 
@@ -23,16 +23,15 @@ answers it exactly as it would have without this front end.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .puzzle import Grid, units
+from .formats import NOT_A_CELL
+from .puzzle import Grid, unit_index, units
 
 Masks = NDArray[np.unsignedinteger]
 
@@ -72,10 +71,7 @@ def layout(rank: int) -> Layout:
     n = rank * rank
     cells = n * n
     unit_cells = np.array(units(rank), dtype=np.intp)
-    cell_units = np.zeros((cells, 3), dtype=np.intp)
-    for index, unit in enumerate(units(rank)):
-        for cell in unit:
-            cell_units[cell, index // n] = index
+    cell_units = np.array(unit_index(rank), dtype=np.intp).T + np.array([0, n, 2 * n])
     # Segment (line, box): the rank cells a row or column shares with a box.
     segments: list[tuple[int, ...]] = []
     key: list[tuple[str, int, int]] = []  # (kind, line, box)
@@ -220,6 +216,8 @@ def valid(
 
 def solves(grids: list[Grid], puzzles: list[Grid], rank: int) -> list[bool]:
     """Whether each grid is a solution of its puzzle, all checked at once."""
+    if not grids:
+        return []
     checked = valid(np.array(grids), np.array(puzzles), layout(rank))
     return checked.tolist()  # type: ignore[no-any-return]
 
@@ -239,22 +237,23 @@ def _split(masks: Masks, origin: NDArray[np.intp]) -> tuple[Masks, NDArray[np.in
     return np.concatenate([masks, without], axis=1), np.concatenate([origin, origin])
 
 
-_SEPARATORS = re.compile(r"[ \t|+]")
-
-
 def parse(
-    texts: list[str], table: dict[str, int], cells: int
+    texts: list[str], table: dict[str, int], cells: int, by_characters: bool
 ) -> tuple[list[int], NDArray[np.int64]]:
     """The lines of ``texts`` that are exactly ``cells`` symbols of ``table`` (a
     line reader's fast table), as values: their indexes and a (lines, cells) array.
-    The others are for the line reader, which says what is wrong with them."""
+    ``by_characters``: the file's alphabet is settled on symbols, so a line is
+    read by its characters alone. The others are for the line reader, which
+    says what is wrong with them."""
     lookup = np.full(256, -1, dtype=np.int64)
     for symbol, value in table.items():
         if symbol.isascii():
             lookup[ord(symbol)] = value
-    # A line of another length is read by its characters alone ("5 3 . | . 7 ."):
-    # spaces, tabs and box separators are no cells then.
-    texts = [text if len(text) == cells else _SEPARATORS.sub("", text) for text in texts]
+    # A line of another length is read by its characters alone ("5 3 . | . 7 ."),
+    # as the line reader's character reading does: white space and box
+    # separators are no cells then.
+    if by_characters:
+        texts = [text if len(text) == cells else NOT_A_CELL.sub("", text) for text in texts]
     picked = [i for i, text in enumerate(texts) if len(text) == cells and text.isascii()]
     if not picked:
         return [], np.zeros((0, cells), dtype=np.int64)
@@ -292,8 +291,6 @@ class Settled:
     """UNIQUE, NONE or UNDECIDED."""
     solutions: NDArray[np.int64]
     """(puzzles, cells): the solution of each UNIQUE puzzle."""
-    branches: NDArray[np.int64]
-    """How many branches each took; 0: propagation alone settled it."""
     candidates: Masks
     """(cells, puzzles): the candidates propagation left, before any branch."""
 
@@ -339,7 +336,7 @@ def settle(grids: NDArray[np.integer], rank: int, budget: int = 8) -> Settled:
     verdict[(verdict == UNIQUE) & ~checked] = UNDECIDED  # never happens; never trusted either
     if candidates is None:  # no puzzles
         candidates = masks
-    return Settled(verdict, solution, branches, candidates)
+    return Settled(verdict, solution, candidates)
 
 
 def fixed_cells(candidates: Masks) -> NDArray[np.int64]:
@@ -359,7 +356,7 @@ def _group_literals(rank: int) -> NDArray[np.int64]:
     return np.concatenate([cells, units.reshape(-1, n)])
 
 
-class Groups(Sequence[list[int]]):
+class Groups:
     """A puzzle's groups, cut from one flat list of literals as they are taken."""
 
     def __init__(self, literals: list[int], start: int, lengths: list[int]) -> None:
@@ -373,13 +370,6 @@ class Groups(Sequence[list[int]]):
         for length in self.lengths:
             yield literals[start : start + length]
             start += length
-
-    @overload
-    def __getitem__(self, index: int) -> list[int]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[list[int]]: ...
-    def __getitem__(self, index: int | slice) -> list[int] | list[list[int]]:
-        return list(self)[index]
 
 
 def open_groups(candidates: Masks, rank: int) -> Iterator[tuple[list[int], Groups]]:
