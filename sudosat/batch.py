@@ -1,20 +1,20 @@
-"""Running many puzzles: each chunk of input is parsed, solved (through
-:func:`engine.solve_with`, which chooses the engine), checked and rendered in a
-worker; the main process writes the chunks back in input order, exactly one
-record per puzzle, and sums up.
+"""Answering a chunk of input: each puzzle is parsed, solved (through
+:func:`engine.solve_with`, which chooses the engine), rated or explained when
+asked, checked and rendered, in a worker or in process; :mod:`runner` writes
+the chunks back in input order, exactly one record per puzzle, and sums up.
 """
 
 from __future__ import annotations
 
 import gc
-import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .deadline import deadline_after, remaining
 from .engine import Options, batch_engine, solve_or_error, uses_batch_engine
 from .fast import NAME as ENGINE
 from .fast import GroupList
@@ -22,7 +22,6 @@ from .formats import NUMBERS, InputError, LineReader, Row
 from .inputs import Chunk, Entry
 from .limits import TooBig
 from .outcome import Outcome, Status, no_solution
-from .pool import WorkerError, ordered_map
 from .puzzle import Grid, Puzzle
 from .rating import rate
 from .render import (
@@ -36,8 +35,7 @@ from .render import (
     render,
     stats_lines,
 )
-from .signals import held
-from .solvers import SolverError
+from .solvers import SolverError, SolverTimeout
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -80,6 +78,8 @@ class Done:
     notes: list[str] = field(default_factory=list)
     """For stderr: why a puzzle failed or is not unique (line and grid formats)."""
     interrupted: bool = False
+    stopped: bool = False
+    """The run must stop after this chunk (generate's deadline passed)."""
 
 
 def failure(result: Result) -> str | None:
@@ -87,6 +87,8 @@ def failure(result: Result) -> str | None:
     A puzzle whose expected answer was checked counts by its check alone."""
     if result.outcome is None:
         return MALFORMED
+    if result.explanation is not None and result.explanation.timed_out:
+        return str(Status.TIMEOUT)
     if result.check is not None and result.check.verdict != NO_EXPECTATION:
         return MISMATCH if result.check.failed else None
     status = result.status
@@ -121,12 +123,23 @@ def answer(
     """One puzzle of a chunk, solved and checked."""
     if isinstance(entry, InputError):
         return Result(source, row.line, row.text.strip(), None, str(entry))
+    options, view = settings.options, settings.view
     try:
-        outcome = solve_or_error(entry, settings.options)
+        if view.explain:
+            from .explain import explain  # here: PySAT's RC2
+
+            found = explain(entry, options.timeout)
+            return Result(source, row.line, row.text.strip(), found.outcome, explanation=found)
+        deadline = deadline_after(options.timeout)
+        outcome = solve_or_error(entry, options)
         rating = None
-        if settings.view.rate and outcome.status == Status.UNIQUE:
+        if view.rate and outcome.status == Status.UNIQUE:
             searched = outcome if outcome.solver == ENGINE else None  # its search is rated
-            rating = rate(entry, searched)
+            try:
+                rating = rate(entry, searched, remaining(deadline))
+            except SolverTimeout:
+                outcome.status = Status.TIMEOUT
+                outcome.reason = f"no rating within {options.timeout:g} s"
     except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
         return Result(source, row.line, row.text.strip(), None, str(err))
     result = Result(source, row.line, row.text.strip(), outcome, rating=rating)
@@ -210,6 +223,7 @@ def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
         and options.max_solutions <= 2
         and not view.rate
         and not view.stats
+        and not view.explain
     )
 
 
@@ -316,6 +330,8 @@ class Summary:
     slowest: Slowest | None = None
     seconds: float = 0.0
     interrupted: bool = False
+    stopped: bool = False
+    """A task stopped the run (generate's deadline)."""
     failure: str = ""
     """Why the run stopped early (worker processes kept dying), if it did."""
 
@@ -329,13 +345,15 @@ class Summary:
     def lines(self) -> list[str]:
         order = [str(s) for s in (Status.UNIQUE, Status.SOLVED, Status.MULTIPLE)]
         order += [str(s) for s in (Status.NONE, Status.TIMEOUT, Status.ERROR)]
+        order += ["made"]
         parts = [f"{self.statuses[s]} {s}" for s in order if self.statuses[s]]
         if self.statuses[MALFORMED]:
             parts[-1] += f" ({self.statuses[MALFORMED]} malformed input)"
         if self.statuses[MISMATCH]:
             parts.append(f"{self.statuses[MISMATCH]} failed --check")
         rate = self.puzzles / self.seconds if self.seconds > 0 else 0.0
-        head = "interrupted after" if self.interrupted or self.failure else "answered"
+        verb = "made" if self.statuses["made"] else "answered"
+        head = "interrupted after" if self.interrupted or self.failure or self.stopped else verb
         noun = "puzzle" if self.puzzles == 1 else "puzzles"
         found = [
             f"{head} {self.puzzles} {noun} in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "
@@ -347,46 +365,6 @@ class Summary:
         return found
 
 
-def run(
-    chunks: Iterable[Chunk],
-    settings: Settings,
-    write: Callable[[str], None],
-    *,
-    jobs: int,
-    report: Callable[[str], None] = lambda note: None,
-    progress: Callable[[int], None] | None = None,
-) -> Summary:
-    """Solve every chunk, writing the answers in input order. Ctrl-C stops it: what
-    was written is whole records, and the summary says how far it got."""
-    summary = Summary()
-    start = time.perf_counter()
-    tasks = ((chunk, settings) for chunk in chunks)
-    try:
-        if jobs > 1:
-            answers: Iterable[Done] = ordered_map(
-                work, tasks, jobs, describe=_describe, warn=report
-            )
-        else:
-            answers = map(work, tasks)
-        for done in answers:
-            with held(frozenset({signal.SIGINT})):  # a Ctrl-C fires after both, never between
-                summary.add(done)
-                write(done.text)  # whole records, never cut in half
-            for said in done.notes:
-                report(said)
-            if progress is not None:
-                progress(done.puzzles)
-            if done.interrupted:
-                raise KeyboardInterrupt
-    except KeyboardInterrupt:
-        summary.interrupted = True
-    except WorkerError as error:
-        summary.failure = str(error)
-    finally:
-        summary.seconds = time.perf_counter() - start
-    return summary
-
-
-def _describe(task: Task) -> str:
+def describe(task: Task) -> str:
     chunk = task[0]
     return f"{chunk.source} from line {chunk.first_line()}"

@@ -7,57 +7,46 @@ show) and turns the answers into an exit code.
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import json
-import os
 import signal
 import sys
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from itertools import chain, islice
-from typing import IO, Any, TypeVar
+from dataclasses import replace
+from typing import Any, TypeVar
 
 import click
 from click.core import ParameterSource
 from rich.console import Console
 
-from . import __version__
-from .batch import FAILURES, Settings, Summary, run
+from . import __version__, runner
 from .dimacs import read_answer, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import COUNT_LIMIT, Options, check_answer
 from .files import OutputRefused, write_out
 from .formats import AmbiguousInput, InputError, format_line, printable
-from .generator import (
-    GENERATE_CHUNK,
-    SYMMETRIES,
-    Asked,
-    GenerationError,
-    make_many,
-    output_alphabet,
-)
-from .inputs import MAX_WHOLE, Inputs, read_file, read_source
-from .inputs import shard as take_shard
+from .generator import SYMMETRIES, Asked, GenerationError, output_alphabet
+from .inputs import MAX_WHOLE, read_file, read_source
 from .limits import TooBig, check_writable
 from .outcome import Status
-from .pool import ordered_map
-from .puzzle import Puzzle
-from .rating import LEVELS
-from .render import (
-    FORMATS,
-    GENERATED_FIELDS,
-    Document,
-    Result,
-    View,
-    explanation_json,
-    note,
-    render,
-    render_generated,
-    show_explanation,
+from .process import (
+    EXIT_INTERNAL,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_OUTPUT,
+    EXIT_SOLVER,
+    EXIT_TIMEOUT,
+    EXIT_USAGE,
+    Terminated,
+    os_failure,
+    silence_stdout,
+    stopped,
+    supervise,
 )
-from .signals import PR_SET_CHILD_SUBREAPER, prctl
+from .puzzle import Puzzle
+from .rating import LEVEL_NAMES, LEVELS
+from .render import FORMATS, Result, note, render
+from .runner import FAIL_ON, How, Output, Reading
 from .solvers import (
     DEFAULT_SOLVER,
     SolverError,
@@ -67,41 +56,6 @@ from .solvers import (
     trusting,
 )
 from .solvers.pysat_backend import pysat_solvers
-
-EXIT_OK = 0
-EXIT_MULTIPLE = 1
-EXIT_USAGE = 2
-EXIT_NONE = 3
-EXIT_SOLVER = 4
-EXIT_TIMEOUT = 5
-EXIT_MISMATCH = 6
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143
-EXIT_HUNG_UP = 129
-EXIT_INTERNAL = 70
-"""A bug: an unexpected exception (sysexits' EX_SOFTWARE)."""
-EXIT_SYSTEM = 71
-"""The operating system refused a resource (sysexits' EX_OSERR)."""
-EXIT_OUTPUT = 74
-"""Output could not be written (sysexits' EX_IOERR)."""
-FAIL_ON = dict(
-    zip(
-        FAILURES,
-        (EXIT_USAGE, EXIT_SOLVER, EXIT_NONE, EXIT_MULTIPLE, EXIT_TIMEOUT, EXIT_MISMATCH),
-        strict=True,
-    )
-)
-"""--fail-on names: which outcomes count for the exit code, and their codes."""
-SEVERITY = [
-    EXIT_OK,
-    EXIT_MULTIPLE,
-    EXIT_NONE,
-    EXIT_MISMATCH,
-    EXIT_TIMEOUT,
-    EXIT_SOLVER,
-    EXIT_USAGE,
-]
-"""For many puzzles the exit code is the most severe one, in this order."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -249,174 +203,54 @@ def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | N
     return spec
 
 
+timeout_option = click.option(
+    "--timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Give up on a puzzle after this long (exit code 5).",
+)
+
+
 def _shard(value: str | None) -> tuple[int, int] | None:
-    if value is None:
-        return None
-    k, _, n = value.partition("/")
-    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
-        raise click.BadParameter(f"expected K/N with 1 <= K <= N, e.g. 1/4, not {value!r}")
-    return int(k), int(n)
+    try:
+        return None if value is None else runner.parse_shard(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
 
 
 def _fail_on(value: str | None) -> frozenset[str] | None:
-    if value is None:
-        return None
-    names = {name.strip() for name in value.split(",") if name.strip()}
-    if names == {"all"}:
-        return frozenset(FAIL_ON)
-    if names == {"never"}:
-        return frozenset()
-    unknown = names - set(FAIL_ON)
-    if unknown:
-        raise click.BadParameter(
-            f"unknown {', '.join(sorted(unknown))}; choose from {', '.join(FAIL_ON)}, all or never"
-        )
-    return frozenset(names)
+    try:
+        return None if value is None else runner.fail_on(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
 
 
-def exit_code(summary: Summary, fail_on: frozenset[str]) -> int:
-    """The most severe code of what ``fail_on`` counts; 130 when interrupted, 4 when
-    worker processes kept dying."""
-    if summary.interrupted:
-        return EXIT_INTERRUPTED
-    if summary.failure:
-        return EXIT_SOLVER
-    codes = [FAIL_ON[name] for name, n in summary.failures.items() if n and name in fail_on]
-    return max(codes, key=SEVERITY.index, default=EXIT_OK)
-
-
-def console_for(stream: IO[str], color: bool | None) -> Console:
-    # color None: rich decides from the stream, NO_COLOR and FORCE_COLOR; a flag wins over both.
-    no_color = None if color is None else not color
-    return Console(
-        file=stream, force_terminal=color, no_color=no_color, highlight=False, soft_wrap=True
-    )
-
-
-def view_for(fmt: str, out: Console, **shown: bool) -> View:
-    """What to show, with rich's view of the terminal (colours, width) for workers."""
-    return View(
-        fmt,
-        color_system=out.color_system if fmt == "rich" else None,
-        no_color=out.no_color,
-        width=out.width,
-        **shown,
-    )
+def console_for(stream: Any, color: bool | None) -> Console:
+    return Output(color=color).console(stream)
 
 
 def _write(text: str) -> None:
     if text:
         sys.stdout.write(text)
-        sys.stdout.flush()  # a stream's answers go out as they come
+        sys.stdout.flush()
 
 
-@dataclass(frozen=True)
-class Reading:
-    rank: int | None
-    alphabet: str | None
-    layout: str
-
-
-@dataclass(frozen=True)
-class Output:
-    fmt: str | None
-    color: bool | None
-    quiet: bool
-
-
-@dataclass(frozen=True)
-class Run:
-    jobs: int | None = None
-    shard: tuple[int, int] | None = None
-    fail_on: frozenset[str] | None = None
-    front_end: bool = True
-
-
-def answer_all(
+def answer(
     puzzles: tuple[str, ...],
     reading: Reading,
     options: Options,
-    output: Output,
     shown: dict[str, bool],
-    how: Run,
+    how: How,
+    output: Output,
+    formats: runner.Formats = runner.SOLVE_FORMATS,
 ) -> int:
-    """Solve (and show, and sum up) every puzzle of the inputs; the exit code."""
-    paths = puzzles or ("-",)
-    if paths == ("-",) and sys.stdin.isatty():
-        raise click.UsageError("give a PUZZLE file, or - to read one from stdin")
-    fmt, color = output.fmt, output.color
-    # jsonl and csv look the same for one puzzle and many: a pipe's first line starts them
-    tell = 1 if fmt in ("jsonl", "csv") else 2
-    inputs = Inputs(
-        paths,
-        rank=reading.rank,
-        alphabet=reading.alphabet,
-        layout=reading.layout,
-        lines_to_tell=tell,
-    )
-    many = inputs.many
-    if not many:
-        single = inputs.single()
-        if isinstance(single, InputError):
-            raise bad_input(single)
-    out = console_for(sys.stdout, color)
-    if fmt is None:
-        fmt = "rich" if out.is_terminal else ("line" if many else "grid")
-    view = view_for(fmt, out, many=many, **shown)
-    chunks = inputs.chunks()
-    if how.shard is not None:
-        chunks = take_shard(chunks, *how.shard)
-    errors = console_for(sys.stderr, color)
-
-    def report(said: str) -> None:
-        style = "red" if said.startswith("Error:") else None
-        errors.print(said, markup=False, highlight=False, style=style)
-
-    document = Document(view)
-    _write(document.head())
-    settings = Settings(options, view, how.front_end)
-    workers = (how.jobs or os.cpu_count() or 1) if many else 1
-    if workers > 1 and inputs.regular:  # one chunk (one big grid in jsonl): no pool to start
-        ahead = list(islice(chunks, 2))
-        workers = workers if len(ahead) > 1 else 1
-        chunks = chain(ahead, chunks)
-    quiet = output.quiet
-
-    def write(text: str) -> None:
-        _write(document.piece(text))
-
-    if quiet or not many or not errors.is_terminal:
-        summary = run(chunks, settings, write, jobs=workers, report=report)
-    else:
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("{task.completed:,} puzzles"),
-            TimeElapsedColumn(),
-            console=errors,
-            transient=True,
-            redirect_stdout=False,  # records go to stdout, never into the bar's stream
-            redirect_stderr=False,
-        ) as bar:
-            task = bar.add_task("solving", total=None)
-            summary = run(
-                chunks,
-                settings,
-                write,
-                jobs=workers,
-                report=report,
-                progress=lambda n: bar.advance(task, n),
-            )
-    _write(document.tail())
-    if summary.failure:
-        report(f"Error: {summary.failure}")
-    if many and not quiet:
-        for line in summary.lines():
-            errors.print(line, markup=False, highlight=False)
-    elif summary.interrupted:
-        click.echo("sudosat: interrupted", err=True)
-    return exit_code(summary, how.fail_on if how.fail_on is not None else frozenset(FAIL_ON))
+    """:func:`runner.answer`, with its errors as click's."""
+    try:
+        return runner.answer(puzzles, reading, options, shown, how, output, formats)
+    except runner.Usage as err:
+        raise click.UsageError(str(err)) from None
+    except InputError as err:
+        raise bad_input(err) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -470,12 +304,7 @@ def cli(debug: bool) -> None:
     help=f"Print the number of solutions (up to --max-solutions, default {COUNT_LIMIT}); "
     "N+ when the search stopped before it was complete.",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0, min_open=True),
-    metavar="SECONDS",
-    help="Give up on a puzzle after this long (exit code 5).",
-)
+@timeout_option
 @click.option(
     "--stats",
     is_flag=True,
@@ -570,16 +399,9 @@ def solve(
         timeout,
     )
     shown = {"count": count, "check": check, "stats": stats}
-    sys.exit(
-        answer_all(
-            puzzles,
-            Reading(rank, alphabet, layout),
-            options,
-            Output(fmt, color, quiet),
-            shown,
-            Run(jobs, shard, fail_on, front_end),
-        )
-    )
+    how = How(jobs, shard, fail_on, front_end)
+    reading = Reading(rank, alphabet, layout)
+    sys.exit(answer(puzzles, reading, options, shown, how, Output(fmt, color, quiet)))
 
 
 def read_one(path: str, rank: int | None, alphabet: str | None, layout: str) -> Puzzle:
@@ -696,7 +518,7 @@ def decode(
     except SolverError as err:
         raise SolverFailure(f"{source}: {err}") from None
     out = console_for(sys.stdout, color)
-    view = view_for(fmt or ("rich" if out.is_terminal else "grid"), out)
+    view = runner.view_for(fmt or ("rich" if out.is_terminal else "grid"), out)
     result = Result(target.source, target.line, format_line(target), outcome)
     _write(render([result], view))
     said = note(result, view)
@@ -709,7 +531,18 @@ def decode(
 @cli.command()
 @click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
 @input_options
-@output_options(*FORMATS, note="; for many puzzles line: `LEVEL RATING` per puzzle")
+@output_options(
+    *FORMATS,
+    defaults="rich (default on a terminal), line (default when piped): `LEVEL RATING` per "
+    "puzzle; json, jsonl or csv add level, rating and conflicts to solve's record",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Give up on a puzzle after this long: its record says timeout, and the run "
+    "goes on (exit code 5).",
+)
 @jobs_option
 @quiet_option
 def rate(
@@ -719,6 +552,7 @@ def rate(
     layout: str,
     fmt: str | None,
     color: bool | None,
+    timeout: float | None,
     jobs: int | None,
     quiet: bool,
 ) -> None:
@@ -737,13 +571,13 @@ def rate(
     Examples:
       sudosat rate puzzles/ai-escargot.txt
       sudosat rate --format jsonl puzzles/tdoku-magictour-25.txt
+      sudosat rate --timeout 10 --jobs 2 collection.txt
     """
-    shown = {"rate": True}
-    how = Run(jobs=jobs)
-    if fmt is None and not console_for(sys.stdout, color).is_terminal:
-        fmt = "line"  # `LEVEL RATING`, for one puzzle too
+    options = Options(timeout=timeout)
+    how = How(jobs=jobs)
     reading = Reading(rank, alphabet, layout)
-    sys.exit(answer_all(puzzles, reading, Options(), Output(fmt, color, quiet), shown, how))
+    output = Output(fmt, color, quiet)
+    sys.exit(answer(puzzles, reading, options, {"rate": True}, how, output, runner.RATE_FORMATS))
 
 
 @cli.command()
@@ -766,7 +600,16 @@ def rate(
 @click.option("--clues", type=click.IntRange(0), help="Exactly this many clues (still unique).")
 @click.option("--symmetry", type=click.Choice(SYMMETRIES), default="none", show_default=True)
 @click.option(
-    "--level", type=click.Choice(LEVELS), help="Keep only puzzles of this level (see `rate`)."
+    "--level",
+    type=click.Choice((*LEVELS, *LEVEL_NAMES)),
+    help="Keep only puzzles of this level (see `rate`); medium is intermediate, hard is expert.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Stop after this long for the whole run: the puzzles made by then are printed "
+    "whole, in seed order (exit code 5).",
 )
 @output_options(
     "rich",
@@ -779,6 +622,7 @@ def rate(
 @click.option(
     "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
 )
+@quiet_option
 def generate(
     rank: int,
     alphabet: str | None,
@@ -788,9 +632,11 @@ def generate(
     clues: int | None,
     symmetry: str,
     level: str | None,
+    timeout: float | None,
     fmt: str | None,
     color: bool | None,
     jobs: int,
+    quiet: bool,
 ) -> None:
     """Make puzzles with a unique solution: minimal, or with exactly --clues clues.
 
@@ -798,13 +644,15 @@ def generate(
     clue is shown to be needed by a verified second solution without it. The
     same --seed and options give the same puzzles on any machine and with any
     --jobs. With --symmetry, minimal means no symmetric set of clues can go.
+    Levels: simple, easy, intermediate (medium), expert (hard); see `rate`.
 
     \b
     Examples:
       sudosat generate
       sudosat generate --count 100 --seed 7 --format jsonl > puzzles.jsonl
-      sudosat generate --symmetry rotate180 --level expert
+      sudosat generate --symmetry rotate180 --level hard
       sudosat generate --rank 4 --clues 120
+      sudosat generate --rank 5 --count 20 --timeout 60
     """
     n = rank * rank
     try:
@@ -818,39 +666,47 @@ def generate(
 
         seed = secrets.randbelow(2**31)
         click.echo(f"seed: {seed}", err=True)
-    out = console_for(sys.stdout, color)
-    fmt = fmt or ("rich" if out.is_terminal else "line")
-    asked = Asked(rank, symmetry, clues, level, symbols)
+    asked = Asked(rank, symmetry, clues, LEVEL_NAMES.get(level or "", level), symbols)
     seeds = range(seed, seed + how_many)
-    chunks = [list(seeds[i : i + GENERATE_CHUNK]) for i in range(0, how_many, GENERATE_CHUNK)]
-    tasks = [(chunk, asked) for chunk in chunks]
-    made = (
-        ordered_map(make_many, tasks, jobs)
-        if jobs > 1 and len(tasks) > 1
-        else map(make_many, tasks)
-    )
-    if fmt == "csv":
-        _write(",".join(GENERATED_FIELDS) + "\n")
     try:
-        for batch in made:
-            _write(render_generated(batch, fmt, out))
+        code = runner.make(asked, seeds, jobs, Output(fmt, color, quiet), timeout)
     except GenerationError as err:
         raise BadInput(str(err)) from None
+    sys.exit(code)
 
 
 @cli.command()
-@click.argument("puzzle", default="-")
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
 @input_options
-@output_options("rich", "json", defaults="rich (default on a terminal), json (default when piped)")
+@output_options(
+    "rich",
+    "json",
+    "jsonl",
+    "text",
+    defaults="rich (default on a terminal), json (default when piped), jsonl (an object per "
+    "puzzle) or text (plain, for logs and mail)",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Seconds for each puzzle's explanation: what is found by then is printed, and "
+    "timed_out names the parts that ran out (exit code 5).",
+)
+@jobs_option
+@quiet_option
 def explain(
-    puzzle: str,
+    puzzles: tuple[str, ...],
     rank: int | None,
     alphabet: str | None,
     layout: str,
     fmt: str | None,
     color: bool | None,
+    timeout: float | None,
+    jobs: int | None,
+    quiet: bool,
 ) -> None:
-    """Explain PUZZLE's answer: why it has no solution, or several, or how hard it is.
+    """Explain each puzzle's answer: why it has no solution, or several, or how hard it is.
 
     \b
     No solution: conflict (a minimal set of clues that cannot all hold),
@@ -859,29 +715,21 @@ def explain(
     Several solutions: differ (cells where two solutions differ), add (clues
       from the first solution that make it unique).
     Unique: rating and level (see `sudosat rate`).
+    Input as for `solve`. Exit codes: 0 unique, 1 several solutions, 2 bad input,
+    3 no solution, 5 a part ran out of time (timed_out names it).
 
     \b
     Examples:
       sudosat explain puzzles/rexl-partial.txt
       sudosat explain --format json puzzles/several-solutions.txt
+      sudosat explain --format text --timeout 60 puzzles/rkkautsar-64-1.txt
     """
-    target = read_one(puzzle, rank, alphabet, layout)
-    from .explain import explain as explain_puzzle  # here: PySAT's RC2
-
-    try:
-        found = explain_puzzle(target)
-    except TooBig as err:
-        raise BadInput(str(err)) from None
-    out = console_for(sys.stdout, color)
-    if (fmt or ("rich" if out.is_terminal else "json")) == "json":
-        click.echo(json.dumps(explanation_json(found), indent=2))
-    else:
-        show_explanation(out, found)
-    sys.exit(
-        {Status.UNIQUE: EXIT_OK, Status.MULTIPLE: EXIT_MULTIPLE}.get(
-            found.outcome.status, EXIT_NONE
-        )
-    )
+    options = Options(timeout=timeout)
+    how = How(jobs=jobs)
+    reading = Reading(rank, alphabet, layout)
+    output = Output(fmt, color, quiet)
+    formats = runner.EXPLAIN_FORMATS
+    sys.exit(answer(puzzles, reading, options, {"explain": True}, how, output, formats))
 
 
 @cli.command()
@@ -980,68 +828,14 @@ def solvers(fmt: str | None) -> None:
     console.print(found)
 
 
-class Terminated(Exception):
-    """SIGTERM or SIGHUP, raised so that temporary files are removed and solver
-    programs killed."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-_received: list[int] = []
-"""Stopping signals seen. Python drops an exception raised while a finalizer
-runs, so a signal that came then is acted on when the command returns."""
-
-
-def _terminate(signum: int, frame: object) -> None:
-    _received.append(signum)
-    raise Terminated(signum)
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    _received.append(signum)
-    raise KeyboardInterrupt
-
-
 def main() -> None:
-    """Entry point: click's error machinery, plus exit 130 on Ctrl-C, 143 on SIGTERM,
-    129 on SIGHUP, 74 when output cannot be written, 71 when the system refuses a
-    resource, 70 (one line, the traceback under --debug) for anything unexpected;
-    a reader that closes the pipe ends the run quietly, exit 0. Whatever solver
-    programs left running is killed."""
-    signal.signal(signal.SIGTERM, _terminate)
-    signal.signal(signal.SIGHUP, _terminate)
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _interrupt)
-    _become_subreaper()
-    code: int | str | None
-    try:
-        code = _main()
-    except SystemExit as done:
-        code = done.code
-    finally:
-        _end_orphans()
-    if _received and code not in STOPPED_CODES.values():  # the signal's exception was lost
-        code = _stopped(_received[0])
-    sys.exit(code)
-
-
-STOPPED_CODES = {
-    signal.SIGINT: EXIT_INTERRUPTED,
-    signal.SIGTERM: EXIT_TERMINATED,
-    signal.SIGHUP: EXIT_HUNG_UP,
-}
-STOPPED_WORDS = {
-    signal.SIGINT: "interrupted",
-    signal.SIGTERM: "terminated",
-    signal.SIGHUP: "hung up",
-}
-
-
-def _stopped(signum: int) -> int:
-    click.echo(f"sudosat: {STOPPED_WORDS[signal.Signals(signum)]}", err=True)
-    return STOPPED_CODES[signal.Signals(signum)]
+    """Entry point: the command in a supervised work process (see :mod:`process`),
+    with click's error machinery, exit 130 on Ctrl-C, 143 on SIGTERM, 129 on
+    SIGHUP, 74 when output cannot be written, 71 when the system refuses a
+    resource, 70 (one line, the traceback under --debug) for anything
+    unexpected; a reader that closes the pipe ends the run quietly, exit 0.
+    Whatever solver programs left running is killed."""
+    supervise(_main)
 
 
 def _main() -> int:
@@ -1052,21 +846,21 @@ def _main() -> int:
         err.show()
         return err.exit_code
     except (KeyboardInterrupt, click.Abort):
-        return _stopped(signal.SIGINT)
-    except Terminated as stopped:
-        return _stopped(stopped.signum)
+        return stopped(signal.SIGINT)
+    except Terminated as stop:
+        return stopped(stop.signum)
     except BrokenPipeError:  # the reader has all it wants (`| head`)
-        _silence_stdout()
+        silence_stdout()
         return EXIT_OK
     except SystemExit as done:
         if type(sys.stdout).__name__ == "_PacifyFlushWrapper":  # click saw the pipe close
-            _silence_stdout()
+            silence_stdout()
             return EXIT_OK
         raise done
     except OSError as err:
         code, message = os_failure(err)
         if code == EXIT_OUTPUT:
-            _silence_stdout()
+            silence_stdout()
         click.echo(f"sudosat: {message}", err=True)
         return code
     except Exception as err:  # a bug: one line, the traceback only when asked for
@@ -1077,63 +871,3 @@ def _main() -> int:
         click.echo(f"sudosat: internal error: {what}{hint}", err=True)
         return EXIT_INTERNAL
     return code if isinstance(code, int) else EXIT_OK
-
-
-OUTPUT_ERRNOS = frozenset(
-    {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE, errno.EROFS, errno.EBADF}
-)
-"""What a failed write to stdout raises; any other OSError is the system's."""
-
-
-def os_failure(err: OSError) -> tuple[int, str]:
-    """The exit code and one-line message for an OSError no command handled:
-    74 for output that cannot be written, 71 for anything else the operating
-    system refused (no processes, no file descriptors, no semaphores)."""
-    reason = err.strerror or str(err)
-    if err.filename is None and err.errno in OUTPUT_ERRNOS:
-        return EXIT_OUTPUT, f"cannot write output: {reason}"
-    name = f"{printable(str(err.filename))}: " if err.filename is not None else ""
-    return EXIT_SYSTEM, f"system error: {name}{reason}"
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that Python's flush at exit cannot fail again."""
-    with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-
-
-def _become_subreaper() -> None:
-    """Linux: orphans of what this process starts (a solver program's children
-    that started sessions of their own) become its children, so it can end them."""
-    prctl(PR_SET_CHILD_SUBREAPER, 1)
-
-
-def _end_orphans() -> None:
-    """Kill and reap every process still a child of this one: by now only what
-    solver programs left behind."""
-    for _ in range(100):  # each round may bring the next generation of orphans
-        children = _children(os.getpid())
-        if not children:
-            return
-        for pid in children:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        for pid in children:
-            with contextlib.suppress(OSError):
-                os.waitpid(pid, 0)
-
-
-def _children(parent: int) -> list[int]:
-    found = []
-    with contextlib.suppress(OSError):
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat", "rb") as handle:
-                        fields = handle.read().rsplit(b")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(fields[1]) == parent:
-                    found.append(int(entry))
-    return found

@@ -11,26 +11,37 @@
   ``add``, a small set of clues from the first solution that makes it unique
   (greedy, then shrunk by deletion).
 * Unique: the rating (see :mod:`rating`).
+
+Memory stays in proportion to the grid's candidates: the rules are Minicard's
+native "exactly one" constraints (one per group, not a clause per pair: a
+64x64 has 16 thousand groups against 33 million pairwise clauses), and ``add``
+works on the reduced formula of what the singles leave open. Each part runs
+until a shared deadline; a part that runs out is named in ``timed_out`` and
+the others keep what they found.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from pysat.examples.rc2 import RC2
-from pysat.formula import WCNF
-from pysat.solvers import Solver
+from pysat.formula import WCNFPlus
 
-from .encoding import groups, pairwise, rules
+from .deadline import compute_by, deadline_after, remaining, solve_by
+from .deduce import deduce
+from .encoding import encode, groups
 from .engine import solve
-from .limits import check_solvable
+from .fast import exactly_one
 from .outcome import Outcome, Status
 from .puzzle import Grid, Puzzle, differences
-from .rating import RATER_COPIES, Rating, rate
-from .solvers.pysat_backend import interruptible
+from .rating import Rating, rate
+from .solvers import SolverTimeout
 
 Clue = tuple[int, int]
 """(cell, value)."""
+PARTS = ("solve", "conflict", "fewest_removed", "best_fill", "add", "rating")
+"""The parts of an explanation, as ``timed_out`` names them."""
 
 
 @dataclass
@@ -45,103 +56,159 @@ class Explanation:
     add: list[Clue] | None = None
     rating: Rating | None = None
     notes: list[str] = field(default_factory=list)
+    timed_out: list[str] = field(default_factory=list)
+    """The parts that ran out of time (see PARTS), in order."""
 
     @property
     def filled(self) -> int | None:
         return None if self.best_fill is None else sum(1 for v in self.best_fill if v)
 
 
-def minimal_conflict(puzzle: Puzzle) -> list[Clue]:
+def _rule_groups(rank: int) -> list[list[int]]:
+    cells, unit_values = groups(rank)
+    return cells + unit_values
+
+
+def minimal_conflict(puzzle: Puzzle, deadline: float | None = None) -> list[Clue]:
     """A minimal set of clues that cannot all hold with the rules (a MUS)."""
     n = puzzle.size
-    with Solver(name="glucose4", bootstrap_with=rules(puzzle.rank)) as sat:
+    sat = exactly_one(_rule_groups(puzzle.rank))
+    try:
         core = [cell * n + v for cell, v in puzzle.givens]
-        if interruptible(sat.solve, assumptions=core):
+        if solve_by(sat, deadline, core):
             return []
         core = sorted(sat.get_core() or core)
         for lit in list(core):  # deletion: drop every clue the rest still conflicts without
             trial = [x for x in core if x != lit]
-            if not interruptible(sat.solve, assumptions=trial):
+            if not solve_by(sat, deadline, trial):
                 kept = set(sat.get_core() or trial)
                 core = [x for x in trial if x in kept]
+    finally:
+        sat.delete()
     return [((lit - 1) // n, (lit - 1) % n + 1) for lit in core]
 
 
-def fewest_removed(puzzle: Puzzle) -> int:
+def _maxsat(hard: list[list[int]], atmost: list[list[int]], soft: list[list[int]]) -> RC2:
+    """RC2 over Minicard: ``hard`` clauses, "at most one" of each ``atmost`` group
+    as a native constraint, and ``soft`` clauses of weight 1."""
+    wcnf = WCNFPlus()
+    for clause in hard:
+        wcnf.append(clause)
+    for group in atmost:
+        wcnf.append([group, 1], is_atmost=True)
+    for clause in soft:
+        wcnf.append(clause, weight=1)
+    return RC2(wcnf, solver="mc")
+
+
+def fewest_removed(puzzle: Puzzle, deadline: float | None = None) -> int:
     """The fewest clues to drop for the rest to have a solution (MaxSAT)."""
     n = puzzle.size
-    wcnf = WCNF()
-    wcnf.extend(rules(puzzle.rank))
-    for cell, v in puzzle.givens:
-        wcnf.append([cell * n + v], weight=1)
-    with RC2(wcnf) as maxsat:
-        maxsat.compute()
+    rules = _rule_groups(puzzle.rank)
+    givens = [[cell * n + v] for cell, v in puzzle.givens]
+    with _maxsat(rules, rules, givens) as maxsat:
+        compute_by(maxsat, deadline)
         return int(maxsat.cost)
 
 
-def best_fill(puzzle: Puzzle) -> Grid:
+def best_fill(puzzle: Puzzle, deadline: float | None = None) -> Grid:
     """The givens kept, at most one value per cell and per unit, as many cells filled
     as possible (seed 002's partial solve). The givens must not clash."""
     n = puzzle.size
     cells, unit_values = groups(puzzle.rank)
-    wcnf = WCNF()
-    wcnf.extend(pairwise(cells + unit_values))
-    for cell, v in puzzle.givens:
-        wcnf.append([cell * n + v])
-    for cell, group in enumerate(cells):
-        if not puzzle.cells[cell]:
-            wcnf.append(group, weight=1)
-    with RC2(wcnf) as maxsat:
-        model = set(maxsat.compute() or [])
+    givens = [[cell * n + v] for cell, v in puzzle.givens]
+    blanks = [group for cell, group in enumerate(cells) if not puzzle.cells[cell]]
+    with _maxsat(givens, cells + unit_values, blanks) as maxsat:
+        model = set(compute_by(maxsat, deadline) or [])
     return tuple(
         next((v for v in range(1, n + 1) if cell * n + v in model), 0) for cell in range(n * n)
     )
 
 
-def clues_to_add(puzzle: Puzzle, solution: Grid) -> list[Clue]:
-    """Clues of ``solution`` that make it the only one: greedy, then shrunk."""
-    n = puzzle.size
-    givens = [cell * n + v for cell, v in puzzle.givens]
-    open_cells = [cell for cell, v in enumerate(puzzle.cells) if not v]
-    with Solver(name="glucose4", bootstrap_with=rules(puzzle.rank)) as sat:
-        selector = sat.nof_vars() + 1
-        sat.add_clause([-selector] + [-(cell * n + solution[cell]) for cell in open_cells])
+def clues_to_add(puzzle: Puzzle, solution: Grid, deadline: float | None = None) -> list[Clue]:
+    """Clues of ``solution`` that make it the only one: greedy, then shrunk.
+
+    The givens stay, so the search is over what the singles leave open (the
+    reduced formula, numbered densely): a selector switches on "some open cell
+    differs from ``solution``", and added clues are assumptions."""
+    deduced = deduce(puzzle)
+    cnf = encode(replace(puzzle, cells=deduced.grid), compact=True, masks=deduced.masks)
+    open_cells = [cell for cell, _ in cnf.open_cells]
+    chosen = {  # the variable saying an open cell holds its value in ``solution``
+        cell: cnf.variable(first, values, solution[cell])
+        for first, (cell, values) in zip(cnf.first_variables(), cnf.open_cells, strict=True)
+    }
+    sat = exactly_one(cnf.groups)
+    try:
+        selector = cnf.nv + 1
+        sat.add_clause([-selector, *(-chosen[cell] for cell in open_cells)])
 
         def other(added: list[int]) -> Grid | None:
-            if not interruptible(sat.solve, assumptions=[*givens, *added, selector]):
+            if not solve_by(sat, deadline, [*added, selector]):
                 return None
-            model = set(sat.get_model() or [])
-            return tuple(
-                next(v for v in range(1, n + 1) if cell * n + v in model) for cell in range(n * n)
-            )
+            return cnf.decode(sat.get_model() or [])
 
         added: list[int] = []
+        clue_of: dict[int, Clue] = {}
         while (second := other(added)) is not None:
             cell = differences(solution, second)[0]
-            added.append(cell * n + solution[cell])
+            added.append(chosen[cell])
+            clue_of[chosen[cell]] = (cell, solution[cell])
         for lit in list(added):
             trial = [x for x in added if x != lit]
             if other(trial) is None:
                 added = trial
-    return [((lit - 1) // n, (lit - 1) % n + 1) for lit in added]
+    finally:
+        sat.delete()
+    return [clue_of[lit] for lit in added]
 
 
-def explain(puzzle: Puzzle) -> Explanation:
+def explain(puzzle: Puzzle, timeout: float | None = None) -> Explanation:
     """Why ``puzzle`` has no solution, several, or one, and how hard it is then.
-    Raises TooBig when the rules, held by a few solvers, would not fit in memory."""
-    check_solvable(puzzle, False, RATER_COPIES, " (the rules in three solvers, to explain)")
-    outcome = solve(puzzle)
+
+    ``timeout``: seconds for the whole explanation; a part that does not finish
+    in time is named in ``timed_out`` and left None (when the solve itself runs
+    out, nothing else is tried). Raises TooBig when a unique puzzle's rating
+    would need more memory than this machine has."""
+    deadline = deadline_after(timeout)
+    outcome = solve(puzzle, timeout=timeout)
     found = Explanation(outcome)
+    if outcome.status == Status.TIMEOUT:
+        found.timed_out.append("solve")
+        return found
+    steps: list[tuple[str, Callable[[], None]]] = []
     if outcome.status == Status.NONE:
-        found.conflict = minimal_conflict(puzzle)
-        found.fewest_removed = fewest_removed(puzzle)
+
+        def conflict() -> None:
+            found.conflict = minimal_conflict(puzzle, deadline)
+
+        def fewest() -> None:
+            found.fewest_removed = fewest_removed(puzzle, deadline)
+
+        def fill() -> None:
+            found.best_fill = best_fill(puzzle, deadline)
+
+        steps += [("conflict", conflict), ("fewest_removed", fewest)]
         if outcome.clashes:
             found.notes.append("the givens clash, so no fill keeps them all")
         else:
-            found.best_fill = best_fill(puzzle)
+            steps.append(("best_fill", fill))
     elif outcome.status == Status.MULTIPLE:
         found.differ = differences(*outcome.solutions[:2])
-        found.add = clues_to_add(puzzle, outcome.solutions[0])
+
+        def add() -> None:
+            found.add = clues_to_add(puzzle, outcome.solutions[0], deadline)
+
+        steps.append(("add", add))
     elif outcome.status == Status.UNIQUE:
-        found.rating = rate(puzzle)
+
+        def rating() -> None:
+            found.rating = rate(puzzle, timeout=remaining(deadline))
+
+        steps.append(("rating", rating))
+    for name, step in steps:
+        try:
+            step()
+        except SolverTimeout:
+            found.timed_out.append(name)
     return found

@@ -29,6 +29,7 @@ from typing import Protocol
 import pysolvers
 from pysat.solvers import Minicard, Solver
 
+from .deadline import solve_by
 from .encoding import augmented
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle
@@ -38,8 +39,6 @@ from .solvers.pysat_backend import interruptible
 PROBE_SOLVER = "glucose4"
 SEARCH_SOLVER = "minicard"
 NAME = f"batch engine ({PROBE_SOLVER} propagation, {SEARCH_SOLVER} search)"
-SLICE = 1000
-"""Conflicts between looks at the clock under a timeout (milliseconds on 9x9)."""
 
 
 class GroupList(Protocol):
@@ -184,14 +183,9 @@ def _units_of(cell: int, rank: int) -> tuple[int, int, int]:
 
 
 def _solve(search: Minicard, deadline: float | None) -> bool:
-    """``search.solve()``; with a deadline, in slices of SLICE conflicts, giving up
-    (SolverTimeout) once it has passed."""
+    """``search.solve()``, interrupted (SolverTimeout) when ``deadline`` passes,
+    also between the solves of a long enumeration; the search is the same with a
+    deadline or without (see :mod:`deadline`)."""
     if deadline is None:
         return bool(interruptible(search.solve))
-    while True:
-        if time.monotonic() >= deadline:  # also between the solves of a long enumeration
-            raise SolverTimeout("deadline passed")
-        search.conf_budget(SLICE)
-        status = interruptible(search.solve_limited)
-        if status is not None:
-            return bool(status)
+    return solve_by(search, deadline)

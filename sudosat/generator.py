@@ -22,18 +22,20 @@ the solver learnt before.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
+from .deadline import deadline_after, remaining, solve_by
 from .encoding import groups
 from .engine import batch_engine
 from .fast import exactly_one
 from .formats import NUMBERS, candidate_alphabets, lookup_alphabet
 from .outcome import Status
 from .puzzle import Grid, Puzzle, differences, rule_violations, units
-from .rating import LEVELS, Rating, rate
-from .solvers.pysat_backend import interruptible
+from .rating import LEVEL_NAMES, LEVELS, Rating, rate
+from .solvers import SolverTimeout
 
 SYMMETRIES = ("none", "rotate180", "rotate90", "mirror", "diagonal")
 ATTEMPTS = 50
@@ -105,12 +107,14 @@ class Generator:
         clues: int | None = None,
         level: str | None = None,
         alphabet: str = "",
+        deadline: float | None = None,
     ) -> Generated:
-        """One checked puzzle from ``seed``: minimal, or with exactly ``clues`` clues."""
+        """One checked puzzle from ``seed``: minimal, or with exactly ``clues`` clues.
+        SolverTimeout when ``deadline`` (``time.monotonic()``) passes first."""
         rng = random.Random(seed)
         fewest = self.size**2
         for _ in range(ATTEMPTS):
-            carving = Carving(self, rng)
+            carving = Carving(self, rng, deadline)
             try:
                 order = orbits(self.rank, symmetry)
                 rng.shuffle(order)
@@ -124,7 +128,7 @@ class Generator:
             if clues is not None and count != clues:
                 continue
             puzzle = Puzzle(self.rank, grid, alphabet, source="<generated>")
-            rating = rate_checked(puzzle, solution)
+            rating = rate_checked(puzzle, solution, deadline)
             if level is not None and rating.level != level:
                 continue
             check_minimal(puzzle, solution, witnesses, clues is None)
@@ -156,13 +160,20 @@ class Carving:
     removed cells and an orbit proves the orbit needed without a solve.
     """
 
-    def __init__(self, generator: Generator, rng: random.Random) -> None:
+    def __init__(
+        self, generator: Generator, rng: random.Random, deadline: float | None = None
+    ) -> None:
         self.rank, self.n = generator.rank, generator.size
+        self.deadline = deadline
         self.checker = exactly_one(generator.groups)
         self.top = self.n**3  # the cell variables; selectors come after
         self.value_of = generator.value_of
         self.solves = 0
-        self.solution = self._full_grid(rng)
+        try:
+            self.solution = self._full_grid(rng)
+        except BaseException:
+            self.checker.delete()
+            raise
         self.kept = list(self.solution)
         self.kept_mask = (1 << len(self.solution)) - 1  # the same, a bit per cell
         self.needed: set[int] = set()  # cells whose clue stays, as unit clauses
@@ -275,7 +286,7 @@ class Carving:
     def _model(self, assumptions: list[int]) -> Grid | None:
         """The grid of a solution under ``assumptions``, or None."""
         self.solves += 1
-        if not interruptible(self.checker.solve, assumptions=assumptions):
+        if not solve_by(self.checker, self.deadline, assumptions):
             return None
         # the cell variables come first, in order: each cell's true one gives its value
         true = filter((0).__lt__, self.checker.get_model()[: self.n**3])
@@ -333,10 +344,12 @@ def _root(parent: list[int], x: int) -> int:
     return x
 
 
-def rate_checked(puzzle: Puzzle, solution: Grid) -> Rating:
+def rate_checked(puzzle: Puzzle, solution: Grid, deadline: float | None = None) -> Rating:
     """The rating, once the batch engine has found ``solution`` again and proved
     it unique (its search is also what the rating measures)."""
-    outcome = batch_engine(puzzle.rank).solve(puzzle)
+    outcome = batch_engine(puzzle.rank).solve(puzzle, timeout=remaining(deadline))
+    if outcome.status == Status.TIMEOUT:
+        raise SolverTimeout(outcome.reason)
     if outcome.status != Status.UNIQUE or outcome.solutions != [solution]:
         raise AssertionError(f"a generated puzzle is not unique: {outcome.status}")
     return rate(puzzle, outcome)
@@ -390,23 +403,30 @@ def generate(
     clues: int | None = None,
     level: str | None = None,
     alphabet: str = "",
+    timeout: float | None = None,
 ) -> Generated:
     """A puzzle with a unique solution, the same for the same seed and options.
 
     Minimal (no clue, or with a ``symmetry`` no symmetric set of clues, can go)
     unless ``clues`` asks for exactly that many; ``level`` keeps only puzzles of
     that rating level (see :mod:`rating`). Raises GenerationError when bounded
-    search finds none.
+    search finds none, SolverTimeout after ``timeout`` seconds.
     """
     if symmetry not in SYMMETRIES:
         raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
-    if level is not None and level not in LEVELS:
+    if level is not None and level not in LEVELS and level not in LEVEL_NAMES:
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     n = rank * rank
     if clues is not None and not 0 <= clues <= n * n:
         raise ValueError(f"clues must be 0..{n * n}")
+    level = LEVEL_NAMES.get(level or "", level)
     return generator(rank).generate(
-        seed, symmetry=symmetry, clues=clues, level=level, alphabet=alphabet
+        seed,
+        symmetry=symmetry,
+        clues=clues,
+        level=level,
+        alphabet=alphabet,
+        deadline=deadline_after(timeout),
     )
 
 
@@ -425,20 +445,27 @@ class Asked:
     symbols: str = ""
 
 
-def make_many(task: tuple[list[int], Asked]) -> list[Generated]:
-    """The puzzles of some seeds (in a worker, or in process)."""
-    seeds, asked = task
-    return [
-        generate(
-            seed,
-            rank=asked.rank,
-            symmetry=asked.symmetry,
-            clues=asked.clues,
-            level=asked.level,
-            alphabet=asked.symbols,
-        )
-        for seed in seeds
-    ]
+def make_many(
+    seeds: Iterable[int], asked: Asked, deadline: float | None = None
+) -> tuple[list[Generated], bool]:
+    """The puzzles of some seeds, in order, and whether ``deadline`` stopped the
+    work before the last (then the list holds those finished before it)."""
+    made: list[Generated] = []
+    for seed in seeds:
+        try:
+            made.append(
+                generator(asked.rank).generate(
+                    seed,
+                    symmetry=asked.symmetry,
+                    clues=asked.clues,
+                    level=asked.level,
+                    alphabet=asked.symbols,
+                    deadline=deadline,
+                )
+            )
+        except SolverTimeout:
+            return made, True
+    return made, False
 
 
 def output_alphabet(spec: str | None, size: int) -> str:

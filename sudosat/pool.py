@@ -12,6 +12,7 @@ with :class:`WorkerError`.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import signal
 import threading
@@ -19,6 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple, TypeVar, cast
+
+from .signals import STOPPING, die_with_parent, held, quiet_thread
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -41,16 +44,26 @@ class _Submitted(NamedTuple):
     """None: that pool was broken; the task is submitted again to its successor."""
 
 
-def _quiet_worker() -> None:
-    # Ctrl-C goes to the whole process group: the main process stops the workers,
-    # with SIGTERM, which must simply end them.
+def _quiet_worker(parent: int | None) -> None:
+    """A worker ends with the process that started it, however that ends (SIGKILL,
+    the out-of-memory killer), instead of waiting forever for tasks. Ctrl-C goes
+    to the whole process group: the main process stops the workers, with
+    SIGTERM, which must simply end them."""
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for signum in STOPPING - {signal.SIGINT}:
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
 
 
 def _new_pool(jobs: int, method: str) -> ProcessPoolExecutor:
+    # forked workers are this process's children; a fork server's are its own
+    parent = os.getpid() if method == "fork" else None
     return ProcessPoolExecutor(
-        jobs, mp_context=multiprocessing.get_context(method), initializer=_quiet_worker
+        jobs,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_quiet_worker,
+        initargs=(parent,),
     )
 
 
@@ -68,7 +81,9 @@ def ordered_map(
     a worker died and new ones took over.
     """
     first = _new_pool(jobs, "fork")
-    first.submit(int).result()  # fork every worker now, before this process starts threads
+    with held():  # the pool's own threads start with the stopping signals blocked
+        started = first.submit(int)
+    started.result()  # every worker forked now, before this process starts threads
     pools = [first]
     window = threading.Semaphore(jobs * WINDOW)
     submitted: queue.Queue[_Submitted | BaseException | None] = queue.Queue()
@@ -113,14 +128,14 @@ def ordered_map(
                 # hand a worker a lock some other thread held
                 pools.append(_new_pool(jobs, "forkserver"))
             generation = len(pools) - 1
-            future = submit(item.task, generation)
+            with held():
+                future = submit(item.task, generation)
         raise WorkerError(
             f"worker processes kept dying (the last while solving {describe(item.task)}); "
             "the run stopped there"
         )
 
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
+    quiet_thread(feed, "sudosat-feeder")
     try:
         while (item := submitted.get()) is not None:
             if isinstance(item, BaseException):

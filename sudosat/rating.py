@@ -31,11 +31,14 @@ from .encoding import groups, pairwise
 from .engine import batch_engine
 from .fast import PROBE_SOLVER, FastSolver
 from .limits import check_solvable
-from .outcome import Outcome
+from .outcome import Outcome, Status
 from .puzzle import Puzzle
+from .solvers import SolverTimeout
 from .solvers.pysat_backend import interruptible
 
 LEVELS = ("simple", "easy", "intermediate", "expert")
+LEVEL_NAMES = {"medium": "intermediate", "hard": "expert"}
+"""Everyday names for levels, as puzzle books print them."""
 
 
 @dataclass(frozen=True)
@@ -63,9 +66,12 @@ class Rater:
         self.hidden = Solver(name=PROBE_SOLVER, bootstrap_with=cells + pairs + unit_values)
         self.engine: FastSolver = batch_engine(rank)
 
-    def rate(self, puzzle: Puzzle, searched: Outcome | None = None) -> Rating:
+    def rate(
+        self, puzzle: Puzzle, searched: Outcome | None = None, timeout: float | None = None
+    ) -> Rating:
         """The rating of a puzzle whose solution is unique (check that first);
-        ``searched``: the batch engine's outcome for it, when it has been solved."""
+        ``searched``: the batch engine's outcome for it, when it has been solved.
+        SolverTimeout when the search takes longer than ``timeout`` seconds."""
         n = puzzle.size
         givens = [cell * n + v for cell, v in puzzle.givens]
         levels = [("simple", self.naked, self.cells), ("easy", self.hidden, self.cells)]
@@ -77,7 +83,9 @@ class Rater:
                 return Rating(level, float(LEVELS.index(level) + 1))
         if searched is not None and not searched.stats.solves:  # settled by propagation
             return Rating("intermediate", 3.0)
-        outcome = searched or self.engine.solve(puzzle)
+        outcome = searched or self.engine.solve(puzzle, timeout=timeout)
+        if outcome.status == Status.TIMEOUT:
+            raise SolverTimeout(outcome.reason)
         conflicts = outcome.stats.conflicts or 0
         return Rating("expert", round(4 + math.log2(1 + conflicts), 3), conflicts)
 
@@ -98,8 +106,9 @@ def rater(puzzle: Puzzle) -> Rater:
     return found
 
 
-def rate(puzzle: Puzzle, searched: Outcome | None = None) -> Rating:
+def rate(puzzle: Puzzle, searched: Outcome | None = None, timeout: float | None = None) -> Rating:
     """How hard ``puzzle`` is; its solution must be unique. ``searched``: the
     batch engine's outcome for it, to rate without solving again. Raises TooBig
-    when the rater's rules would not fit in memory."""
-    return rater(puzzle).rate(puzzle, searched)
+    when the rater's rules would not fit in memory, SolverTimeout when the
+    search takes longer than ``timeout`` seconds."""
+    return rater(puzzle).rate(puzzle, searched, timeout)

@@ -98,6 +98,7 @@ class Result:
     error: str = ""
     check: Check | None = None
     rating: Rating | None = None
+    explanation: Explanation | None = None
 
     @property
     def status(self) -> Status:
@@ -123,6 +124,10 @@ class View:
     stats: bool = False
     rate: bool = False
     """Add each unique puzzle's rating and level (``sudosat rate``)."""
+    explain: bool = False
+    """Explain each puzzle's answer (``sudosat explain``)."""
+    generated: bool = False
+    """Records of generated puzzles (``sudosat generate``)."""
     color_system: str | None = None
     """For rich: what the terminal takes (None: no styles), as rich's Console says."""
     no_color: bool = False
@@ -193,6 +198,8 @@ def sentence(result: Result, view: View) -> str:
 def note(result: Result, view: View) -> str | None:
     """The line for stderr, if any: single puzzles in line and grid format always say
     what was found; many puzzles only where one is not unique or failed its check."""
+    if result.outcome is None and view.explain:
+        return f"Error: {result.error}"  # also beside explain's json record
     if view.fmt not in ("line", "grid"):
         return None
     if result.outcome is None:
@@ -262,7 +269,8 @@ def record(result: Result, view: View) -> dict[str, Any]:
 
 
 def csv_header(view: View) -> str:
-    return ",".join(csv_fields(view)) + "\n"  # plain names: nothing to quote
+    fields = GENERATED_FIELDS if view.generated else csv_fields(view)
+    return ",".join(fields) + "\n"  # plain names: nothing to quote
 
 
 def csv_fields(view: View) -> list[str]:
@@ -320,6 +328,8 @@ def render(results: list[Result], view: View) -> str:
     """The text of some consecutive results in ``view``'s format (json for many: the
     list's items, joined; :class:`Document` adds the brackets)."""
     fmt = view.fmt
+    if view.explain:
+        return _explanations(results, view)
     if fmt == "jsonl":
         return "".join(json.dumps(record(r, view)) + "\n" for r in results)
     if fmt == "json":
@@ -452,8 +462,9 @@ def generated_record(made: Generated) -> dict[str, Any]:
     }
 
 
-def render_generated(batch: list[Generated], fmt: str, console: Console) -> str:
-    """Generated puzzles in ``fmt``: line (the puzzle), grid, jsonl, csv or rich."""
+def render_generated(batch: list[Generated], view: View) -> str:
+    """Generated puzzles in ``view``'s format: line (the puzzle), grid, jsonl, csv or rich."""
+    fmt = view.fmt
     if fmt == "jsonl":
         return "".join(json.dumps(generated_record(made)) + "\n" for made in batch)
     if fmt == "csv":
@@ -464,7 +475,6 @@ def render_generated(batch: list[Generated], fmt: str, console: Console) -> str:
     if fmt == "grid":
         return "".join(format_grid(made.puzzle) + "\n\n" for made in batch)
     if fmt == "rich":
-        view = View("rich", color_system=console.color_system, no_color=console.no_color)
         text = io.StringIO()
         shown = _console(text, view)
         for made in batch:
@@ -497,13 +507,48 @@ def explanation_json(found: Explanation) -> dict[str, Any]:
         "add": None if found.add is None else [clue_text(p, *c) for c in found.add],
         "rating": found.rating.rating if found.rating else None,
         "level": found.rating.level if found.rating else None,
+        "timed_out": found.timed_out,
+        "reason": outcome.reason or None,
         "notes": found.notes,
     }
 
 
-def show_explanation(console: Console, found: Explanation) -> None:
-    """The explanation for people, with the cells it names marked on the grid."""
+def explanation_record(result: Result) -> dict[str, Any]:
+    """One puzzle's explanation as JSON: where it came from, then what explains it."""
+    data: dict[str, Any] = {"source": result.source, "line": result.line}
+    if result.explanation is None:  # input that could not be read
+        reason = result.error or (result.outcome.reason if result.outcome else "")
+        return {**data, "puzzle": result.puzzle, "status": result.status, "reason": reason}
+    return {**data, **explanation_json(result.explanation)}
+
+
+EXPLANATION_LINES = {
+    "conflict": "these clues cannot all hold: {}",
+    "fewest_removed": "the fewest clues to drop for a solution: {}",
+    "differ": "two solutions differ in: {}",
+    "add": "these clues make it unique: {}",
+    "level": "level: {}",
+    "rating": "rating: {}",
+    "timed_out": "ran out of time: {}",
+}
+
+
+def explanation_lines(found: Explanation) -> list[str]:
+    """What an explanation says, sentence by sentence, after the status line."""
     data = explanation_json(found)
+    lines = []
+    for key, form in EXPLANATION_LINES.items():
+        value = data[key]
+        if value is not None and value != []:
+            lines.append(form.format(", ".join(value) if isinstance(value, list) else value))
+    if data["best_fill"] is not None:
+        size = found.outcome.puzzle.size
+        lines.append(f"best fill: {data['best_fill']['filled']} of {size**2} cells (blanks marked)")
+    return lines + found.notes
+
+
+def _shown_grid(found: Explanation) -> tuple[Grid, set[int]]:
+    """The grid an explanation is about, and the cells it names."""
     p = found.outcome.puzzle
     marked: set[int] = set()
     grid = p.cells
@@ -515,22 +560,49 @@ def show_explanation(console: Console, found: Explanation) -> None:
     if found.best_fill is not None:
         grid = found.best_fill
         marked |= {cell for cell, v in enumerate(grid) if not v}
-    console.print(rich_grid(p, grid, marked), end="")
+    return grid, marked
+
+
+def show_explanation(console: Console, found: Explanation) -> None:
+    """The explanation for people, with the cells it names marked on the grid."""
+    grid, marked = _shown_grid(found)
+    console.print(rich_grid(found.outcome.puzzle, grid, marked), end="")
     console.print(Text(status_line(found.outcome), style=STATUS_STYLE[found.outcome.status]))
-    lines = {
-        "conflict": "these clues cannot all hold: {}",
-        "fewest_removed": "the fewest clues to drop for a solution: {}",
-        "differ": "two solutions differ in: {}",
-        "add": "these clues make it unique: {}",
-        "level": "level: {}",
-        "rating": "rating: {}",
-    }
-    for key, form in lines.items():
-        value = data[key]
-        if value is not None:
-            console.print(form.format(", ".join(value) if isinstance(value, list) else value))
-    if data["best_fill"] is not None:
-        filled = data["best_fill"]["filled"]
-        console.print(f"best fill: {filled} of {p.size**2} cells (blanks marked)")
-    for said in found.notes:
-        console.print(said, style="dim")
+    for line in explanation_lines(found):
+        console.print(line, markup=False, highlight=False)
+
+
+def explanation_text(found: Explanation) -> str:
+    """The explanation as plain text, for logs and mail: the grid, the status line,
+    and what explains it (the cells are named, not marked)."""
+    grid, _ = _shown_grid(found)
+    lines = [format_grid(found.outcome.puzzle, grid), status_line(found.outcome)]
+    return "\n".join(lines + explanation_lines(found)) + "\n"
+
+
+def _explanations(results: list[Result], view: View) -> str:
+    """Explanations in ``view``'s format: json, jsonl, text or rich."""
+    if view.fmt == "jsonl":
+        return "".join(json.dumps(explanation_record(r)) + "\n" for r in results)
+    if view.fmt == "json":
+        if not view.many:
+            return "".join(json.dumps(explanation_record(r), indent=2) + "\n" for r in results)
+        return ",\n".join(json.dumps(explanation_record(r)) for r in results)
+    blocks = []
+    for result in results:
+        head = f"# {result.where()}\n" if view.many else ""
+        found = result.explanation
+        if view.fmt == "rich":
+            out = io.StringIO()
+            console = _console(out, view)
+            if view.many:
+                console.print(Text(result.where(), style="bold underline"))
+            if found is None:
+                console.print(Text(f"error: {result.error}", style="bold red"))
+            else:
+                show_explanation(console, found)
+            blocks.append(out.getvalue())
+        else:
+            body = f"error: {result.error}\n" if found is None else explanation_text(found)
+            blocks.append(head + body + ("\n" if view.many else ""))
+    return "".join(blocks)

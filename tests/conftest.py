@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,6 +61,47 @@ def processes(file: str, test: Callable[[bytes], bool]) -> list[int]:
             if test(data):
                 found.append(int(entry))
     return found
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    return processes("stat", lambda data: int(data.rsplit(b")", 1)[1].split()[1]) == pid)
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and every process below it."""
+    found = [pid]
+    for child in children(pid):
+        found += tree(child)
+    return found
+
+
+def work_process(pid: int) -> int:
+    """The process doing a command's work: the supervisor's child running the
+    same command line (see sudosat.process), waited for until it has started."""
+    while Path(f"/proc/{pid}").exists():
+        # read again each time: it is empty while the exec is still under way
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        for child in children(pid) if command else []:
+            try:
+                if Path(f"/proc/{child}/cmdline").read_bytes() == command:
+                    return child
+            except OSError:
+                continue
+        time.sleep(0.01)  # waits for the fork; decides nothing
+    raise AssertionError(f"{pid} ended before its work process started")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system time ``pid`` and the processes below it have used so far."""
+    total = 0
+    for member in tree(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 SUDOSAT = Path(sys.executable).with_name("sudosat")

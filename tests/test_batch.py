@@ -25,7 +25,18 @@ from sudosat.formats import parse
 from sudosat.inputs import read_file
 from sudosat.puzzle import Puzzle, rule_violations
 
-from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST, SUDOSAT, Run, jsonl, shared
+from .conftest import (
+    ESCARGOT,
+    GENERAL,
+    PUZZLES,
+    REXL_FIRST,
+    SUDOSAT,
+    Run,
+    children,
+    jsonl,
+    shared,
+    work_process,
+)
 
 MAGICTOUR = PUZZLES / "tdoku-magictour-25.txt"
 
@@ -430,24 +441,12 @@ def test_binary_junk_in_a_batch_is_an_error_record(tmp_path: Path, sudosat: str)
         assert f"{path}:2:81: unknown symbol".encode() in done.stdout + done.stderr
 
 
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 def workers(pid: int) -> list[int]:
-    """The worker processes of a run: its children, or the children of its fork
-    server, but not the fork server or the resource tracker themselves."""
+    """The worker processes of a run: the work process's children, or the
+    children of its fork server, but not the fork server or the resource
+    tracker themselves."""
     found = []
-    for child in children(pid):
+    for child in children(work_process(pid)):
         try:
             command = Path(f"/proc/{child}/cmdline").read_bytes()
         except OSError:

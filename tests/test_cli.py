@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import signal
@@ -18,7 +17,7 @@ from sudosat.engine import solve
 from sudosat.fast import NAME
 from sudosat.formats import parse
 
-from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST, Run
+from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST, Run, cpu_seconds
 
 
 def test_solve_prints_the_grid_and_says_unique(run: Run) -> None:
@@ -221,12 +220,6 @@ def test_installed_command_and_module_run_for_real(sudosat: str) -> None:
         assert "Traceback" not in done.stderr
     done = subprocess.run([sudosat, "solve", "/no/such"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system time a process has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def test_ctrl_c_exits_130_without_a_traceback(sudosat: str) -> None:

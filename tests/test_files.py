@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 
 from sudosat.files import OutputRefused, write_out
 
-from .conftest import ESCARGOT, SUDOSAT, Run
+from .conftest import ESCARGOT, SUDOSAT, Run, tree
 
 
 def _umask() -> int:
@@ -129,11 +130,13 @@ def test_a_signal_during_a_big_cnf_out_leaves_nothing(
 
 
 def _writing_unnamed(pid: int, directory: Path) -> bool:
-    """Whether ``pid`` holds an O_TMPFILE file in ``directory`` open."""
-    try:
-        links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
-    except OSError:
-        return False
+    """Whether ``pid`` or a process below it holds an O_TMPFILE file in ``directory`` open."""
+    links = []
+    for member in tree(pid):
+        with contextlib.suppress(OSError):
+            links += [
+                os.readlink(f"/proc/{member}/fd/{fd}") for fd in os.listdir(f"/proc/{member}/fd")
+            ]
     return any(link.startswith(f"{directory}/#") for link in links)
 
 

@@ -186,11 +186,11 @@ def test_a_sigterm_during_a_finalizer_still_ends_in_143(tmp_path: Path) -> None:
         "    def __del__(self):\n"
         "        os.kill(os.getpid(), signal.SIGTERM)\n"
         "        sum(range(1000))  # the handler runs here, inside the finalizer\n"
-        "solve = cli.answer_all\n"
-        "def answer_all(*args, **kwargs):\n"
+        "solve = cli.answer\n"
+        "def answer(*args, **kwargs):\n"
         "    Late()\n"
         "    return solve(*args, **kwargs)\n"
-        "cli.answer_all = answer_all\n"
+        "cli.answer = answer\n"
     )
     done = with_patched_cli(code, tmp_path)
     assert "Exception ignored in" in done.stderr  # the lost exception
@@ -202,7 +202,7 @@ def test_an_internal_error_is_one_line_exit_70_and_debug_shows_it(tmp_path: Path
     code = (
         "import sys, sudosat.cli as cli\n"
         "def bug(*args, **kwargs): raise ZeroDivisionError('a bug')\n"
-        "cli.answer_all = bug\n"
+        "cli.answer = bug\n"
     )
     done = with_patched_cli(code, tmp_path)
     assert done.returncode == 70 and one_line_error(done.stderr)
