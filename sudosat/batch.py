@@ -122,14 +122,15 @@ def answer(
 ) -> Result:
     """One puzzle of a chunk, solved and checked."""
     if isinstance(entry, InputError):
-        return Result(source, row.line, row.text.strip(), None, str(entry))
+        return Result(source, row.line, row.text.strip(), None, str(entry), name=row.name)
     options, view = settings.options, settings.view
     try:
         if view.explain:
             from .explain import explain  # here: PySAT's RC2
 
             found = explain(entry, options.timeout)
-            return Result(source, row.line, row.text.strip(), found.outcome, explanation=found)
+            text = row.text.strip()
+            return Result(source, row.line, text, found.outcome, explanation=found, name=row.name)
         deadline = deadline_after(options.timeout)
         outcome = solve_or_error(entry, options)
         rating = None
@@ -141,8 +142,8 @@ def answer(
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no rating within {options.timeout:g} s"
     except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
-        return Result(source, row.line, row.text.strip(), None, str(err))
-    result = Result(source, row.line, row.text.strip(), outcome, rating=rating)
+        return Result(source, row.line, row.text.strip(), None, str(err), name=row.name)
+    result = Result(source, row.line, row.text.strip(), outcome, rating=rating, name=row.name)
     if settings.view.check:
         result.check = check(outcome, row, chunk.reader)
     return result
@@ -261,7 +262,8 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
     waiting = next(searches, None)
     by_row: dict[int, tuple[Puzzle, int]] = {}
     for k, (index, cells) in enumerate(zip(picked, grids.tolist(), strict=True)):
-        puzzle = Puzzle(first.rank, tuple(cells), first.alphabet, source, chunk.rows[index].line)
+        row = chunk.rows[index]
+        puzzle = Puzzle(first.rank, tuple(cells), first.alphabet, source, row.line, row.name)
         by_row[index] = (puzzle, k)
     solutions = settled.solutions
     results = []
@@ -287,7 +289,7 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
         else:
             outcome = no_solution(puzzle, FRONT_END)
         outcome.stats.time += share
-        result = Result(source, row.line, texts[index], outcome)
+        result = Result(source, row.line, texts[index], outcome, name=row.name)
         if settings.view.check:
             result.check = check(outcome, row, reader)
         results.append(result)

@@ -21,7 +21,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -38,7 +40,7 @@ from .fast import FastSolver, exactly_one
 from .limits import check_solvable
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle, verify
-from .signals import PR_SET_PDEATHSIG, prctl
+from .signals import PR_SET_PDEATHSIG, held, prctl
 from .solvers import DEFAULT_SOLVER, SatSolver, SolverError, SolverSpec, SolverTimeout, solver_spec
 from .solvers.pysat_backend import interruptible
 
@@ -387,10 +389,13 @@ def _child(
     quick: bool,
     deadline: float | None,
     conn: Any,
+    scratch: str | None,
 ) -> None:
-    """In the forked process: run the search, sending every report to the parent."""
+    """In the forked process: run the search, sending every report to the parent.
+    A solver program's files go in ``scratch``, which the parent removes."""
     _die_with_parent()
     signal.signal(signal.SIGTERM, _stop_child)
+    tempfile.tempdir = scratch
     try:
         assert outcome.encoding is not None
         send = lambda *m: conn.send(m)  # noqa: E731
@@ -417,6 +422,8 @@ class _Runner:
     solver: SolverSpec
     process: Any  # a forked multiprocessing.Process
     reports: list[tuple[str, Any]]
+    scratch: str | None = None
+    """The directory of a solver program's files, removed once the child has ended."""
 
     def found(self) -> int:
         return sum(kind == "solution" for kind, _ in self.reports)
@@ -432,7 +439,11 @@ class _Runner:
             with contextlib.suppress(ProcessLookupError):
                 if process.is_alive():
                     os.kill(process.pid, signal.SIGKILL)
-        process.join()
+        if process.pid is not None:  # started
+            process.join()
+        if self.scratch is not None:  # however the child ended
+            with held():
+                shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 STOP_GRACE = 2.0
@@ -457,11 +468,12 @@ def _race(
     try:
         for solver in solvers:
             receive, send = context.Pipe(duplex=False)
-            args = (outcome, solver, limit, quick and len(solvers) == 1, deadline, send)
+            scratch = tempfile.mkdtemp(prefix="sudosat-") if solver.external else None
+            args = (outcome, solver, limit, quick and len(solvers) == 1, deadline, send, scratch)
             process = context.Process(target=_child, args=args)
+            runners[receive] = _Runner(solver, process, [], scratch)
             process.start()
             send.close()
-            runners[receive] = _Runner(solver, process, [])
         waiting = dict(runners)
         while waiting:
             # a signal handler runs during the wait (PEP 475), so SIGTERM acts at once

@@ -15,7 +15,7 @@
 Memory stays in proportion to the grid's candidates: the rules are Minicard's
 native "exactly one" constraints (one per group, not a clause per pair: a
 64x64 has 16 thousand groups against 33 million pairwise clauses), and ``add``
-works on the reduced formula of what the singles leave open. Each part runs
+asks the engine, whose formula is the reduced one of what the singles leave open. Each part runs
 until a shared deadline; a part that runs out is named in ``timed_out`` and
 the others keep what they found.
 """
@@ -29,8 +29,7 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNFPlus
 
 from .deadline import compute_by, deadline_after, remaining, solve_by
-from .deduce import deduce
-from .encoding import encode, groups
+from .encoding import groups
 from .engine import solve
 from .fast import exactly_one
 from .outcome import Outcome, Status
@@ -128,39 +127,32 @@ def best_fill(puzzle: Puzzle, deadline: float | None = None) -> Grid:
 def clues_to_add(puzzle: Puzzle, solution: Grid, deadline: float | None = None) -> list[Clue]:
     """Clues of ``solution`` that make it the only one: greedy, then shrunk.
 
-    The givens stay, so the search is over what the singles leave open (the
-    reduced formula, numbered densely): a selector switches on "some open cell
-    differs from ``solution``", and added clues are assumptions."""
-    deduced = deduce(puzzle)
-    cnf = encode(replace(puzzle, cells=deduced.grid), compact=True, masks=deduced.masks)
-    open_cells = [cell for cell, _ in cnf.open_cells]
-    chosen = {  # the variable saying an open cell holds its value in ``solution``
-        cell: cnf.variable(first, values, solution[cell])
-        for first, (cell, values) in zip(cnf.first_variables(), cnf.open_cells, strict=True)
-    }
-    sat = exactly_one(cnf.groups)
-    try:
-        selector = cnf.nv + 1
-        sat.add_clause([-selector, *(-chosen[cell] for cell in open_cells)])
+    Each step is the engine's own uniqueness check of the puzzle with the
+    clues added so far (the batch engine, or for big grids the reduced CNF on
+    CaDiCaL in a child process, which the deadline can stop): a second
+    solution names the next clue, the first cell where it differs."""
 
-        def other(added: list[int]) -> Grid | None:
-            if not solve_by(sat, deadline, [*added, selector]):
-                return None
-            return cnf.decode(sat.get_model() or [])
+    def unique_with(clues: list[Clue]) -> Grid | None:
+        """None when the clues make ``solution`` unique, else a second solution."""
+        cells = list(puzzle.cells)
+        for cell, value in clues:
+            cells[cell] = value
+        outcome = solve(replace(puzzle, cells=tuple(cells)), timeout=remaining(deadline))
+        if outcome.status == Status.TIMEOUT:
+            raise SolverTimeout(outcome.reason)
+        if outcome.status == Status.UNIQUE:
+            return None
+        return next(grid for grid in outcome.solutions if grid != solution)
 
-        added: list[int] = []
-        clue_of: dict[int, Clue] = {}
-        while (second := other(added)) is not None:
-            cell = differences(solution, second)[0]
-            added.append(chosen[cell])
-            clue_of[chosen[cell]] = (cell, solution[cell])
-        for lit in list(added):
-            trial = [x for x in added if x != lit]
-            if other(trial) is None:
-                added = trial
-    finally:
-        sat.delete()
-    return [clue_of[lit] for lit in added]
+    added: list[Clue] = []
+    while (second := unique_with(added)) is not None:
+        cell = differences(solution, second)[0]
+        added.append((cell, solution[cell]))
+    for clue in added[:-1]:  # the last one was needed: without it there was a second
+        trial = [c for c in added if c != clue]
+        if unique_with(trial) is None:
+            added = trial
+    return added
 
 
 def explain(puzzle: Puzzle, timeout: float | None = None) -> Explanation:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .puzzle import MAX_RANK, Grid, Puzzle, rank_for_cells
@@ -27,9 +27,16 @@ NUMBERS = "numbers"
 BLANKS = "._*?"
 """Blank marks in every alphabet; ``0`` and space are blanks too where they are no symbol."""
 
-NOT_A_CELL = re.compile(r"[\s|+]")
-A_WORD = re.compile(r"[^\s|+]+")
-SEPARATOR_LINE = re.compile(r"^[\s|+=:-]*[+=-][\s|+=:-]*$")
+NOT_A_CELL = re.compile(r"[\s|+\u2500-\u257f]")
+"""White space, box separators and box-drawing borders (``|``, ``│``, ``║``)."""
+A_WORD = re.compile(r"[^\s|+\u2500-\u257f]+")
+DECORATION = r"\s|+=:*.'\-\u2500-\u257f"
+SEPARATOR_LINE = re.compile(rf"^[{DECORATION}]*[-+=\u2500-\u257f][{DECORATION}]*$")
+"""A rule or border line, as people draw grids: ``------+------``, ``|---+---|``,
+Sudoku Explainer's ``*-----------*``, HoDoKu's ``.-------.-------.`` and
+``:-------+-------:``, box drawing ``┣━━━╋━━━┫``."""
+HEADER_WORD = re.compile(r"[^\W\d_]{2,}")
+"""Two letters in a row: a word, as in a header line (``Grid 01``, ``Puzzle 3``)."""
 LAYOUTS = ("auto", "line", "grid")
 MAX_CHAR_RANK = 6
 """One character per cell goes up to 36x36 (the 36-symbol alphabets); beyond, numbers."""
@@ -138,7 +145,34 @@ def candidate_alphabets(size: int) -> list[Alphabet]:
 def size_hint(rank: int | None) -> str:
     if rank:
         return f"{rank**4} cells (a {rank * rank}x{rank * rank} grid)"
-    return "81, 256, 625 or 1296 cells (9x9, 16x16, 25x25 or 36x36)"
+    return "16, 81, 256, 625 or 1296 cells (4x4, 9x9, 16x16, 25x25 or 36x36)"
+
+
+def looks_like_header(text: str) -> bool:
+    """A line that may name the puzzle below it: ``[Puzzle]``, or one with a word
+    in it (``Grid 01``). Whether it is one depends on the rows around it."""
+    stripped = text.strip()
+    bracketed = stripped.startswith("[") and stripped.endswith("]")
+    return bracketed or bool(HEADER_WORD.search(stripped))
+
+
+STREAM_HEADER = re.compile(r"^\s*(\[.*\]|[^\W\d_]{2,}\S*(\s+\S+)*\s+#?\d+\s*:?|\S.*:)\s*$")
+"""A header line between one-line puzzles, where a broken line must stay an
+error: ``[Puzzle]``, words then a number (``Grid 01``, ``Puzzle #7``), or a
+line ending in a colon."""
+
+
+def stream_header(text: str) -> bool:
+    """Whether a line between one-line puzzles names the puzzle below it."""
+    return bool(STREAM_HEADER.match(text)) and not fits(len(NOT_A_CELL.sub("", text)), None)
+
+
+def header_name(text: str) -> str:
+    """The name a header line gives: its text, without brackets or a final colon."""
+    stripped = text.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        stripped = stripped[1:-1].strip()
+    return stripped.removesuffix(":").strip()
 
 
 def decode_text(data: bytes, source: str, expected: str = "puzzle text") -> str:
@@ -172,16 +206,20 @@ class Row:
     text: str
 
     def chars(self) -> list[Cell]:
-        """Every character but whitespace and box separators is a cell."""
+        """Every character but whitespace, box separators and borders is a cell."""
         return [
             Cell(ch, self.number, col)
             for col, ch in enumerate(self.text, 1)
-            if not ch.isspace() and ch not in "|+"
+            if not NOT_A_CELL.match(ch)
         ]
 
     def fixed(self) -> list[Cell]:
         """Every character is a cell, spaces included (blanks in fixed-width rows)."""
-        return [Cell(ch, self.number, col) for col, ch in enumerate(self.text, 1) if ch != "|"]
+        return [
+            Cell(ch, self.number, col)
+            for col, ch in enumerate(self.text, 1)
+            if ch != "|" and not "\u2500" <= ch <= "\u257f"
+        ]
 
     def words(self) -> list[Cell]:
         return self._words
@@ -380,18 +418,24 @@ def _choose(
     if readings:
         error = readings[0].error
         assert error is not None
-        raise error
+        raise _with_hint(error, rows)
     last = rows[-1]
     counts = sorted({row.char_count for row in rows})
     if len(rows) > 1 and len(counts) > 1:
         lengths = {row.number: row.char_count for row in rows}
         odd = next(r for r in rows if lengths[r.number] != lengths[rows[0].number])
+        width = lengths[rows[0].number]
+        hint = _text_hint(odd) or (
+            f"; a {width}x{width} grid has {width} rows of {width} cells"
+            if rank_for_cells(width * width)
+            else f"; one puzzle per line needs all its cells ({size_hint(rank)}) on that line"
+        )
         raise InputError(
             source,
             odd.number,
             1,
-            f"row has {lengths[odd.number]} cells, expected {lengths[rows[0].number]} "
-            f"like line {rows[0].number}",
+            f"row has {lengths[odd.number]} cells, expected {width} like line {rows[0].number}"
+            + hint,
         )
     if alphabet in (None, NUMBERS) and _plainly_numbers(rows):  # else cells are characters
         found = sum(len(row.word_texts) for row in rows)
@@ -401,8 +445,39 @@ def _choose(
         source,
         last.number,
         len(last.text) + 1,
-        f"wrong number of cells: found {found}, expected {size_hint(rank)}",
+        f"wrong number of cells: found {found}, expected {size_hint(rank)}"
+        + _count_hint(found, rows),
     )
+
+
+def _text_hint(row: Row) -> str:
+    if looks_like_header(row.text):
+        return "; a line of text? start it with #, or put the name alone on a line above the grid"
+    return ""
+
+
+def _with_hint(error: InputError, rows: Sequence[Row]) -> InputError:
+    """``error``, saying what would work when its line looks like text."""
+    row = next((r for r in rows if r.number == error.line), None)
+    hint = _text_hint(row) if row is not None and len(rows) > 1 else ""
+    if not hint:
+        return error
+    return type(error)(error.source, error.line, error.col, error.message + hint)
+
+
+def _count_hint(found: int, rows: Sequence[Row]) -> str:
+    """What would make ``found`` cells a puzzle, or several."""
+    for rank in range(3, MAX_CHAR_RANK + 1):  # 4x4 lines are read only with --rank 2
+        cells = rank**4
+        if found > cells and found % cells == 0:
+            return f"; {found // cells} puzzles of {cells} cells? put each on a line of its own"
+    text = next((row for row in rows if looks_like_header(row.text)), None)
+    if text is not None and len(rows) > 1:
+        return _text_hint(text)
+    width = rows[0].char_count
+    if width >= 4 and rank_for_cells(width * width) and found == width * len(rows):
+        return f"; a {width}x{width} grid has {width} rows of {width} cells, not {len(rows)}"
+    return ""
 
 
 def _reading_name(reading: Reading) -> str:
@@ -443,11 +518,15 @@ def read_text(
     alphabet: str | None = None,
     layout: str = "auto",
 ) -> list[Puzzle | InputError]:
-    """Every puzzle in ``text``, in order; a broken line of a many-puzzle file is an InputError.
+    """Every puzzle in ``text``, in order; a broken line of a many-puzzle file, or a
+    broken grid of a many-grid file, is an InputError.
 
-    ``layout`` is ``grid`` (the whole text is one puzzle), ``line`` (one puzzle per
-    line) or ``auto`` (one puzzle per line when the lines are whole puzzles).
-    Raises InputError when the text as a whole cannot be read.
+    ``layout`` is ``grid`` (puzzles are grids: one, or several one after another
+    or each under a header line), ``line`` (one puzzle per line) or ``auto``
+    (one puzzle per line when the lines are whole puzzles, else grids).
+    A header line (``Grid 01``, ``[Puzzle]``: a line with words in it that is no
+    row of the grid below) starts a puzzle and names it. Raises InputError when
+    the text as a whole cannot be read.
     """
     if rank is not None and not 2 <= rank <= MAX_RANK:
         raise InputError(source, 1, 1, f"rank {rank} is outside 2..{MAX_RANK}")
@@ -457,13 +536,92 @@ def read_text(
     rows = _content_rows(text)
     if not rows:
         raise InputError(source, 1, 1, f"empty input: expected a puzzle of {size_hint(rank)}")
+    blocks = _headed_blocks(rows)
+    if len(blocks) == 1 and not blocks[0][0]:  # no header: the text as a whole
+        return _read_block(rows, source, rank, alphabet, layout)
+    found: list[Puzzle | InputError] = []
+    for name, block in blocks:
+        try:
+            read = _read_block(block, source, rank, alphabet, layout)
+        except InputError as err:
+            found.append(err)
+            continue
+        first = read[0]
+        found.append(replace(first, name=name) if isinstance(first, Puzzle) and name else first)
+        found.extend(read[1:])
+    return found
+
+
+def _read_block(
+    rows: Sequence[Row], source: str, rank: int | None, alphabet: str | None, layout: str
+) -> list[Puzzle | InputError]:
+    """The puzzles of some rows: a grid, grids one after another, or one per line."""
     if layout == "auto":
         layout = _guess_layout(rows, source, rank, alphabet)
-    if layout == "grid":
-        readings = _readings(rows, source, rank, alphabet, True)
+    if layout != "grid":
+        return list(_read_lines(rows, source, rank, alphabet))
+    readings = _readings(rows, source, rank, alphabet, True)
+    grids = _consecutive_grids(rows, alphabet)
+    if any(r.values is not None for r in readings) or len(grids) == 1:
         reading = _choose(readings, rows, source, rank, alphabet)
         return [_puzzle(reading, source, rows[0].number)]
-    return list(_read_lines(rows, source, rank, alphabet))
+    found: list[Puzzle | InputError] = []
+    for grid in grids:
+        try:
+            reading = _choose(_readings(grid, source, rank, alphabet, True), grid, source, rank)
+        except InputError as err:
+            found.append(err)
+            continue
+        found.append(_puzzle(reading, source, grid[0].number))
+    return found
+
+
+def _row_widths(rows: Sequence[Row], alphabet: str | None) -> list[int]:
+    """Cells per row: words when the rows are numbers, else characters."""
+    if alphabet == NUMBERS or (alphabet is None and _plainly_numbers(rows)):
+        return [len(row.word_texts) for row in rows]
+    return [row.char_count for row in rows]
+
+
+def _consecutive_grids(rows: Sequence[Row], alphabet: str | None) -> list[Sequence[Row]]:
+    """Rows of several grids one after another (N rows of N cells each, as in a
+    file of grids separated by blank lines), split into grids; else ``[rows]``."""
+    widths = set(_row_widths(rows, alphabet))
+    if len(widths) != 1:
+        return [rows]
+    width = widths.pop()
+    if rank_for_cells(width * width) is None or len(rows) <= width or len(rows) % width:
+        return [rows]
+    return [rows[start : start + width] for start in range(0, len(rows), width)]
+
+
+def _headed_blocks(rows: Sequence[Row]) -> list[tuple[str, Sequence[Row]]]:
+    """The rows split at header lines, each block with its header's name ("" for
+    rows before the first header). A line is a header when it looks like one
+    (:func:`looks_like_header`) and is no row like the others: its cells, counted
+    as characters or as words, match no other line's."""
+    plain = [row for row in rows if not looks_like_header(row.text)]
+    widths = {row.char_count for row in plain}
+    widths |= {len(row.word_texts) for row in plain if len(row.word_texts) > 1}
+    # between one-line puzzles a broken line must stay an error: headers look stricter there
+    lines = any(fits(width, None) for width in widths)
+    heads = [
+        i
+        for i, row in enumerate(rows)
+        if (stream_header(row.text) if lines else looks_like_header(row.text))
+        and row.char_count not in widths
+        and len(row.word_texts) not in widths
+        and not fits(row.char_count, None)
+    ]
+    if not heads:
+        return [("", rows)]
+    blocks: list[tuple[str, Sequence[Row]]] = []
+    if heads[0] > 0:
+        blocks.append(("", rows[: heads[0]]))
+    for at, end in zip(heads, [*heads[1:], len(rows)], strict=True):
+        if end > at + 1:  # a header with nothing under it names nothing
+            blocks.append((header_name(rows[at].text), rows[at + 1 : end]))
+    return blocks or [("", rows)]
 
 
 def _rank_of_alphabet(spec: str, source: str) -> int | None:

@@ -19,7 +19,8 @@ import queue
 import stat
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import IO, NamedTuple
 
 from .formats import (
@@ -29,8 +30,10 @@ from .formats import (
     decode_text,
     fits,
     format_line,
+    header_name,
     is_content,
     read_text,
+    stream_header,
 )
 from .puzzle import Puzzle
 
@@ -64,6 +67,8 @@ class Entry(NamedTuple):
     """The expected solution, as text (a CSV column, or tdoku's third field)."""
     expected_count: int | None = None
     """The expected number of solutions (tdoku's second field)."""
+    name: str = ""
+    """The puzzle's name, from a header line above it."""
 
 
 @dataclass
@@ -95,13 +100,18 @@ class Chunk:
         assert self.reader is not None
         if row.text == _OVERLONG_TEXT:
             return row._replace(text=""), overlong(self.source, row.line)
-        return row, self.reader.read_row(Row(row.line, row.text))
+        puzzle = self.reader.read_row(Row(row.line, row.text))
+        if row.name and isinstance(puzzle, Puzzle):
+            puzzle = replace(puzzle, name=row.name)
+        return row, puzzle
 
     def whole(self) -> Iterator[tuple[Entry, Puzzle | InputError]]:
         """The puzzles read whole, with their lines."""
         for entry in self.entries:
-            text = "" if isinstance(entry, InputError) else format_line(entry)
-            yield Entry(entry.line, text), entry
+            if isinstance(entry, InputError):
+                yield Entry(entry.line, ""), entry
+            else:
+                yield Entry(entry.line, format_line(entry), name=entry.name), entry
 
 
 class Lines:
@@ -235,6 +245,9 @@ def _is_stream(lines: Lines, rank: int | None, layout: str, lines_needed: int) -
         return True  # a CSV
     if layout == "line":
         return True
+    if any(stream_header(text) for _, text in first):  # a name above each puzzle line
+        more = lines.peek_content(2 * lines_needed)
+        first = [(n, text) for n, text in more if not stream_header(text)][:lines_needed]
     whole = all(_whole_puzzle(text, rank) for _, text in first)
     return len(first) == lines_needed and whole
 
@@ -300,10 +313,16 @@ def _line_chunks(
     reader = LineReader(source, rank, alphabet)
     columns: tuple[int, int | None] | None = None
     header_seen = False
+    name = ""  # from a header line, for the next puzzle
+    unclosed: tuple[int, str] | None = None  # a CSV record whose quoted field goes on
     batches = _pipe_batches(lines) if piped else _file_batches(lines)
-    for batch in batches:
+    for batch in chain(batches, [[(0, "")]]):  # the last: where an unclosed record ends
         rows: list[Entry] = []
         for number, text in batch:
+            if columns is not None:
+                number, text, unclosed = _csv_record(number, text, unclosed, last=not number)
+                if unclosed is not None:
+                    continue
             if not is_content(text):
                 continue
             if not header_seen:
@@ -315,12 +334,30 @@ def _line_chunks(
                     return
                 if columns is not None:
                     continue
-            rows.append(_split_row(number, text, columns))
+            if columns is None and stream_header(text):
+                name = header_name(text)
+                continue
+            rows.append(_split_row(number, text, columns)._replace(name=name))
+            name = ""
         if not rows:
             continue
         if reader.first is None:
             reader.settle([Row(row.line, row.text) for row in rows])
         yield Chunk(source, rows, reader)
+
+
+def _csv_record(
+    number: int, text: str, unclosed: tuple[int, str] | None, last: bool
+) -> tuple[int, str, tuple[int, str] | None]:
+    """RFC 4180: a quoted field may hold line breaks, so a record whose quotes are
+    not closed at the end of its line goes on over the next. Returns the line
+    number and text of the record so far, and what is still unclosed (None once
+    the record is whole, at the end of input, or too long to be a puzzle's)."""
+    if unclosed is not None:
+        number, text = unclosed[0], f"{unclosed[1]}\n{text}" if not last else unclosed[1]
+    if not last and text.count('"') % 2 and len(text) <= MAX_LINE:
+        return number, text, (number, text)
+    return number, text, None
 
 
 def _split_row(number: int, text: str, columns: tuple[int, int | None] | None) -> Entry:

@@ -80,6 +80,8 @@ class Puzzle:
     """Symbols for values 1..N, in order; empty means whitespace-separated numbers."""
     source: str = "<puzzle>"
     line: int = 1
+    name: str = ""
+    """The puzzle's name, from a header line above it (``Grid 01``), if any."""
 
     def __post_init__(self) -> None:
         n = self.size

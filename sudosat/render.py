@@ -47,6 +47,7 @@ OK, NO_EXPECTATION, UNREADABLE = "ok", "no expected solution", "expected solutio
 CSV_FIELDS = (
     "source",
     "line",
+    "name",
     "puzzle",
     "status",
     "unique",
@@ -99,6 +100,8 @@ class Result:
     check: Check | None = None
     rating: Rating | None = None
     explanation: Explanation | None = None
+    name: str = ""
+    """The puzzle's name, from a header line above it."""
 
     @property
     def status(self) -> Status:
@@ -109,7 +112,7 @@ class Result:
         return self.outcome.stats.time if self.outcome else 0.0
 
     def where(self) -> str:
-        return f"{self.source}:{self.line}"
+        return f"{self.source}:{self.line}" + (f" ({self.name})" if self.name else "")
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,7 @@ def record(result: Result, view: View) -> dict[str, Any]:
     data: dict[str, Any] = {
         "source": result.source,
         "line": result.line,
+        "name": result.name or None,
         "puzzle": result.puzzle,
         "rank": outcome.puzzle.rank if outcome else None,
         "status": result.status,
@@ -515,7 +519,11 @@ def explanation_json(found: Explanation) -> dict[str, Any]:
 
 def explanation_record(result: Result) -> dict[str, Any]:
     """One puzzle's explanation as JSON: where it came from, then what explains it."""
-    data: dict[str, Any] = {"source": result.source, "line": result.line}
+    data: dict[str, Any] = {
+        "source": result.source,
+        "line": result.line,
+        "name": result.name or None,
+    }
     if result.explanation is None:  # input that could not be read
         reason = result.error or (result.outcome.reason if result.outcome else "")
         return {**data, "puzzle": result.puzzle, "status": result.status, "reason": reason}

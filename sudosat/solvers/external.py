@@ -20,7 +20,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -223,23 +222,18 @@ class ExternalSolver(SatSolver):
         CaDiCaL cannot)."""
         from pysat.solvers import Solver
 
+        from ..deadline import solve_by
         from . import DEFAULT_SOLVER
-        from .pysat_backend import interruptible
 
         name = DEFAULT_SOLVER if self.deadline is None else CONFIRM_WITH_DEADLINE
         clauses = ([int(lit) for lit in line.split()[:-1]] for line in self._base)
         with Solver(name=name, bootstrap_with=clauses) as check:
-            timer = None
-            if self.deadline is not None:
-                timer = threading.Timer(self._remaining(), check.interrupt)
-                timer.start()
             try:
-                found = interruptible(check.solve_limited, expect_interrupt=timer is not None)
-            finally:
-                if timer is not None:
-                    timer.cancel()
-        if found is None:
-            raise SolverTimeout(f"solver {self.name}'s UNSATISFIABLE was not confirmed in time")
+                found = solve_by(check, self.deadline)
+            except SolverTimeout:
+                raise SolverTimeout(
+                    f"solver {self.name}'s UNSATISFIABLE was not confirmed in time"
+                ) from None
         if found:
             raise SolverError(
                 f"solver {self.name} ({self._path}) answered UNSATISFIABLE, but "
