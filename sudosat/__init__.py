@@ -15,18 +15,39 @@ The public API, in PySAT's words (model, clauses, solver names)::
 :func:`solve`, :func:`count` and :func:`solve_many` share their keywords and the
 CLI's defaults: ``solver=None`` (the batch engine for ranks 2-4, CaDiCaL 1.9.5
 above), ``encoding=None``, ``max_solutions=2``, ``timeout=None``.
+
+The names are imported when first used, so that the command line's supervisor
+(:mod:`process`) starts before the heavy imports of the work it watches.
 """
 
-from .dimacs import Answer, read_answer, write_dimacs
-from .encoding import Cnf, Encoding, decode_model, encode
-from .engine import Count, check_answer, count, solve, solve_many
-from .formats import InputError, format_grid, format_line, parse, read_text
-from .inputs import read_file, read_puzzles
-from .outcome import Outcome, Stats, Status
-from .puzzle import Puzzle, verify
-from .solvers import SolverError, SolverSpec, command_spec, solver_spec
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .dimacs import Answer, read_answer, write_dimacs
+    from .encoding import Cnf, Encoding, decode_model, encode
+    from .engine import Count, check_answer, count, solve, solve_many
+    from .formats import InputError, format_grid, format_line, parse, read_text
+    from .inputs import read_file, read_puzzles
+    from .outcome import Outcome, Stats, Status
+    from .puzzle import Puzzle, verify
+    from .solvers import SolverError, SolverSpec, command_spec, solver_spec
 
 __version__ = "0.1.0"
+
+_HOMES = {
+    "dimacs": ("Answer", "read_answer", "write_dimacs"),
+    "encoding": ("Cnf", "Encoding", "decode_model", "encode"),
+    "engine": ("Count", "check_answer", "count", "solve", "solve_many"),
+    "formats": ("InputError", "format_grid", "format_line", "parse", "read_text"),
+    "inputs": ("read_file", "read_puzzles"),
+    "outcome": ("Outcome", "Stats", "Status"),
+    "puzzle": ("Puzzle", "verify"),
+    "solvers": ("SolverError", "SolverSpec", "command_spec", "solver_spec"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "Answer",
@@ -58,3 +79,16 @@ __all__ = [
     "verify",
     "write_dimacs",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sudosat' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -1,3 +1,3 @@
-from .cli import main
+from .process import main
 
 main()

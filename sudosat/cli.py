@@ -835,10 +835,11 @@ def main() -> None:
     resource, 70 (one line, the traceback under --debug) for anything
     unexpected; a reader that closes the pipe ends the run quietly, exit 0.
     Whatever solver programs left running is killed."""
-    supervise(_main)
+    supervise(run_command)
 
 
-def _main() -> int:
+def run_command() -> int:
+    """The command of ``sys.argv``, run here; its exit code."""
     try:
         code = cli.main(prog_name="sudosat", standalone_mode=False)
         sys.stdout.flush()  # here, not at exit, where a failure could not be reported
