@@ -33,6 +33,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/api.py
 	$(PY) benchmarks/generate.py
 	$(PY) benchmarks/large.py
+	$(PY) benchmarks/stopping.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).
 readme: $(VENV)/.installed
