@@ -203,12 +203,10 @@ def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | N
     return spec
 
 
-timeout_option = click.option(
-    "--timeout",
-    type=click.FloatRange(0, min_open=True),
-    metavar="SECONDS",
-    help="Give up on a puzzle after this long (exit code 5).",
-)
+def timeout_option(help: str) -> Callable[[F], F]:
+    return click.option(
+        "--timeout", type=click.FloatRange(0, min_open=True), metavar="SECONDS", help=help
+    )
 
 
 def _shard(value: str | None) -> tuple[int, int] | None:
@@ -304,7 +302,7 @@ def cli(debug: bool) -> None:
     help=f"Print the number of solutions (up to --max-solutions, default {COUNT_LIMIT}); "
     "N+ when the search stopped before it was complete.",
 )
-@timeout_option
+@timeout_option("Give up on a puzzle after this long (exit code 5).")
 @click.option(
     "--stats",
     is_flag=True,
@@ -536,12 +534,9 @@ def decode(
     defaults="rich (default on a terminal), line (default when piped): `LEVEL RATING` per "
     "puzzle; json, jsonl or csv add level, rating and conflicts to solve's record",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0, min_open=True),
-    metavar="SECONDS",
-    help="Give up on a puzzle after this long: its record says timeout, and the run "
-    "goes on (exit code 5).",
+@timeout_option(
+    "Give up on a puzzle after this long: its record says timeout, and the run "
+    "goes on (exit code 5)."
 )
 @jobs_option
 @quiet_option
@@ -604,12 +599,9 @@ def rate(
     type=click.Choice((*LEVELS, *LEVEL_NAMES)),
     help="Keep only puzzles of this level (see `rate`); medium is intermediate, hard is expert.",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0, min_open=True),
-    metavar="SECONDS",
-    help="Stop after this long for the whole run: the puzzles made by then are printed "
-    "whole, in seed order (exit code 5).",
+@timeout_option(
+    "Stop after this long for the whole run: the puzzles made by then are printed "
+    "whole, in seed order (exit code 5)."
 )
 @output_options(
     "rich",
@@ -686,12 +678,9 @@ def generate(
     defaults="rich (default on a terminal), json (default when piped), jsonl (an object per "
     "puzzle) or text (plain, for logs and mail)",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0, min_open=True),
-    metavar="SECONDS",
-    help="Seconds for each puzzle's explanation: what is found by then is printed, and "
-    "timed_out names the parts that ran out (exit code 5).",
+@timeout_option(
+    "Seconds for each puzzle's explanation: what is found by then is printed, and "
+    "timed_out names the parts that ran out (exit code 5)."
 )
 @jobs_option
 @quiet_option

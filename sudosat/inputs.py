@@ -17,7 +17,6 @@ import io
 import os
 import queue
 import stat
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
@@ -36,6 +35,7 @@ from .formats import (
     stream_header,
 )
 from .puzzle import Puzzle
+from .signals import quiet_thread
 
 CHUNK = 128
 """Lines in the first chunk from a file; a pipe gives what has arrived, up to this
@@ -265,7 +265,7 @@ def _pipe_batches(lines: Lines) -> Iterator[list[tuple[int, str]]]:
             if item is None:
                 return
 
-    threading.Thread(target=pump, daemon=True).start()
+    quiet_thread(pump, "sudosat-stdin")
     while True:
         item = arrived.get()
         if item is None:
