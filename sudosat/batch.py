@@ -216,6 +216,7 @@ def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
     return (
         settings.front_end
         and reader is not None
+        and reader.classic
         and reader.first is not None
         and (bool(reader.fast) or reader.alphabet == NUMBERS)
         and reader.first.rank in FRONT_END_RANKS

@@ -7,13 +7,14 @@ show) and turns the answers into an exit code.
 
 from __future__ import annotations
 
+import functools
 import json
 import signal
 import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 from click.core import ParameterSource
@@ -24,7 +25,7 @@ from .dimacs import read_answer, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import COUNT_LIMIT, Options, check_answer
 from .files import OutputRefused, write_out
-from .formats import AmbiguousInput, InputError, format_line, printable
+from .formats import AmbiguousInput, InputError, Variants, format_line, is_content, printable
 from .generator import SYMMETRIES, Asked, GenerationError, output_alphabet
 from .inputs import MAX_WHOLE, read_file, read_source
 from .limits import TooBig, check_writable
@@ -46,6 +47,7 @@ from .process import (
 from .puzzle import Puzzle
 from .rating import LEVEL_NAMES, LEVELS
 from .render import FORMATS, Result, note, render
+from .ruletext import Statements, apply, from_option, split
 from .runner import FAIL_ON, How, Output, Reading
 from .solvers import (
     DEFAULT_SOLVER,
@@ -84,24 +86,78 @@ def bad_input(err: InputError) -> BadInput:
 
 
 def input_options(func: F) -> F:
-    func = click.option(
+    """The reading options, handed to the command as one ``reading``."""
+
+    @functools.wraps(func)
+    def command(
+        *args: Any,
+        rank: int | None,
+        alphabet: str | None,
+        layout: str,
+        rule_statements: str | None,
+        rules_file: str | None,
+        filled_as_givens: bool,
+        **kwargs: Any,
+    ) -> Any:
+        variants = Variants(_statements(rule_statements, rules_file), filled_as_givens)
+        return func(*args, reading=Reading(rank, alphabet, layout, variants), **kwargs)
+
+    wrapped = cast(F, command)
+    wrapped = click.option(
+        "--filled-as-givens",
+        is_flag=True,
+        help="f-puzzles: take every filled value as a given, not only those marked given.",
+    )(wrapped)
+    wrapped = click.option(
+        "--rules-file",
+        metavar="FILE",
+        help="Rule statements, one a line, added to every puzzle (see README, Variants).",
+    )(wrapped)
+    wrapped = click.option(
+        "--rules",
+        "rule_statements",
+        metavar="STATEMENTS",
+        help="Rules added to every puzzle: 'anti-knight, diagonals', 'cage 15: r1c1 r1c2; "
+        "thermo: r2c2 r2c3 r2c4' (see README, Variants).",
+    )(wrapped)
+    wrapped = click.option(
         "--layout",
         type=click.Choice(("auto", "line", "grid")),
         default="auto",
         show_default=True,
-        help="grid: the whole file is one puzzle; line: one puzzle per line.",
-    )(func)
-    func = click.option(
+        help="grid: puzzles are grids; line: one puzzle per line.",
+    )(wrapped)
+    wrapped = click.option(
         "--alphabet",
         metavar="NAME|SYMBOLS",
         help="digits, hex (0-f), base36 (1-9A-Z), rexl (1234567890A-Z), numbers "
         "(whitespace-separated, 0 = blank) or the N symbols in value order.",
-    )(func)
+    )(wrapped)
     return click.option(
         "--rank",
         type=click.IntRange(2, 20),
         help="Box size: 3 for 9x9, 4 for 16x16, ... (default: from the cell count).",
-    )(func)
+    )(wrapped)
+
+
+def _statements(rules: str | None, rules_file: str | None) -> tuple[Statements, ...]:
+    """The rule statements of --rules and --rules-file; BadInput for a file that
+    cannot be read."""
+    found = []
+    if rules_file is not None:
+        try:
+            source, text = read_source(rules_file, expected="rule statements")
+        except InputError as err:
+            raise bad_input(err) from None
+        statements, rest = split(text, source)
+        stray = next((n for n, line in enumerate(rest.splitlines(), 1) if is_content(line)), 0)
+        if stray:
+            line = rest.splitlines()[stray - 1].strip()
+            raise BadInput(f"{source}:{stray}:1: not a rule statement: {line[:40]!r}")
+        found.append(statements)
+    if rules is not None:
+        found.append(from_option(rules))
+    return tuple(found)
 
 
 def encoding_options(func: F) -> F:
@@ -343,9 +399,7 @@ def cli(debug: bool) -> None:
 @quiet_option
 def solve(
     puzzles: tuple[str, ...],
-    rank: int | None,
-    alphabet: str | None,
-    layout: str,
+    reading: Reading,
     solver: str | None,
     solver_cmd: str | None,
     trust_solver: bool,
@@ -398,14 +452,20 @@ def solve(
     )
     shown = {"count": count, "check": check, "stats": stats}
     how = How(jobs, shard, fail_on, front_end)
-    reading = Reading(rank, alphabet, layout)
     sys.exit(answer(puzzles, reading, options, shown, how, Output(fmt, color, quiet)))
 
 
-def read_one(path: str, rank: int | None, alphabet: str | None, layout: str) -> Puzzle:
+def read_one(path: str, reading: Reading) -> Puzzle:
     """The one puzzle of ``path``; BadInput for anything else."""
     try:
-        entries = read_file(path, rank=rank, alphabet=alphabet, layout=layout, limit=MAX_WHOLE)
+        entries = read_file(
+            path,
+            rank=reading.rank,
+            alphabet=reading.alphabet,
+            layout=reading.layout,
+            limit=MAX_WHOLE,
+            variants=reading.variants,
+        )
     except InputError as err:
         raise bad_input(err) from None
     if len(entries) != 1:
@@ -429,9 +489,7 @@ def read_one(path: str, rank: int | None, alphabet: str | None, layout: str) -> 
 )
 def cnf(
     puzzle: str | None,
-    rank: int | None,
-    alphabet: str | None,
-    layout: str,
+    reading: Reading,
     rules: str,
     amo: str,
     reduced: bool,
@@ -448,12 +506,16 @@ def cnf(
       sudosat cnf --rank 4 --out rules16.cnf
     """
     if puzzle is None:
-        if rank is None:
+        if reading.rank is None:
             raise click.UsageError("give a PUZZLE, or --rank N for the rules alone")
-        target = replace(Puzzle.empty(rank), source="<rules>", line=0)
+        target = replace(Puzzle.empty(reading.rank), source="<rules>", line=0)
+        try:
+            target = apply(target, reading.variants.statements)
+        except InputError as err:
+            raise bad_input(err) from None
         reduced = False
     else:
-        target = read_one(puzzle, rank, alphabet, layout)
+        target = read_one(puzzle, reading)
     try:
         check_writable(target, reduced, out)
     except TooBig as err:
@@ -479,9 +541,7 @@ def cnf(
 def decode(
     puzzle: str,
     model: str,
-    rank: int | None,
-    alphabet: str | None,
-    layout: str,
+    reading: Reading,
     fmt: str | None,
     color: bool | None,
     trust_solver: bool,
@@ -504,7 +564,7 @@ def decode(
     """
     if puzzle == "-" and model == "-":
         raise click.UsageError("PUZZLE and MODEL cannot both be stdin")
-    target = read_one(puzzle, rank, alphabet, layout)
+    target = read_one(puzzle, reading)
     try:
         limit = MAX_WHOLE + target.size**3 * (len(str(target.size**3)) + 2)  # every literal
         source, text = read_source(model, expected="solver output", limit=limit)
@@ -542,9 +602,7 @@ def decode(
 @quiet_option
 def rate(
     puzzles: tuple[str, ...],
-    rank: int | None,
-    alphabet: str | None,
-    layout: str,
+    reading: Reading,
     fmt: str | None,
     color: bool | None,
     timeout: float | None,
@@ -570,7 +628,6 @@ def rate(
     """
     options = Options(timeout=timeout)
     how = How(jobs=jobs)
-    reading = Reading(rank, alphabet, layout)
     output = Output(fmt, color, quiet)
     sys.exit(answer(puzzles, reading, options, {"rate": True}, how, output, runner.RATE_FORMATS))
 
@@ -686,9 +743,7 @@ def generate(
 @quiet_option
 def explain(
     puzzles: tuple[str, ...],
-    rank: int | None,
-    alphabet: str | None,
-    layout: str,
+    reading: Reading,
     fmt: str | None,
     color: bool | None,
     timeout: float | None,
@@ -715,7 +770,6 @@ def explain(
     """
     options = Options(timeout=timeout)
     how = How(jobs=jobs)
-    reading = Reading(rank, alphabet, layout)
     output = Output(fmt, color, quiet)
     formats = runner.EXPLAIN_FORMATS
     sys.exit(answer(puzzles, reading, options, {"explain": True}, how, output, formats))

@@ -20,8 +20,6 @@ from .puzzle import (
     Puzzle,
     cell_name,
     placed_masks,
-    unit_index,
-    unit_name,
     values_of,
 )
 
@@ -51,8 +49,8 @@ def deduce(puzzle: Puzzle) -> Deduced:
     placing a value visits exactly the cells that lose it: the work is in
     proportion to the candidates removed.
     """
-    rank, n = puzzle.rank, puzzle.size
-    rows, cols, boxes = unit_index(rank)
+    n = puzzle.size
+    rows, cols, boxes = puzzle.layout.unit_index
     masks, placed = dict(puzzle.masks), placed_masks(puzzle)
     grid = list(puzzle.cells)
     start = sum(mask.bit_count() for mask in masks.values())
@@ -65,7 +63,7 @@ def deduce(puzzle: Puzzle) -> Deduced:
 
     for cell, mask in masks.items():
         if not mask:
-            return result(f"no value fits {cell_name(rank, cell)}")
+            return result(f"no value fits {cell_name(n, cell)}")
 
     def units_of(cell: int) -> tuple[int, int, int]:
         return rows[cell], n + cols[cell], 2 * n + boxes[cell]
@@ -103,7 +101,7 @@ def deduce(puzzle: Puzzle) -> Deduced:
         if mask == masks[cell]:
             return ""
         if not mask:
-            return f"no value fits {cell_name(rank, cell)} once the singles are placed"
+            return f"no value fits {cell_name(n, cell)} once the singles are placed"
         masks[cell] = mask
         if not mask & (mask - 1):
             queue.append((cell, mask.bit_length() - 1))
@@ -120,10 +118,10 @@ def deduce(puzzle: Puzzle) -> Deduced:
         cell, value = queue.pop()
         if cell not in masks:
             if grid[cell] != value:
-                return result(f"{cell_name(rank, cell)} must hold two values at once")
+                return result(f"{cell_name(n, cell)} must hold two values at once")
             continue
         if not masks[cell] >> value & 1:
-            return result(f"{cell_name(rank, cell)} cannot hold {puzzle.symbol(value)}")
+            return result(f"{cell_name(n, cell)} cannot hold {puzzle.symbol(value)}")
         grid[cell] = value
         mask = masks.pop(cell)
         mine = units_of(cell)
@@ -146,4 +144,4 @@ def deduce(puzzle: Puzzle) -> Deduced:
 
 def _no_place(puzzle: Puzzle, key: int) -> str:
     unit, value = divmod(key, puzzle.size + 1)
-    return f"{puzzle.symbol(value)} has no place left in {unit_name(puzzle.rank, unit)}"
+    return f"{puzzle.symbol(value)} has no place left in {puzzle.layout.unit_name(unit)}"

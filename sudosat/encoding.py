@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .puzzle import Grid, Puzzle, unit_index, units, values_of
+from .puzzle import Grid, Layout, Puzzle, layout, values_of
 
 RULES = ("minimal", "efficient", "extended")
 AMO_ENCODINGS = (
@@ -90,6 +90,22 @@ class Cnf:
     groups: list[list[int]] = field(default_factory=list)
     """Every "exactly one" group of the rules (cells' values, units' cells for a
     value), for solvers with native cardinality constraints."""
+    atmost: list[list[int]] = field(default_factory=list)
+    """A variant's "at most one" groups (a cage's cells for a value), likewise."""
+    extra: list[list[int]] = field(default_factory=list)
+    """A variant's other clauses, which a solver with native cardinality
+    constraints needs beside the groups."""
+    names: list[str] = field(default_factory=list)
+    """A name per part: its clause family (a variant's CNF writes a comment
+    block before each; a classic one's names are empty)."""
+
+    def families(self) -> dict[str, int]:
+        """Clauses per named family, in order."""
+        found: dict[str, int] = {}
+        for name, part in zip(self.names, self.parts, strict=False):
+            if name:
+                found[name] = found.get(name, 0) + len(part)
+        return found
 
     @property
     def clauses(self) -> list[list[int]]:
@@ -273,8 +289,8 @@ def _groups(
     n = puzzle.size
     if not reduced:
         every = range(1, n + 1)
-        return [(c, every) for c in range(n * n)], *groups(puzzle.rank)
-    rows, cols, boxes = unit_index(puzzle.rank)
+        return [(c, every) for c in range(n * n)], *layout_groups(puzzle.layout)
+    rows, cols, boxes = puzzle.layout.unit_index
     masks = puzzle.masks if masks is None else masks
     stride = n + 1
     open_cells: list[tuple[int, Sequence[int]]] = []
@@ -304,10 +320,15 @@ def _groups(
 def groups(rank: int) -> tuple[list[list[int]], list[list[int]]]:
     """The "exactly one" groups of the rules: each cell's values, and each unit's
     cells for one value (rows, columns, boxes in :func:`puzzle.units` order)."""
-    n = rank * rank
+    return layout_groups(layout(rank))
+
+
+def layout_groups(grid: Layout) -> tuple[list[list[int]], list[list[int]]]:
+    """:func:`groups` for any layout (rows, columns, then its regions)."""
+    n = grid.size
     values = range(1, n + 1)
     cells = [[var(n, cell, v) for v in values] for cell in range(n * n)]
-    return cells, [[var(n, cell, v) for cell in unit] for unit in units(rank) for v in values]
+    return cells, [[var(n, cell, v) for cell in unit] for unit in grid.units for v in values]
 
 
 def pairwise(groups: Iterable[Sequence[int]]) -> list[list[int]]:
@@ -354,14 +375,177 @@ def encode(
     compact = compact and encoding.reduced
     open_cells, cell_groups, unit_groups = _groups(puzzle, encoding.reduced, compact, masks)
     top = sum(len(group) for group in cell_groups) if compact else n**3
-    parts: list[Part] = [cell_groups]
+    named: list[tuple[str, Part]] = [("cells: each holds a value", cell_groups)]
     unit_amo, top = _at_most_one(unit_groups, encoding.amo, top)
-    parts.append(unit_amo)
+    named.append(("rows, columns, regions: each value at most once", unit_amo))
     if encoding.rules in ("efficient", "extended"):
         cell_amo, top = _at_most_one(cell_groups, encoding.amo, top)
-        parts.append(cell_amo)
+        named.append(("cells: each holds at most one value", cell_amo))
     if encoding.rules == "extended":
-        parts.append(unit_groups)
+        named.append(("rows, columns, regions: each value at least once", unit_groups))
     if not encoding.reduced:
-        parts.append([[var(n, cell, v)] for cell, v in puzzle.givens])
-    return Cnf(puzzle, encoding, top, parts, open_cells, compact, cell_groups + unit_groups)
+        named.append(("givens", [[var(n, cell, v)] for cell, v in puzzle.givens]))
+    parts = [part for _, part in named]
+    cnf = Cnf(puzzle, encoding, top, parts, open_cells, compact, cell_groups + unit_groups)
+    if puzzle.rules is not None:
+        cnf.names = [name for name, _ in named]
+        _encode_rules(cnf, cell_groups)
+    return cnf
+
+
+def _encode_rules(cnf: Cnf, cell_groups: list[list[int]]) -> None:
+    """A variant's constraints after the rows, columns and regions, each family's
+    clauses a part of its own (named for the CNF's comment blocks)."""
+    puzzle = cnf.puzzle
+    assert puzzle.rules is not None
+    builder = Builder(cnf, cell_groups)
+    for rule in sorted(puzzle.rules.constraints, key=lambda r: r.family):
+        builder.family(rule.family)
+        rule.encode(builder)
+    builder.finish()
+
+
+Lit = int | bool
+"""A literal for a rule: a variable (negated: minus), or a constant where the
+givens and the singles have decided it."""
+
+
+class Builder:
+    """What a rule writes its clauses with (see :mod:`rules`).
+
+    ``lit(cell, value)`` is the literal "cell holds value": a variable while the
+    cell is open, else True or False (the reduced encoding: a given, a value the
+    singles placed or ruled out). ``ge(cell, value)`` is "cell holds value or
+    more", an order literal made the first time it is asked for (with its
+    channelling clauses), so that inequalities along thermometers, whispers and
+    kropki dots take a clause per value instead of one per pair of values.
+    Clauses are simplified as they come: a true literal drops the clause, a
+    false one drops out of it, and an empty clause means no solution."""
+
+    def __init__(self, cnf: Cnf, cell_groups: list[list[int]]) -> None:
+        self.cnf = cnf
+        self.size = n = cnf.puzzle.size
+        self.top = cnf.nv
+        self.fixed = cnf.puzzle.cells if cnf.encoding.reduced else (0,) * (n * n)
+        self.values: dict[int, dict[int, int]] = {}  # open cell -> value -> variable
+        for (cell, values), variables in zip(cnf.open_cells, cell_groups, strict=True):
+            self.values[cell] = dict(zip(values, variables, strict=True))
+        self.orders: dict[int, dict[int, Lit]] = {}
+        self.name = ""
+        self.clauses: list[list[int]] = []
+        self.exactly: list[list[int]] = []
+        self.atmost: list[list[int]] = []
+
+    # --- literals -------------------------------------------------------------
+
+    def lit(self, cell: int, value: int) -> Lit:
+        fixed = self.fixed[cell]
+        if fixed:
+            return fixed == value
+        return self.values[cell].get(value, False)
+
+    def candidates(self, cell: int) -> list[int]:
+        """The values a cell may still hold, in order."""
+        fixed = self.fixed[cell]
+        return [fixed] if fixed else list(self.values[cell])
+
+    def ge(self, cell: int, value: int) -> Lit:
+        """The literal "``cell`` holds ``value`` or more"."""
+        values = self.candidates(cell)
+        if value <= values[0]:
+            return True
+        if value > values[-1]:
+            return False
+        order = self.orders.get(cell)
+        if order is None:
+            order = self.orders[cell] = self._order(cell, values)
+        return order[next(v for v in values if v >= value)]
+
+    def _order(self, cell: int, values: list[int]) -> dict[int, Lit]:
+        """Order literals o[v] = "cell >= v" for each candidate v but the first,
+        channelled to the cell's value literals."""
+        order: dict[int, Lit] = {values[0]: True}
+        for value in values[1:]:
+            order[value] = self.new()
+        aboves: list[Lit] = [order[v] for v in values[1:]] + [False]
+        for value, above in zip(values, aboves, strict=True):
+            here, x = order[value], self.lit(cell, value)
+            self.clause([self.neg(above), here])  # cell >= next value: cell >= this one
+            self.clause([self.neg(x), here])
+            self.clause([self.neg(x), self.neg(above)])
+            self.clause([self.neg(here), above, x])  # >= this, not >= the next: this
+        return order
+
+    def new(self) -> int:
+        self.top += 1
+        return self.top
+
+    @staticmethod
+    def neg(lit: Lit) -> Lit:
+        return (not lit) if isinstance(lit, bool) else -lit
+
+    # --- clauses and groups ----------------------------------------------------
+
+    def family(self, name: str) -> None:
+        if name != self.name:
+            self._flush()
+            self.name = name
+
+    def clause(self, lits: Iterable[Lit]) -> None:
+        """At least one of ``lits`` holds."""
+        found: list[int] = []
+        for lit in lits:
+            if lit is True:
+                return
+            if lit is not False:
+                found.append(lit)
+        self.clauses.append(found)
+
+    def implies(self, condition: Iterable[Lit], then: Iterable[Lit]) -> None:
+        """When every literal of ``condition`` holds, one of ``then`` does."""
+        self.clause([*(self.neg(c) for c in condition), *then])
+
+    def at_most_one(self, lits: Iterable[Lit]) -> None:
+        free = self._group(lits)
+        if free is not None and len(free) > 1:
+            self.atmost.append(free)
+
+    def exactly_one(self, lits: Iterable[Lit]) -> None:
+        free = self._group(lits, exact=True)
+        if free is not None:
+            self.exactly.append(free) if len(free) > 1 else self.clause(free)
+
+    def _group(self, lits: Iterable[Lit], exact: bool = False) -> list[int] | None:
+        """The free literals of a group once its constants are taken into
+        account (None: a true one is there, so the rest are false)."""
+        lits = list(lits)
+        trues = sum(1 for lit in lits if lit is True)
+        free = [lit for lit in lits if not isinstance(lit, bool)]
+        if trues > 1:
+            self.clause([])
+        elif trues == 1:
+            for lit in free:
+                self.clause([-lit])
+            return None
+        elif exact and not free:
+            self.clause([])
+        return free
+
+    def _flush(self) -> None:
+        cnf = self.cnf
+        if not (self.clauses or self.exactly or self.atmost):
+            return
+        part: list[list[int]] = [*self.clauses, *self.exactly]
+        cnf.extra.extend(self.clauses)
+        cnf.groups.extend(self.exactly)
+        cnf.atmost.extend(self.atmost)
+        cnf.parts.append(part)
+        cnf.names.append(self.name)
+        pairs, self.top = _at_most_one(self.exactly + self.atmost, cnf.encoding.amo, self.top)
+        cnf.parts.append(pairs)
+        cnf.names.append(self.name)
+        self.clauses, self.exactly, self.atmost = [], [], []
+
+    def finish(self) -> None:
+        self._flush()
+        self.cnf.nv = self.top

@@ -109,7 +109,7 @@ def solve(
 def solve_with(puzzle: Puzzle, options: Options) -> Outcome:
     """:func:`solve` with its keywords as one :class:`Options`."""
     start = time.perf_counter()
-    if uses_batch_engine(puzzle.rank, options):
+    if puzzle.classic and uses_batch_engine(puzzle.rank, options):
         outcome = batch_engine(puzzle.rank).solve(puzzle, options.max_solutions, options.timeout)
     else:
         outcome = _general(puzzle, options)
@@ -126,7 +126,7 @@ def solve_or_error(puzzle: Puzzle, options: Options) -> Outcome:
 
 
 def _engine_name(puzzle: Puzzle, options: Options) -> str:
-    if uses_batch_engine(puzzle.rank, options):
+    if puzzle.classic and uses_batch_engine(puzzle.rank, options):
         return BATCH_ENGINE
     return options.solver.name if options.solver else DEFAULT_SOLVER
 
@@ -259,12 +259,14 @@ def _run(
         target, masks = replace(puzzle, cells=deduced.grid), deduced.masks
     cnf = encode(target, encoding, compact=True, masks=masks)
     report("size", (cnf.variable_count, cnf.clause_count))
+    if cnf.names:
+        report("families", cnf.families())
     if not cnf.open_cells:  # the singles filled every cell: the one solution, no solve
         report("solution", accept(puzzle, target.cells, [], "the singles"))
         report("done", (solver.name, Stats()))
         return
     if quick_first:
-        with _Quick(cnf.groups) as quick:
+        with _Quick(cnf) as quick:
             try:  # held back until decided: CaDiCaL would find them again
                 grids = list(_search(cnf, quick, limit))
             except _OutOfBudget:
@@ -297,8 +299,11 @@ class _Quick(SatSolver):
 
     name = "minicard"
 
-    def __init__(self, groups: list[list[int]]) -> None:
-        self._search = exactly_one(groups)
+    def __init__(self, cnf: Cnf) -> None:
+        self._search = exactly_one(cnf.groups)
+        for group in cnf.atmost:  # a variant's: natively too
+            self._search.add_atmost(group, 1)
+        self.add_clauses(cnf.extra)
 
     def add_clauses(self, clauses: Iterable[list[int]]) -> None:
         for clause in clauses:
@@ -329,6 +334,8 @@ def _receive(outcome: Outcome, limit: int) -> Report:
             outcome.stats.deduced, outcome.stats.ruled_out = payload
         elif kind == "size":
             outcome.stats.variables, outcome.stats.clauses = payload
+        elif kind == "families":
+            outcome.stats.families = payload
         elif kind == "solution":
             outcome.solutions.append(payload)
         elif kind == "none":  # singles proved there is no solution
@@ -337,6 +344,7 @@ def _receive(outcome: Outcome, limit: int) -> Report:
             outcome.solver, stats = payload
             stats.variables, stats.clauses = outcome.stats.variables, outcome.stats.clauses
             stats.deduced, stats.ruled_out = outcome.stats.deduced, outcome.stats.ruled_out
+            stats.families = outcome.stats.families
             outcome.stats = stats
             outcome.exhausted = len(outcome.solutions) < limit
             outcome.status = status_of(len(outcome.solutions), outcome.exhausted)
@@ -355,7 +363,7 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
     encoding = options.encoding or Encoding()
     limit, timeout = options.max_solutions, options.timeout
     quick = options.solver is None and options.encoding is None  # the default: Minicard first
-    if puzzle.rank >= CHILD_RANK:
+    if puzzle.size >= CHILD_RANK**2:
         check_solvable(puzzle, encoding.reduced)  # a one-line TooBig now, not a MemoryError later
     # clashing clues or (without the singles, which find it) a dead cell: nothing to solve
     outcome = no_solution(puzzle, spec.name, dead_cells=not encoding.reduced)
@@ -363,7 +371,8 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
     if outcome.reason:
         return outcome
     outcome.exhausted = False
-    if spec.external or (timeout is None and puzzle.rank < CHILD_RANK and not spec.members):
+    in_process = timeout is None and puzzle.size < CHILD_RANK**2 and not spec.members
+    if spec.external or in_process:
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline, quick)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any
 
 from .puzzle import MAX_RANK, Grid, Puzzle, rank_for_cells
 
@@ -510,6 +511,19 @@ def is_content(line: str) -> bool:
     return bool(stripped) and not stripped.startswith("#")
 
 
+@dataclass(frozen=True)
+class Variants:
+    """What turns puzzles into variants as they are read: rule statements from
+    ``--rules`` and ``--rules-file`` (see :mod:`ruletext`), and whether an
+    f-puzzles value that is not marked given counts as one."""
+
+    statements: tuple[Any, ...] = ()
+    values_as_givens: bool = False
+
+
+NO_VARIANTS = Variants()
+
+
 def read_text(
     text: str,
     source: str = "<stdin>",
@@ -517,6 +531,7 @@ def read_text(
     rank: int | None = None,
     alphabet: str | None = None,
     layout: str = "auto",
+    variants: Variants = NO_VARIANTS,
 ) -> list[Puzzle | InputError]:
     """Every puzzle in ``text``, in order; a broken line of a many-puzzle file, or a
     broken grid of a many-grid file, is an InputError.
@@ -525,15 +540,64 @@ def read_text(
     or each under a header line), ``line`` (one puzzle per line) or ``auto``
     (one puzzle per line when the lines are whole puzzles, else grids).
     A header line (``Grid 01``, ``[Puzzle]``: a line with words in it that is no
-    row of the grid below) starts a puzzle and names it. Raises InputError when
-    the text as a whole cannot be read.
+    row of the grid below) starts a puzzle and names it. An f-puzzles puzzle
+    (JSON, or links one per line) is read as such; rule statements in the text
+    (see :mod:`ruletext`) and in ``variants`` apply to its puzzles. Raises
+    InputError when the text as a whole cannot be read.
     """
+    from . import fpuzzles, ruletext  # here: they import this module
+
+    _reject_binary(text, source)
+    if text.lstrip().startswith("{"):  # an f-puzzles JSON file
+        puzzle = fpuzzles.read(text, source, 1, variants.values_as_givens)
+        return [ruletext.apply(puzzle, variants.statements)]
+    statements, text = ruletext.split(text, source)
+    rows = _content_rows(text)
+    if not rows and statements:  # rules alone: an empty grid of their size
+        return [ruletext.apply(ruletext.read_empty(statements, source), variants.statements)]
+    if rows and fpuzzles.looks_like(rows[0].text):  # links, one per line
+        return [_fpuzzles_row(row, source, variants) for row in rows]
+    found = _read_classic(text, rows, source, rank, alphabet, layout)
+    groups = (statements, *variants.statements) if statements else variants.statements
+    return [_with_rules(entry, groups) for entry in found] if groups else found
+
+
+def _with_rules(entry: Puzzle | InputError, statements: Sequence[Any]) -> Puzzle | InputError:
+    """A puzzle given the rules of ``statements``, or the InputError that stops it."""
+    from . import ruletext
+
+    if isinstance(entry, InputError) or not statements:
+        return entry
+    try:
+        return ruletext.apply(entry, statements)
+    except InputError as err:
+        return err
+
+
+def _fpuzzles_row(row: Row, source: str, variants: Variants) -> Puzzle | InputError:
+    """The f-puzzles puzzle on one line (a link or a bare string), with ``variants``."""
+    from . import fpuzzles
+
+    try:
+        puzzle = fpuzzles.read(row.text, source, row.number, variants.values_as_givens)
+    except InputError as err:
+        return err
+    return _with_rules(puzzle, variants.statements)
+
+
+def _read_classic(
+    text: str,
+    rows: list[Row],
+    source: str,
+    rank: int | None,
+    alphabet: str | None,
+    layout: str,
+) -> list[Puzzle | InputError]:
+    """:func:`read_text` of puzzles as text: grids, lines, headers."""
     if rank is not None and not 2 <= rank <= MAX_RANK:
         raise InputError(source, 1, 1, f"rank {rank} is outside 2..{MAX_RANK}")
-    _reject_binary(text, source)
     if rank is None and alphabet and alphabet not in NAMED_ALPHABETS:
         rank = _rank_of_alphabet(alphabet, source)
-    rows = _content_rows(text)
     if not rows:
         raise InputError(source, 1, 1, f"empty input: expected a puzzle of {size_hint(rank)}")
     blocks = _headed_blocks(rows)
@@ -673,11 +737,23 @@ class LineReader:
     """Reads a stream of one-puzzle lines, in pieces: the first piece settles the
     alphabet (from up to 200 rows) and the size (its first puzzle) for all that follow."""
 
-    def __init__(self, source: str, rank: int | None, alphabet: str | None) -> None:
+    def __init__(
+        self,
+        source: str,
+        rank: int | None,
+        alphabet: str | None,
+        variants: Variants = NO_VARIANTS,
+    ) -> None:
         self.source, self.rank, self.alphabet = source, rank, alphabet
+        self.variants = variants
         self.settled = alphabet is not None
         self.first: Puzzle | None = None
         self.fast: dict[str, int] = {}
+
+    @property
+    def classic(self) -> bool:
+        """No rule statements apply: the puzzles read are classic ones."""
+        return not self.variants.statements
 
     def read(self, rows: Sequence[Row]) -> Iterator[Puzzle | InputError]:
         self._settle_alphabet(rows)
@@ -700,6 +776,16 @@ class LineReader:
             self.settled = True
 
     def read_row(self, row: Row) -> Puzzle | InputError:
+        """One line's puzzle, with the rules of ``variants``; an f-puzzles link is
+        read as such."""
+        from . import fpuzzles
+
+        found = self._read_classic_row(row)
+        if isinstance(found, InputError) and fpuzzles.looks_like(row.text):
+            return _fpuzzles_row(row, self.source, self.variants)
+        return _with_rules(found, self.variants.statements)
+
+    def _read_classic_row(self, row: Row) -> Puzzle | InputError:
         first, source = self.first, self.source
         text = row.text.strip()
         if first is not None and self.fast and len(text) == len(first.cells):

@@ -23,9 +23,11 @@ from itertools import chain
 from typing import IO, NamedTuple
 
 from .formats import (
+    NO_VARIANTS,
     InputError,
     LineReader,
     Row,
+    Variants,
     decode_text,
     fits,
     format_line,
@@ -211,10 +213,14 @@ def _text(number: int, data: bytes) -> str:
 
 
 def _whole_puzzle(text: str, rank: int | None) -> bool:
-    """Whether one line holds a whole puzzle (symbols, or whitespace-separated numbers),
-    maybe followed by tdoku's ``:count:solution``."""
+    """Whether one line holds a whole puzzle (symbols, or whitespace-separated numbers,
+    maybe followed by tdoku's ``:count:solution``; or an f-puzzles link)."""
     stripped = text.partition(":")[0].strip()
-    return fits(len(stripped), rank) or fits(len(stripped.split()), rank)
+    if fits(len(stripped), rank) or fits(len(stripped.split()), rank):
+        return True
+    from . import fpuzzles
+
+    return fpuzzles.looks_like(text)
 
 
 def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int | None] | None:
@@ -306,11 +312,16 @@ def _chunk_sizes() -> Iterator[int]:
 
 
 def _line_chunks(
-    source: str, lines: Lines, rank: int | None, alphabet: str | None, piped: bool
+    source: str,
+    lines: Lines,
+    rank: int | None,
+    alphabet: str | None,
+    piped: bool,
+    variants: Variants = NO_VARIANTS,
 ) -> Iterator[Chunk]:
     """The input's content lines in chunks; CSV columns split off; the first chunk
     settles the alphabet and the size for the rest."""
-    reader = LineReader(source, rank, alphabet)
+    reader = LineReader(source, rank, alphabet, variants)
     columns: tuple[int, int | None] | None = None
     header_seen = False
     name = ""  # from a header line, for the next puzzle
@@ -453,9 +464,11 @@ class Inputs:
         alphabet: str | None = None,
         layout: str = "auto",
         lines_to_tell: int = 2,
+        variants: Variants = NO_VARIANTS,
     ) -> None:
         self.paths = list(paths) or ["-"]
         self.rank, self.alphabet, self.layout = rank, alphabet, layout
+        self.variants = variants
         self.lines_to_tell = lines_to_tell
         self._first: _Opened | InputError | None = None
         self._whole: list[Puzzle | InputError] | None = None
@@ -496,7 +509,9 @@ class Inputs:
                 continue
             if opened.streaming:
                 piped = _is_pipe(opened.stream)
-                yield from _line_chunks(source, opened.lines, self.rank, self.alphabet, piped)
+                yield from _line_chunks(
+                    source, opened.lines, self.rank, self.alphabet, piped, self.variants
+                )
                 continue
             entries = self._read_first_whole() if index == 0 else self._whole_of(opened, source)
             yield Chunk(source, entries=entries)
@@ -536,7 +551,12 @@ class Inputs:
         try:
             text = decode_text(opened.lines.rest(source), source)
             return read_text(
-                text, source, rank=self.rank, alphabet=self.alphabet, layout=self.layout
+                text,
+                source,
+                rank=self.rank,
+                alphabet=self.alphabet,
+                layout=self.layout,
+                variants=self.variants,
             )
         except InputError as err:
             return [err]
@@ -549,13 +569,14 @@ def read_file(
     alphabet: str | None = None,
     layout: str = "auto",
     limit: int | None = None,
+    variants: Variants = NO_VARIANTS,
 ) -> list[Puzzle | InputError]:
     """Every puzzle of the file ``path`` (``-``: stdin), read whole as
     :func:`formats.read_text` does; InputError when the file cannot be read at all
     or holds more than ``limit`` bytes (None: no limit; :func:`read_puzzles`
     streams a big file instead)."""
     source, text = read_source(path, limit=limit)
-    return read_text(text, source, rank=rank, alphabet=alphabet, layout=layout)
+    return read_text(text, source, rank=rank, alphabet=alphabet, layout=layout, variants=variants)
 
 
 def read_puzzles(
@@ -564,11 +585,13 @@ def read_puzzles(
     rank: int | None = None,
     alphabet: str | None = None,
     layout: str = "auto",
+    variants: Variants = NO_VARIANTS,
 ) -> Iterator[Puzzle | InputError]:
     """Every puzzle of ``paths`` (a path, ``-`` for stdin, or a list of them), lazily and
     in order, as the CLI reads them; a line that cannot be read is an InputError."""
     paths = [paths] if isinstance(paths, str) else paths
-    return Inputs(paths, rank=rank, alphabet=alphabet, layout=layout).puzzles()
+    inputs = Inputs(paths, rank=rank, alphabet=alphabet, layout=layout, variants=variants)
+    return inputs.puzzles()
 
 
 def shard(chunks: Iterable[Chunk], k: int, n: int) -> Iterator[Chunk]:

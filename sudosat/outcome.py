@@ -48,6 +48,8 @@ class Stats:
     restarts: int | None = None
     solves: int = 0
     time: float = 0.0
+    families: dict[str, int] | None = None
+    """A variant's clause families and how many clauses each has."""
 
     def as_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -107,7 +109,7 @@ def why_none(puzzle: Puzzle, dead_cells: bool = True) -> tuple[list[Clash], str]
     if clashes:
         return clashes, clashes[0].describe(puzzle)
     dead = dead_cell(puzzle) if dead_cells else None
-    return [], f"no value fits {cell_name(puzzle.rank, dead)}" if dead is not None else ""
+    return [], f"no value fits {cell_name(puzzle.size, dead)}" if dead is not None else ""
 
 
 def no_solution(puzzle: Puzzle, solver: str = "", dead_cells: bool = True) -> Outcome:

@@ -1,36 +1,38 @@
-"""The grid model: rank, cells, units, peers, givens and the rules a solution obeys.
+"""The grid model: size, layout, cells, units, peers, givens and the rules a solution obeys.
 
-A puzzle of rank M has N = M*M rows, columns, boxes and values. Cells are numbered
-row-major, ``cell = r*N + c``. A cell holds 0 (blank) or a value 1..N; how values
-are written (``1-9``, hex ``0-f``, ...) is the business of the alphabet, not of
-the grid.
+A puzzle has N rows, N columns and N regions of N cells, and values 1..N; each
+row, column and region holds every value once. Classic Sudoku's regions are
+boxes of M x M cells, M the rank (N = M*M); f-puzzles' 6x6 has boxes of 2 x 3,
+a jigsaw irregular regions (see :class:`Layout`). A variant puzzle's further
+rules (cages, thermometers, ...) come with it as :class:`rules.Rules`. Cells are
+numbered row-major, ``cell = r*N + c``. A cell holds 0 (blank) or a value 1..N;
+how values are written (``1-9``, hex ``0-f``, ...) is the business of the
+alphabet, not of the grid.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from operator import itemgetter, mul
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 Grid = tuple[int, ...]
 """N*N values, row-major; 0 marks a blank cell."""
 
 MAX_RANK = 20
+MAX_SIZE = MAX_RANK * MAX_RANK
 
 
 @cache
 def units(rank: int) -> tuple[tuple[int, ...], ...]:
     """Rows, then columns, then boxes: 3N units of N cells each."""
-    n = rank * rank
-    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
-    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
-    boxes = [
-        tuple((br * rank + r) * n + bc * rank + c for r in range(rank) for c in range(rank))
-        for br in range(rank)
-        for bc in range(rank)
-    ]
-    return tuple(rows + cols + boxes)
+    return layout(rank).units
 
 
 @cache
@@ -44,16 +46,129 @@ def peers(rank: int) -> tuple[frozenset[int], ...]:
     return tuple(frozenset(p - {cell}) for cell, p in enumerate(found))
 
 
-def unit_name(rank: int, index: int) -> str:
-    n = rank * rank
-    kind = ("row", "column", "box")[index // n]
-    return f"{kind} {index % n + 1}"
+def unit_name(size: int, index: int, kind: str = "box") -> str:
+    """``row 1``, ``column 1``, ``box 1``: a unit by its index in :attr:`Layout.units`
+    (``kind`` names the regions: ``box``, or ``region`` for a jigsaw)."""
+    return f"{('row', 'column', kind)[index // size]} {index % size + 1}"
 
 
-def cell_name(rank: int, cell: int) -> str:
+def cell_name(size: int, cell: int) -> str:
     """``r1c1`` style, 1-based, as puzzle setters write it."""
-    n = rank * rank
-    return f"r{cell // n + 1}c{cell % n + 1}"
+    return f"r{cell // size + 1}c{cell % size + 1}"
+
+
+DEFAULT_BOXES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4)}
+DEFAULT_BOXES |= {14: (2, 7), 15: (3, 5), 16: (4, 4)}
+"""Box rows x columns by grid size, as f-puzzles draws them; other sizes: the
+most nearly square factors, or none (a prime size has no boxes)."""
+
+
+def box_shape(size: int) -> tuple[int, int]:
+    """Rows and columns of a box of an N x N grid (1 x N: no boxes)."""
+    if size in DEFAULT_BOXES:
+        return DEFAULT_BOXES[size]
+    rows = max(r for r in range(1, math.isqrt(size) + 1) if size % r == 0)
+    return rows, size // rows
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The grid a puzzle is on: N rows and N columns of cells, and N regions of N
+    cells each: boxes (``box`` gives their rows and columns) or the irregular
+    regions of a jigsaw (``box`` None). Every row, column and region holds each
+    value 1..N once."""
+
+    size: int
+    regions: tuple[tuple[int, ...], ...]
+    box: tuple[int, int] | None = None
+
+    @classmethod
+    def boxes(cls, size: int, shape: tuple[int, int] | None = None) -> Layout:
+        """N x N with boxes of ``shape`` (rows, columns); default :func:`box_shape`."""
+        rows, cols = shape or box_shape(size)
+        regions = tuple(
+            tuple((br * rows + r) * size + bc * cols + c for r in range(rows) for c in range(cols))
+            for br in range(size // rows)
+            for bc in range(size // cols)
+        )
+        return cls(size, regions, (rows, cols))
+
+    @classmethod
+    def jigsaw(cls, region_of: Sequence[int]) -> Layout:
+        """The layout whose cell c lies in region ``region_of[c]`` (0-based, in any
+        order of first appearance); N regions of N cells each are the caller's
+        to check (:func:`rules.regions.check_regions`)."""
+        size = math.isqrt(len(region_of))
+        found: dict[int, list[int]] = {}
+        for cell, region in enumerate(region_of):
+            found.setdefault(region, []).append(cell)
+        regions = tuple(tuple(found[key]) for key in sorted(found))
+        boxes = cls.boxes(size)
+        if sorted(regions) == sorted(boxes.regions):
+            return boxes  # the default boxes, written out
+        return cls(size, regions, None)
+
+    @property
+    def rank(self) -> int:
+        """M for M x M boxes on an M*M grid (classic Sudoku's rank); 0 otherwise."""
+        root = math.isqrt(self.size)
+        return root if self.box == (root, root) and root * root == self.size else 0
+
+    @property
+    def region_kind(self) -> str:
+        return "box" if self.box is not None else "region"
+
+    @cached_property
+    def units(self) -> tuple[tuple[int, ...], ...]:
+        """Rows, then columns, then regions: 3N units of N cells each."""
+        n = self.size
+        rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+        cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+        return tuple(rows + cols + list(self.regions))
+
+    @cached_property
+    def unit_index(self) -> tuple[list[int], list[int], list[int]]:
+        """For every cell, its row, its column and its region."""
+        n = self.size
+        rows = [cell // n for cell in range(n * n)]
+        cols = [cell % n for cell in range(n * n)]
+        region = [0] * (n * n)
+        for index, cells in enumerate(self.regions):
+            for cell in cells:
+                region[cell] = index
+        return rows, cols, region
+
+    def unit_name(self, index: int) -> str:
+        return unit_name(self.size, index, self.region_kind)
+
+    @cached_property
+    def checks(self) -> tuple[frozenset[int], list[itemgetter[tuple[int, ...]]]]:
+        """The values 1..N, and a getter of each unit's cells."""
+        return frozenset(range(1, self.size + 1)), [itemgetter(*unit) for unit in self.units]
+
+    def violations(self, grid: Sequence[int]) -> list[str]:
+        """Why a grid breaks the rows, columns and regions; empty when it keeps them."""
+        n = self.size
+        if len(grid) != n * n:
+            return [f"grid has {len(grid)} cells, expected {n * n}"]
+        every, getters = self.checks
+        if all(set(get(grid)) == every for get in getters):
+            return []  # the common case, checked at C speed; below says what is wrong
+        problems = []
+        blank = [cell for cell, v in enumerate(grid) if not 1 <= v <= n]
+        if blank:
+            problems.append(f"{cell_name(n, blank[0])} holds no value 1..{n}")
+        full = set(range(1, n + 1))
+        for index, unit in enumerate(self.units):
+            if {grid[cell] for cell in unit} != full:
+                problems.append(f"{self.unit_name(index)} does not hold every value once")
+        return problems
+
+
+@cache
+def layout(rank: int) -> Layout:
+    """Classic Sudoku's layout of rank M: M x M boxes on an M*M grid."""
+    return Layout.boxes(rank * rank, (rank, rank))
 
 
 @dataclass(frozen=True)
@@ -66,13 +181,16 @@ class Clash:
     unit: str
 
     def describe(self, puzzle: Puzzle) -> str:
-        a, b = cell_name(puzzle.rank, self.first), cell_name(puzzle.rank, self.second)
+        a, b = cell_name(puzzle.size, self.first), cell_name(puzzle.size, self.second)
         return f"{a} and {b} both hold {puzzle.symbol(self.value)} in {self.unit}"
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A Sudoku of rank M: N*N cells holding 0 (blank) or 1..N."""
+    """A Sudoku: N*N cells holding 0 (blank) or 1..N, and its rules. A classic
+    puzzle (``rules`` None) has rank M, N = M*M; a variant's rules give its
+    layout and its constraints, and its rank is that of the layout (0 unless
+    it has M x M boxes on an M*M grid)."""
 
     rank: int
     cells: Grid
@@ -82,11 +200,15 @@ class Puzzle:
     line: int = 1
     name: str = ""
     """The puzzle's name, from a header line above it (``Grid 01``), if any."""
+    rules: Rules | None = None
+    """A variant's layout and constraints; None for classic Sudoku."""
 
     def __post_init__(self) -> None:
         n = self.size
-        if not 2 <= self.rank <= MAX_RANK:
+        if self.rules is None and not 2 <= self.rank <= MAX_RANK:
             raise ValueError(f"rank {self.rank} is outside 2..{MAX_RANK}")
+        if self.rules is not None and self.rank != self.rules.layout.rank:
+            raise ValueError(f"rank {self.rank} does not match the layout's")
         if len(self.cells) != n * n:
             raise ValueError(f"rank {self.rank} needs {n * n} cells, got {len(self.cells)}")
         if min(self.cells) < 0 or max(self.cells) > n:
@@ -101,8 +223,17 @@ class Puzzle:
 
     @property
     def size(self) -> int:
-        """N: the number of rows, columns, boxes and values."""
-        return self.rank * self.rank
+        """N: the number of rows, columns, regions and values."""
+        return self.rules.layout.size if self.rules is not None else self.rank * self.rank
+
+    @property
+    def layout(self) -> Layout:
+        return self.rules.layout if self.rules is not None else layout(self.rank)
+
+    @property
+    def classic(self) -> bool:
+        """Classic Sudoku: square boxes and no other rule."""
+        return self.rules is None
 
     @cached_property
     def givens(self) -> tuple[tuple[int, int], ...]:
@@ -118,14 +249,15 @@ class Puzzle:
     def clashes(self) -> list[Clash]:
         """Pairs of givens that break the rules before anything is solved."""
         found = []
-        for index, unit in enumerate(units(self.rank)):
+        grid = self.layout
+        for index, unit in enumerate(grid.units):
             seen: dict[int, int] = {}
             for cell in unit:
                 value = self.cells[cell]
                 if not value:
                     continue
                 if value in seen:
-                    found.append(Clash(seen[value], cell, value, unit_name(self.rank, index)))
+                    found.append(Clash(seen[value], cell, value, grid.unit_name(index)))
                 else:
                     seen[value] = cell
         return found
@@ -151,12 +283,8 @@ class Puzzle:
 
 @cache
 def unit_index(rank: int) -> tuple[list[int], list[int], list[int]]:
-    """For every cell, its row, its column and its box, by arithmetic."""
-    n = rank * rank
-    rows = [cell // n for cell in range(n * n)]
-    cols = [cell % n for cell in range(n * n)]
-    boxes = [(r // rank) * rank + c // rank for r, c in zip(rows, cols, strict=True)]
-    return rows, cols, boxes
+    """For every cell, its row, its column and its box."""
+    return layout(rank).unit_index
 
 
 def values_of(mask: int) -> list[int]:
@@ -173,7 +301,7 @@ def values_of(mask: int) -> list[int]:
 def placed_masks(puzzle: Puzzle) -> list[list[int]]:
     """The givens of every row, column and box as masks: ``placed[kind][index]``."""
     n = puzzle.size
-    rows, cols, boxes = unit_index(puzzle.rank)
+    rows, cols, boxes = puzzle.layout.unit_index
     placed = [[0] * n for _ in range(3)]
     row_p, col_p, box_p = placed
     for cell, value in enumerate(puzzle.cells):
@@ -187,7 +315,7 @@ def placed_masks(puzzle: Puzzle) -> list[list[int]]:
 
 def candidate_masks(puzzle: Puzzle) -> dict[int, int]:
     """Each blank cell's candidates as a mask: the values no given peer holds."""
-    rows, cols, boxes = unit_index(puzzle.rank)
+    rows, cols, boxes = puzzle.layout.unit_index
     row_p, col_p, box_p = placed_masks(puzzle)
     full = (1 << (puzzle.size + 1)) - 2
     return {
@@ -205,40 +333,23 @@ def rank_for_cells(count: int) -> int | None:
     return None
 
 
-@cache
-def _unit_checks(rank: int) -> tuple[frozenset[int], list[itemgetter[tuple[int, ...]]]]:
-    """The values 1..N, and a getter of each unit's cells."""
-    every = frozenset(range(1, rank * rank + 1))
-    return every, [itemgetter(*unit) for unit in units(rank)]
-
-
 def rule_violations(rank: int, grid: Sequence[int]) -> list[str]:
-    """Why a grid is not a completed Sudoku; empty when it is one."""
-    n = rank * rank
-    problems = []
-    if len(grid) != n * n:
-        return [f"grid has {len(grid)} cells, expected {n * n}"]
-    every, getters = _unit_checks(rank)
-    if all(set(get(grid)) == every for get in getters):
-        return []  # the common case, checked at C speed; below says what is wrong
-    blank = [cell for cell, v in enumerate(grid) if not 1 <= v <= n]
-    if blank:
-        problems.append(f"{cell_name(rank, blank[0])} holds no value 1..{n}")
-    full = set(range(1, n + 1))
-    for index, unit in enumerate(units(rank)):
-        if {grid[cell] for cell in unit} != full:
-            problems.append(f"{unit_name(rank, index)} does not hold every value once")
-    return problems
+    """Why a grid is not a completed classic Sudoku of ``rank``; empty when it is one."""
+    return layout(rank).violations(grid)
 
 
 def verify(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
-    """Why ``grid`` is not a solution of ``puzzle``; empty when it is one."""
-    problems = rule_violations(puzzle.rank, grid)
+    """Why ``grid`` is not a solution of ``puzzle``: its rows, columns and regions,
+    its givens, and each of a variant's rules (checked on the grid itself, never
+    through the encoding); empty when it is one."""
+    problems = puzzle.layout.violations(grid)
     cells = puzzle.cells
     # grid * (cell is given) == cells exactly when every given is kept; at C speed
     if len(grid) == len(cells) and tuple(map(mul, grid, map(bool, cells))) != tuple(cells):
         changed = next(c for c, v in enumerate(cells) if v and grid[c] != v)
-        problems.append(f"{cell_name(puzzle.rank, changed)} changes a given")
+        problems.append(f"{cell_name(puzzle.size, changed)} changes a given")
+    if puzzle.rules is not None and not problems:
+        problems += puzzle.rules.violations(grid)
     return problems
 
 

@@ -181,7 +181,7 @@ def differ(outcome: Outcome) -> list[str]:
     """The cells where the first two solutions differ (``r1c2`` style)."""
     if len(outcome.solutions) < 2:
         return []
-    return [cell_name(outcome.puzzle.rank, c) for c in differences(*outcome.solutions[:2])]
+    return [cell_name(outcome.puzzle.size, c) for c in differences(*outcome.solutions[:2])]
 
 
 def sentence(result: Result, view: View) -> str:
@@ -491,7 +491,7 @@ def render_generated(batch: list[Generated], view: View) -> str:
 
 def clue_text(puzzle: Puzzle, cell: int, value: int) -> str:
     """``r1c9=4``, in the puzzle's own symbols."""
-    return f"{cell_name(puzzle.rank, cell)}={puzzle.symbol(value)}"
+    return f"{cell_name(puzzle.size, cell)}={puzzle.symbol(value)}"
 
 
 def explanation_json(found: Explanation) -> dict[str, Any]:
@@ -507,7 +507,7 @@ def explanation_json(found: Explanation) -> dict[str, Any]:
         "best_fill": None
         if fill is None
         else {"filled": found.filled, "grid": format_line(p, fill)},
-        "differ": None if found.differ is None else [cell_name(p.rank, c) for c in found.differ],
+        "differ": None if found.differ is None else [cell_name(p.size, c) for c in found.differ],
         "add": None if found.add is None else [clue_text(p, *c) for c in found.add],
         "rating": found.rating.rating if found.rating else None,
         "level": found.rating.level if found.rating else None,

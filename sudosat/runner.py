@@ -33,7 +33,7 @@ from rich.console import Console
 
 from .batch import FAILURES, Done, Settings, Summary, describe, work
 from .engine import Options
-from .formats import InputError
+from .formats import NO_VARIANTS, InputError, Variants
 from .generator import GENERATE_CHUNK, Asked, make_many
 from .inputs import Inputs
 from .inputs import shard as take_shard
@@ -84,6 +84,8 @@ class Reading:
     rank: int | None = None
     alphabet: str | None = None
     layout: str = "auto"
+    variants: Variants = NO_VARIANTS
+    """Rules added to every puzzle, and how f-puzzles givens are taken."""
 
 
 class Formats(NamedTuple):
@@ -175,6 +177,7 @@ def answer(
         rank=reading.rank,
         alphabet=reading.alphabet,
         layout=reading.layout,
+        variants=reading.variants,
         lines_to_tell=tell,
     )
     many = inputs.many

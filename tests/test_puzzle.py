@@ -33,8 +33,8 @@ def test_every_cell_is_in_three_units_and_has_its_peers(rank: int) -> None:
 
 
 def test_names_are_one_based_as_setters_write_them() -> None:
-    assert cell_name(3, 0) == "r1c1" and cell_name(3, 80) == "r9c9" and cell_name(4, 17) == "r2c2"
-    assert [unit_name(3, i) for i in (0, 9, 26)] == ["row 1", "column 1", "box 9"]
+    assert cell_name(9, 0) == "r1c1" and cell_name(9, 80) == "r9c9" and cell_name(16, 17) == "r2c2"
+    assert [unit_name(9, i) for i in (0, 9, 26)] == ["row 1", "column 1", "box 9"]
 
 
 def test_rank_for_cells() -> None:

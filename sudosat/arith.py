@@ -1,0 +1,202 @@
+"""Arithmetic over cells, for the rules: comparisons, sums and equalities.
+
+An :class:`Int` is an integer in the order encoding: a literal "x >= t" for
+each threshold t of its domain. A cell is one (its order literals, see
+:meth:`encoding.Builder.ge`), a pill's tens digit is a cell scaled by ten, a
+sum of two is made with the support clauses of Tamura et al. ("Compiling
+finite linear CSP into SAT"): for each a and b, x >= a and y >= b give
+x + y >= a + b, and x <= a and y <= b give x + y <= a + b. Longer sums are
+a balanced tree of such additions (a totalizer over integers), so every step
+propagates bounds.
+
+Sums of distinct digits (a killer cage, the digits between a sandwich's
+crusts) are written as the sets of digits that can make them, one selector
+per set, when there are few such sets: the digits a cage can hold, and those
+it must hold, then propagate at once. Never as ordered tuples: those grow as
+N!/(N-k)!.
+
+Every constraint may be put under conditions (``when``): its clauses then
+hold only when all the conditions do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from .encoding import Builder, Lit
+
+COMBINATION_LIMIT = 64
+"""Digit sets above which a sum of distinct digits is written as a tree of additions."""
+
+
+@dataclass(frozen=True)
+class Int:
+    """An integer in [lo, hi] with a literal "x >= t" for every t."""
+
+    lo: int
+    hi: int
+    at_least: Callable[[int], Lit]
+
+    def ge(self, t: int) -> Lit:
+        if t <= self.lo:
+            return True
+        if t > self.hi:
+            return False
+        return self.at_least(t)
+
+    def le(self, t: int) -> Lit:
+        """The literal "x <= t"."""
+        lit = self.ge(t + 1)
+        return (not lit) if isinstance(lit, bool) else -lit
+
+
+def constant(value: int) -> Int:
+    return Int(value, value, lambda t: t <= value)
+
+
+def cell_int(b: Builder, cell: int) -> Int:
+    values = b.candidates(cell)
+    return Int(values[0], values[-1], lambda t: b.ge(cell, t))
+
+
+def scaled(x: Int, factor: int) -> Int:
+    """``factor * x`` for a positive factor (a pill's tens digit)."""
+    return Int(x.lo * factor, x.hi * factor, lambda t: x.ge(-(-t // factor)))
+
+
+def add(b: Builder, x: Int, y: Int) -> Int:
+    """``x + y``, with its own order literals and the support clauses."""
+    lo, hi = x.lo + y.lo, x.hi + y.hi
+    lits: dict[int, Lit] = {t: b.new() for t in range(lo + 1, hi + 1)}
+    z = Int(lo, hi, lits.__getitem__)
+    for t in range(lo + 2, hi + 1):
+        b.implies([z.ge(t)], [z.ge(t - 1)])
+    for a in range(x.lo, x.hi + 1):
+        for c in range(y.lo, y.hi + 1):
+            b.implies([x.ge(a), y.ge(c)], [z.ge(a + c)])
+            b.implies([x.le(a), y.le(c)], [z.le(a + c)])
+    return z
+
+
+def total(b: Builder, terms: Sequence[Int]) -> Int:
+    """The sum of ``terms``, as a balanced tree of additions."""
+    if not terms:
+        return constant(0)
+    if len(terms) == 1:
+        return terms[0]
+    half = len(terms) // 2
+    return add(b, total(b, terms[:half]), total(b, terms[half:]))
+
+
+def equal(b: Builder, x: Int, y: Int, when: Iterable[Lit] = ()) -> None:
+    """``x == y`` (under ``when``)."""
+    when = list(when)
+    for t in range(min(x.lo, y.lo), max(x.hi, y.hi) + 2):
+        b.implies([*when, x.ge(t)], [y.ge(t)])
+        b.implies([*when, y.ge(t)], [x.ge(t)])
+
+
+def less(b: Builder, x: Int, y: Int, strict: bool = True, when: Iterable[Lit] = ()) -> None:
+    """``x < y`` (``strict``) or ``x <= y``, under ``when``: a clause per value."""
+    when, gap = list(when), int(strict)
+    for t in range(min(x.lo, y.lo - gap), max(x.hi, y.hi) + 1):
+        b.implies([*when, x.ge(t)], [y.ge(t + gap)])
+
+
+def equals_constant(b: Builder, x: Int, value: int, when: Iterable[Lit] = ()) -> None:
+    when = list(when)
+    b.implies(when, [x.ge(value)])
+    b.implies(when, [x.le(value)])
+
+
+def sum_equals(b: Builder, cells: Sequence[int], value: int, when: Iterable[Lit] = ()) -> None:
+    """The digits of ``cells`` (repeats allowed) add up to ``value``."""
+    equals_constant(b, total(b, [cell_int(b, c) for c in cells]), value, when)
+
+
+@cache
+def digit_sets(size: int, count: int, value: int) -> tuple[frozenset[int], ...]:
+    """The sets of ``count`` distinct digits 1..size that add up to ``value``."""
+    if count == 0:
+        return (frozenset(),) if value == 0 else ()
+    if not reachable(size, count, value):
+        return ()
+    return tuple(
+        frozenset(digits)
+        for digits in combinations(range(1, size + 1), count)
+        if sum(digits) == value
+    )
+
+
+def reachable(size: int, count: int, value: int) -> bool:
+    """Whether ``count`` distinct digits 1..size can add up to ``value``."""
+    low = count * (count + 1) // 2
+    high = count * (2 * size - count + 1) // 2
+    return count <= size and low <= value <= high
+
+
+def distinct_sum(
+    b: Builder,
+    cells: Sequence[int],
+    value: int,
+    when: Iterable[Lit] = (),
+    digits: range | None = None,
+) -> None:
+    """The digits of ``cells``, which are distinct (the caller sees to that), add
+    up to ``value``: as the digit sets that can (see the module), or as a tree
+    of additions when they are many. ``digits``: the digits they may hold, when
+    fewer than 1..N (a sandwich's filling holds neither 1 nor N)."""
+    when = list(when)
+    size, count = b.size, len(cells)
+    possible = set().union(*(b.candidates(c) for c in cells)) if cells else set()
+    if digits is not None:
+        possible &= set(digits)
+    sets = [s for s in _sets(size, count, value) if s <= possible]
+    if len(sets) > COMBINATION_LIMIT:
+        sum_equals(b, cells, value, when)
+        return
+    if not sets:
+        b.implies(when, [])
+        return
+    every, some = frozenset.intersection(*sets), frozenset.union(*sets)
+    for digit in sorted(every):  # in every set: some cell holds it
+        b.implies(when, [b.lit(c, digit) for c in cells])
+    for cell in cells:  # in no set: no cell holds it
+        for digit in b.candidates(cell):
+            if digit not in some:
+                b.implies([*when, b.lit(cell, digit)], [])
+    if len(sets) == 1:
+        return
+    selectors = [b.new() for _ in sets]
+    b.implies(when, selectors)
+    for selector, chosen in zip(selectors, sets, strict=True):
+        for digit in sorted(some - chosen):
+            for cell in cells:
+                b.implies([selector, b.lit(cell, digit)], [])
+        for digit in sorted(chosen - every):
+            b.implies([selector], [b.lit(c, digit) for c in cells])
+
+
+def _sets(size: int, count: int, value: int) -> tuple[frozenset[int], ...]:
+    """:func:`digit_sets`, bounded: past a limit of sets, a longer tuple tells the
+    caller there are too many (without listing C(36, 18) of them)."""
+    if count > 8 and size > 16:
+        return (frozenset(),) * (COMBINATION_LIMIT + 1)
+    return digit_sets(size, count, value)
+
+
+def distinct(b: Builder, cells: Sequence[int], when: Iterable[Lit] = ()) -> None:
+    """No digit twice among ``cells`` (under ``when``: pairwise clauses; else one
+    "at most one" group per digit, native for Minicard)."""
+    when = list(when)
+    for digit in range(1, b.size + 1):
+        lits = [b.lit(c, digit) for c in cells]
+        if when:
+            for i, x in enumerate(lits):
+                for y in lits[i + 1 :]:
+                    b.implies([*when, x, y], [])
+        else:
+            b.at_most_one(lits)

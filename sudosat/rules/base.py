@@ -1,0 +1,492 @@
+"""What every variant rule is: one small object that reads itself, writes its
+clauses, checks a solved grid, and says what it is.
+
+A rule class lives in a module of its own in this package and registers
+itself with :func:`rule`, under its f-puzzles field and its words in the text
+format. Its instances are frozen (puzzles are values) and hold cells as
+indexes, ``r*N + c``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from ..formats import InputError
+from ..puzzle import Layout, cell_name
+
+if TYPE_CHECKING:
+    from ..encoding import Builder
+
+
+class Rule:
+    """One constraint of a variant puzzle (a frozen dataclass in each subclass)."""
+
+    field: ClassVar[str] = ""
+    """The f-puzzles field it is read from (``killercage``), or "" for none."""
+    words: ClassVar[tuple[str, ...]] = ()
+    """Its names in the text format (``cage``, ``killer``); the first is the one written."""
+    family: ClassVar[str] = ""
+    """Its clause family, as ``--stats`` and the CNF's comment blocks name it."""
+    flag: ClassVar[bool] = False
+    """A rule of the whole grid, switched on by a word alone (``anti-knight``)."""
+
+    @classmethod
+    def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
+        """The rules of an f-puzzles field's value (a list of entries, or a flag)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        """The rules of a text line ``WORD [VALUE]: CELLS`` (a flag: ``WORD`` alone)."""
+        raise NotImplementedError
+
+    def encode(self, b: Builder) -> None:
+        """Its clauses, through the builder's literals."""
+        raise NotImplementedError
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        """Why a solved grid breaks it, on the grid itself; None when it holds."""
+        raise NotImplementedError
+
+    def describe(self, size: int) -> str:
+        """What it says, as setters write it: ``cage r1c1-r1c3 sum 25``."""
+        raise NotImplementedError
+
+    def cells(self) -> tuple[int, ...]:
+        """The cells it speaks of (a flag: none)."""
+        return ()
+
+    def text(self, size: int) -> str:
+        """Its line in the text format (read back as the same rule)."""
+        raise NotImplementedError
+
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        """Its f-puzzles field and entry (a flag: the field and True)."""
+        raise NotImplementedError
+
+    def settle(self, others: Sequence[Rule]) -> Rule:
+        """Itself, completed from the puzzle's other rules once all are read (a
+        negative constraint takes the pairs that carry a mark)."""
+        return self
+
+
+R = TypeVar("R", bound=type[Rule])
+BY_FIELD: dict[str, type[Rule]] = {}
+BY_WORD: dict[str, type[Rule]] = {}
+
+
+def rule(cls: R) -> R:
+    """Registers a rule class under its f-puzzles field and its text words."""
+    if cls.field:
+        BY_FIELD[cls.field] = cls
+    for word in cls.words:
+        BY_WORD[word] = cls
+    return cls
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A variant puzzle's rules: its layout (regions) and its constraints."""
+
+    layout: Layout
+    constraints: tuple[Rule, ...] = ()
+
+    @classmethod
+    def of(cls, layout: Layout, constraints: Iterable[Rule]) -> Rules:
+        """The rules, each settled among the others, without repeats."""
+        found = tuple(dict.fromkeys(constraints))
+        return cls(layout, tuple(rule.settle(found) for rule in found))
+
+    def violations(self, grid: Sequence[int]) -> list[str]:
+        """Why a grid that keeps the rows, columns and regions breaks a constraint."""
+        size = self.layout.size
+        found = []
+        for constraint in self.constraints:
+            why = constraint.broken(grid, self.layout)
+            if why is not None:
+                found.append(f"{constraint.describe(size)}: {why}")
+        return found
+
+    def describe(self) -> list[str]:
+        size = self.layout.size
+        lines = [] if self.layout.box is not None else [f"irregular regions ({size} of {size})"]
+        return lines + [c.describe(size) for c in self.constraints]
+
+    def families(self) -> list[str]:
+        return sorted({c.family for c in self.constraints})
+
+
+# --- reading: places, cells, values -------------------------------------------------
+
+CELL = re.compile(r"[rR](\d+)[cC](\d+)")
+
+
+@dataclass
+class Where:
+    """Where rules are read from, to read cells and name the place in errors."""
+
+    source: str
+    line: int
+    size: int
+    what: str = ""
+    """The field or line being read, for errors (``killercage 3``)."""
+    layout: Layout | None = None
+    regions: list[int] = field(default_factory=list)
+    """The cells' f-puzzles region numbers, when the grid gives them."""
+
+    def error(self, message: str) -> InputError:
+        where = f"{self.what}: " if self.what else ""
+        return InputError(self.source, self.line, 1, f"{where}{message}")
+
+    def at(self, what: str) -> Where:
+        return Where(self.source, self.line, self.size, what, self.layout, self.regions)
+
+    def cell(self, name: Any) -> int:
+        """A cell inside the grid, from ``R1C1`` (any case)."""
+        row, col = self.place(name)
+        n = self.size
+        if not (1 <= row <= n and 1 <= col <= n):
+            raise self.error(f"cell {name} is outside the {n}x{n} grid")
+        return (row - 1) * n + col - 1
+
+    def place(self, name: Any) -> tuple[int, int]:
+        """Row and column (1-based, 0 or N+1 outside the grid) of ``R1C1``."""
+        match = CELL.fullmatch(str(name).strip())
+        if match is None:
+            raise self.error(f"expected a cell such as R1C1, found {str(name)[:20]!r}")
+        return int(match[1]), int(match[2])
+
+    def cells(self, names: Any, least: int = 1) -> tuple[int, ...]:
+        if not isinstance(names, list) or len(names) < least:
+            raise self.error(f"expected a list of at least {least} cell(s)")
+        found = tuple(self.cell(name) for name in names)
+        if len(set(found)) != len(found):
+            raise self.error("a cell is listed twice")
+        return found
+
+    def number(self, value: Any, default: int | None = None, low: int = 0) -> int | None:
+        """An integer (f-puzzles writes them as strings); ``default`` when empty."""
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return default
+        text = str(value).strip()
+        if not re.fullmatch(r"-?\d{1,9}", text):
+            raise self.error(f"expected a number, found {text[:20]!r}")
+        number = int(text)
+        if number < low:
+            raise self.error(f"expected a number of at least {low}, found {number}")
+        return number
+
+    def entries(self, value: Any) -> list[dict[str, Any]]:
+        """An f-puzzles field's list of entries (objects)."""
+        if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+            raise self.error("expected a list of objects")
+        return value
+
+
+def cell_list(cells: Sequence[int], size: int) -> str:
+    """``r1c1-r1c3`` for a straight run, else the cells by name."""
+    names = [cell_name(size, c) for c in cells]
+    if len(cells) > 2:
+        rows, cols = {c // size for c in cells}, {c % size for c in cells}
+        steps = {b - a for a, b in pairwise(cells)}
+        if (len(rows) == 1 or len(cols) == 1) and len(steps) == 1 and steps <= {1, -1, size, -size}:
+            return f"{names[0]}-{names[-1]}"
+    return " ".join(names)
+
+
+def text_cells(cells: Iterable[int], size: int) -> str:
+    return " ".join(cell_name(size, c) for c in cells)
+
+
+def read_text_cells(text: str, where: Where, least: int = 1) -> tuple[int, ...]:
+    """Cells of a text line: ``r1c1 r1c2``, ``r1c1-r1c4`` (a straight run)."""
+    found: list[int] = []
+    for token in text.replace(",", " ").split():
+        first, dash, last = token.partition("-")
+        if not dash:
+            found.append(where.cell(first))
+            continue
+        a, b = where.cell(first), where.cell(last)
+        found += _run(a, b, where)
+    if len(found) < least:
+        raise where.error(f"expected at least {least} cell(s)")
+    if len(set(found)) != len(found):
+        raise where.error("a cell is listed twice")
+    return tuple(found)
+
+
+def _run(a: int, b: int, where: Where) -> list[int]:
+    """The cells from ``a`` to ``b`` along a row, a column or a diagonal."""
+    n = where.size
+    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+    dr, dc = rb - ra, cb - ca
+    if dr and dc and abs(dr) != abs(dc):
+        raise where.error(f"{cell_name(n, a)}-{cell_name(n, b)} is no straight line")
+    steps = max(abs(dr), abs(dc))
+    sr, sc = (dr > 0) - (dr < 0), (dc > 0) - (dc < 0)
+    return [(ra + i * sr) * n + ca + i * sc for i in range(steps + 1)]
+
+
+def orthogonal(a: int, b: int, size: int) -> bool:
+    (ra, ca), (rb, cb) = divmod(a, size), divmod(b, size)
+    return abs(ra - rb) + abs(ca - cb) == 1
+
+
+def neighbours(cell: int, size: int, steps: Iterable[tuple[int, int]]) -> Iterable[int]:
+    """The cells ``steps`` (row, column offsets) away from ``cell``, inside the grid."""
+    r, c = divmod(cell, size)
+    for dr, dc in steps:
+        if 0 <= r + dr < size and 0 <= c + dc < size:
+            yield (r + dr) * size + c + dc
+
+
+ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def adjacent_pairs(size: int) -> Iterable[tuple[int, int]]:
+    """Every pair of orthogonally adjacent cells, once."""
+    for cell in range(size * size):
+        r, c = divmod(cell, size)
+        if c + 1 < size:
+            yield cell, cell + 1
+        if r + 1 < size:
+            yield cell, cell + size
+
+
+def lines_of(value: Any, where: Where, least: int = 2) -> list[tuple[int, ...]]:
+    """An f-puzzles ``lines`` list: each line a list of cells."""
+    if not isinstance(value, list) or not value:
+        raise where.error("expected lines: a list of lists of cells")
+    return [where.cells(line, least) for line in value]
+
+
+def fpuzzles_cells(cells: Iterable[int], size: int) -> list[str]:
+    return [f"R{c // size + 1}C{c % size + 1}" for c in cells]
+
+
+# --- the shapes most rules have ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FlagRule(Rule):
+    """A rule of the whole grid, on or off (``anti-knight``)."""
+
+    flag: ClassVar[bool] = True
+
+    @classmethod
+    def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
+        if not isinstance(value, bool):
+            raise where.error("expected true or false")
+        return [cls()] if value else []
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        if value or cells:
+            raise where.error(f"{word} takes no value and no cells")
+        return [cls()]
+
+    def describe(self, size: int) -> str:
+        return self.words[0]
+
+    def text(self, size: int) -> str:
+        return self.words[0]
+
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        return self.field, True
+
+
+@dataclass(frozen=True)
+class CellRule(Rule):
+    """A rule of one cell (``odd: r1c1``); f-puzzles: ``{"cell": "R1C1"}``."""
+
+    cell: int
+
+    @classmethod
+    def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
+        found: list[Rule] = []
+        for i, entry in enumerate(where.entries(value), 1):
+            found.append(cls(where.at(f"{cls.field} {i}").cell(entry.get("cell"))))
+        return found
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        if value:
+            raise where.error(f"{word} takes no value")
+        return [cls(cell) for cell in read_text_cells(cells, where)]
+
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
+
+    def describe(self, size: int) -> str:
+        return f"{self.words[0]} {cell_name(size, self.cell)}"
+
+    def text(self, size: int) -> str:
+        return f"{self.words[0]}: {cell_name(size, self.cell)}"
+
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        return self.field, {"cell": fpuzzles_cells([self.cell], size)[0]}
+
+
+@dataclass(frozen=True)
+class GroupRule(Rule):
+    """A rule of some cells and maybe a number (a cage: ``cage 15: r1c1 r1c2``);
+    f-puzzles: ``{"cells": [...], "value": "15"}``. One cell or more."""
+
+    group: tuple[int, ...]
+    value: int | None = None
+    least: ClassVar[int] = 1
+    default: ClassVar[int | None] = None
+
+    @classmethod
+    def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
+        found: list[Rule] = []
+        for i, entry in enumerate(where.entries(value), 1):
+            here = where.at(f"{cls.field} {i}")
+            cells = here.cells(entry.get("cells"), cls.least)
+            found.append(cls.made(cells, here.number(entry.get("value"), cls.default), here))
+        return found
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        group = read_text_cells(cells, where, cls.least)
+        return [cls.made(group, where.number(value, cls.default), where)]
+
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
+        """The rule, checked as it is read (a subclass refuses what cannot be)."""
+        return cls(cells, value)
+
+    def cells(self) -> tuple[int, ...]:
+        return self.group
+
+    def shown_value(self) -> str:
+        return "" if self.value is None or self.value == self.default else f" {self.value}"
+
+    def describe(self, size: int) -> str:
+        return f"{self.words[0]} {cell_list(self.group, size)}{self.shown_value()}"
+
+    def text(self, size: int) -> str:
+        return f"{self.words[0]}{self.shown_value()}: {text_cells(self.group, size)}"
+
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        entry: dict[str, Any] = {"cells": fpuzzles_cells(self.group, size)}
+        if self.value is not None:
+            entry["value"] = str(self.value)
+        return self.field, entry
+
+
+@dataclass(frozen=True)
+class PairRule(GroupRule):
+    """A rule of two cells (a kropki dot: ``difference: r1c1 r1c2``)."""
+
+    least: ClassVar[int] = 2
+
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
+        if len(cells) != 2:
+            raise where.error(f"expected two cells, found {len(cells)}")
+        return cls(cells, value)
+
+    def describe(self, size: int) -> str:
+        a, b = (cell_name(size, c) for c in self.group)
+        return f"{self.words[0]}{self.shown_value()} {a}-{b}"
+
+
+@dataclass(frozen=True)
+class LineRule(GroupRule):
+    """A rule of a line through cells, in order (``thermo: r1c1 r1c2 r1c3``);
+    f-puzzles: ``{"lines": [[...], ...]}``, each line a rule of its own."""
+
+    least: ClassVar[int] = 2
+
+    @classmethod
+    def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
+        found: list[Rule] = []
+        for i, entry in enumerate(where.entries(value), 1):
+            here = where.at(f"{cls.field} {i}")
+            number = here.number(entry.get("value"), cls.default)
+            for line in lines_of(entry.get("lines"), here, cls.least):
+                found.append(cls.made(line, number, here))
+        return found
+
+    def describe(self, size: int) -> str:
+        names = [cell_name(size, c) for c in self.group]
+        return f"{self.words[0]}{self.shown_value()} {names[0]}>{names[-1]}"
+
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        entry: dict[str, Any] = {"lines": [fpuzzles_cells(self.group, size)]}
+        if self.value is not None:
+            entry["value"] = str(self.value)
+        return self.field, entry
+
+
+SIDES = {"top": "from the top", "bottom": "from the bottom", "left": "from the left"}
+SIDES["right"] = "from the right"
+
+
+@dataclass(frozen=True)
+class OutsideRule(Rule):
+    """A clue outside the grid about the row or column it faces, read from its
+    side (``sandwich 10: r0c3``: above column 3); f-puzzles:
+    ``{"cell": "R0C3", "value": "10"}``."""
+
+    clue: tuple[int, int]
+    """Row and column of the clue: row 0 or N+1 (a column's), column 0 or N+1."""
+    value: int
+
+    @classmethod
+    def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
+        found: list[Rule] = []
+        for i, entry in enumerate(where.entries(value), 1):
+            here = where.at(f"{cls.field} {i}")
+            number = here.number(entry.get("value"))
+            if number is not None:  # an empty clue says nothing
+                found.append(cls.made(here.place(entry.get("cell")), number, here))
+        return found
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        number = where.number(value)
+        if number is None:
+            raise where.error(f"{word} needs a number")
+        return [cls.made(where.place(cells), number, where)]
+
+    @classmethod
+    def made(cls, clue: tuple[int, int], value: int, where: Where) -> OutsideRule:
+        n = where.size
+        row, col = clue
+        inside = (row in (0, n + 1)) != (col in (0, n + 1))
+        if not inside or not (0 <= row <= n + 1 and 0 <= col <= n + 1):
+            raise where.error(f"R{row}C{col} is no place beside a row or a column")
+        return cls(clue, value)
+
+    def line(self, size: int) -> tuple[int, ...]:
+        """The cells of its row or column, from the clue inwards."""
+        row, col = self.clue
+        n = size
+        if row == 0:
+            return tuple(r * n + col - 1 for r in range(n))
+        if row == n + 1:
+            return tuple(r * n + col - 1 for r in reversed(range(n)))
+        if col == 0:
+            return tuple((row - 1) * n + c for c in range(n))
+        return tuple((row - 1) * n + c for c in reversed(range(n)))
+
+    def side(self, size: int) -> str:
+        row, col = self.clue
+        if row in (0, size + 1):
+            return f"column {col} {SIDES['top' if row == 0 else 'bottom']}"
+        return f"row {row} {SIDES['left' if col == 0 else 'right']}"
+
+    def describe(self, size: int) -> str:
+        return f"{self.words[0]} {self.value} on {self.side(size)}"
+
+    def text(self, size: int) -> str:
+        return f"{self.words[0]} {self.value}: r{self.clue[0]}c{self.clue[1]}"
+
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        return self.field, {"cell": f"R{self.clue[0]}C{self.clue[1]}", "value": str(self.value)}

@@ -1,0 +1,38 @@
+"""Between lines: the digits on the line lie strictly between those in the
+circles at its two ends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..arith import cell_int, less
+from ..puzzle import Layout, cell_name
+from .base import LineRule, rule
+
+
+@rule
+@dataclass(frozen=True)
+class Between(LineRule):
+    field: ClassVar[str] = "betweenline"
+    words: ClassVar[tuple[str, ...]] = ("between", "between-line")
+    family: ClassVar[str] = "between lines"
+
+    def encode(self, b: Any) -> None:
+        first, last = cell_int(b, self.group[0]), cell_int(b, self.group[-1])
+        rising = b.new()  # the first circle holds the smaller digit
+        for cell in self.group[1:-1]:
+            middle = cell_int(b, cell)
+            less(b, first, middle, when=[rising])
+            less(b, middle, last, when=[rising])
+            less(b, last, middle, when=[-rising])
+            less(b, middle, first, when=[-rising])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        low, high = sorted((grid[self.group[0]], grid[self.group[-1]]))
+        for cell in self.group[1:-1]:
+            if not low < grid[cell] < high:
+                where = cell_name(layout.size, cell)
+                return f"{where} holds {grid[cell]}, not between {low} and {high}"
+        return None

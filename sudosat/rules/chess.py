@@ -1,0 +1,59 @@
+"""Anti-knight and anti-king: cells a chess knight's (or king's) move apart
+hold different digits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..puzzle import Layout, cell_name
+from .base import FlagRule, neighbours, rule
+
+KNIGHT = ((1, 2), (2, 1), (1, -2), (2, -1))
+KING = ((1, 1), (1, -1))
+"""Moves forward only, so that each pair is met once; a king's orthogonal moves
+stay in a row or a column, which holds different digits already."""
+
+
+@dataclass(frozen=True)
+class AntiChess(FlagRule):
+    moves: ClassVar[tuple[tuple[int, int], ...]] = ()
+
+    def pairs(self, layout: Layout) -> Iterable[tuple[int, int]]:
+        """The pairs a move apart that no row, column or region already keeps apart."""
+        regions = layout.unit_index[2]
+        for cell in range(layout.size**2):
+            for other in neighbours(cell, layout.size, self.moves):
+                if regions[cell] != regions[other]:
+                    yield cell, other
+
+    def encode(self, b: Any) -> None:
+        for a, c in self.pairs(b.cnf.puzzle.layout):
+            for digit in set(b.candidates(a)) & set(b.candidates(c)):
+                b.implies([b.lit(a, digit), b.lit(c, digit)], [])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        for a, c in self.pairs(layout):
+            if grid[a] == grid[c]:
+                n = layout.size
+                return f"{cell_name(n, a)} and {cell_name(n, c)} both hold {grid[a]}"
+        return None
+
+
+@rule
+@dataclass(frozen=True)
+class AntiKnight(AntiChess):
+    field: ClassVar[str] = "antiknight"
+    words: ClassVar[tuple[str, ...]] = ("anti-knight", "antiknight")
+    family: ClassVar[str] = "anti-knight: a knight's move apart, different"
+    moves: ClassVar[tuple[tuple[int, int], ...]] = KNIGHT
+
+
+@rule
+@dataclass(frozen=True)
+class AntiKing(AntiChess):
+    field: ClassVar[str] = "antiking"
+    words: ClassVar[tuple[str, ...]] = ("anti-king", "antiking")
+    family: ClassVar[str] = "anti-king: diagonally touching, different"
+    moves: ClassVar[tuple[tuple[int, int], ...]] = KING

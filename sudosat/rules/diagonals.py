@@ -1,0 +1,69 @@
+"""Diagonals: each of the grid's two long diagonals holds every digit once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..puzzle import Layout
+from .base import FlagRule, Rule, Where, rule
+
+
+def repeated(grid: Sequence[int], cells: Sequence[int]) -> str | None:
+    """Why ``cells`` do not hold distinct digits (the first repeat), or None."""
+    seen: dict[int, int] = {}
+    for cell in cells:
+        if grid[cell] in seen:
+            return f"{grid[cell]} appears twice"
+        seen[grid[cell]] = cell
+    return None
+
+
+@dataclass(frozen=True)
+class Diagonal(FlagRule):
+    """A long diagonal holds every digit once."""
+
+    family: ClassVar[str] = "diagonals: each digit once"
+    rising: ClassVar[bool] = True
+
+    def diagonal(self, size: int) -> tuple[int, ...]:
+        if self.rising:  # from the bottom left to the top right
+            return tuple(r * size + size - 1 - r for r in range(size))
+        return tuple(r * size + r for r in range(size))
+
+    def encode(self, b: Any) -> None:
+        cells = self.diagonal(b.size)
+        for digit in range(1, b.size + 1):
+            b.exactly_one([b.lit(c, digit) for c in cells])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        return repeated(grid, self.diagonal(layout.size))
+
+
+@rule
+@dataclass(frozen=True)
+class DiagonalPlus(Diagonal):
+    field: ClassVar[str] = "diagonal+"
+    words: ClassVar[tuple[str, ...]] = ("diagonal+", "positive-diagonal")
+
+
+@rule
+@dataclass(frozen=True)
+class DiagonalMinus(Diagonal):
+    field: ClassVar[str] = "diagonal-"
+    words: ClassVar[tuple[str, ...]] = ("diagonal-", "negative-diagonal")
+    rising: ClassVar[bool] = False
+
+
+@rule
+@dataclass(frozen=True)
+class Diagonals(FlagRule):
+    """``diagonals`` in the text format: both diagonals (an X-Sudoku)."""
+
+    words: ClassVar[tuple[str, ...]] = ("diagonals", "x-sudoku")
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        super().from_text(word, value, cells, where)  # no value, no cells
+        return [DiagonalPlus(), DiagonalMinus()]

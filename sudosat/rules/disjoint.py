@@ -1,0 +1,36 @@
+"""Disjoint groups: cells at the same place within their boxes hold different digits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..puzzle import Layout
+from .base import FlagRule, rule
+from .diagonals import repeated
+
+
+def disjoint_groups(layout: Layout) -> list[tuple[int, ...]]:
+    """For each place within a region (in reading order), the cells at that place."""
+    return [tuple(region[i] for region in layout.regions) for i in range(layout.size)]
+
+
+@rule
+@dataclass(frozen=True)
+class DisjointGroups(FlagRule):
+    field: ClassVar[str] = "disjointgroups"
+    words: ClassVar[tuple[str, ...]] = ("disjoint-groups", "disjoint")
+    family: ClassVar[str] = "disjoint groups: each digit once"
+
+    def encode(self, b: Any) -> None:
+        for group in disjoint_groups(b.cnf.puzzle.layout):
+            for digit in range(1, b.size + 1):
+                b.exactly_one([b.lit(c, digit) for c in group])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        for group in disjoint_groups(layout):
+            why = repeated(grid, group)
+            if why is not None:
+                return why
+        return None

@@ -1,0 +1,54 @@
+"""Entropic lines: any three cells in a row along the line hold a low, a middle
+and a high digit (1-3, 4-6, 7-9 on a 9x9: the digits in three equal bands)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..puzzle import Layout, cell_name
+from .base import LineRule, Where, rule
+
+
+def bands(size: int) -> list[tuple[int, int]]:
+    third = size // 3
+    return [(1, third), (third + 1, 2 * third), (2 * third + 1, size)]
+
+
+@rule
+@dataclass(frozen=True)
+class Entropic(LineRule):
+    field: ClassVar[str] = "entropicline"
+    words: ClassVar[tuple[str, ...]] = ("entropic", "entropic-line")
+    family: ClassVar[str] = "entropic lines: low, middle, high"
+
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> LineRule:
+        if where.size % 3:
+            raise where.error(
+                f"entropic lines need digits in three equal bands, not 1..{where.size}"
+            )
+        return cls(cells, value)
+
+    def close(self) -> list[tuple[int, int]]:
+        """Pairs at most two apart along the line: they fall in different bands."""
+        line = self.group
+        return [
+            (line[i], line[j]) for i in range(len(line)) for j in (i + 1, i + 2) if j < len(line)
+        ]
+
+    def encode(self, b: Any) -> None:
+        for a, c in self.close():
+            for low, high in bands(b.size):  # not both in [low, high]
+                b.clause(
+                    [b.neg(b.ge(a, low)), b.ge(a, high + 1), b.neg(b.ge(c, low)), b.ge(c, high + 1)]
+                )
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        band = {v: i for i, (lo, hi) in enumerate(bands(layout.size)) for v in range(lo, hi + 1)}
+        for a, c in self.close():
+            if band[grid[a]] == band[grid[c]]:
+                n = layout.size
+                return f"{cell_name(n, a)} and {cell_name(n, c)} hold {grid[a]} and {grid[c]}"
+        return None

@@ -1,0 +1,68 @@
+"""Indexers (the 1-5-9 family): a column-indexer cell in row r, column c holding
+v says that row r holds c in column v; a row indexer, that column c holds r in
+row v; a box indexer at place p of its box, that the box holds p at place v."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..puzzle import Layout
+from .base import GroupRule, rule
+
+
+@dataclass(frozen=True)
+class Indexer(GroupRule):
+    family: ClassVar[str] = "indexers"
+
+    def target(self, cell: int, value: int, layout: Layout) -> tuple[int, int]:
+        """Where ``value`` in ``cell`` points, and the digit that must be there."""
+        raise NotImplementedError
+
+    def encode(self, b: Any) -> None:
+        layout = b.cnf.puzzle.layout
+        for cell in self.group:
+            for v in b.candidates(cell):
+                there, digit = self.target(cell, v, layout)
+                b.implies([b.lit(cell, v)], [b.lit(there, digit)])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        for cell in self.group:
+            there, digit = self.target(cell, grid[cell], layout)
+            if grid[there] != digit:
+                return f"{grid[cell]} points at a {grid[there]}, not a {digit}"
+        return None
+
+
+@rule
+@dataclass(frozen=True)
+class ColumnIndexer(Indexer):
+    field: ClassVar[str] = "columnindexer"
+    words: ClassVar[tuple[str, ...]] = ("column-indexer",)
+
+    def target(self, cell: int, value: int, layout: Layout) -> tuple[int, int]:
+        row, col = divmod(cell, layout.size)
+        return row * layout.size + value - 1, col + 1
+
+
+@rule
+@dataclass(frozen=True)
+class RowIndexer(Indexer):
+    field: ClassVar[str] = "rowindexer"
+    words: ClassVar[tuple[str, ...]] = ("row-indexer",)
+
+    def target(self, cell: int, value: int, layout: Layout) -> tuple[int, int]:
+        row, col = divmod(cell, layout.size)
+        return (value - 1) * layout.size + col, row + 1
+
+
+@rule
+@dataclass(frozen=True)
+class BoxIndexer(Indexer):
+    field: ClassVar[str] = "boxindexer"
+    words: ClassVar[tuple[str, ...]] = ("box-indexer",)
+
+    def target(self, cell: int, value: int, layout: Layout) -> tuple[int, int]:
+        region = layout.regions[layout.unit_index[2][cell]]
+        return region[value - 1], region.index(cell) + 1

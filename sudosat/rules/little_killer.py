@@ -1,0 +1,105 @@
+"""Little killers: a clue outside the grid with an arrow gives the sum of the
+digits along the diagonal it points at (digits may repeat there)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..arith import sum_equals
+from ..puzzle import Layout, cell_name
+from .base import Rule, Where, fpuzzles_cells, read_text_cells, rule
+
+DIRECTIONS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
+
+
+@rule
+@dataclass(frozen=True)
+class LittleKiller(Rule):
+    field: ClassVar[str] = "littlekillersum"
+    words: ClassVar[tuple[str, ...]] = ("little-killer", "little")
+    family: ClassVar[str] = "little killers: diagonal sums"
+
+    diagonal: tuple[int, ...]
+    value: int
+
+    @classmethod
+    def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
+        found: list[Rule] = []
+        for i, entry in enumerate(where.entries(value), 1):
+            here = where.at(f"littlekillersum {i}")
+            number = here.number(entry.get("value"))
+            if number is None:
+                continue  # an empty clue says nothing
+            if entry.get("cells"):
+                cells = here.cells(entry["cells"])
+            else:
+                cells = walk(here.place(entry.get("cell")), str(entry.get("direction", "")), here)
+            found.append(cls.made(cells, number, here))
+        return found
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        number = where.number(value)
+        if number is None:
+            raise where.error("a little killer needs its sum")
+        parts = cells.split()
+        if len(parts) == 2 and parts[1].upper() in DIRECTIONS:  # r0c2 dr: a clue and its arrow
+            diagonal = walk(where.place(parts[0]), parts[1], where)
+        else:
+            diagonal = read_text_cells(cells, where)
+        return [cls.made(diagonal, number, where)]
+
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int, where: Where) -> LittleKiller:
+        n = where.size
+        if not len(cells) <= value <= n * len(cells):
+            raise where.error(f"{len(cells)} digits 1..{n} cannot add up to {value}")
+        return cls(cells, value)
+
+    def encode(self, b: Any) -> None:
+        sum_equals(b, self.diagonal, self.value)
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        found = sum(grid[c] for c in self.diagonal)
+        return None if found == self.value else f"adds up to {found}"
+
+    def cells(self) -> tuple[int, ...]:
+        return self.diagonal
+
+    def describe(self, size: int) -> str:
+        a, z = cell_name(size, self.diagonal[0]), cell_name(size, self.diagonal[-1])
+        return f"little killer {self.value} {a}>{z}"
+
+    def text(self, size: int) -> str:
+        return f"little-killer {self.value}: " + " ".join(cell_name(size, c) for c in self.diagonal)
+
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        first, second = divmod(self.diagonal[0], size)
+        if len(self.diagonal) > 1:
+            step = divmod(self.diagonal[1], size)
+            dr, dc = step[0] - first, step[1] - second
+        else:  # one corner cell: an arrow from outside the corner
+            dr = 1 if first == 0 else -1
+            dc = 1 if second == 0 else -1
+        direction = next(k for k, v in DIRECTIONS.items() if v == (dr, dc))
+        clue = f"R{first - dr + 1}C{second - dc + 1}"
+        entry = {"cell": clue, "cells": fpuzzles_cells(self.diagonal, size)}
+        return "littlekillersum", {**entry, "direction": direction, "value": str(self.value)}
+
+
+def walk(start: tuple[int, int], direction: str, where: Where) -> tuple[int, ...]:
+    """The cells from an outside clue (row, column, 1-based) along its arrow."""
+    step = DIRECTIONS.get(direction.strip().upper())
+    if step is None:
+        raise where.error(f"expected a direction UR, UL, DR or DL, found {direction[:10]!r}")
+    n = where.size
+    row, col = start[0] - 1 + step[0], start[1] - 1 + step[1]
+    found = []
+    while 0 <= row < n and 0 <= col < n:
+        found.append(row * n + col)
+        row, col = row + step[0], col + step[1]
+    if not found:
+        raise where.error(f"the arrow from R{start[0]}C{start[1]} misses the grid")
+    return tuple(found)

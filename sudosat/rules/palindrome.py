@@ -1,0 +1,35 @@
+"""Palindromes: the line reads the same from either end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..puzzle import Layout, cell_name
+from .base import LineRule, rule
+
+
+@rule
+@dataclass(frozen=True)
+class Palindrome(LineRule):
+    field: ClassVar[str] = "palindrome"
+    words: ClassVar[tuple[str, ...]] = ("palindrome",)
+    family: ClassVar[str] = "palindromes: the same from either end"
+
+    def mirrored(self) -> list[tuple[int, int]]:
+        line = self.group
+        return [(line[i], line[-1 - i]) for i in range(len(line) // 2)]
+
+    def encode(self, b: Any) -> None:
+        for a, c in self.mirrored():
+            for v in range(1, b.size + 1):
+                b.implies([b.lit(a, v)], [b.lit(c, v)])
+                b.implies([b.lit(c, v)], [b.lit(a, v)])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        for a, c in self.mirrored():
+            if grid[a] != grid[c]:
+                n = layout.size
+                return f"{cell_name(n, a)} holds {grid[a]}, {cell_name(n, c)} {grid[c]}"
+        return None

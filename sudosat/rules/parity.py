@@ -1,0 +1,39 @@
+"""Odd and even cells: a circle (square) marks a cell that holds an odd (even) digit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..puzzle import Layout
+from .base import CellRule, rule
+
+
+@dataclass(frozen=True)
+class Parity(CellRule):
+    family: ClassVar[str] = "odd and even cells"
+    remainder: ClassVar[int] = 1
+
+    def encode(self, b: Any) -> None:
+        for v in b.candidates(self.cell):
+            if v % 2 != self.remainder:
+                b.clause([b.neg(b.lit(self.cell, v))])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        return None if grid[self.cell] % 2 == self.remainder else f"holds {grid[self.cell]}"
+
+
+@rule
+@dataclass(frozen=True)
+class Odd(Parity):
+    field: ClassVar[str] = "odd"
+    words: ClassVar[tuple[str, ...]] = ("odd",)
+
+
+@rule
+@dataclass(frozen=True)
+class Even(Parity):
+    field: ClassVar[str] = "even"
+    words: ClassVar[tuple[str, ...]] = ("even",)
+    remainder: ClassVar[int] = 0

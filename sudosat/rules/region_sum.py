@@ -1,0 +1,44 @@
+"""Region-sum lines: where the line passes through a region, the digits on each
+such stretch add up to the same number."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..arith import cell_int, equal, total
+from ..puzzle import Layout
+from .base import LineRule, rule
+
+
+def stretches(line: Sequence[int], layout: Layout) -> list[list[int]]:
+    """The line cut where it leaves one region for another."""
+    region = layout.unit_index[2]
+    found: list[list[int]] = []
+    for cell in line:
+        if found and region[found[-1][-1]] == region[cell]:
+            found[-1].append(cell)
+        else:
+            found.append([cell])
+    return found
+
+
+@rule
+@dataclass(frozen=True)
+class RegionSum(LineRule):
+    field: ClassVar[str] = "regionsumline"
+    words: ClassVar[tuple[str, ...]] = ("region-sum", "region-sum-line")
+    family: ClassVar[str] = "region-sum lines: equal sums"
+
+    def encode(self, b: Any) -> None:
+        sums = [
+            total(b, [cell_int(b, c) for c in part])
+            for part in stretches(self.group, b.cnf.puzzle.layout)
+        ]
+        for other in sums[1:]:
+            equal(b, sums[0], other)
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        sums = [sum(grid[c] for c in part) for part in stretches(self.group, layout)]
+        return None if len(set(sums)) <= 1 else f"the stretches add up to {sums}"

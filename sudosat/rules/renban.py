@@ -1,0 +1,45 @@
+"""Renban lines: the digits on the line are consecutive, in any order, none twice."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..arith import distinct
+from ..puzzle import Layout
+from .base import LineRule, Where, rule
+from .diagonals import repeated
+
+
+@rule
+@dataclass(frozen=True)
+class Renban(LineRule):
+    field: ClassVar[str] = "renban"
+    words: ClassVar[tuple[str, ...]] = ("renban",)
+    family: ClassVar[str] = "renban lines: a run of consecutive digits"
+    least: ClassVar[int] = 1
+
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> LineRule:
+        if len(cells) > where.size:
+            raise where.error(f"a renban line of {len(cells)} cells cannot hold distinct digits")
+        return cls(cells, value)
+
+    def encode(self, b: Any) -> None:
+        distinct(b, self.group)
+        length, n = len(self.group), b.size
+        # the smallest digit on the line: one of 1..N-L+1; all digits within L of it
+        lowest = [b.new() for _ in range(n - length + 1)]
+        b.clause(lowest)
+        for low, selector in enumerate(lowest, 1):
+            for cell in self.group:
+                b.implies([selector], [b.ge(cell, low)])
+                b.implies([selector, b.ge(cell, low + length)], [])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        digits = sorted(grid[c] for c in self.group)
+        why = repeated(grid, self.group)
+        if why is None and digits[-1] - digits[0] != len(digits) - 1:
+            why = f"{', '.join(map(str, digits))} are not consecutive"
+        return why

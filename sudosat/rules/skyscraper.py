@@ -1,0 +1,60 @@
+"""Skyscrapers: a clue beside a row or column says how many of its digits can be
+seen from there, a digit hiding every smaller one behind it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pysat.card import CardEnc, EncType
+
+from ..arith import Int, cell_int, less
+from ..puzzle import Layout
+from .base import OutsideRule, rule
+
+
+@rule
+@dataclass(frozen=True)
+class Skyscraper(OutsideRule):
+    field: ClassVar[str] = "skyscraper"
+    words: ClassVar[tuple[str, ...]] = ("skyscraper",)
+    family: ClassVar[str] = "skyscrapers: digits seen"
+
+    def encode(self, b: Any) -> None:
+        line = self.line(b.size)
+        tallest = cell_int(b, line[0])  # the first is always seen
+        seen: list[int] = []
+        for cell in line[1:]:
+            here = cell_int(b, cell)
+            visible = b.new()
+            less(b, tallest, here, when=[visible])  # taller than all before it
+            less(b, here, tallest, when=[-visible])
+            seen.append(visible)
+            tallest = higher(b, tallest, here)
+        if not 1 <= self.value <= len(line):
+            b.clause([])
+            return
+        counted = CardEnc.equals(seen, self.value - 1, top_id=b.top, encoding=EncType.seqcounter)
+        b.top = max(b.top, counted.nv)
+        for clause in counted.clauses:
+            b.clause(clause)
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        found, tallest = 0, 0
+        for cell in self.line(layout.size):
+            if grid[cell] > tallest:
+                found, tallest = found + 1, grid[cell]
+        return None if found == self.value else f"{found} can be seen"
+
+
+def higher(b: Any, x: Int, y: Int) -> Int:
+    """max(x, y), with its own order literals."""
+    lo, hi = max(x.lo, y.lo), max(x.hi, y.hi)
+    lits = {t: b.new() for t in range(lo + 1, hi + 1)}
+    z = Int(lo, hi, lits.__getitem__)
+    for t in range(lo + 1, hi + 1):
+        b.implies([x.ge(t)], [z.ge(t)])
+        b.implies([y.ge(t)], [z.ge(t)])
+        b.implies([z.ge(t)], [x.ge(t), y.ge(t)])
+    return z

@@ -1,0 +1,42 @@
+"""Thermometers: digits increase from the bulb along the line; on a slow
+thermometer they may also stay the same."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any, ClassVar
+
+from ..arith import cell_int, less
+from ..puzzle import Layout, cell_name
+from .base import LineRule, rule
+
+
+@rule
+@dataclass(frozen=True)
+class Thermometer(LineRule):
+    field: ClassVar[str] = "thermometer"
+    words: ClassVar[tuple[str, ...]] = ("thermo", "thermometer")
+    family: ClassVar[str] = "thermometers: increasing from the bulb"
+    strict: ClassVar[bool] = True
+
+    def encode(self, b: Any) -> None:
+        for a, c in pairwise(self.group):
+            less(b, cell_int(b, a), cell_int(b, c), self.strict)
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        for a, c in pairwise(self.group):
+            if grid[a] > grid[c] or (self.strict and grid[a] == grid[c]):
+                n = layout.size
+                return f"{cell_name(n, a)} holds {grid[a]}, {cell_name(n, c)} {grid[c]}"
+        return None
+
+
+@rule
+@dataclass(frozen=True)
+class SlowThermometer(Thermometer):
+    field: ClassVar[str] = "slowthermometer"
+    words: ClassVar[tuple[str, ...]] = ("slow-thermo", "slow-thermometer")
+    family: ClassVar[str] = "slow thermometers: never decreasing"
+    strict: ClassVar[bool] = False

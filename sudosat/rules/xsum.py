@@ -1,0 +1,35 @@
+"""X-sums: a clue beside a row or column gives the sum of its first X digits,
+seen from the clue, where X is the first of them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..arith import distinct_sum
+from ..puzzle import Layout
+from .base import OutsideRule, rule
+
+
+@rule
+@dataclass(frozen=True)
+class XSum(OutsideRule):
+    field: ClassVar[str] = "xsum"
+    words: ClassVar[tuple[str, ...]] = ("x-sum", "xsum")
+    family: ClassVar[str] = "x-sums"
+
+    def encode(self, b: Any) -> None:
+        line = self.line(b.size)
+        first = line[0]
+        for count in b.candidates(first):
+            here = b.lit(first, count)
+            if count == 1:
+                b.implies([here], [True] if self.value == 1 else [])
+            else:  # the first holds count, so the other count - 1 add up to the rest
+                distinct_sum(b, line[1:count], self.value - count, [here])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        digits = [grid[c] for c in self.line(layout.size)]
+        found = sum(digits[: digits[0]])
+        return None if found == self.value else f"the first {digits[0]} add up to {found}"
