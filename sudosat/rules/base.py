@@ -341,6 +341,10 @@ class GroupRule(Rule):
     least: ClassVar[int] = 1
     default: ClassVar[int | None] = None
 
+    def __post_init__(self) -> None:
+        if self.value is None and self.default is not None:  # one rule, however made
+            object.__setattr__(self, "value", self.default)
+
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
