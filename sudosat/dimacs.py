@@ -24,7 +24,13 @@ def write_dimacs(cnf: Cnf, out: IO[str]) -> None:
     """The CNF streamed to ``out`` in blocks: memory stays small whatever its size."""
     out.write("".join(f"c {comment}\n" for comment in cnf.comments()))
     out.write(header(cnf.nv, cnf.clause_count) + "\n")
-    for part in cnf.parts:
+    families = cnf.families()
+    named = ""
+    for index, part in enumerate(cnf.parts):
+        name = cnf.names[index] if index < len(cnf.names) else ""
+        if name and name != named:  # a variant's families, each in a comment block
+            out.write(f"c --- {name}: {families[name]} clauses\n")
+            named = name
         if isinstance(part, Pairwise):
             _write_pairwise(part, out)
             continue

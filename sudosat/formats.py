@@ -879,15 +879,22 @@ def format_line(puzzle: Puzzle, grid: Grid | None = None) -> str:
 
 
 def format_grid(puzzle: Puzzle, grid: Grid | None = None) -> str:
-    """N rows, cells separated by spaces, boxes by ``|`` and ``-+-`` rules."""
+    """N rows, cells separated by spaces, boxes by ``|`` and ``-+-`` rules (a
+    jigsaw's irregular regions: no rules)."""
     grid = puzzle.cells if grid is None else grid
-    m, n = puzzle.rank, puzzle.size
+    n = puzzle.size
+    rows, cols = puzzle.layout.box or (n, n)
     symbols = symbols_of(puzzle, grid)
     lines = []
     for r in range(n):
-        if r and r % m == 0:
-            widths = [len(" ".join(symbols[r * n + b * m : r * n + b * m + m])) for b in range(m)]
+        if r and r % rows == 0:
+            widths = [
+                len(" ".join(symbols[r * n + b * cols : r * n + b * cols + cols]))
+                for b in range(n // cols)
+            ]
             lines.append("-+-".join("-" * w for w in widths))
-        boxes = [" ".join(symbols[r * n + b * m : r * n + b * m + m]) for b in range(m)]
+        boxes = [
+            " ".join(symbols[r * n + b * cols : r * n + b * cols + cols]) for b in range(n // cols)
+        ]
         lines.append(" | ".join(boxes))
     return "\n".join(lines)

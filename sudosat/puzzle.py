@@ -95,14 +95,14 @@ class Layout:
 
     @classmethod
     def jigsaw(cls, region_of: Sequence[int]) -> Layout:
-        """The layout whose cell c lies in region ``region_of[c]`` (0-based, in any
-        order of first appearance); N regions of N cells each are the caller's
-        to check (:func:`rules.regions.check_regions`)."""
+        """The layout whose cell c lies in region ``region_of[c]`` (any numbering:
+        regions are ordered by their first cell, so one partition is one layout);
+        N regions of N cells each are the caller's to check."""
         size = math.isqrt(len(region_of))
         found: dict[int, list[int]] = {}
         for cell, region in enumerate(region_of):
             found.setdefault(region, []).append(cell)
-        regions = tuple(tuple(found[key]) for key in sorted(found))
+        regions = tuple(sorted(tuple(cells) for cells in found.values()))  # by first cell
         boxes = cls.boxes(size)
         if sorted(regions) == sorted(boxes.regions):
             return boxes  # the default boxes, written out

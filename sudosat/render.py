@@ -225,6 +225,7 @@ def stats_lines(outcome: Outcome) -> list[str]:
         ("variables", s.variables),
         ("clauses", s.clauses),
         ("deduced", "-" if s.deduced is None else f"{s.deduced} cells, {s.ruled_out} candidates"),
+        *((f"  {name}", count) for name, count in (s.families or {}).items()),
         ("solves", s.solves),
         ("conflicts", s.conflicts),
         ("decisions", s.decisions),
@@ -379,7 +380,10 @@ class Document:
 
 
 def rich_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> Text:
-    """The grid with box rules; givens bold, filled cells cyan, ``highlight`` reversed."""
+    """The grid with box rules; givens bold, filled cells cyan, ``highlight`` reversed.
+    A variant's grid: its regions' borders drawn heavy, then its rules listed."""
+    if not puzzle.classic:
+        return variant_grid(puzzle, grid, highlight)
     m, n = puzzle.rank, puzzle.size
     symbols = symbols_of(puzzle, grid)
     width = max(len(s) for s in symbols)
@@ -406,6 +410,84 @@ def rich_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> 
         text.append("\n")
     text.append(rule("┗", "┻", "┛"), style="dim")
     return text
+
+
+ARMS = {
+    (0, 0, 0, 0): " ",
+    (1, 1, 0, 0): "┃",
+    (0, 0, 1, 1): "━",
+    (0, 1, 0, 1): "┏",
+    (0, 1, 1, 0): "┓",
+    (1, 0, 0, 1): "┗",
+    (1, 0, 1, 0): "┛",
+    (1, 1, 0, 1): "┣",
+    (1, 1, 1, 0): "┫",
+    (0, 1, 1, 1): "┳",
+    (1, 0, 1, 1): "┻",
+    (1, 1, 1, 1): "╋",
+    (1, 0, 0, 0): "╹",
+    (0, 1, 0, 0): "╻",
+    (0, 0, 1, 0): "╸",
+    (0, 0, 0, 1): "╺",
+}
+"""Heavy box-drawing corners by their arms: up, down, left, right."""
+RULE_STYLE = "on grey15"
+"""Cells a variant's rules speak of (cages, lines, dots' cells)."""
+
+
+def variant_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> Text:
+    """Any layout: a heavy border wherever two cells lie in different regions (a
+    jigsaw's shapes, a 6x6's boxes), the cells a rule speaks of shaded, and the
+    rules listed below."""
+    n = puzzle.size
+    region = puzzle.layout.unit_index[2]
+    symbols = symbols_of(puzzle, grid)
+    width = max(len(s) for s in symbols) + 2
+    ruled = {c for rule in (puzzle.rules.constraints if puzzle.rules else ()) for c in rule.cells()}
+
+    def apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        """A heavy border between two places (outside the grid counts as a region)."""
+        inside = [0 <= r < n and 0 <= c < n for r, c in (a, b)]
+        if not all(inside):
+            return any(inside)
+        return region[a[0] * n + a[1]] != region[b[0] * n + b[1]]
+
+    text = Text()
+    for r in range(n + 1):  # the border above row r, then row r
+        line = ""
+        for c in range(n + 1):
+            up = apart((r - 1, c - 1), (r - 1, c))
+            down = apart((r, c - 1), (r, c))
+            left = apart((r - 1, c - 1), (r, c - 1))
+            right = apart((r - 1, c), (r, c))
+            line += ARMS[(int(up), int(down), int(left), int(right))]
+            if c < n:
+                line += ("━" if apart((r - 1, c), (r, c)) else " ") * width
+        if "━" in line:  # a row of borders only where some cell's region changes
+            text.append(line + "\n", style="dim")
+        if r == n:
+            break
+        for c in range(n):
+            text.append("┃" if apart((r, c - 1), (r, c)) else " ", style="dim")
+            cell = r * n + c
+            style = "bold" if puzzle.cells[cell] else "cyan"
+            if cell in ruled:
+                style += f" {RULE_STYLE}"
+            if highlight and cell in highlight:
+                style += " reverse"
+            text.append(symbols[cell].center(width), style=style)
+        text.append("┃\n", style="dim")
+    if puzzle.rules is not None:
+        said = puzzle.rules.describe()
+        for line in said[:LISTED]:
+            text.append(f"  {line}\n", style="italic")
+        if len(said) > LISTED:
+            text.append(f"  ... and {len(said) - LISTED} more rules\n", style="italic")
+    return text
+
+
+LISTED = 24
+"""Rules listed under a variant's grid, at most."""
 
 
 def _console(out: io.StringIO, view: View) -> Console:
