@@ -360,6 +360,16 @@ def _at_most_one(groups: Sequence[list[int]], amo: str, top: int) -> tuple[Part,
     return clauses, top
 
 
+CLASSIC_NAMES = (
+    "cells: each holds a value",
+    "rows, columns, regions: each value at most once",
+    "cells: each holds at most one value",
+    "rows, columns, regions: each value at least once",
+    "givens",
+)
+"""The families of a variant's CNF that classic Sudoku has too."""
+
+
 def encode(
     puzzle: Puzzle,
     encoding: Encoding | None = None,
@@ -375,22 +385,60 @@ def encode(
     compact = compact and encoding.reduced
     open_cells, cell_groups, unit_groups = _groups(puzzle, encoding.reduced, compact, masks)
     top = sum(len(group) for group in cell_groups) if compact else n**3
-    named: list[tuple[str, Part]] = [("cells: each holds a value", cell_groups)]
+    cells_one, units_most, cells_most, units_least, givens = CLASSIC_NAMES
+    named: list[tuple[str, Part]] = [(cells_one, cell_groups)]
     unit_amo, top = _at_most_one(unit_groups, encoding.amo, top)
-    named.append(("rows, columns, regions: each value at most once", unit_amo))
+    named.append((units_most, unit_amo))
     if encoding.rules in ("efficient", "extended"):
         cell_amo, top = _at_most_one(cell_groups, encoding.amo, top)
-        named.append(("cells: each holds at most one value", cell_amo))
+        named.append((cells_most, cell_amo))
     if encoding.rules == "extended":
-        named.append(("rows, columns, regions: each value at least once", unit_groups))
+        named.append((units_least, unit_groups))
     if not encoding.reduced:
-        named.append(("givens", [[var(n, cell, v)] for cell, v in puzzle.givens]))
+        named.append((givens, [[var(n, cell, v)] for cell, v in puzzle.givens]))
     parts = [part for _, part in named]
     cnf = Cnf(puzzle, encoding, top, parts, open_cells, compact, cell_groups + unit_groups)
     if puzzle.rules is not None:
         cnf.names = [name for name, _ in named]
         _encode_rules(cnf, cell_groups)
     return cnf
+
+
+def guarded_rules(cnf: Cnf, cell_groups: list[list[int]]) -> tuple[list[list[int]], list[int], int]:
+    """A variant's rules for explaining: each rule's clauses (its groups too, as
+    clauses) switched on by a selector of its own, in the order of the puzzle's
+    constraints, the order literals' definitions always on. Returns the
+    clauses, the selectors and the top variable. ``cnf``: the layout's full
+    encoding (no rules in it)."""
+    assert cnf.puzzle.rules is not None
+    builder = Builder(cnf, cell_groups)
+    selectors = []
+    for rule in cnf.puzzle.rules.constraints:
+        builder.guard = builder.new()
+        selectors.append(builder.guard)
+        rule.encode(builder)
+    return builder.clauses, selectors, builder.top
+
+
+def explaining(puzzle: Puzzle) -> tuple[list[list[int]], list[list[int]], list[int], int]:
+    """What explaining a puzzle needs, givens left out (they go in as
+    assumptions): the layout's rules as "exactly one" groups over the numbering
+    above, a variant's rules as clauses each switched on by its own selector
+    (see :func:`guarded_rules`), the selectors, and the top variable."""
+    from dataclasses import replace
+
+    from .rules import Rules
+
+    n = puzzle.size
+    layout_rules = Rules(puzzle.layout) if puzzle.rules is not None else None
+    empty = replace(puzzle, cells=(0,) * (n * n), rules=layout_rules)
+    open_cells, cell_groups, unit_groups = _groups(empty, False, False)
+    groups = cell_groups + unit_groups
+    if puzzle.rules is None or not puzzle.rules.constraints:
+        return groups, [], [], n**3
+    cnf = Cnf(replace(empty, rules=puzzle.rules), Encoding(reduced=False), n**3, [], open_cells)
+    clauses, selectors, top = guarded_rules(cnf, cell_groups)
+    return groups, clauses, selectors, top
 
 
 def _encode_rules(cnf: Cnf, cell_groups: list[list[int]]) -> None:
@@ -431,6 +479,8 @@ class Builder:
         for (cell, values), variables in zip(cnf.open_cells, cell_groups, strict=True):
             self.values[cell] = dict(zip(values, variables, strict=True))
         self.orders: dict[int, dict[int, Lit]] = {}
+        self.guard: int | None = None
+        """A selector that switches the clauses on (explain's), or None: always on."""
         self.name = ""
         self.clauses: list[list[int]] = []
         self.exactly: list[list[int]] = []
@@ -468,12 +518,14 @@ class Builder:
         for value in values[1:]:
             order[value] = self.new()
         aboves: list[Lit] = [order[v] for v in values[1:]] + [False]
+        guard, self.guard = self.guard, None  # definitions: on whichever rule asked
         for value, above in zip(values, aboves, strict=True):
             here, x = order[value], self.lit(cell, value)
             self.clause([self.neg(above), here])  # cell >= next value: cell >= this one
             self.clause([self.neg(x), here])
             self.clause([self.neg(x), self.neg(above)])
             self.clause([self.neg(here), above, x])  # >= this, not >= the next: this
+        self.guard = guard
         return order
 
     def new(self) -> int:
@@ -499,6 +551,8 @@ class Builder:
                 return
             if lit is not False:
                 found.append(lit)
+        if self.guard is not None:
+            found.append(-self.guard)
         self.clauses.append(found)
 
     def implies(self, condition: Iterable[Lit], then: Iterable[Lit]) -> None:
@@ -507,13 +561,24 @@ class Builder:
 
     def at_most_one(self, lits: Iterable[Lit]) -> None:
         free = self._group(lits)
-        if free is not None and len(free) > 1:
+        if free is None or len(free) < 2:
+            return
+        if self.guard is None:
             self.atmost.append(free)
+        else:  # switched on by a selector: a clause per pair
+            for i, x in enumerate(free):
+                for y in free[i + 1 :]:
+                    self.clause([-x, -y])
 
     def exactly_one(self, lits: Iterable[Lit]) -> None:
         free = self._group(lits, exact=True)
-        if free is not None:
-            self.exactly.append(free) if len(free) > 1 else self.clause(free)
+        if free is None:
+            return
+        if self.guard is None and len(free) > 1:
+            self.exactly.append(free)
+        else:
+            self.clause(free)
+            self.at_most_one(free)
 
     def _group(self, lits: Iterable[Lit], exact: bool = False) -> list[int] | None:
         """The free literals of a group once its constants are taken into

@@ -29,16 +29,19 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNFPlus
 
 from .deadline import compute_by, deadline_after, remaining, solve_by
-from .encoding import groups
+from .encoding import explaining, layout_groups
 from .engine import solve
 from .fast import exactly_one
 from .outcome import Outcome, Status
 from .puzzle import Grid, Puzzle, differences
 from .rating import Rating, rate
+from .rules import Rule
 from .solvers import SolverTimeout
 
 Clue = tuple[int, int]
 """(cell, value)."""
+Part = Clue | Rule
+"""What a conflict is made of: clues, and a variant's rules."""
 PARTS = ("solve", "conflict", "fewest_removed", "best_fill", "add", "rating")
 """The parts of an explanation, as ``timed_out`` names them."""
 
@@ -48,7 +51,7 @@ class Explanation:
     """What explains a puzzle's answer; fields that do not apply are None."""
 
     outcome: Outcome
-    conflict: list[Clue] | None = None
+    conflict: list[Part] | None = None
     fewest_removed: int | None = None
     best_fill: Grid | None = None
     differ: list[int] | None = None
@@ -63,28 +66,28 @@ class Explanation:
         return None if self.best_fill is None else sum(1 for v in self.best_fill if v)
 
 
-def _rule_groups(rank: int) -> list[list[int]]:
-    cells, unit_values = groups(rank)
-    return cells + unit_values
-
-
-def minimal_conflict(puzzle: Puzzle, deadline: float | None = None) -> list[Clue]:
-    """A minimal set of clues that cannot all hold with the rules (a MUS)."""
+def minimal_conflict(puzzle: Puzzle, deadline: float | None = None) -> list[Part]:
+    """A minimal set of clues, and of a variant's rules, that cannot all hold with
+    the rows, columns and regions (a MUS over the givens and one selector per rule)."""
     n = puzzle.size
-    sat = exactly_one(_rule_groups(puzzle.rank))
+    groups, rule_clauses, selectors, _ = explaining(puzzle)
+    rule_of = dict(zip(selectors, puzzle.rules.constraints if puzzle.rules else (), strict=True))
+    sat = exactly_one(groups)
     try:
-        core = [cell * n + v for cell, v in puzzle.givens]
+        for clause in rule_clauses:
+            sat.add_clause(clause)
+        core = [cell * n + v for cell, v in puzzle.givens] + selectors
         if solve_by(sat, deadline, core):
             return []
         core = sorted(sat.get_core() or core)
-        for lit in list(core):  # deletion: drop every clue the rest still conflicts without
+        for lit in list(core):  # deletion: drop every part the rest still conflicts without
             trial = [x for x in core if x != lit]
             if not solve_by(sat, deadline, trial):
                 kept = set(sat.get_core() or trial)
                 core = [x for x in trial if x in kept]
     finally:
         sat.delete()
-    return [((lit - 1) // n, (lit - 1) % n + 1) for lit in core]
+    return [rule_of[lit] if lit in rule_of else ((lit - 1) // n, (lit - 1) % n + 1) for lit in core]
 
 
 def _maxsat(hard: list[list[int]], atmost: list[list[int]], soft: list[list[int]]) -> RC2:
@@ -101,11 +104,12 @@ def _maxsat(hard: list[list[int]], atmost: list[list[int]], soft: list[list[int]
 
 
 def fewest_removed(puzzle: Puzzle, deadline: float | None = None) -> int:
-    """The fewest clues to drop for the rest to have a solution (MaxSAT)."""
+    """The fewest clues and rules to drop for the rest to have a solution (MaxSAT:
+    each given, and each rule's selector, a soft clause)."""
     n = puzzle.size
-    rules = _rule_groups(puzzle.rank)
-    givens = [[cell * n + v] for cell, v in puzzle.givens]
-    with _maxsat(rules, rules, givens) as maxsat:
+    groups, rule_clauses, selectors, _ = explaining(puzzle)
+    soft = [[cell * n + v] for cell, v in puzzle.givens] + [[s] for s in selectors]
+    with _maxsat(groups + rule_clauses, groups, soft) as maxsat:
         compute_by(maxsat, deadline)
         return int(maxsat.cost)
 
@@ -114,7 +118,7 @@ def best_fill(puzzle: Puzzle, deadline: float | None = None) -> Grid:
     """The givens kept, at most one value per cell and per unit, as many cells filled
     as possible (seed 002's partial solve). The givens must not clash."""
     n = puzzle.size
-    cells, unit_values = groups(puzzle.rank)
+    cells, unit_values = layout_groups(puzzle.layout)
     givens = [[cell * n + v] for cell, v in puzzle.givens]
     blanks = [group for cell, group in enumerate(cells) if not puzzle.cells[cell]]
     with _maxsat(givens, cells + unit_values, blanks) as maxsat:
@@ -183,6 +187,8 @@ def explain(puzzle: Puzzle, timeout: float | None = None) -> Explanation:
         steps += [("conflict", conflict), ("fewest_removed", fewest)]
         if outcome.clashes:
             found.notes.append("the givens clash, so no fill keeps them all")
+        elif puzzle.rules is not None and puzzle.rules.constraints:
+            found.notes.append("best_fill keeps to classic rules: a variant's cannot be half kept")
         else:
             steps.append(("best_fill", fill))
     elif outcome.status == Status.MULTIPLE:

@@ -557,9 +557,42 @@ def read_text(
         return [ruletext.apply(ruletext.read_empty(statements, source), variants.statements)]
     if rows and fpuzzles.looks_like(rows[0].text):  # links, one per line
         return [_fpuzzles_row(row, source, variants) for row in rows]
+    size = statements.size() if statements else None
+    if size is not None and rank_for_cells(size * size) is None:  # a 6x6, an 8x8, ...
+        grid = _sized_grid(rows, size, source, alphabet)
+        return [_with_rules(grid, (statements, *variants.statements))]
     found = _read_classic(text, rows, source, rank, alphabet, layout)
     groups = (statements, *variants.statements) if statements else variants.statements
     return [_with_rules(entry, groups) for entry in found] if groups else found
+
+
+def _sized_grid(rows: list[Row], size: int, source: str, alphabet: str | None) -> Puzzle:
+    """A grid of a size no rank has (a 6x6): N rows of N cells, digits with blanks
+    up to 9x9, whitespace-separated numbers beyond (or with ``--alphabet numbers``)."""
+    from .puzzle import Layout
+    from .rules import Rules
+
+    if alphabet == NUMBERS or size > 9:
+        cells = [cell for row in rows for cell in row.words()]
+        values = _numbers(cells, size, source)
+        symbols = ""
+    else:
+        chosen = lookup_alphabet(alphabet, size) if alphabet else Alphabet("digits", DIGITS[:size])
+        cells = [cell for row in rows for cell in row.chars()]
+        values = _symbols(cells, chosen, source)
+        symbols = chosen.symbols
+    if isinstance(values, InputError):
+        raise values
+    if len(values) != size * size:
+        last = rows[-1]
+        raise InputError(
+            source,
+            last.number,
+            len(last.text) + 1,
+            f"wrong number of cells: found {len(values)}, expected {size * size} (size {size})",
+        )
+    layout = Layout.boxes(size)
+    return Puzzle(layout.rank, tuple(values), symbols, source, rows[0].number, "", Rules(layout))
 
 
 def _with_rules(entry: Puzzle | InputError, statements: Sequence[Any]) -> Puzzle | InputError:

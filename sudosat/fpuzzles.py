@@ -55,9 +55,12 @@ BASE64 = re.compile(r"[A-Za-z0-9+/= ]{40,}")
 
 def looks_like(text: str) -> bool:
     """Whether ``text`` may be an f-puzzles puzzle: JSON, a link, or a bare string."""
+    return text.strip().startswith("{") or looks_like_line(text)
+
+
+def looks_like_line(text: str) -> bool:
+    """Whether one line may be an f-puzzles puzzle: a link or a bare string."""
     stripped = text.strip()
-    if stripped.startswith("{"):
-        return True
     if LINK.search(stripped):
         return True
     if not BASE64.fullmatch(stripped) or not re.search("[A-Za-z]", stripped):

@@ -220,7 +220,7 @@ def _whole_puzzle(text: str, rank: int | None) -> bool:
         return True
     from . import fpuzzles
 
-    return fpuzzles.looks_like(text)
+    return fpuzzles.looks_like_line(text)
 
 
 def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int | None] | None:
@@ -247,6 +247,8 @@ def _is_stream(lines: Lines, rank: int | None, layout: str, lines_needed: int) -
     if layout == "grid":
         return False
     first = lines.peek_content(lines_needed)
+    if first and first[0][1].lstrip().startswith("{"):
+        return False  # an f-puzzles JSON file: read whole
     if first and "," in first[0][1]:
         return True  # a CSV
     if layout == "line":
@@ -375,7 +377,7 @@ def _split_row(number: int, text: str, columns: tuple[int, int | None] | None) -
     """The puzzle and what is expected of it: CSV columns, or tdoku's
     ``puzzle:count[:solution]``."""
     if columns is None:
-        if ":" not in text:
+        if ":" not in text or "://" in text:  # a link's colon is no tdoku field
             return Entry(number, text)
         puzzle, _, rest = text.partition(":")
         count, _, given = rest.partition(":")

@@ -111,4 +111,39 @@ def rate(puzzle: Puzzle, searched: Outcome | None = None, timeout: float | None 
     batch engine's outcome for it, to rate without solving again. Raises TooBig
     when the rater's rules would not fit in memory, SolverTimeout when the
     search takes longer than ``timeout`` seconds."""
+    if not puzzle.classic:
+        return rate_variant(puzzle, timeout)
     return rater(puzzle).rate(puzzle, searched, timeout)
+
+
+def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
+    """A variant's rating, by the same idea over its own rules: ``easy`` when the
+    singles (over rows, columns and regions) settle every cell, ``intermediate``
+    when unit propagation over all its rules does, else ``expert``: 4 + log2(1 +
+    the conflicts of a Minicard search over the reduced CNF), deterministic."""
+    from dataclasses import replace
+
+    from .deadline import deadline_after, solve_by
+    from .deduce import deduce
+    from .encoding import encode
+    from .fast import exactly_one
+
+    deduced = deduce(puzzle)
+    if not deduced.masks:
+        return Rating("easy", 2.0)
+    cnf = encode(replace(puzzle, cells=deduced.grid), compact=True, masks=deduced.masks)
+    search = exactly_one(cnf.groups)
+    try:
+        for group in cnf.atmost:
+            search.add_atmost(group, 1)
+        for clause in cnf.extra:
+            search.add_clause(clause)
+        cells = sum(len(values) for _, values in cnf.open_cells)
+        ok, implied = interruptible(search.propagate, assumptions=[])
+        if ok and sum(1 for lit in implied if 0 < abs(lit) <= cells) == cells:
+            return Rating("intermediate", 3.0)
+        solve_by(search, deadline_after(timeout))
+        conflicts = int(search.accum_stats().get("conflicts", 0))
+    finally:
+        search.delete()
+    return Rating("expert", round(4 + math.log2(1 + conflicts), 3), conflicts)

@@ -576,6 +576,13 @@ def clue_text(puzzle: Puzzle, cell: int, value: int) -> str:
     return f"{cell_name(puzzle.size, cell)}={puzzle.symbol(value)}"
 
 
+def part_text(puzzle: Puzzle, part: Any) -> str:
+    """A clue (``r1c9=4``) or a variant's rule (``cage r1c1-r1c3 sum 25``)."""
+    if isinstance(part, tuple):
+        return clue_text(puzzle, *part)
+    return str(part.describe(puzzle.size))
+
+
 def explanation_json(found: Explanation) -> dict[str, Any]:
     """The JSON object of an explanation (null where a field does not apply)."""
     outcome, p = found.outcome, found.outcome.puzzle
@@ -584,7 +591,7 @@ def explanation_json(found: Explanation) -> dict[str, Any]:
         "status": outcome.status,
         "puzzle": format_line(p),
         "clashes": [c.describe(p) for c in outcome.clashes],
-        "conflict": None if found.conflict is None else [clue_text(p, *c) for c in found.conflict],
+        "conflict": None if found.conflict is None else [part_text(p, c) for c in found.conflict],
         "fewest_removed": found.fewest_removed,
         "best_fill": None
         if fill is None
@@ -627,7 +634,12 @@ def explanation_lines(found: Explanation) -> list[str]:
     """What an explanation says, sentence by sentence, after the status line."""
     data = explanation_json(found)
     lines = []
-    for key, form in EXPLANATION_LINES.items():
+    forms = dict(EXPLANATION_LINES)
+    puzzle = found.outcome.puzzle
+    if puzzle.rules is not None and puzzle.rules.constraints:
+        forms["conflict"] = "these clues and rules cannot all hold: {}"
+        forms["fewest_removed"] = "the fewest clues and rules to drop for a solution: {}"
+    for key, form in forms.items():
         value = data[key]
         if value is not None and value != []:
             lines.append(form.format(", ".join(value) if isinstance(value, list) else value))
@@ -643,7 +655,11 @@ def _shown_grid(found: Explanation) -> tuple[Grid, set[int]]:
     marked: set[int] = set()
     grid = p.cells
     if found.conflict:
-        marked = {cell for cell, _ in found.conflict}
+        marked = {
+            cell
+            for part in found.conflict
+            for cell in ((part[0],) if isinstance(part, tuple) else part.cells())
+        }
     if found.differ:
         marked = set(found.differ)
         grid = found.outcome.solutions[0]

@@ -190,7 +190,7 @@ class Where:
 def cell_list(cells: Sequence[int], size: int) -> str:
     """``r1c1-r1c3`` for a straight run, else the cells by name."""
     names = [cell_name(size, c) for c in cells]
-    if len(cells) > 2:
+    if len(cells) >= 2:
         rows, cols = {c // size for c in cells}, {c % size for c in cells}
         steps = {b - a for a, b in pairwise(cells)}
         if (len(rows) == 1 or len(cols) == 1) and len(steps) == 1 and steps <= {1, -1, size, -size}:

@@ -1,10 +1,13 @@
 """Negative constraints: every mark is given, so two touching cells with no mark
 between them are not in its relation.
 
-* ``nonconsecutive`` (f-puzzles' flag; with white dots, "all white dots are
-  given"): touching cells without a difference-1 dot do not differ by 1.
-* ``negative: ratio``: touching cells without a black dot are in none of the
-  ratios the black dots use (1:2 when there are none).
+* ``nonconsecutive`` (f-puzzles' flag; with kropki dots, "all white dots are
+  given"): touching cells without a dot do not differ by 1.
+* ``negative: ratio``: touching cells without a dot are in none of the ratios
+  the black dots use (1:2 when there are none).
+
+A pair with a dot of either colour is exempt from both: a 1 and a 2 may carry
+either dot (the usual convention).
 * ``negative: xv``: touching cells without an X or a V add up to neither 10 nor 5.
 """
 
@@ -20,11 +23,13 @@ from .kropki import Difference, Ratio
 from .xv import XV
 
 
-def marked(others: Iterable[Rule], kind: type[Rule]) -> frozenset[tuple[int, int]]:
-    """The pairs of cells a mark of ``kind`` lies between, each in both orders."""
+def marked(others: Iterable[Rule], *kinds: type[Rule]) -> frozenset[tuple[int, int]]:
+    """The pairs of cells a mark of ``kinds`` lies between, each in both orders. A
+    pair with any kropki dot is exempt from both kropki negatives: a 1 and a 2
+    may carry either dot, and need not carry both."""
     pairs = set()
     for other in others:
-        if type(other) is kind and not (isinstance(other, Difference) and other.gap() != 1):
+        if isinstance(other, kinds):
             a, c = other.cells()
             pairs |= {(a, c), (c, a)}
     return frozenset(pairs)
@@ -65,7 +70,7 @@ class Nonconsecutive(NegativeRule):
     family: ClassVar[str] = "nonconsecutive: touching cells not consecutive"
 
     def settle(self, others: Sequence[Rule]) -> Rule:
-        return replace(self, exempt=marked(others, Difference))
+        return replace(self, exempt=marked(others, Difference, Ratio))
 
     def related(self, a: int, b: int) -> bool:
         return abs(a - b) == 1
@@ -77,7 +82,9 @@ class NegativeRatio(NegativeRule):
 
     def settle(self, others: Sequence[Rule]) -> Rule:
         ratios = {o.factor() for o in others if isinstance(o, Ratio)} or {2}
-        return replace(self, exempt=marked(others, Ratio), relations=tuple(sorted(ratios)))
+        return replace(
+            self, exempt=marked(others, Difference, Ratio), relations=tuple(sorted(ratios))
+        )
 
     def related(self, a: int, b: int) -> bool:
         return any(a == k * b or b == k * a for k in self.relations or (2,))
