@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from .formats import InputError, format_grid, format_line, parse, read_text
     from .inputs import read_file, read_puzzles
     from .outcome import Outcome, Stats, Status
-    from .puzzle import Puzzle, verify
+    from .puzzle import Layout, Puzzle, verify
+    from .rules import Rule, Rules
     from .solvers import SolverError, SolverSpec, command_spec, solver_spec
 
 __version__ = "0.1.0"
@@ -44,7 +45,8 @@ _HOMES = {
     "formats": ("InputError", "format_grid", "format_line", "parse", "read_text"),
     "inputs": ("read_file", "read_puzzles"),
     "outcome": ("Outcome", "Stats", "Status"),
-    "puzzle": ("Puzzle", "verify"),
+    "puzzle": ("Layout", "Puzzle", "verify"),
+    "rules": ("Rule", "Rules"),
     "solvers": ("SolverError", "SolverSpec", "command_spec", "solver_spec"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
@@ -55,8 +57,11 @@ __all__ = [
     "Count",
     "Encoding",
     "InputError",
+    "Layout",
     "Outcome",
     "Puzzle",
+    "Rule",
+    "Rules",
     "SolverError",
     "SolverSpec",
     "Stats",

@@ -151,6 +151,11 @@ def distinct_sum(
     fewer than 1..N (a sandwich's filling holds neither 1 nor N)."""
     when = list(when)
     size, count = b.size, len(cells)
+    if count == 2 and digits is None:  # the other cell holds what is left: arc consistent
+        for x, y in (cells, cells[::-1]):
+            for v in b.candidates(x):
+                b.implies([*when, b.lit(x, v)], [b.lit(y, value - v)])
+        return
     possible = set().union(*(b.candidates(c) for c in cells)) if cells else set()
     if digits is not None:
         possible &= set(digits)

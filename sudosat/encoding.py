@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from .puzzle import Grid, Layout, Puzzle, layout, values_of
 
@@ -447,9 +448,12 @@ def _encode_rules(cnf: Cnf, cell_groups: list[list[int]]) -> None:
     puzzle = cnf.puzzle
     assert puzzle.rules is not None
     builder = Builder(cnf, cell_groups)
-    for rule in sorted(puzzle.rules.constraints, key=lambda r: r.family):
-        builder.family(rule.family)
-        rule.encode(builder)
+    kinds: dict[type[Any], list[Any]] = {}
+    for rule in puzzle.rules.constraints:
+        kinds.setdefault(type(rule), []).append(rule)
+    for kind, rules in sorted(kinds.items(), key=lambda item: item[0].family):
+        builder.family(kind.family)
+        kind.encode_all(rules, builder)
     builder.finish()
 
 

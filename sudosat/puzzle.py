@@ -314,15 +314,21 @@ def placed_masks(puzzle: Puzzle) -> list[list[int]]:
 
 
 def candidate_masks(puzzle: Puzzle) -> dict[int, int]:
-    """Each blank cell's candidates as a mask: the values no given peer holds."""
+    """Each blank cell's candidates as a mask: the values no given peer holds (and,
+    in a variant, that its rules allow the cell on their own)."""
     rows, cols, boxes = puzzle.layout.unit_index
     row_p, col_p, box_p = placed_masks(puzzle)
     full = (1 << (puzzle.size + 1)) - 2
-    return {
+    masks = {
         cell: full & ~(row_p[rows[cell]] | col_p[cols[cell]] | box_p[boxes[cell]])
         for cell, value in enumerate(puzzle.cells)
         if not value
     }
+    if puzzle.rules is not None:  # a variant's rules narrow their cells on their own
+        for cell, allowed in puzzle.rules.allowed().items():
+            if cell in masks:
+                masks[cell] &= allowed
+    return masks
 
 
 def rank_for_cells(count: int) -> int | None:

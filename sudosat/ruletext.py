@@ -30,6 +30,7 @@ from .rules import BY_WORD, Rule, Rules, Where
 
 STATEMENT = re.compile(r"\s*([A-Za-z][A-Za-z0-9+\-]*)\s*([^:]*?)\s*(?::(.*))?")
 SPECIAL = ("size", "regions")
+CELLS = re.compile(r"\s*r\d+\s*c\d+", re.IGNORECASE)
 
 
 @dataclass
@@ -65,8 +66,8 @@ def is_statement(text: str) -> bool:
         return bool(re.fullmatch(r"\s*size\s+\d+\s*", text, re.IGNORECASE))
     if word == "regions":
         return match[3] is not None
-    if match[3] is not None:
-        return word in BY_WORD
+    if match[3] is not None:  # an unknown word before cells is an unknown rule, never a row
+        return word in BY_WORD or bool(CELLS.match(match[3]))
     words = [w for w in re.split(r"[,\s]+", text.strip()) if w]
     return all(w.lower() in BY_WORD and BY_WORD[w.lower()].flag for w in words)
 

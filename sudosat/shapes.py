@@ -1,8 +1,11 @@
-"""Random shapes for variant grids: jigsaw regions.
+"""Random shapes for variant grids: solution grids, jigsaw regions, killer cages.
 
 :func:`jigsaw` starts from the boxes and swaps cells across region borders, each
 swap kept only when both regions stay connected, so every region keeps N cells
-and one piece. Seeded: the same seed gives the same regions.
+and one piece. :func:`cages` cuts a solution grid into small connected cages
+whose digits do not repeat, and :func:`unique_killer` splits the cages where a
+second solution differs until the grid is the only one. Seeded: the same seed
+gives the same shapes.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .puzzle import Layout
+from .puzzle import Grid, Layout, Puzzle
 
 
 def orthogonal(cell: int, size: int) -> list[int]:
@@ -71,3 +74,145 @@ def jigsaw(size: int, rng: random.Random, moves: int | None = None) -> Layout:
         else:
             region[a] = mine
     return Layout.jigsaw(region)
+
+
+def pattern(layout: Layout) -> list[int]:
+    """A valid grid of a box layout: each row the last shifted by a box's width,
+    and by one more at each band."""
+    assert layout.box is not None
+    rows, cols = layout.box
+    n = layout.size
+    return [(cols * (r % rows) + r // rows + c) % n + 1 for r in range(n) for c in range(n)]
+
+
+def random_grid(layout: Layout, rng: random.Random) -> Grid:
+    """A random solution grid of a box layout: :func:`pattern` with its digits
+    relabelled, rows moved within their bands and bands moved, and the same for
+    columns."""
+    assert layout.box is not None
+    rows, cols = layout.box
+    n = layout.size
+    digits = list(range(1, n + 1))
+    rng.shuffle(digits)
+    grid = pattern(layout)
+    row_order, col_order = _lines(n, rows, rng), _lines(n, cols, rng)
+    return tuple(digits[grid[r * n + c] - 1] for r in row_order for c in col_order)
+
+
+def _lines(size: int, width: int, rng: random.Random) -> list[int]:
+    """Rows (or columns) in a random order that keeps each band of ``width`` together."""
+    bands = list(range(size // width))
+    rng.shuffle(bands)
+    order = []
+    for band in bands:
+        inside = list(range(width))
+        rng.shuffle(inside)
+        order += [band * width + r for r in inside]
+    return order
+
+
+def cages(
+    layout: Layout, rng: random.Random, largest: int = 4, grid: Sequence[int] | None = None
+) -> list[list[int]]:
+    """The grid cut into connected cages of 1 to ``largest`` cells, each meant to
+    have 2 or more (with ``grid``: cages whose digits do not repeat, as killer
+    cages must be)."""
+    n = layout.size
+    free = set(range(n * n))
+    order = list(range(n * n))
+    rng.shuffle(order)
+    found = []
+    for start in order:
+        if start not in free:
+            continue
+        cage = [start]
+        free.discard(start)
+        want = rng.randint(2, largest)
+        while len(cage) < want:
+            seen = {grid[c] for c in cage} if grid is not None else set()
+            edge = [
+                o
+                for c in cage
+                for o in orthogonal(c, n)
+                if o in free and (grid is None or grid[o] not in seen)
+            ]
+            if not edge:
+                break
+            chosen = rng.choice(edge)
+            cage.append(chosen)
+            free.discard(chosen)
+        found.append(cage)
+    return _merge_singles(found, n, grid)
+
+
+def _merge_singles(
+    found: list[list[int]], size: int, grid: Sequence[int] | None
+) -> list[list[int]]:
+    """Each one-cell cage joined to a neighbouring cage that lacks its digit."""
+    cage_of = {cell: cage for cage in found for cell in cage}
+    for cage in [c for c in found if len(c) == 1]:
+        cell = cage[0]
+        for other in orthogonal(cell, size):
+            joined = cage_of[other]
+            if joined is not cage and (grid is None or grid[cell] not in {grid[c] for c in joined}):
+                joined.append(cell)
+                cage_of[cell] = joined
+                found.remove(cage)
+                break
+    return found
+
+
+def split(cage: Sequence[int], cell: int, size: int) -> list[list[int]]:
+    """``cage`` in two connected pieces, one grown from ``cell`` to about half
+    the cage; every cell alone when no such cut exists."""
+    members, grown = set(cage), [cell]
+    for other in grown:  # breadth first: every prefix of grown is connected
+        grown += [o for o in orthogonal(other, size) if o in members and o not in grown]
+    cuts = [
+        k for k in range(1, len(cage)) if connected([c for c in cage if c not in grown[:k]], size)
+    ]
+    if not cuts:
+        return [[c] for c in cage]
+    k = min(cuts, key=lambda k: abs(2 * k - len(cage)))
+    return [grown[:k], [c for c in cage if c not in grown[:k]]]
+
+
+def unique_killer(
+    layout: Layout,
+    rng: random.Random,
+    largest: int = 4,
+    timeout: float | None = None,
+) -> tuple[Puzzle, Grid]:
+    """A killer puzzle, cages only (no givens), whose one solution is a random
+    grid, and that grid: cages cut from the grid, then a cage split wherever a
+    second solution differs (a few at random when a check runs out of
+    ``timeout`` seconds), until the engine finds that grid alone."""
+    from .engine import solve
+    from .rules import Rules
+    from .rules.killer import KillerCage
+
+    n = layout.size
+    grid = random_grid(layout, rng)
+    shapes = cages(layout, rng, largest, grid)
+
+    def cage_of(cell: int) -> list[int]:
+        return next(c for c in shapes if cell in c)
+
+    while True:
+        rules = [KillerCage(tuple(sorted(c)), sum(grid[x] for x in c)) for c in shapes]
+        puzzle = Puzzle(layout.rank, (0,) * (n * n), "", "<killer>", rules=Rules.of(layout, rules))
+        outcome = solve(puzzle, timeout=timeout)
+        if outcome.status == "unique":
+            return puzzle, grid
+        if outcome.status == "multiple":
+            other = next(s for s in outcome.solutions if s != grid)
+            cells = [c for c in range(n * n) if other[c] != grid[c]]
+            largest_cage = max(len(cage_of(c)) for c in cells)  # split without leaving singles
+            chosen = [rng.choice([c for c in cells if len(cage_of(c)) == largest_cage])]
+        else:
+            chosen = rng.sample(range(n * n), max(1, len(shapes) // 20))
+        for cell in chosen:
+            cage = cage_of(cell)
+            if len(cage) > 1:
+                shapes.remove(cage)
+                shapes += split(cage, cell, n)

@@ -48,6 +48,13 @@ class Rule:
         """Its clauses, through the builder's literals."""
         raise NotImplementedError
 
+    @classmethod
+    def encode_all(cls, rules: Sequence[Rule], b: Builder) -> None:
+        """The clauses of all the puzzle's rules of this kind: each one's, and what
+        they imply together (a killer's innies and outies)."""
+        for one in rules:
+            one.encode(b)
+
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         """Why a solved grid breaks it, on the grid itself; None when it holds."""
         raise NotImplementedError
@@ -72,6 +79,12 @@ class Rule:
         """Itself, completed from the puzzle's other rules once all are read (a
         negative constraint takes the pairs that carry a mark)."""
         return self
+
+    def allowed(self, size: int) -> dict[int, int]:
+        """The values it leaves each of its cells, whatever the others hold (a
+        mask: bit v for value v), for cells it narrows; taken out of the
+        candidates before the singles and the encoding."""
+        return {}
 
 
 R = TypeVar("R", bound=type[Rule])
@@ -109,6 +122,15 @@ class Rules:
             why = constraint.broken(grid, self.layout)
             if why is not None:
                 found.append(f"{constraint.describe(size)}: {why}")
+        return found
+
+    def allowed(self) -> dict[int, int]:
+        """Each narrowed cell's values, every constraint's limits together."""
+        found: dict[int, int] = {}
+        size = self.layout.size
+        for constraint in self.constraints:
+            for cell, mask in constraint.allowed(size).items():
+                found[cell] = found.get(cell, mask) & mask
         return found
 
     def describe(self) -> list[str]:

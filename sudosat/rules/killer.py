@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..arith import distinct, distinct_sum, reachable
+from ..arith import digit_sets, distinct, distinct_sum, reachable, sum_equals
 from ..puzzle import Layout
-from .base import GroupRule, Where, cell_list, rule
+from .base import GroupRule, Rule, Where, cell_list, rule
 from .diagonals import repeated
 
 
@@ -32,10 +32,38 @@ class KillerCage(GroupRule):
             )
         return cls(cells, value)
 
+    def allowed(self, size: int) -> dict[int, int]:
+        if self.value is None:
+            return {}
+        sets = digit_sets(size, len(self.group), self.value) if len(self.group) <= 8 else ()
+        if not sets:
+            return {}
+        mask = 0
+        for digits in sets:
+            for digit in digits:
+                mask |= 1 << digit
+        return dict.fromkeys(self.group, mask)
+
     def encode(self, b: Any) -> None:
         distinct(b, self.group)
         if self.value is not None:
             distinct_sum(b, self.group, self.value)
+
+    @classmethod
+    def encode_all(cls, rules: Sequence[Rule], b: Any) -> None:
+        """Every cage, and what the cages imply with the rows, columns and
+        regions: each adds up to N(N+1)/2 (45 on a 9x9), so the cells a unit
+        keeps beside the cages inside it (innies), and the cells the cages over
+        it stick out with (outies), add up to what is left. Implied, so sound;
+        but they let propagation do the arithmetic killer solvers do."""
+        super().encode_all(rules, b)
+        if b.size < IMPLIED_FROM:
+            return
+        for cells, value, apart in implied_sums(rules, b.cnf.puzzle.layout):
+            if apart:
+                distinct_sum(b, cells, value)
+            elif len(cells) <= OUTIES:
+                sum_equals(b, cells, value)
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         why = repeated(grid, self.group)
@@ -47,6 +75,44 @@ class KillerCage(GroupRule):
     def describe(self, size: int) -> str:
         total = "" if self.value is None else f" sum {self.value}"
         return f"cage {cell_list(self.group, size)}{total}"
+
+
+IMPLIED_CELLS = 5
+"""Innies and outies of at most this many cells are written as sums."""
+IMPLIED_FROM = 12
+"""Grid sizes from which the implied sums are written: below, the search they
+save costs less than writing them (BENCHMARKS.md, Variants)."""
+OUTIES = 3
+"""Cells, at most, of an implied sum whose digits may repeat (a tree of additions)."""
+
+
+def implied_sums(rules: Sequence[Rule], layout: Layout) -> list[tuple[tuple[int, ...], int, bool]]:
+    """The sums the 45 rule gives: (cells, their sum, whether their digits are
+    distinct), over each row, column and region, and each band of up to three
+    rows or columns."""
+    cages = [r for r in rules if isinstance(r, KillerCage) and r.value is not None]
+    cage_of = {cell: cage for cage in cages for cell in cage.group}
+    n = layout.size
+    total = n * (n + 1) // 2
+    areas = [(frozenset(unit), 1, True) for unit in layout.units]
+    for width in (2, 3):
+        for start in range(n - width + 1):
+            rows = frozenset(r * n + c for r in range(start, start + width) for c in range(n))
+            cols = frozenset(r * n + c for r in range(n) for c in range(start, start + width))
+            areas += [(rows, width, False), (cols, width, False)]
+    found: dict[tuple[int, ...], tuple[int, bool]] = {}
+    for area, units, apart in areas:
+        inside = {cage for cell in area if (cage := cage_of.get(cell)) and set(cage.group) <= area}
+        rest = tuple(sorted(area - {c for cage in inside for c in cage.group}))
+        if 0 < len(rest) <= IMPLIED_CELLS:
+            found[rest] = (units * total - sum(c.value or 0 for c in inside), apart)
+        over = {cage_of.get(cell) for cell in area}
+        if None not in over:  # every cell of the area is in a cage with a sum
+            out = tuple(sorted({c for cage in over if cage for c in cage.group} - area))
+            if 0 < len(out) <= IMPLIED_CELLS:
+                value = sum(cage.value or 0 for cage in over if cage) - units * total
+                found[out] = (value, False)
+    return [(cells, value, apart) for cells, (value, apart) in found.items()]
 
 
 @rule

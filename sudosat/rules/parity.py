@@ -15,6 +15,10 @@ class Parity(CellRule):
     family: ClassVar[str] = "odd and even cells"
     remainder: ClassVar[int] = 1
 
+    def allowed(self, size: int) -> dict[int, int]:
+        mask = sum(1 << v for v in range(1, size + 1) if v % 2 == self.remainder)
+        return {self.cell: mask}
+
     def encode(self, b: Any) -> None:
         for v in b.candidates(self.cell):
             if v % 2 != self.remainder:

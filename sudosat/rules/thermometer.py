@@ -21,6 +21,15 @@ class Thermometer(LineRule):
     family: ClassVar[str] = "thermometers: increasing from the bulb"
     strict: ClassVar[bool] = True
 
+    def allowed(self, size: int) -> dict[int, int]:
+        if not self.strict:
+            return {}
+        length = len(self.group)  # the i-th cell: above i before it, below L-1-i after
+        return {
+            cell: sum(1 << v for v in range(i + 1, size - (length - 1 - i) + 1))
+            for i, cell in enumerate(self.group)
+        }
+
     def encode(self, b: Any) -> None:
         for a, c in pairwise(self.group):
             less(b, cell_int(b, a), cell_int(b, c), self.strict)

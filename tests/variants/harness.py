@@ -25,46 +25,13 @@ from sudosat.puzzle import Grid, Layout, Puzzle
 from sudosat.rules import Rule, Rules
 from sudosat.rules.base import Where
 from sudosat.ruletext import statement
+from sudosat.shapes import random_grid
 
 Examples = Callable[[Grid, Layout, random.Random], list[Rule]]
 
 
-def pattern(layout: Layout) -> list[int]:
-    """A valid grid of a box layout: each row the last shifted by a box's width,
-    and by one more at each band."""
-    assert layout.box is not None
-    rows, cols = layout.box
-    n = layout.size
-    return [(cols * (r % rows) + r // rows + c) % n + 1 for r in range(n) for c in range(n)]
-
-
-def shuffled(grid: list[int], layout: Layout, rng: random.Random) -> Grid:
-    """A random grid of the same box layout: digits relabelled, rows moved within
-    their bands and bands moved, the same for columns."""
-    assert layout.box is not None
-    rows, cols = layout.box
-    n = layout.size
-    digits = list(range(1, n + 1))
-    rng.shuffle(digits)
-    bands = list(range(n // rows))
-    rng.shuffle(bands)
-    row_order = []
-    for band in bands:
-        inside = list(range(rows))
-        rng.shuffle(inside)
-        row_order += [band * rows + r for r in inside]
-    stacks = list(range(n // cols))
-    rng.shuffle(stacks)
-    col_order = []
-    for stack in stacks:
-        inside = list(range(cols))
-        rng.shuffle(inside)
-        col_order += [stack * cols + c for c in inside]
-    return tuple(digits[grid[r * n + c] - 1] for r in row_order for c in col_order)
-
-
 def solution(layout: Layout, seed: int) -> Grid:
-    return shuffled(pattern(layout), layout, random.Random(seed))
+    return random_grid(layout, random.Random(seed))
 
 
 def solved(layout: Layout, rules: Sequence[Rule], seed: int, relabel: bool = True) -> Grid:

@@ -156,6 +156,23 @@ def test_rules_on_the_command_line_and_in_a_file(tmp_path: Path, run: Run) -> No
 
 
 @pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("size 9\nlockout: r1c1 r1c2\n", "p.txt:2:1: lockout: r1c1 r1c2: unknown rule 'lockout'"),
+        ("size 9\ncage 99: r1c1 r1c2\n", "p.txt:2:1: cage 99: r1c1 r1c2: no 2 distinct digits"),
+        ("size 9\nthermo: r1c1 r10c1\n", "p.txt:2:"),
+    ],
+)
+def test_bad_statements_in_a_puzzle_file_are_one_line_exit_2(
+    text: str, says: str, tmp_path: Path, run: Run
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(text)
+    code, _, err = run("solve", str(path))
+    assert code == 2 and says in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
     ("data", "says"),
     [
         (

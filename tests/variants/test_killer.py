@@ -8,9 +8,9 @@ import pytest
 
 from sudosat.puzzle import Layout
 from sudosat.rules.killer import ExtraRegion, KillerCage
+from sudosat.shapes import cages
 
 from .harness import built, check_rule, solution
-from .shapes import cages
 
 
 @pytest.mark.parametrize(("size", "seed"), [(9, 1), (9, 2), (6, 3), (4, 4)])
