@@ -34,6 +34,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/generate.py
 	$(PY) benchmarks/large.py
 	$(PY) benchmarks/stopping.py
+	$(PY) benchmarks/variants.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).
 readme: $(VENV)/.installed

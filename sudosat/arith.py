@@ -167,22 +167,26 @@ def distinct_sum(
         b.implies(when, [])
         return
     every, some = frozenset.intersection(*sets), frozenset.union(*sets)
+    lits = {d: [b.lit(c, d) for c in cells] for d in some}
     for digit in sorted(every):  # in every set: some cell holds it
-        b.implies(when, [b.lit(c, digit) for c in cells])
+        b.implies(when, lits[digit])
     for cell in cells:  # in no set: no cell holds it
         for digit in b.candidates(cell):
             if digit not in some:
                 b.implies([*when, b.lit(cell, digit)], [])
     if len(sets) == 1:
         return
+    present = {}  # whether some cell holds the digit: a selector speaks of it once, not per cell
+    for digit in sorted(some - every):
+        present[digit] = p = b.new()
+        for x in lits[digit]:
+            b.implies([x], [p])
+        b.implies([p], lits[digit])
     selectors = [b.new() for _ in sets]
     b.implies(when, selectors)
     for selector, chosen in zip(selectors, sets, strict=True):
-        for digit in sorted(some - chosen):
-            for cell in cells:
-                b.implies([selector, b.lit(cell, digit)], [])
-        for digit in sorted(chosen - every):
-            b.implies([selector], [b.lit(c, digit) for c in cells])
+        for digit, p in present.items():
+            b.clause([-selector, p if digit in chosen else -p])
 
 
 def _sets(size: int, count: int, value: int) -> tuple[frozenset[int], ...]:

@@ -813,6 +813,8 @@ class LineReader:
         read as such."""
         from . import fpuzzles
 
+        if fpuzzles.LINK.search(row.text):  # a link is no row of cells: read it at once
+            return _fpuzzles_row(row, self.source, self.variants)
         found = self._read_classic_row(row)
         if isinstance(found, InputError) and fpuzzles.looks_like(row.text):
             return _fpuzzles_row(row, self.source, self.variants)
