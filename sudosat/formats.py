@@ -796,6 +796,9 @@ class LineReader:
     def settle(self, rows: Sequence[Row]) -> None:
         """Settle the alphabet and the size from ``rows`` (up to its first good puzzle),
         so that copies of this reader read any later piece the same way."""
+        from .fpuzzles import LINK
+
+        rows = [row for row in rows if not LINK.search(row.text)]  # a link settles nothing
         self._settle_alphabet(rows)
         for row in rows:
             if self.first is not None:
@@ -804,7 +807,10 @@ class LineReader:
 
     def _settle_alphabet(self, rows: Sequence[Row]) -> None:
         if not self.settled:
-            sample = [_readings([row], self.source, self.rank, None, False) for row in rows[:200]]
+            from .fpuzzles import LINK
+
+            rows = [row for row in rows[:200] if not LINK.search(row.text)]
+            sample = [_readings([row], self.source, self.rank, None, False) for row in rows]
             self.alphabet = _file_alphabet(sample)
             self.settled = True
 

@@ -282,3 +282,31 @@ def test_an_encoding_mistake_is_caught_never_printed(run: Run) -> None:
     with pytest.raises(SolverError) as caught:
         solve(mistaken)
     assert "no solution" in str(caught.value) and "test-sevens-unencoded" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "name", ["killer-16x16.links", "jigsaw-36x36.links", "classic-36x36.links"]
+)
+def test_large_samples_are_unique_by_two_solvers(name: str, tmp_path: Path, run: Run) -> None:
+    first = next(
+        line for line in (PUZZLES / name).read_text().splitlines() if not line.startswith("#")
+    )
+    path = tmp_path / name
+    path.write_text(first + "\n")
+    [expected] = answers(path)
+    code, out, _ = run("solve", "--format", "jsonl", "-q", str(path))
+    [record] = jsonl(out)
+    assert code == 0 and record["status"] == "unique"
+    assert str(record["solution"]).replace(" ", "") == expected
+
+
+def test_links_and_classic_lines_in_one_batch(tmp_path: Path, run: Run) -> None:
+    links = [line for line in LINKS.read_text().splitlines() if not line.startswith("#")]
+    escargot = "".join((PUZZLES / "ai-escargot.txt").read_text().split())
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join([links[0], escargot, "not a puzzle", *links[1:]]) + "\n")
+    code, out, _ = run("solve", "--format", "jsonl", "-j", "2", str(path))
+    records = jsonl(out)
+    assert [r["line"] for r in records] == list(range(1, len(links) + 3))
+    assert [r["status"] for r in records] == ["unique", "unique", "error", *["unique"] * 3]
+    assert code == 2
