@@ -2,7 +2,7 @@
 
 An :class:`Int` is an integer in the order encoding: a literal "x >= t" for
 each threshold t of its domain. A cell is one (its order literals, see
-:meth:`encoding.Builder.ge`), a pill's tens digit is a cell scaled by ten, a
+:meth:`builder.Builder.ge`), a pill's tens digit is a cell scaled by ten, a
 sum of two is made with the support clauses of Tamura et al. ("Compiling
 finite linear CSP into SAT"): for each a and b, x >= a and y >= b give
 x + y >= a + b, and x <= a and y <= b give x + y <= a + b. Longer sums are
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from .encoding import Builder, Lit
+from .builder import Builder, Lit
 
 COMBINATION_LIMIT = 64
 """Digit sets above which a sum of distinct digits is written as a tree of additions."""

@@ -32,6 +32,8 @@ NOT_A_CELL = re.compile(r"[\s|+\u2500-\u257f]")
 """White space, box separators and box-drawing borders (``|``, ``│``, ``║``)."""
 A_WORD = re.compile(r"[^\s|+\u2500-\u257f]+")
 DECORATION = r"\s|+=:*.'\-\u2500-\u257f"
+FPUZZLES_LINK = re.compile(r"(?:[?&]load=|fpuzzles)([A-Za-z0-9+/=%\-_. ]+)")
+"""An f-puzzles link (its data in group 1), or where the text names f-puzzles."""
 SEPARATOR_LINE = re.compile(rf"^[{DECORATION}]*[-+=\u2500-\u257f][{DECORATION}]*$")
 """A rule or border line, as people draw grids: ``------+------``, ``|---+---|``,
 Sudoku Explainer's ``*-----------*``, HoDoKu's ``.-------.-------.`` and
@@ -545,17 +547,19 @@ def read_text(
     (see :mod:`ruletext`) and in ``variants`` apply to its puzzles. Raises
     InputError when the text as a whole cannot be read.
     """
-    from . import fpuzzles, ruletext  # here: they import this module
+    from . import ruletext  # here: it imports this module
 
     _reject_binary(text, source)
     if text.lstrip().startswith("{"):  # an f-puzzles JSON file
+        from . import fpuzzles
+
         puzzle = fpuzzles.read(text, source, 1, variants.values_as_givens)
         return [ruletext.apply(puzzle, variants.statements)]
     statements, text = ruletext.split(text, source)
     rows = _content_rows(text)
     if not rows and statements:  # rules alone: an empty grid of their size
         return [ruletext.apply(ruletext.read_empty(statements, source), variants.statements)]
-    if rows and fpuzzles.looks_like(rows[0].text):  # links, one per line
+    if rows and maybe_fpuzzles(rows[0].text):  # links, one per line
         return [_fpuzzles_row(row, source, variants) for row in rows]
     size = statements.size() if statements else None
     if size is not None and rank_for_cells(size * size) is None:  # a 6x6, an 8x8, ...
@@ -564,6 +568,19 @@ def read_text(
     found = _read_classic(text, rows, source, rank, alphabet, layout)
     groups = (statements, *variants.statements) if statements else variants.statements
     return [_with_rules(entry, groups) for entry in found] if groups else found
+
+
+def maybe_fpuzzles(text: str, json: bool = True) -> bool:
+    """Whether a line may be an f-puzzles link or string (or, with ``json``, JSON):
+    the module is asked only when the line could be one, so that reading a file
+    of digits never loads it."""
+    stripped = text.strip()
+    named = (json and stripped.startswith("{")) or FPUZZLES_LINK.search(stripped)
+    if not named and (len(stripped) < 40 or not any(char.isalpha() for char in stripped)):
+        return False
+    from . import fpuzzles
+
+    return fpuzzles.looks_like(stripped) if json else fpuzzles.looks_like_line(stripped)
 
 
 def _sized_grid(rows: list[Row], size: int, source: str, alphabet: str | None) -> Puzzle:
@@ -796,9 +813,7 @@ class LineReader:
     def settle(self, rows: Sequence[Row]) -> None:
         """Settle the alphabet and the size from ``rows`` (up to its first good puzzle),
         so that copies of this reader read any later piece the same way."""
-        from .fpuzzles import LINK
-
-        rows = [row for row in rows if not LINK.search(row.text)]  # a link settles nothing
+        rows = [row for row in rows if not FPUZZLES_LINK.search(row.text)]  # a link settles nothing
         self._settle_alphabet(rows)
         for row in rows:
             if self.first is not None:
@@ -807,9 +822,7 @@ class LineReader:
 
     def _settle_alphabet(self, rows: Sequence[Row]) -> None:
         if not self.settled:
-            from .fpuzzles import LINK
-
-            rows = [row for row in rows[:200] if not LINK.search(row.text)]
+            rows = [row for row in rows[:200] if not FPUZZLES_LINK.search(row.text)]
             sample = [_readings([row], self.source, self.rank, None, False) for row in rows]
             self.alphabet = _file_alphabet(sample)
             self.settled = True
@@ -817,12 +830,10 @@ class LineReader:
     def read_row(self, row: Row) -> Puzzle | InputError:
         """One line's puzzle, with the rules of ``variants``; an f-puzzles link is
         read as such."""
-        from . import fpuzzles
-
-        if fpuzzles.LINK.search(row.text):  # a link is no row of cells: read it at once
+        if FPUZZLES_LINK.search(row.text):  # a link is no row of cells: read it at once
             return _fpuzzles_row(row, self.source, self.variants)
         found = self._read_classic_row(row)
-        if isinstance(found, InputError) and fpuzzles.looks_like(row.text):
+        if isinstance(found, InputError) and maybe_fpuzzles(row.text):
             return _fpuzzles_row(row, self.source, self.variants)
         return _with_rules(found, self.variants.statements)
 

@@ -22,12 +22,14 @@ import json
 import re
 import string
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from .formats import DIGITS, InputError
+from .formats import DIGITS, FPUZZLES_LINK, InputError
 from .puzzle import MAX_SIZE, Layout, Puzzle
-from .rules import BY_FIELD, Rules, Where
+
+if TYPE_CHECKING:  # the rules are imported when a puzzle is read: a classic file never pays
+    from .rules import Where
 
 DRAWING = frozenset(
     {
@@ -51,7 +53,7 @@ DRAWING = frozenset(
 )
 """Fields that carry no rule: pictures, words, settings of the f-puzzles page,
 and the setter's own solution."""
-LINK = re.compile(r"(?:[?&]load=|fpuzzles)([A-Za-z0-9+/=%\-_. ]+)")
+LINK = FPUZZLES_LINK
 BASE64_LINE = re.compile(r"[A-Za-z0-9+/= ]{40,}")
 
 
@@ -113,6 +115,8 @@ def _decompress(data: str) -> str | None:
 
 def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bool) -> Puzzle:
     """The puzzle an f-puzzles object describes."""
+    from .rules import BY_FIELD, Rules, Where
+
     where = Where(source, line, 0)
     size = data.get("size", 9)
     if not isinstance(size, int) or not 3 <= size <= MAX_SIZE:

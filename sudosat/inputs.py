@@ -33,6 +33,7 @@ from .formats import (
     format_line,
     header_name,
     is_content,
+    maybe_fpuzzles,
     read_text,
     stream_header,
 )
@@ -218,9 +219,7 @@ def _whole_puzzle(text: str, rank: int | None) -> bool:
     stripped = text.partition(":")[0].strip()
     if fits(len(stripped), rank) or fits(len(stripped.split()), rank):
         return True
-    from . import fpuzzles
-
-    return fpuzzles.looks_like_line(text)
+    return maybe_fpuzzles(text, json=False)
 
 
 def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int | None] | None:

@@ -23,10 +23,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .formats import InputError
 from .puzzle import MAX_SIZE, Layout, Puzzle
-from .rules import BY_WORD, Rule, Rules, Where
+
+if TYPE_CHECKING:
+    from .rules import Rule, Where
+
+# The rules package is imported where a statement is met, not here: a classic
+# puzzle's reading never pays for it.
 
 STATEMENT = re.compile(r"\s*([A-Za-z][A-Za-z0-9+\-]*)\s*([^:]*?)\s*(?::(.*))?")
 SPECIAL = ("size", "regions")
@@ -45,6 +51,8 @@ class Statements:
 
     def size(self) -> int | None:
         """The size a ``size N`` statement gives, if any."""
+        from .rules import Where
+
         for number, text in self.lines:
             words = text.split()
             if words and words[0].lower() == "size":
@@ -59,8 +67,10 @@ class Statements:
 def is_statement(text: str) -> bool:
     """Whether a line of a puzzle file is a rule statement (not a row of cells)."""
     match = STATEMENT.fullmatch(text)
-    if match is None:
+    if match is None:  # most rows of cells: decided without the rules
         return False
+    from .rules import BY_WORD
+
     word = match[1].lower()
     if word == "size":
         return bool(re.fullmatch(r"\s*size\s+\d+\s*", text, re.IGNORECASE))
@@ -120,6 +130,8 @@ def from_option(text: str, source: str = "--rules") -> Statements:
 def apply(puzzle: Puzzle, statements: Iterable[Statements]) -> Puzzle:
     """``puzzle`` with the rules of ``statements`` added to its own; InputError
     for a statement that cannot be read, naming its place."""
+    from .rules import Rules, Where
+
     layout = puzzle.layout
     constraints: list[Rule] = list(puzzle.rules.constraints) if puzzle.rules else []
     regions: tuple[int, str] | None = None
@@ -153,6 +165,8 @@ def _source(statements: Iterable[Statements]) -> str:
 
 def statement(text: str, where: Where) -> list[Rule]:
     """The rules of one statement."""
+    from .rules import BY_WORD
+
     match = STATEMENT.fullmatch(text)
     if match is None:
         raise where.error("expected WORD [VALUE]: CELLS, or flags such as anti-knight")
@@ -174,6 +188,8 @@ def statement(text: str, where: Where) -> list[Rule]:
 
 
 def _known() -> str:
+    from .rules import BY_WORD
+
     return "; known: " + ", ".join(sorted({cls.words[0] for cls in BY_WORD.values()}))
 
 
@@ -195,6 +211,8 @@ def _regions(text: str, where: Where) -> Layout:
 def read_empty(statements: Statements, source: str) -> Puzzle:
     """The puzzle of rule statements alone (no grid): an empty grid of the size
     they give (9 when they give none)."""
+    from .rules import Rules
+
     size = statements.size() or 9
     layout = Layout.boxes(size)
     try:

@@ -1,7 +1,7 @@
 """Variant Sudoku: every rule a small object in a module of its own.
 
 A rule reads itself from f-puzzles and from the text format, writes its
-clauses through :class:`encoding.Builder`, checks a solved grid on its own
+clauses through :class:`builder.Builder`, checks a solved grid on its own
 (so a mistake in an encoding is caught, never printed), and says what it is.
 Adding a rule is adding a module here (and its test): every module of this
 package is imported below, and each registers its rules with :func:`rule`.

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..arith import Int, cell_int, equal, scaled, total
-from ..encoding import Builder
+from ..builder import Builder
 from ..puzzle import Layout, cell_name
 from .base import Rule, Where, fpuzzles_cells, lines_of, read_text_cells, rule
 

@@ -10,7 +10,7 @@ indexes, ``r*N + c``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -19,7 +19,7 @@ from ..formats import InputError
 from ..puzzle import Layout, cell_name
 
 if TYPE_CHECKING:
-    from ..encoding import Builder
+    from ..builder import Builder
 
 
 class Rule:
@@ -207,6 +207,15 @@ class Where:
         if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
             raise self.error("expected a list of objects")
         return value
+
+    def clues(self, value: Any, field: str) -> Iterator[tuple[Where, dict[str, Any], int]]:
+        """Each entry of a field of numbered clues, with its place and its number;
+        an entry with no number says nothing and is passed over."""
+        for i, entry in enumerate(self.entries(value), 1):
+            here = self.at(f"{field} {i}")
+            number = here.number(entry.get("value"))
+            if number is not None:
+                yield here, entry, number
 
 
 def cell_list(cells: Sequence[int], size: int) -> str:
@@ -466,13 +475,10 @@ class OutsideRule(Rule):
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
-        found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            here = where.at(f"{cls.field} {i}")
-            number = here.number(entry.get("value"))
-            if number is not None:  # an empty clue says nothing
-                found.append(cls.made(here.place(entry.get("cell")), number, here))
-        return found
+        return [
+            cls.made(here.place(entry.get("cell")), number, here)
+            for here, entry, number in where.clues(value, cls.field)
+        ]
 
     @classmethod
     def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:

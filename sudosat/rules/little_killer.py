@@ -27,11 +27,7 @@ class LittleKiller(Rule):
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            here = where.at(f"littlekillersum {i}")
-            number = here.number(entry.get("value"))
-            if number is None:
-                continue  # an empty clue says nothing
+        for here, entry, number in where.clues(value, cls.field):
             if entry.get("cells"):
                 cells = here.cells(entry["cells"])
             else:
