@@ -29,7 +29,9 @@ from itertools import combinations
 from .builder import Builder, Lit
 
 COMBINATION_LIMIT = 64
-"""Digit sets above which a sum of distinct digits is written as a tree of additions."""
+"""Digit sets above which a sum of distinct digits is written as a layered graph."""
+LAYERED_LIMIT = 12
+"""Cells above which a sum of distinct digits is a tree of additions instead."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,10 @@ def distinct_sum(
         possible &= set(digits)
     sets = [s for s in _sets(size, count, value) if s <= possible]
     if len(sets) > COMBINATION_LIMIT:
-        sum_equals(b, cells, value, when)
+        if count > LAYERED_LIMIT:
+            sum_equals(b, cells, value, when)
+        else:
+            layered_sum(b, cells, value, when, sorted(possible))
         return
     if not sets:
         b.implies(when, [])
@@ -176,17 +181,66 @@ def distinct_sum(
                 b.implies([*when, b.lit(cell, digit)], [])
     if len(sets) == 1:
         return
-    present = {}  # whether some cell holds the digit: a selector speaks of it once, not per cell
-    for digit in sorted(some - every):
-        present[digit] = p = b.new()
-        for x in lits[digit]:
-            b.implies([x], [p])
-        b.implies([p], lits[digit])
+    # whether some cell holds the digit: a selector speaks of it once, not per cell
+    present = {digit: b.some(cells, digit) for digit in sorted(some - every)}
     selectors = [b.new() for _ in sets]
     b.implies(when, selectors)
+    if b.guard is None and all(type(p) is int for p in present.values()):  # the common case, fast
+        b.clauses += [
+            [-selector, p if digit in chosen else -p]
+            for selector, chosen in zip(selectors, sets, strict=True)
+            for digit, p in present.items()
+        ]
+        return
     for selector, chosen in zip(selectors, sets, strict=True):
         for digit, p in present.items():
-            b.clause([-selector, p if digit in chosen else -p])
+            b.implies([selector], [p] if digit in chosen else [b.neg(p)])
+
+
+def layered_sum(
+    b: Builder, cells: Sequence[int], value: int, when: list[Lit], digits: Sequence[int]
+) -> None:
+    """The digits present in ``cells`` (distinct, one a cell) add up to ``value``:
+    a path through layers, one a digit, each node a (digits taken, their sum)
+    that can still reach (len(cells), value); the clauses of a layered graph
+    (an edge: its node, its label and its child; a node: an edge in and out),
+    so that unit propagation keeps every digit's presence arc consistent."""
+    count = len(cells)
+    reach = [{(0, 0)}]
+    for digit in digits:
+        last = reach[-1]
+        reach.append({(k + t, s + digit * t) for k, s in last for t in (0, 1) if k + t <= count})
+    alive = [set[tuple[int, int]]() for _ in reach]
+    alive[-1] = reach[-1] & {(count, value)}
+    for i in range(len(digits) - 1, -1, -1):
+        alive[i] = {(k, s) for k, s in reach[i] if {(k, s), (k + 1, s + digits[i])} & alive[i + 1]}
+    if not alive[0]:
+        b.implies(when, [])
+        return
+    node = [{state: b.new() for state in layer} for layer in alive]
+    b.implies(when, [node[0][(0, 0)]])
+    for i, digit in enumerate(digits):
+        present = b.some(cells, digit)
+        into: dict[tuple[int, int], list[Lit]] = {}
+        by_label: dict[bool, list[Lit]] = {True: [], False: []}
+        for (k, s), here in node[i].items():
+            for taken, state in ((True, (k + 1, s + digit)), (False, (k, s))):
+                label = present if taken else b.neg(present)
+                child = node[i + 1].get(state)
+                if child is None:
+                    b.implies([here, label], [])
+                    continue
+                edge = b.new()
+                b.implies([edge], [here])
+                b.implies([edge], [label])
+                b.implies([edge], [child])
+                b.implies([here, label], [edge])
+                into.setdefault(state, []).append(edge)
+                by_label[taken].append(edge)
+        for state, child in node[i + 1].items():
+            b.implies([child], into.get(state, []))
+        b.implies([*when, present], by_label[True])
+        b.implies([*when, b.neg(present)], by_label[False])
 
 
 def _sets(size: int, count: int, value: int) -> tuple[frozenset[int], ...]:

@@ -5,7 +5,7 @@ Apart from :mod:`encoding`, so that a classic puzzle's run never loads it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .encoding import Cnf, at_most_one_part
 
@@ -35,6 +35,7 @@ class Builder:
         for (cell, values), variables in zip(cnf.open_cells, cell_groups, strict=True):
             self.values[cell] = dict(zip(values, variables, strict=True))
         self.orders: dict[int, dict[int, Lit]] = {}
+        self.somes: dict[tuple[tuple[int, ...], int], Lit] = {}
         self.guard: int | None = None
         """A selector that switches the clauses on (explain's), or None: always on."""
         self.name = ""
@@ -88,6 +89,25 @@ class Builder:
         self.top += 1
         return self.top
 
+    def some(self, cells: Sequence[int], value: int) -> Lit:
+        """The literal "some cell of ``cells`` holds ``value``" (made once per
+        group and value; a definition, on whichever rule asked)."""
+        key = (tuple(sorted(cells)), value)
+        found = self.somes.get(key)
+        if found is None:
+            lits = [self.lit(c, value) for c in key[0]]
+            if any(x is True for x in lits) or all(x is False for x in lits):
+                found = any(x is True for x in lits)  # (True == 1: no "in")
+            else:
+                found = self.new()
+                guard, self.guard = self.guard, None
+                for x in lits:
+                    self.clause([self.neg(x), found])
+                self.clause([-found, *lits])
+                self.guard = guard
+            self.somes[key] = found
+        return found
+
     @staticmethod
     def neg(lit: Lit) -> Lit:
         return (not lit) if isinstance(lit, bool) else -lit
@@ -113,7 +133,20 @@ class Builder:
 
     def implies(self, condition: Iterable[Lit], then: Iterable[Lit]) -> None:
         """When every literal of ``condition`` holds, one of ``then`` does."""
-        self.clause([*(self.neg(c) for c in condition), *then])
+        found: list[int] = []  # clause() inlined: the rules call this most
+        for lit in condition:
+            if lit is False:
+                return
+            if lit is not True:
+                found.append(-lit)
+        for lit in then:
+            if lit is True:
+                return
+            if lit is not False:
+                found.append(lit)
+        if self.guard is not None:
+            found.append(-self.guard)
+        self.clauses.append(found)
 
     def at_most_one(self, lits: Iterable[Lit]) -> None:
         free = self._group(lits)

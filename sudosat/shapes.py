@@ -182,14 +182,15 @@ def unique_killer(
     rng: random.Random,
     largest: int = 4,
     timeout: float | None = None,
+    merge: bool = True,
 ) -> tuple[Puzzle, Grid]:
     """A killer puzzle, cages only (no givens), whose one solution is a random
     grid, and that grid: cages cut from the grid, then a cage split wherever a
     second solution differs (a few at random when a check runs out of
-    ``timeout`` seconds), until the engine finds that grid alone."""
+    ``timeout`` seconds), until the engine finds that grid alone; then, with
+    ``merge``, each one-cell cage joined to a neighbour wherever the grid stays
+    the only solution (so few cages are givens by another name)."""
     from .engine import solve
-    from .rules import Rules
-    from .rules.killer import KillerCage
 
     n = layout.size
     grid = random_grid(layout, rng)
@@ -199,11 +200,9 @@ def unique_killer(
         return next(c for c in shapes if cell in c)
 
     while True:
-        rules = [KillerCage(tuple(sorted(c)), sum(grid[x] for x in c)) for c in shapes]
-        puzzle = Puzzle(layout.rank, (0,) * (n * n), "", "<killer>", rules=Rules.of(layout, rules))
-        outcome = solve(puzzle, timeout=timeout)
+        outcome = solve(_killer(layout, grid, shapes), timeout=timeout)
         if outcome.status == "unique":
-            return puzzle, grid
+            break
         if outcome.status == "multiple":
             other = next(s for s in outcome.solutions if s != grid)
             cells = [c for c in range(n * n) if other[c] != grid[c]]
@@ -216,3 +215,44 @@ def unique_killer(
             if len(cage) > 1:
                 shapes.remove(cage)
                 shapes += split(cage, cell, n)
+    if merge:
+        _merge_while_unique(layout, grid, shapes, rng, timeout)
+    return _killer(layout, grid, shapes), grid
+
+
+def _killer(layout: Layout, grid: Grid, shapes: Sequence[Sequence[int]]) -> Puzzle:
+    from .rules import Rules
+    from .rules.killer import KillerCage
+
+    rules = [KillerCage(tuple(sorted(c)), sum(grid[x] for x in c)) for c in shapes]
+    empty = (0,) * (layout.size**2)
+    return Puzzle(layout.rank, empty, "", "<killer>", rules=Rules.of(layout, rules))
+
+
+def _merge_while_unique(
+    layout: Layout,
+    grid: Grid,
+    shapes: list[list[int]],
+    rng: random.Random,
+    timeout: float | None,
+) -> None:
+    """Each one-cell cage joined to a neighbouring cage without its digit, when
+    the grid stays the only solution (a check that runs out keeps them apart)."""
+    from .engine import solve
+
+    n = layout.size
+    singles = [cage for cage in shapes if len(cage) == 1]
+    rng.shuffle(singles)
+    for single in singles:
+        if not any(cage is single for cage in shapes):
+            continue  # joined to another one-cell cage already
+        cell = single[0]
+        near = [c for c in shapes if c is not single and any(o in c for o in orthogonal(cell, n))]
+        rng.shuffle(near)
+        for other in near:
+            if grid[cell] in {grid[c] for c in other}:
+                continue
+            trial = [c for c in shapes if c is not single and c is not other] + [[*other, cell]]
+            if solve(_killer(layout, grid, trial), timeout=timeout).status == "unique":
+                shapes[:] = trial
+                break

@@ -59,11 +59,35 @@ class KillerCage(GroupRule):
         super().encode_all(rules, b)
         if b.size < IMPLIED_FROM:
             return
+        if b.size >= POINTING_FROM:
+            for cage in rules:
+                if isinstance(cage, KillerCage) and cage.value is not None:
+                    cage.point(b)
         for cells, value, apart in implied_sums(rules, b.cnf.puzzle.layout):
             if apart:
                 distinct_sum(b, cells, value)
             elif len(cells) <= OUTIES:
                 sum_equals(b, cells, value)
+
+    def point(self, b: Any) -> None:
+        """A digit the cage holds is in no other cell of a unit the cage lies in:
+        at once for a digit in every set that makes the sum, else as soon as
+        the cage is known to hold it (sudoku's pointing, for cages)."""
+        assert self.value is not None
+        possible = set().union(*(b.candidates(c) for c in self.group))
+        sets = [s for s in digit_sets(b.size, len(self.group), self.value) if s <= possible]
+        if not sets or len(self.group) > 8:
+            return
+        every, some = frozenset.intersection(*sets), frozenset.union(*sets)
+        mine = set(self.group)
+        for unit in b.cnf.puzzle.layout.units:
+            if not mine <= set(unit):
+                continue
+            others = [c for c in unit if c not in mine]
+            for digit in sorted(some):
+                held = [] if digit in every else [b.some(self.group, digit)]
+                for other in others:
+                    b.implies([*held, b.lit(other, digit)], [])
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         why = repeated(grid, self.group)
@@ -83,6 +107,11 @@ IMPLIED_FROM = 12
 """Grid sizes from which the implied sums are written: below, the search they
 save costs less than writing them (BENCHMARKS.md, Variants)."""
 OUTIES = 3
+BAND_WIDTHS = (2, 3)
+"""Bands of rows or columns whose implied sums are written (wider ones did not pay)."""
+POINTING_FROM = 20
+"""Grid sizes from which cages point (see :meth:`KillerCage.point`): it paid on
+25x25 killers, not on 16x16 ones (BENCHMARKS.md, Variants)."""
 """Cells, at most, of an implied sum whose digits may repeat (a tree of additions)."""
 
 
@@ -92,10 +121,12 @@ def implied_sums(rules: Sequence[Rule], layout: Layout) -> list[tuple[tuple[int,
     rows or columns."""
     cages = [r for r in rules if isinstance(r, KillerCage) and r.value is not None]
     cage_of = {cell: cage for cage in cages for cell in cage.group}
+    if len(cage_of) < sum(len(cage.group) for cage in cages):
+        return []  # cages that overlap: the sums below take each cell once
     n = layout.size
     total = n * (n + 1) // 2
     areas = [(frozenset(unit), 1, True) for unit in layout.units]
-    for width in (2, 3):
+    for width in BAND_WIDTHS:
         for start in range(n - width + 1):
             rows = frozenset(r * n + c for r in range(start, start + width) for c in range(n))
             cols = frozenset(r * n + c for r in range(n) for c in range(start, start + width))

@@ -6,9 +6,11 @@ import random
 
 import pytest
 
-from sudosat.puzzle import Layout
+from sudosat import arith, count, solve
+from sudosat.puzzle import Layout, Puzzle
+from sudosat.rules import Rules, killer
 from sudosat.rules.killer import ExtraRegion, KillerCage
-from sudosat.shapes import cages
+from sudosat.shapes import cages, random_grid
 
 from .harness import built, check_rule, solution
 
@@ -44,3 +46,65 @@ def test_extra_regions_windoku() -> None:
     regions = [tuple({grid[c]: c for c in reversed(w)}.values()) for w in windows]
     puzzle = built(layout, grid, [ExtraRegion(r) for r in regions if len(r) > 1], 6)
     check_rule(puzzle, grid, (ExtraRegion,))
+
+
+def test_overlapping_cages_imply_no_sums() -> None:
+    """The 45 rule's sums take each cell once: with cages that overlap (f-puzzles
+    draws them) they would be wrong, so none is written and the answer stands."""
+    layout = Layout.boxes(16)
+    grid = random_grid(layout, random.Random(7))
+    dominoes = [(r * 16 + c, r * 16 + c + 1) for r in range(16) for c in range(0, 14, 2)]
+    shapes = [*dominoes, (1, 2)]  # (1, 2) overlaps two of row 1's dominoes
+    rules = Rules.of(layout, [KillerCage(c, sum(grid[x] for x in c)) for c in shapes])
+    cells = tuple(v if i % 2 else 0 for i, v in enumerate(grid))
+    puzzle = Puzzle(layout.rank, cells, "", "<overlap>", rules=rules)
+    outcome = solve(puzzle)
+    assert outcome.status == "unique" and outcome.solutions == [grid]
+
+
+@pytest.mark.parametrize("cells", [(0, 1, 4), (0, 5, 10, 15), (1, 2, 6)])
+def test_a_cage_as_a_layered_graph_allows_what_digit_sets_allow(
+    cells: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past COMBINATION_LIMIT digit sets a cage's sum is a layered graph over the
+    digits it holds: on every sum of a 4x4 cage, it leaves exactly the grids
+    the digit sets leave (all 288 4x4 grids counted)."""
+    layout = Layout.boxes(4)
+    for value in range(1, 17):
+        rules = Rules.of(layout, [KillerCage(cells, value)]) if value >= 3 else None
+        if rules is None:
+            continue
+        puzzle = Puzzle(2, (0,) * 16, "1234", "<cage>", rules=rules)
+        monkeypatch.setattr(arith, "COMBINATION_LIMIT", 10**6)
+        by_sets = count(puzzle, max_solutions=300)
+        monkeypatch.setattr(arith, "COMBINATION_LIMIT", 0)
+        by_graph = count(puzzle, max_solutions=300)
+        assert by_graph == by_sets, value
+        assert by_sets.complete
+
+
+def test_9x9_killers_through_the_layered_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arith, "COMBINATION_LIMIT", 0)
+    layout = Layout.boxes(9)
+    grid = solution(layout, 9)
+    rng = random.Random(9)
+    rules = [KillerCage(tuple(c), sum(grid[x] for x in c)) for c in cages(layout, rng, grid=grid)]
+    puzzle = built(layout, grid, rules, 9)
+    check_rule(puzzle, grid, (KillerCage,))
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_implied_sums_and_pointing_keep_the_answer(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the cages imply (innies, outies, pointing) is written from 12x12 and
+    20x20 on; turned on for 9x9 killers, the answers stay those built in."""
+    monkeypatch.setattr(killer, "IMPLIED_FROM", 4)
+    monkeypatch.setattr(killer, "POINTING_FROM", 4)
+    layout = Layout.boxes(9)
+    grid = solution(layout, seed)
+    rng = random.Random(seed)
+    rules = [KillerCage(tuple(c), sum(grid[x] for x in c)) for c in cages(layout, rng, grid=grid)]
+    assert killer.implied_sums(rules, layout)
+    puzzle = built(layout, grid, rules, seed)
+    check_rule(puzzle, grid, (KillerCage,))

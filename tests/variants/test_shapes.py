@@ -44,6 +44,9 @@ def test_a_split_gives_two_connected_pieces_one_holding_the_cell(cage: list[int]
 def test_unique_killers_have_no_givens_and_one_solution(size: int, seed: int) -> None:
     puzzle, grid = unique_killer(Layout.boxes(size), random.Random(seed))
     assert not any(puzzle.cells)
+    assert puzzle.rules is not None
+    covered = sorted(cell for rule in puzzle.rules.constraints for cell in rule.cells())
+    assert covered == list(range(size * size))  # every cell in one cage, no two overlap
     outcome = solve(puzzle)
     assert outcome.status == "unique" and outcome.solutions == [grid]
     assert verify(puzzle, grid) == []
