@@ -172,9 +172,8 @@ def distinct_sum(
         b.implies(when, [])
         return
     every, some = frozenset.intersection(*sets), frozenset.union(*sets)
-    lits = {d: [b.lit(c, d) for c in cells] for d in some}
     for digit in sorted(every):  # in every set: some cell holds it
-        b.implies(when, lits[digit])
+        b.implies(when, [b.lit(c, digit) for c in cells])
     for cell in cells:  # in no set: no cell holds it
         for digit in b.candidates(cell):
             if digit not in some:

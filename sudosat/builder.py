@@ -100,11 +100,9 @@ class Builder:
                 found = any(x is True for x in lits)  # (True == 1: no "in")
             else:
                 found = self.new()
-                guard, self.guard = self.guard, None
-                for x in lits:
-                    self.clause([self.neg(x), found])
-                self.clause([-found, *lits])
-                self.guard = guard
+                free = [x for x in lits if x is not False]
+                self.clauses += [[-x, found] for x in free]
+                self.clauses.append([-found, *free])
             self.somes[key] = found
         return found
 
