@@ -57,13 +57,14 @@ class KillerCage(GroupRule):
         it stick out with (outies), add up to what is left. Implied, so sound;
         but they let propagation do the arithmetic killer solvers do."""
         super().encode_all(rules, b)
-        if b.size < IMPLIED_FROM:
+        if b.size < INNIES_FROM:
             return
         if b.size >= POINTING_FROM:
             for cage in rules:
                 if isinstance(cage, KillerCage) and cage.value is not None:
                     cage.point(b)
-        for cells, value, apart in implied_sums(rules, b.cnf.puzzle.layout):
+        wide = b.size >= IMPLIED_FROM
+        for cells, value, apart in implied_sums(rules, b.cnf.puzzle.layout, wide):
             if apart:
                 distinct_sum(b, cells, value)
             elif len(cells) <= OUTIES:
@@ -103,8 +104,10 @@ class KillerCage(GroupRule):
 
 IMPLIED_CELLS = 5
 """Innies and outies of at most this many cells are written as sums."""
+INNIES_FROM = 9
+"""Grid sizes from which the innies of each row, column and region are written."""
 IMPLIED_FROM = 12
-"""Grid sizes from which the implied sums are written: below, the search they
+"""Grid sizes from which the bands' sums and the outies are written too: below, the search they
 save costs less than writing them (BENCHMARKS.md, Variants)."""
 OUTIES = 3
 BAND_WIDTHS = (2, 3)
@@ -115,10 +118,12 @@ POINTING_FROM = 20
 """Cells, at most, of an implied sum whose digits may repeat (a tree of additions)."""
 
 
-def implied_sums(rules: Sequence[Rule], layout: Layout) -> list[tuple[tuple[int, ...], int, bool]]:
+def implied_sums(
+    rules: Sequence[Rule], layout: Layout, wide: bool = True
+) -> list[tuple[tuple[int, ...], int, bool]]:
     """The sums the 45 rule gives: (cells, their sum, whether their digits are
-    distinct), over each row, column and region, and each band of up to three
-    rows or columns."""
+    distinct), over each row, column and region (their innies), and with
+    ``wide`` over each band of BAND_WIDTHS rows or columns too, outies as well."""
     cages = [r for r in rules if isinstance(r, KillerCage) and r.value is not None]
     cage_of = {cell: cage for cage in cages for cell in cage.group}
     if len(cage_of) < sum(len(cage.group) for cage in cages):
@@ -126,7 +131,7 @@ def implied_sums(rules: Sequence[Rule], layout: Layout) -> list[tuple[tuple[int,
     n = layout.size
     total = n * (n + 1) // 2
     areas = [(frozenset(unit), 1, True) for unit in layout.units]
-    for width in BAND_WIDTHS:
+    for width in BAND_WIDTHS if wide else ():
         for start in range(n - width + 1):
             rows = frozenset(r * n + c for r in range(start, start + width) for c in range(n))
             cols = frozenset(r * n + c for r in range(n) for c in range(start, start + width))
@@ -138,7 +143,7 @@ def implied_sums(rules: Sequence[Rule], layout: Layout) -> list[tuple[tuple[int,
         if 0 < len(rest) <= IMPLIED_CELLS:
             found[rest] = (units * total - sum(c.value or 0 for c in inside), apart)
         over = {cage_of.get(cell) for cell in area}
-        if None not in over:  # every cell of the area is in a cage with a sum
+        if wide and None not in over:  # every cell of the area is in a cage with a sum
             out = tuple(sorted({c for cage in over if cage for c in cage.group} - area))
             if 0 < len(out) <= IMPLIED_CELLS:
                 value = sum(cage.value or 0 for cage in over if cage) - units * total
