@@ -57,8 +57,11 @@ class KillerCage(GroupRule):
         it stick out with (outies), add up to what is left. Implied, so sound;
         but they let propagation do the arithmetic killer solvers do."""
         super().encode_all(rules, b)
-        if b.size < INNIES_FROM:
-            return
+        cages = [r for r in rules if isinstance(r, KillerCage)]
+        if b.size < INNIES_FROM or overlap(cages):
+            return  # (the sums below take each cell once)
+        if b.size >= APART_FROM:
+            apart_in_units(cages, b)
         if b.size >= POINTING_FROM:
             for cage in rules:
                 if isinstance(cage, KillerCage) and cage.value is not None:
@@ -106,6 +109,8 @@ IMPLIED_CELLS = 5
 """Innies and outies of at most this many cells are written as sums."""
 INNIES_FROM = 9
 """Grid sizes from which the innies of each row, column and region are written."""
+APART_FROM = 12
+"""Grid sizes from which cages inside one unit share no digit (:func:`apart_in_units`)."""
 IMPLIED_FROM = 12
 """Grid sizes from which the bands' sums and the outies are written too: below, the search they
 save costs less than writing them (BENCHMARKS.md, Variants)."""
@@ -118,6 +123,24 @@ POINTING_FROM = 20
 """Cells, at most, of an implied sum whose digits may repeat (a tree of additions)."""
 
 
+def overlap(cages: Sequence[KillerCage]) -> bool:
+    """Whether some cell is in two of ``cages`` (f-puzzles can draw that)."""
+    return len({c for cage in cages for c in cage.group}) < sum(len(c.group) for c in cages)
+
+
+def apart_in_units(cages: Sequence[KillerCage], b: Any) -> None:
+    """Of the cages inside one row, column or region, at most one holds each
+    digit: an "at most one" over their "holds d" literals, so that a digit one
+    cage must hold leaves the others' digit sets at once."""
+    for unit in b.cnf.puzzle.layout.units:
+        cells = set(unit)
+        inside = [cage for cage in cages if cells.issuperset(cage.group)]
+        if len(inside) < 2:
+            continue
+        for digit in range(1, b.size + 1):
+            b.at_most_one([b.some(cage.group, digit) for cage in inside])
+
+
 def implied_sums(
     rules: Sequence[Rule], layout: Layout, wide: bool = True
 ) -> list[tuple[tuple[int, ...], int, bool]]:
@@ -126,8 +149,8 @@ def implied_sums(
     ``wide`` over each band of BAND_WIDTHS rows or columns too, outies as well."""
     cages = [r for r in rules if isinstance(r, KillerCage) and r.value is not None]
     cage_of = {cell: cage for cage in cages for cell in cage.group}
-    if len(cage_of) < sum(len(cage.group) for cage in cages):
-        return []  # cages that overlap: the sums below take each cell once
+    if overlap(cages):
+        return []  # the sums below take each cell once
     n = layout.size
     total = n * (n + 1) // 2
     areas = [(frozenset(unit), 1, True) for unit in layout.units]

@@ -97,10 +97,12 @@ def test_9x9_killers_through_the_layered_graph(monkeypatch: pytest.MonkeyPatch) 
 def test_implied_sums_and_pointing_keep_the_answer(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """What the cages imply (innies, outies, pointing) is written from 12x12 and
-    20x20 on; turned on for 9x9 killers, the answers stay those built in."""
+    """What the cages imply (innies, outies, cages apart in a unit, pointing) is
+    written from 9x9, 12x12 and 20x20 on; turned on for 9x9 killers, the
+    answers stay those built in."""
     monkeypatch.setattr(killer, "IMPLIED_FROM", 4)
     monkeypatch.setattr(killer, "POINTING_FROM", 4)
+    monkeypatch.setattr(killer, "APART_FROM", 4)
     layout = Layout.boxes(9)
     grid = solution(layout, seed)
     rng = random.Random(seed)
