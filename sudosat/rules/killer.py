@@ -116,6 +116,8 @@ IMPLIED_FROM = 12
 save costs less than writing them (BENCHMARKS.md, Variants)."""
 OUTIES = 3
 BAND_WIDTHS = (2, 3)
+BOX_PAIRS = True
+"""Whether two boxes side by side are an area of the implied sums too (from IMPLIED_FROM)."""
 """Bands of rows or columns whose implied sums are written (wider ones did not pay)."""
 POINTING_FROM = 20
 """Grid sizes from which cages point (see :meth:`KillerCage.point`): it paid on
@@ -141,6 +143,23 @@ def apart_in_units(cages: Sequence[KillerCage], b: Any) -> None:
             b.at_most_one([b.some(cage.group, digit) for cage in inside])
 
 
+def _neighbour_boxes(layout: Layout) -> list[tuple[frozenset[int], frozenset[int]]]:
+    """Pairs of boxes side by side or one above the other."""
+    assert layout.box is not None
+    rows, cols = layout.box
+    n = layout.size
+    boxes = {
+        (cells[0] // n // rows, cells[0] % n // cols): frozenset(cells)
+        for cells in layout.units[2 * n :]
+    }
+    return [
+        (box, boxes[(r + dr, c + dc)])
+        for (r, c), box in boxes.items()
+        for dr, dc in ((0, 1), (1, 0))
+        if (r + dr, c + dc) in boxes
+    ]
+
+
 def implied_sums(
     rules: Sequence[Rule], layout: Layout, wide: bool = True
 ) -> list[tuple[tuple[int, ...], int, bool]]:
@@ -159,6 +178,8 @@ def implied_sums(
             rows = frozenset(r * n + c for r in range(start, start + width) for c in range(n))
             cols = frozenset(r * n + c for r in range(n) for c in range(start, start + width))
             areas += [(rows, width, False), (cols, width, False)]
+    if wide and BOX_PAIRS and layout.box is not None:
+        areas += [(a | b, 2, False) for a, b in _neighbour_boxes(layout)]
     found: dict[tuple[int, ...], tuple[int, bool]] = {}
     for area, units, apart in areas:
         inside = {cage for cell in area if (cage := cage_of.get(cell)) and set(cage.group) <= area}
