@@ -158,9 +158,7 @@ def distinct_sum(
             for v in b.candidates(x):
                 b.implies([*when, b.lit(x, v)], [b.lit(y, value - v)])
         return
-    possible = set().union(*(b.candidates(c) for c in cells)) if cells else set()
-    if digits is not None:
-        possible &= set(digits)
+    possible = holdable(b, cells, digits)
     sets = [s for s in _sets(size, count, value) if s <= possible]
     if len(sets) > COMBINATION_LIMIT:
         if count > LAYERED_LIMIT:
@@ -184,16 +182,15 @@ def distinct_sum(
     present = {digit: b.some(cells, digit) for digit in sorted(some - every)}
     selectors = [b.new() for _ in sets]
     b.implies(when, selectors)
-    if b.guard is None and all(type(p) is int for p in present.values()):  # the common case, fast
-        b.clauses += [
-            [-selector, p if digit in chosen else -p]
-            for selector, chosen in zip(selectors, sets, strict=True)
-            for digit, p in present.items()
-        ]
-        return
     for selector, chosen in zip(selectors, sets, strict=True):
         for digit, p in present.items():
             b.implies([selector], [p] if digit in chosen else [b.neg(p)])
+
+
+def holdable(b: Builder, cells: Sequence[int], digits: Iterable[int] | None = None) -> set[int]:
+    """The digits some cell of ``cells`` may hold (of ``digits``, when given)."""
+    possible = set().union(*(b.candidates(c) for c in cells)) if cells else set()
+    return possible if digits is None else possible & set(digits)
 
 
 def layered_sum(

@@ -119,15 +119,7 @@ class Builder:
 
     def clause(self, lits: Iterable[Lit]) -> None:
         """At least one of ``lits`` holds."""
-        found: list[int] = []
-        for lit in lits:
-            if lit is True:
-                return
-            if lit is not False:
-                found.append(lit)
-        if self.guard is not None:
-            found.append(-self.guard)
-        self.clauses.append(found)
+        self.implies((), lits)
 
     def implies(self, condition: Iterable[Lit], then: Iterable[Lit]) -> None:
         """When every literal of ``condition`` holds, one of ``then`` does."""

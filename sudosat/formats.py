@@ -813,12 +813,12 @@ class LineReader:
     def settle(self, rows: Sequence[Row]) -> None:
         """Settle the alphabet and the size from ``rows`` (up to its first good puzzle),
         so that copies of this reader read any later piece the same way."""
-        rows = [row for row in rows if not FPUZZLES_LINK.search(row.text)]  # a link settles nothing
         self._settle_alphabet(rows)
         for row in rows:
             if self.first is not None:
                 return
-            self.read_row(row)
+            if not FPUZZLES_LINK.search(row.text):  # a link settles nothing: read it later
+                self.read_row(row)
 
     def _settle_alphabet(self, rows: Sequence[Row]) -> None:
         if not self.settled:

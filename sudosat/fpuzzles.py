@@ -53,7 +53,6 @@ DRAWING = frozenset(
 )
 """Fields that carry no rule: pictures, words, settings of the f-puzzles page,
 and the setter's own solution."""
-LINK = FPUZZLES_LINK
 BASE64_LINE = re.compile(r"[A-Za-z0-9+/= ]{40,}")
 
 
@@ -65,7 +64,7 @@ def looks_like(text: str) -> bool:
 def looks_like_line(text: str) -> bool:
     """Whether one line may be an f-puzzles puzzle: a link or a bare string."""
     stripped = text.strip()
-    if LINK.search(stripped):
+    if FPUZZLES_LINK.search(stripped):
         return True
     if not BASE64_LINE.fullmatch(stripped) or not re.search("[A-Za-z]", stripped):
         return False  # lz-strings hold letters; a line of digits is a puzzle's
@@ -79,7 +78,7 @@ def read(text: str, source: str, line: int = 1, values_as_givens: bool = False) 
     if stripped.startswith("{"):
         raw = stripped
     else:
-        match = LINK.search(stripped)
+        match = FPUZZLES_LINK.search(stripped)
         data = match[1] if match else stripped
         found = _decompress(unquote(data).replace(" ", "+"))
         if found is None:

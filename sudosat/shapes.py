@@ -149,16 +149,24 @@ def _merge_singles(
     found: list[list[int]], size: int, grid: Sequence[int] | None
 ) -> list[list[int]]:
     """Each one-cell cage joined to a neighbouring cage that lacks its digit."""
-    cage_of = {cell: cage for cage in found for cell in cage}
-    for cage in [c for c in found if len(c) == 1]:
-        cell = cage[0]
-        for other in orthogonal(cell, size):
-            joined = cage_of[other]
-            if joined is not cage and (grid is None or grid[cell] not in {grid[c] for c in joined}):
-                joined.append(cell)
-                cage_of[cell] = joined
-                found.remove(cage)
-                break
+    for single in [c for c in found if len(c) == 1]:
+        beside = _beside(single[0], found, grid, size)
+        if len(single) == 1 and beside:  # (another one-cell cage may have joined it)
+            beside[0].append(single[0])
+            found[:] = [c for c in found if c is not single]
+    return found
+
+
+def _beside(
+    cell: int, shapes: Sequence[list[int]], grid: Sequence[int] | None, size: int
+) -> list[list[int]]:
+    """The cages next to ``cell`` (not its own) that lack its digit."""
+    found: list[list[int]] = []
+    for other in orthogonal(cell, size):
+        cage = next(c for c in shapes if other in c)
+        fits = grid is None or grid[cell] not in {grid[c] for c in cage}
+        if fits and cell not in cage and all(c is not cage for c in found):
+            found.append(cage)
     return found
 
 
@@ -247,11 +255,9 @@ def _merge_while_unique(
         if not any(cage is single for cage in shapes):
             continue  # joined to another one-cell cage already
         cell = single[0]
-        near = [c for c in shapes if c is not single and any(o in c for o in orthogonal(cell, n))]
-        rng.shuffle(near)
-        for other in near:
-            if grid[cell] in {grid[c] for c in other}:
-                continue
+        beside = _beside(cell, shapes, grid, n)
+        rng.shuffle(beside)
+        for other in beside:
             trial = [c for c in shapes if c is not single and c is not other] + [[*other, cell]]
             if solve(_killer(layout, grid, trial), timeout=timeout).status == "unique":
                 shapes[:] = trial

@@ -26,8 +26,7 @@ class Arrow(Rule):
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            here = where.at(f"arrow {i}")
+        for here, entry in where.entries(value, cls.field):
             circle = tuple(sorted(here.cells(entry.get("cells"))))
             for line in lines_of(entry.get("lines"), here, 1):
                 body = tuple(c for c in line if c not in circle)

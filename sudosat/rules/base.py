@@ -202,17 +202,18 @@ class Where:
             raise self.error(f"expected a number of at least {low}, found {number}")
         return number
 
-    def entries(self, value: Any) -> list[dict[str, Any]]:
-        """An f-puzzles field's list of entries (objects)."""
+    def entries(self, value: Any, field: str) -> Iterator[tuple[Where, dict[str, Any]]]:
+        """Each entry (an object) of an f-puzzles field's list, with its place
+        (``field 2``: the second) for errors."""
         if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
             raise self.error("expected a list of objects")
-        return value
+        for i, entry in enumerate(value, 1):
+            yield self.at(f"{field} {i}"), entry
 
     def clues(self, value: Any, field: str) -> Iterator[tuple[Where, dict[str, Any], int]]:
         """Each entry of a field of numbered clues, with its place and its number;
         an entry with no number says nothing and is passed over."""
-        for i, entry in enumerate(self.entries(value), 1):
-            here = self.at(f"{field} {i}")
+        for here, entry in self.entries(value, field):
             number = here.number(entry.get("value"))
             if number is not None:
                 yield here, entry, number
@@ -339,8 +340,8 @@ class CellRule(Rule):
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            found.append(cls(where.at(f"{cls.field} {i}").cell(entry.get("cell"))))
+        for here, entry in where.entries(value, cls.field):
+            found.append(cls(here.cell(entry.get("cell"))))
         return found
 
     @classmethod
@@ -379,8 +380,7 @@ class GroupRule(Rule):
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            here = where.at(f"{cls.field} {i}")
+        for here, entry in where.entries(value, cls.field):
             cells = here.cells(entry.get("cells"), cls.least)
             found.append(cls.made(cells, here.number(entry.get("value"), cls.default), here))
         return found
@@ -441,8 +441,7 @@ class LineRule(GroupRule):
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            here = where.at(f"{cls.field} {i}")
+        for here, entry in where.entries(value, cls.field):
             number = here.number(entry.get("value"), cls.default)
             for line in lines_of(entry.get("lines"), here, cls.least):
                 found.append(cls.made(line, number, here))

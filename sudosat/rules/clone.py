@@ -23,8 +23,7 @@ class Clone(Rule):
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            here = where.at(f"clone {i}")
+        for here, entry in where.entries(value, cls.field):
             original = here.cells(entry.get("cells"))
             copy = here.cells(entry.get("cloneCells"))
             found.append(cls.made(original, copy, here))

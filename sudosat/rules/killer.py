@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..arith import digit_sets, distinct, distinct_sum, reachable, sum_equals
+from ..arith import digit_sets, distinct, distinct_sum, holdable, reachable, sum_equals
 from ..puzzle import Layout
 from .base import GroupRule, Rule, Where, cell_list, rule
 from .diagonals import repeated
@@ -78,7 +78,7 @@ class KillerCage(GroupRule):
         at once for a digit in every set that makes the sum, else as soon as
         the cage is known to hold it (sudoku's pointing, for cages)."""
         assert self.value is not None
-        possible = set().union(*(b.candidates(c) for c in self.group))
+        possible = holdable(b, self.group)
         sets = [s for s in digit_sets(b.size, len(self.group), self.value) if s <= possible]
         if not sets or len(self.group) > 8:
             return
@@ -165,11 +165,10 @@ def implied_sums(
 ) -> list[tuple[tuple[int, ...], int, bool]]:
     """The sums the 45 rule gives: (cells, their sum, whether their digits are
     distinct), over each row, column and region (their innies), and with
-    ``wide`` over each band of BAND_WIDTHS rows or columns too, outies as well."""
+    ``wide`` over each band of BAND_WIDTHS rows or columns too, outies as well.
+    Each cell is taken once: for cages that do not overlap (see :func:`overlap`)."""
     cages = [r for r in rules if isinstance(r, KillerCage) and r.value is not None]
     cage_of = {cell: cage for cage in cages for cell in cage.group}
-    if overlap(cages):
-        return []  # the sums below take each cell once
     n = layout.size
     total = n * (n + 1) // 2
     areas = [(frozenset(unit), 1, True) for unit in layout.units]

@@ -26,8 +26,7 @@ class Quadruple(Rule):
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            here = where.at(f"quadruple {i}")
+        for here, entry in where.entries(value, cls.field):
             cells = here.cells(entry.get("cells"))
             raw = entry.get("values")
             if not isinstance(raw, list):

@@ -22,8 +22,7 @@ class XV(PairRule):
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
         found: list[Rule] = []
-        for i, entry in enumerate(where.entries(value), 1):
-            here = where.at(f"xv {i}")
+        for here, entry in where.entries(value, cls.field):
             mark = str(entry.get("value", "")).strip().upper()
             if mark not in SUMS:
                 raise here.error(f"expected X or V, found {mark[:10]!r}")
