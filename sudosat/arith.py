@@ -182,9 +182,16 @@ def distinct_sum(
     present = {digit: b.some(cells, digit) for digit in sorted(some - every)}
     selectors = [b.new() for _ in sets]
     b.implies(when, selectors)
+    held = {d: p for d, p in present.items() if isinstance(p, bool)}  # decided already
+    free = [(d, p) for d, p in present.items() if not isinstance(p, bool)]
     for selector, chosen in zip(selectors, sets, strict=True):
-        for digit, p in present.items():
-            b.implies([selector], [p] if digit in chosen else [b.neg(p)])
+        if any((digit in chosen) != p for digit, p in held.items()):
+            b.implies([selector], [])
+    b.add_free(
+        [-selector, p if digit in chosen else -p]
+        for selector, chosen in zip(selectors, sets, strict=True)
+        for digit, p in free
+    )
 
 
 def holdable(b: Builder, cells: Sequence[int], digits: Iterable[int] | None = None) -> set[int]:

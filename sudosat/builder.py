@@ -138,6 +138,14 @@ class Builder:
             found.append(-self.guard)
         self.clauses.append(found)
 
+    def add_free(self, clauses: Iterable[list[int]]) -> None:
+        """Clauses of variables only (no constants), added as they are (with the
+        guard): what :meth:`implies` would do, without a call per clause."""
+        if self.guard is None:
+            self.clauses.extend(clauses)
+        else:
+            self.clauses.extend([*clause, -self.guard] for clause in clauses)
+
     def at_most_one(self, lits: Iterable[Lit]) -> None:
         free = self._group(lits)
         if free is None or len(free) < 2:
