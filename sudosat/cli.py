@@ -26,7 +26,7 @@ from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import COUNT_LIMIT, Options, check_answer
 from .files import OutputRefused, write_out
 from .formats import AmbiguousInput, InputError, Variants, format_line, is_content, printable
-from .generator import SYMMETRIES, Asked, GenerationError, output_alphabet
+from .generator import SYMMETRIES, VARIANTS, Asked, GenerationError, output_alphabet
 from .inputs import MAX_WHOLE, read_file, read_source
 from .limits import TooBig, check_writable
 from .outcome import Status
@@ -46,7 +46,7 @@ from .process import (
 )
 from .puzzle import Puzzle
 from .rating import LEVEL_NAMES, LEVELS
-from .render import FORMATS, Result, note, render
+from .render import FORMATS, PICTURES, Result, note, render
 from .ruletext import Statements, apply, from_option, split
 from .runner import FAIL_ON, How, Output, Reading
 from .solvers import (
@@ -236,6 +236,35 @@ quiet_option = click.option(
 )
 
 
+def picture_options(solution_help: str) -> Callable[[F], F]:
+    """--solution and --per-page, for the svg and pdf formats."""
+
+    def decorate(func: F) -> F:
+        func = click.option(
+            "--per-page",
+            type=click.IntRange(1, 30),
+            default=1,
+            show_default=True,
+            help="svg and pdf: puzzles on a PDF page, or in a row of an SVG sheet.",
+        )(func)
+        return click.option("--solution", is_flag=True, help=solution_help)(func)
+
+    return decorate
+
+
+def pictures(fmt: str | None, solution: bool = False, per_page: int = 1) -> dict[str, Any]:
+    """What the picture formats show; a PDF is never written to a terminal."""
+    if fmt == "pdf" and sys.stdout.isatty():
+        raise click.UsageError("a PDF is binary: send it to a file (> puzzles.pdf)")
+    if fmt == "pdf":
+        from .draw import missing_pdf
+
+        missing = missing_pdf()
+        if missing:
+            raise click.UsageError(missing)
+    return {"solution": solution, "per_page": per_page}
+
+
 def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | None:
     """The solver the options name (None: none was); a program that is not installed
     fails here (exit 4)."""
@@ -293,7 +322,7 @@ def answer(
     puzzles: tuple[str, ...],
     reading: Reading,
     options: Options,
-    shown: dict[str, bool],
+    shown: dict[str, Any],
     how: How,
     output: Output,
     formats: runner.Formats = runner.SOLVE_FORMATS,
@@ -366,8 +395,12 @@ def cli(debug: bool) -> None:
 )
 @output_options(
     *FORMATS,
-    note="; for many puzzles line; line, jsonl (an object per puzzle) or csv for programs",
+    *PICTURES,
+    "fpuzzles",
+    note="; for many puzzles line; line, jsonl (an object per puzzle) or csv for programs; "
+    "svg or pdf for pictures, fpuzzles for f-puzzles links",
 )
+@picture_options("svg and pdf: draw the solved grid (the first solution) instead of the puzzle.")
 @jobs_option
 @click.option(
     "--shard",
@@ -418,6 +451,8 @@ def solve(
     fail_on: frozenset[str] | None,
     front_end: bool,
     quiet: bool,
+    solution: bool,
+    per_page: int,
 ) -> None:
     """Solve PUZZLE files (`-` or nothing for stdin) and say whether each solution is unique.
 
@@ -442,6 +477,8 @@ def solve(
       sudosat solve --format jsonl --jobs 2 puzzles/tdoku-magictour-25.txt > out.jsonl
       sudosat solve --format csv --check --fail-on error,mismatch sudoku.csv
       sudosat solve --shard 2/4 --format jsonl puzzles/royle17-25.txt
+      sudosat solve --format svg --solution puzzles/killer.txt > killer.svg
+      sudosat solve --format fpuzzles puzzles/jigsaw.txt
     """
     spec = resolve_solver(solver, solver_cmd)
     options = Options(
@@ -450,7 +487,7 @@ def solve(
         max_solutions or (COUNT_LIMIT if count else 2),
         timeout,
     )
-    shown = {"count": count, "check": check, "stats": stats}
+    shown = {"count": count, "check": check, "stats": stats, **pictures(fmt, solution, per_page)}
     how = How(jobs, shard, fail_on, front_end)
     sys.exit(answer(puzzles, reading, options, shown, how, Output(fmt, color, quiet)))
 
@@ -652,6 +689,22 @@ def rate(
 @click.option("--clues", type=click.IntRange(0), help="Exactly this many clues (still unique).")
 @click.option("--symmetry", type=click.Choice(SYMMETRIES), default="none", show_default=True)
 @click.option(
+    "--variant",
+    type=click.Choice(VARIANTS),
+    default="classic",
+    show_default=True,
+    help="killer: cages only, no givens; jigsaw: random regions, minimal givens; "
+    "x: both diagonals, minimal givens.",
+)
+@click.option(
+    "--cage-cells",
+    "largest",
+    type=click.IntRange(2, 9),
+    default=4,
+    show_default=True,
+    help="killer: the largest cages, in cells (cages are cut with 2 to this many).",
+)
+@click.option(
     "--level",
     type=click.Choice((*LEVELS, *LEVEL_NAMES)),
     help="Keep only puzzles of this level (see `rate`); medium is intermediate, hard is expert.",
@@ -666,8 +719,12 @@ def rate(
     "line",
     "jsonl",
     "csv",
-    defaults="rich (default on a terminal), line (default when piped)",
+    *PICTURES,
+    "fpuzzles",
+    defaults="rich (default on a terminal), line (default when piped); svg or pdf for "
+    "pictures, fpuzzles for f-puzzles links",
 )
+@picture_options("svg and pdf: the solutions too, after the puzzles (at the back of a PDF).")
 @click.option(
     "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
 )
@@ -680,10 +737,14 @@ def generate(
     minimal: bool,
     clues: int | None,
     symmetry: str,
+    variant: str,
+    largest: int,
     level: str | None,
     timeout: float | None,
     fmt: str | None,
     color: bool | None,
+    solution: bool,
+    per_page: int,
     jobs: int,
     quiet: bool,
 ) -> None:
@@ -702,6 +763,8 @@ def generate(
       sudosat generate --symmetry rotate180 --level hard
       sudosat generate --rank 4 --clues 120
       sudosat generate --rank 5 --count 20 --timeout 60
+      sudosat generate --variant killer --seed 1 --format svg > killer.svg
+      sudosat generate --variant jigsaw --count 12 --format pdf --per-page 6 --solution > j.pdf
     """
     n = rank * rank
     try:
@@ -715,10 +778,16 @@ def generate(
 
         seed = secrets.randbelow(2**31)
         click.echo(f"seed: {seed}", err=True)
-    asked = Asked(rank, symmetry, clues, LEVEL_NAMES.get(level or "", level), symbols)
+    if variant != "classic" and (clues is not None or symmetry != "none"):
+        raise click.UsageError(
+            f"--variant {variant} makes minimal puzzles: no --clues or --symmetry"
+        )
+    shown = pictures(fmt, solution, per_page)
+    level = LEVEL_NAMES.get(level or "", level)
+    asked = Asked(rank, symmetry, clues, level, symbols, variant, largest)
     seeds = range(seed, seed + how_many)
     try:
-        code = runner.make(asked, seeds, jobs, Output(fmt, color, quiet), timeout)
+        code = runner.make(asked, seeds, jobs, Output(fmt, color, quiet), timeout, shown)
     except GenerationError as err:
         raise BadInput(str(err)) from None
     sys.exit(code)
@@ -732,8 +801,10 @@ def generate(
     "json",
     "jsonl",
     "text",
+    *PICTURES,
     defaults="rich (default on a terminal), json (default when piped), jsonl (an object per "
-    "puzzle) or text (plain, for logs and mail)",
+    "puzzle), text (plain, for logs and mail), or svg or pdf (pictures: the cells an "
+    "explanation names shaded, the rules of a conflict in red)",
 )
 @timeout_option(
     "Seconds for each puzzle's explanation: what is found by then is printed, and "
@@ -767,12 +838,14 @@ def explain(
       sudosat explain puzzles/rexl-partial.txt
       sudosat explain --format json puzzles/several-solutions.txt
       sudosat explain --format text --timeout 60 puzzles/rkkautsar-64-1.txt
+      sudosat explain --format svg puzzles/clashing-clues.txt > conflict.svg
     """
     options = Options(timeout=timeout)
     how = How(jobs=jobs)
     output = Output(fmt, color, quiet)
     formats = runner.EXPLAIN_FORMATS
-    sys.exit(answer(puzzles, reading, options, {"explain": True}, how, output, formats))
+    shown = {"explain": True, **pictures(fmt)}
+    sys.exit(answer(puzzles, reading, options, shown, how, output, formats))
 
 
 @cli.command()

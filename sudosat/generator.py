@@ -38,6 +38,8 @@ from .rating import LEVEL_NAMES, LEVELS, Rating, rate
 from .solvers import SolverTimeout
 
 SYMMETRIES = ("none", "rotate180", "rotate90", "mirror", "diagonal")
+VARIANTS = ("classic", "killer", "jigsaw", "x")
+"""What ``generate --variant`` makes (all but classic: :mod:`variant_generator`)."""
 ATTEMPTS = 50
 """Full grids tried for one puzzle (a --clues count, a --level) before giving up."""
 
@@ -443,6 +445,10 @@ class Asked:
     clues: int | None = None
     level: str | None = None
     symbols: str = ""
+    variant: str = "classic"
+    """classic, or killer, jigsaw or x (see :mod:`variant_generator`)."""
+    largest: int = 4
+    """A killer's largest cages, in cells."""
 
 
 def make_many(
@@ -453,6 +459,11 @@ def make_many(
     made: list[Generated] = []
     for seed in seeds:
         try:
+            if asked.variant != "classic":
+                from .variant_generator import make_variant
+
+                made.append(make_variant(seed, asked, deadline))
+                continue
             made.append(
                 generator(asked.rank).generate(
                     seed,

@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from .generator import Generated
 
 FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
+PICTURES = ("svg", "pdf")
+"""Formats drawn with :mod:`draw`: a picture a puzzle, put together at the end."""
+PICTURE_BREAK, BACK = "\f", "\v"
+"""Between the pictures of a rendered piece; between a picture and the one for the
+back pages (a generated puzzle's solution)."""
 STATUS_STYLE = {
     Status.UNIQUE: "bold green",
     Status.SOLVED: "green",
@@ -135,6 +140,10 @@ class View:
     """For rich: what the terminal takes (None: no styles), as rich's Console says."""
     no_color: bool = False
     width: int = 80
+    solution: bool = False
+    """Pictures: the solved grid (solve), the solutions at the back (generate)."""
+    per_page: int = 1
+    """Pictures: puzzles on a PDF page or in a row of an SVG sheet."""
 
 
 # --- sentences ---------------------------------------------------------------
@@ -333,6 +342,10 @@ def render(results: list[Result], view: View) -> str:
     """The text of some consecutive results in ``view``'s format (json for many: the
     list's items, joined; :class:`Document` adds the brackets)."""
     fmt = view.fmt
+    if fmt in PICTURES:
+        return PICTURE_BREAK.join(_picture(r, view) for r in results)
+    if fmt == "fpuzzles":
+        return "".join(_link(r.outcome.puzzle if r.outcome else None) for r in results)
     if view.explain:
         return _explanations(results, view)
     if fmt == "jsonl":
@@ -354,11 +367,14 @@ def render(results: list[Result], view: View) -> str:
 
 
 class Document:
-    """Puts rendered pieces together into one output: a CSV header, json's brackets."""
+    """Puts rendered pieces together into one output: a CSV header, json's brackets,
+    pictures on a sheet (SVG) or on pages (PDF, bytes)."""
 
     def __init__(self, view: View) -> None:
         self.view = view
         self.started = False
+        self.fronts: list[str] = []
+        self.backs: list[str] = []
 
     def head(self) -> str:
         if self.view.fmt == "csv":
@@ -368,11 +384,26 @@ class Document:
     def piece(self, text: str) -> str:
         if not text:
             return ""
+        if self.view.fmt in PICTURES:  # put together at the end
+            for picture in text.split(PICTURE_BREAK):
+                front, _, back = picture.partition(BACK)
+                self.fronts.append(front)
+                self.backs += [back] if back else []
+            return ""
         joined = ",\n" if self.started and self.view.fmt == "json" and self.view.many else ""
         self.started = True
         return joined + text
 
-    def tail(self) -> str:
+    def tail(self) -> str | bytes:
+        if self.view.fmt in PICTURES:
+            from .draw import pages, pdf, sheet
+
+            if self.view.fmt == "pdf":
+                per_page = self.view.per_page
+                return pdf(pages(self.fronts, per_page) + pages(self.backs, per_page))
+            if len(self.fronts) == 1 and not self.backs:
+                return self.fronts[0]
+            return sheet([*self.fronts, *self.backs], self.view.per_page) if self.fronts else ""
         return "\n]\n" if self.view.fmt == "json" and self.view.many else ""
 
 
@@ -529,6 +560,42 @@ def _rich(results: list[Result], view: View) -> str:
     return out.getvalue()
 
 
+# --- pictures and links ---------------------------------------------------------
+
+
+def _picture(result: Result, view: View) -> str:
+    """One puzzle's picture: the puzzle, its solved grid (``--solution``), or
+    what explains it (the cells it names shaded, its rules in red)."""
+    from .draw import picture
+
+    outcome = result.outcome
+    if outcome is None:  # unreadable: a page that says so, in its place
+        return _notice(f"{result.where()}: error: {result.error}")
+    puzzle, grid, marked, alert = outcome.puzzle, None, set[int](), list[Any]()
+    if result.explanation is not None:
+        grid, marked = _shown_grid(result.explanation)
+        alert = [part for part in result.explanation.conflict or () if not isinstance(part, tuple)]
+    elif view.solution and outcome.solutions:
+        grid = outcome.solutions[0]
+    title = f"{result.where()}: {outcome.status}"
+    return picture(puzzle, grid, marked, alert, title)
+
+
+def _notice(words: str) -> str:
+    from .draw import notice
+
+    return notice(words)
+
+
+def _link(puzzle: Puzzle | None) -> str:
+    """An f-puzzles link, a line (``error`` for input that could not be read)."""
+    if puzzle is None:
+        return "error\n"
+    from .fpuzzles import link
+
+    return link(puzzle) + "\n"
+
+
 # --- made and explained puzzles -------------------------------------------------
 
 GENERATED_FIELDS = ("puzzle", "solution", "clues", "seed", "rating", "level")
@@ -537,7 +604,7 @@ GENERATED_FIELDS = ("puzzle", "solution", "clues", "seed", "rating", "level")
 def generated_record(made: Generated) -> dict[str, Any]:
     """The JSON object of a generated puzzle."""
     return {
-        "puzzle": format_line(made.puzzle),
+        "puzzle": puzzle_line(made.puzzle),
         "solution": format_line(made.puzzle, made.solution),
         "clues": made.clues,
         "seed": made.seed,
@@ -551,6 +618,10 @@ def generated_record(made: Generated) -> dict[str, Any]:
 def render_generated(batch: list[Generated], view: View) -> str:
     """Generated puzzles in ``view``'s format: line (the puzzle), grid, jsonl, csv or rich."""
     fmt = view.fmt
+    if fmt in PICTURES:
+        return PICTURE_BREAK.join(_generated_picture(made, view) for made in batch)
+    if fmt == "fpuzzles":
+        return "".join(_link(made.puzzle) for made in batch)
     if fmt == "jsonl":
         return "".join(json.dumps(generated_record(made)) + "\n" for made in batch)
     if fmt == "csv":
@@ -559,16 +630,49 @@ def render_generated(batch: list[Generated], view: View) -> str:
         csv.writer(out, lineterminator="\n").writerows(rows)
         return out.getvalue()
     if fmt == "grid":
-        return "".join(format_grid(made.puzzle) + "\n\n" for made in batch)
+        return "".join(_grid_text(made.puzzle) + "\n\n" for made in batch)
     if fmt == "rich":
         text = io.StringIO()
         shown = _console(text, view)
         for made in batch:
-            shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
+            if made.puzzle.classic:
+                shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
+            else:
+                shown.print(variant_grid(made.puzzle, made.puzzle.cells), end="")
             level = f"level {made.rating.level}, rating {made.rating.rating:g}"
             shown.print(Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold"))
         return text.getvalue()
-    return "".join(format_line(made.puzzle) + "\n" for made in batch)
+    return "".join(puzzle_line(made.puzzle) + "\n" for made in batch)
+
+
+def puzzle_line(puzzle: Puzzle) -> str:
+    """A puzzle on one line that sudosat reads back: its values, or a variant's
+    f-puzzles link (the rules cannot go on a line of values)."""
+    if puzzle.classic:
+        return format_line(puzzle)
+    from .fpuzzles import link
+
+    return link(puzzle)
+
+
+def _grid_text(puzzle: Puzzle) -> str:
+    """The grid, and a variant's rules below it as statements (read back too)."""
+    if puzzle.classic:
+        return format_grid(puzzle)
+    from .ruletext import write
+
+    return "\n".join([format_grid(puzzle), *write(puzzle)])
+
+
+def _generated_picture(made: Generated, view: View) -> str:
+    """A generated puzzle's picture, and with ``solution`` its solution's for the back."""
+    from .draw import picture
+
+    title = f"seed {made.seed}: {made.clues} clues, {made.rating.level}"
+    front = picture(made.puzzle, None, title=title)
+    if not view.solution:
+        return front
+    return front + BACK + picture(made.puzzle, made.solution, title=f"seed {made.seed}: solution")
 
 
 def clue_text(puzzle: Puzzle, cell: int, value: int) -> str:

@@ -223,3 +223,19 @@ def read_empty(statements: Statements, source: str) -> Puzzle:
     except ValueError as err:
         raise InputError(source, 1, 1, str(err)) from None
     return apply(empty, [statements])
+
+
+LABELS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def write(puzzle: Puzzle) -> list[str]:
+    """A variant puzzle's statements, what :func:`apply` reads back: a jigsaw's
+    ``regions:`` line, then a line per rule."""
+    lines = []
+    layout, n = puzzle.layout, puzzle.size
+    if layout.box is None or layout.box != Layout.boxes(n).box:
+        if n > len(LABELS):
+            raise ValueError(f"a {n}x{n} jigsaw's regions have no text form: use f-puzzles")
+        lines.append("regions: " + "".join(LABELS[r] for r in layout.unit_index[2]))
+    constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
+    return lines + [rule.text(n) for rule in constraints]

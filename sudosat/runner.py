@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain, islice
-from typing import IO, NamedTuple, TypeVar
+from typing import IO, Any, NamedTuple, TypeVar
 
 from rich.console import Console
 
@@ -143,7 +143,7 @@ class How:
     front_end: bool = True
 
 
-def view_for(fmt: str, out: Console, **shown: bool) -> View:
+def view_for(fmt: str, out: Console, **shown: Any) -> View:
     """What to show, with rich's view of the terminal (colours, width) for workers."""
     return View(
         fmt,
@@ -158,7 +158,7 @@ def answer(
     paths: Iterable[str],
     reading: Reading,
     options: Options,
-    shown: dict[str, bool],
+    shown: dict[str, Any],
     how: How,
     output: Output,
     formats: Formats = SOLVE_FORMATS,
@@ -208,13 +208,14 @@ def make(
     jobs: int,
     output: Output,
     timeout: float | None = None,
+    shown: dict[str, Any] | None = None,
 ) -> int:
     """Make a puzzle from each seed (see :mod:`generator`), write them in order,
     and with ``timeout`` stop when it passes, keeping the puzzles made whole
     (exit 5); the exit code. GenerationError when what is asked cannot be made."""
     out = output.console(output.out())
     fmt = output.fmt or (GENERATE_FORMATS.terminal if out.is_terminal else GENERATE_FORMATS.many)
-    view = view_for(fmt, out, many=len(seeds) > 1, generated=True)
+    view = view_for(fmt, out, many=len(seeds) > 1, generated=True, **(shown or {}))
     deadline = None if timeout is None else time.monotonic() + timeout
     chunks = [seeds[i : i + GENERATE_CHUNK] for i in range(0, len(seeds), GENERATE_CHUNK)]
     tasks = [(list(chunk), asked, deadline, view) for chunk in chunks]
@@ -312,8 +313,12 @@ def _run_and_sum_up(
     return summary
 
 
-def _write(stream: IO[str], text: str) -> None:
-    if text:
+def _write(stream: IO[str], text: str | bytes) -> None:
+    if isinstance(text, bytes):  # a PDF
+        stream.flush()
+        stream.buffer.write(text)  # type: ignore[attr-defined]
+        stream.buffer.flush()  # type: ignore[attr-defined]
+    elif text:
         stream.write(text)
         stream.flush()  # a stream's answers go out as they come
 

@@ -44,36 +44,52 @@ def jigsaw(size: int, rng: random.Random, moves: int | None = None) -> Layout:
     of one region to its neighbour and takes back one of the neighbour's cells
     that touches it, so sizes stay; it is kept when both stay in one piece."""
     region = list(Layout.boxes(size).unit_index[2])
+    near = [orthogonal(cell, size) for cell in range(size * size)]
+    members: list[set[int]] = [set() for _ in range(size)]
+    for cell, k in enumerate(region):
+        members[k].add(cell)
+
+    def move(cell: int, to: int) -> None:
+        members[region[cell]].discard(cell)
+        members[to].add(cell)
+        region[cell] = to
+
     wanted = size * size * 2 if moves is None else moves
     done = 0
     for _ in range(wanted * 20):
         if done == wanted:
             break
         a = rng.randrange(size * size)
-        across = [b for b in orthogonal(a, size) if region[b] != region[a]]
+        across = [b for b in near[a] if region[b] != region[a]]
         if not across:
             continue
         mine, theirs = region[a], region[rng.choice(across)]
-        region[a] = theirs
+        move(a, theirs)
         back = [
-            b
-            for b in range(size * size)
-            if region[b] == theirs
-            and b != a
-            and any(region[o] == mine for o in orthogonal(b, size))
+            b for b in sorted(members[theirs]) if b != a and any(region[o] == mine for o in near[b])
         ]
         rng.shuffle(back)
         for b in back:
-            region[b] = mine
-            if all(
-                connected([c for c, r in enumerate(region) if r == k], size) for k in (mine, theirs)
-            ):
+            move(b, mine)
+            if _in_one_piece(members[mine], near) and _in_one_piece(members[theirs], near):
                 done += 1
                 break
-            region[b] = theirs
+            move(b, theirs)
         else:
-            region[a] = mine
+            move(a, mine)
     return Layout.jigsaw(region)
+
+
+def _in_one_piece(cells: set[int], near: Sequence[Sequence[int]]) -> bool:
+    start = next(iter(cells))
+    seen = {start}
+    todo = [start]
+    while todo:
+        for other in near[todo.pop()]:
+            if other in cells and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return len(seen) == len(cells)
 
 
 def pattern(layout: Layout) -> list[int]:

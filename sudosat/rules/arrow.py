@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..arith import Int, cell_int, equal, scaled, total
 from ..builder import Builder
 from ..puzzle import Layout, cell_name
 from .base import Rule, Where, fpuzzles_cells, lines_of, read_text_cells, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @rule
@@ -77,3 +80,6 @@ class Arrow(Rule):
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         line = fpuzzles_cells(self.circle[-1:] + self.line, size)
         return "arrow", {"cells": fpuzzles_cells(self.circle, size), "lines": [line]}
+
+    def draw(self, pen: Pen) -> None:
+        pen.arrow(self.circle, self.line, "#808080")

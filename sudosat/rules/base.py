@@ -20,6 +20,7 @@ from ..puzzle import Layout, cell_name
 
 if TYPE_CHECKING:
     from ..builder import Builder
+    from ..draw import Pen
 
 
 class Rule:
@@ -33,6 +34,10 @@ class Rule:
     """Its clause family, as ``--stats`` and the CNF's comment blocks name it."""
     flag: ClassVar[bool] = False
     """A rule of the whole grid, switched on by a word alone (``anti-knight``)."""
+    outside: ClassVar[bool] = False
+    """Whether its picture puts a clue outside the grid (a sandwich's number)."""
+    drawn: ClassVar[bool] = True
+    """Whether its picture shows it on the grid (else it is named under it)."""
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
@@ -85,6 +90,9 @@ class Rule:
         mask: bit v for value v), for cells it narrows; taken out of the
         candidates before the singles and the encoding."""
         return {}
+
+    def draw(self, pen: Pen) -> None:
+        """Its marks on the puzzle's picture (see :mod:`draw`), as setters know them."""
 
 
 R = TypeVar("R", bound=type[Rule])
@@ -308,6 +316,7 @@ class FlagRule(Rule):
     """A rule of the whole grid, on or off (``anti-knight``)."""
 
     flag: ClassVar[bool] = True
+    drawn: ClassVar[bool] = False
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
@@ -437,6 +446,8 @@ class LineRule(GroupRule):
     f-puzzles: ``{"lines": [[...], ...]}``, each line a rule of its own."""
 
     least: ClassVar[int] = 2
+    colour: ClassVar[str] = "#a0a0a0"
+    """The line's colour in pictures, as f-puzzles draws it."""
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
@@ -450,6 +461,9 @@ class LineRule(GroupRule):
     def describe(self, size: int) -> str:
         names = [cell_name(size, c) for c in self.group]
         return f"{self.words[0]}{self.shown_value()} {names[0]}>{names[-1]}"
+
+    def draw(self, pen: Pen) -> None:
+        pen.line(self.group, self.colour)
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         entry: dict[str, Any] = {"lines": [fpuzzles_cells(self.group, size)]}
@@ -471,6 +485,7 @@ class OutsideRule(Rule):
     clue: tuple[int, int]
     """Row and column of the clue: row 0 or N+1 (a column's), column 0 or N+1."""
     value: int
+    outside: ClassVar[bool] = True
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
@@ -521,3 +536,6 @@ class OutsideRule(Rule):
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         return self.field, {"cell": f"R{self.clue[0]}C{self.clue[1]}", "value": str(self.value)}
+
+    def draw(self, pen: Pen) -> None:
+        pen.outside(*self.clue, str(self.value))

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..arith import cell_int, less
 from ..puzzle import Layout, cell_name
 from .base import LineRule, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @rule
@@ -36,3 +39,8 @@ class Between(LineRule):
                 where = cell_name(layout.size, cell)
                 return f"{where} holds {grid[cell]}, not between {low} and {high}"
         return None
+
+    def draw(self, pen: Pen) -> None:
+        pen.line(self.group, self.colour, 0.08)
+        for end in (self.group[0], self.group[-1]):
+            pen.circle(end, 0.38, "#ffffff", self.colour)

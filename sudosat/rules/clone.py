@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..puzzle import Layout, cell_name
 from .base import Rule, Where, cell_list, fpuzzles_cells, read_text_cells, rule, text_cells
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @rule
@@ -68,3 +71,6 @@ class Clone(Rule):
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         entry = {"cells": fpuzzles_cells(self.original, size)}
         return "clone", {**entry, "cloneCells": fpuzzles_cells(self.copy, size)}
+
+    def draw(self, pen: Pen) -> None:
+        pen.shade((*self.original, *self.copy), "#dcdcff")

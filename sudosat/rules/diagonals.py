@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..puzzle import Layout
 from .base import FlagRule, Rule, Where, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 def repeated(grid: Sequence[int], cells: Sequence[int]) -> str | None:
@@ -25,6 +28,7 @@ class Diagonal(FlagRule):
     """A long diagonal holds every digit once."""
 
     family: ClassVar[str] = "diagonals: each digit once"
+    drawn: ClassVar[bool] = True
     rising: ClassVar[bool] = True
 
     def diagonal(self, size: int) -> tuple[int, ...]:
@@ -39,6 +43,9 @@ class Diagonal(FlagRule):
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         return repeated(grid, self.diagonal(layout.size))
+
+    def draw(self, pen: Pen) -> None:
+        pen.diagonal(self.rising)
 
 
 @rule

@@ -22,6 +22,7 @@ class Entropic(LineRule):
     field: ClassVar[str] = "entropicline"
     words: ClassVar[tuple[str, ...]] = ("entropic", "entropic-line")
     family: ClassVar[str] = "entropic lines: low, middle, high"
+    colour: ClassVar[str] = "#ff8c00"
 
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> LineRule:

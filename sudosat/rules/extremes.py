@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..arith import cell_int, less
 from ..puzzle import Layout, cell_name
 from .base import ORTHOGONAL, CellRule, neighbours, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,9 @@ class Extreme(CellRule):
             if (me >= grid[other]) if self.smaller else (me <= grid[other]):
                 return f"{cell_name(layout.size, other)} holds {grid[other]}"
         return None
+
+    def draw(self, pen: Pen) -> None:
+        pen.note(self.cell, self.words[0][:3])
 
 
 @rule

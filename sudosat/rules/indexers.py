@@ -6,15 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..puzzle import Layout
 from .base import GroupRule, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @dataclass(frozen=True)
 class Indexer(GroupRule):
     family: ClassVar[str] = "indexers"
+    tint: ClassVar[str] = "#ffd6d6"
 
     def target(self, cell: int, value: int, layout: Layout) -> tuple[int, int]:
         """Where ``value`` in ``cell`` points, and the digit that must be there."""
@@ -33,6 +37,9 @@ class Indexer(GroupRule):
             if grid[there] != digit:
                 return f"{grid[cell]} points at a {grid[there]}, not a {digit}"
         return None
+
+    def draw(self, pen: Pen) -> None:
+        pen.shade(self.group, self.tint)
 
 
 @rule

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..arith import digit_sets, distinct, distinct_sum, holdable, reachable, sum_equals
 from ..puzzle import Layout
 from .base import GroupRule, Rule, Where, cell_list, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 from .diagonals import repeated
 
 
@@ -103,6 +106,9 @@ class KillerCage(GroupRule):
     def describe(self, size: int) -> str:
         total = "" if self.value is None else f" sum {self.value}"
         return f"cage {cell_list(self.group, size)}{total}"
+
+    def draw(self, pen: Pen) -> None:
+        pen.cage(self.group, "" if self.value is None else str(self.value))
 
 
 IMPLIED_CELLS = 5
@@ -219,3 +225,6 @@ class ExtraRegion(GroupRule):
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         return repeated(grid, self.group)
+
+    def draw(self, pen: Pen) -> None:
+        pen.shade(self.group, "#d9d9d9")

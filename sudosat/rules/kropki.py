@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..puzzle import Layout
 from .base import PairRule, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @rule
@@ -34,6 +37,9 @@ class Difference(PairRule):
         if abs(grid[a] - grid[c]) != self.gap():
             return f"{grid[a]} and {grid[c]} do not differ by {self.gap()}"
         return None
+
+    def draw(self, pen: Pen) -> None:
+        pen.dot(self.group, "#ffffff", self.shown_value().strip())
 
 
 @rule
@@ -61,3 +67,6 @@ class Ratio(PairRule):
         if grid[a] != k * grid[c] and grid[c] != k * grid[a]:
             return f"{grid[a]} and {grid[c]} are not in the ratio 1:{k}"
         return None
+
+    def draw(self, pen: Pen) -> None:
+        pen.dot(self.group, "#000000", self.shown_value().strip())

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..arith import sum_equals
 from ..puzzle import Layout, cell_name
 from .base import Rule, Where, fpuzzles_cells, read_text_cells, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 DIRECTIONS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
 
@@ -20,6 +23,7 @@ class LittleKiller(Rule):
     field: ClassVar[str] = "littlekillersum"
     words: ClassVar[tuple[str, ...]] = ("little-killer", "little")
     family: ClassVar[str] = "little killers: diagonal sums"
+    outside: ClassVar[bool] = True
 
     diagonal: tuple[int, ...]
     value: int
@@ -83,6 +87,9 @@ class LittleKiller(Rule):
         clue = f"R{first - dr + 1}C{second - dc + 1}"
         entry = {"cell": clue, "cells": fpuzzles_cells(self.diagonal, size)}
         return "littlekillersum", {**entry, "direction": direction, "value": str(self.value)}
+
+    def draw(self, pen: Pen) -> None:
+        pen.diagonal_clue(self.diagonal, str(self.value))
 
 
 def walk(start: tuple[int, int], direction: str, where: Where) -> tuple[int, ...]:

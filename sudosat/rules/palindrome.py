@@ -16,6 +16,7 @@ class Palindrome(LineRule):
     field: ClassVar[str] = "palindrome"
     words: ClassVar[tuple[str, ...]] = ("palindrome",)
     family: ClassVar[str] = "palindromes: the same from either end"
+    colour: ClassVar[str] = "#8c8c8c"
 
     def mirrored(self) -> list[tuple[int, int]]:
         line = self.group

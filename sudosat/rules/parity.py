@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..puzzle import Layout
 from .base import CellRule, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,9 @@ class Odd(Parity):
     field: ClassVar[str] = "odd"
     words: ClassVar[tuple[str, ...]] = ("odd",)
 
+    def draw(self, pen: Pen) -> None:
+        pen.circle(self.cell, 0.36, "#d0d0d0")
+
 
 @rule
 @dataclass(frozen=True)
@@ -41,3 +47,6 @@ class Even(Parity):
     field: ClassVar[str] = "even"
     words: ClassVar[tuple[str, ...]] = ("even",)
     remainder: ClassVar[int] = 0
+
+    def draw(self, pen: Pen) -> None:
+        pen.square(self.cell, 0.7, "#d0d0d0")

@@ -7,10 +7,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..puzzle import Layout
 from .base import Rule, Where, cell_list, fpuzzles_cells, read_text_cells, rule, text_cells
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @rule
@@ -76,3 +79,6 @@ class Quadruple(Rule):
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         return "quadruple", {"cells": fpuzzles_cells(self.group, size), "values": list(self.digits)}
+
+    def draw(self, pen: Pen) -> None:
+        pen.corner(self.group, "".join(str(d) for d in self.digits))

@@ -30,6 +30,7 @@ class RegionSum(LineRule):
     field: ClassVar[str] = "regionsumline"
     words: ClassVar[tuple[str, ...]] = ("region-sum", "region-sum-line")
     family: ClassVar[str] = "region-sum lines: equal sums"
+    colour: ClassVar[str] = "#2e9bff"
 
     def encode(self, b: Any) -> None:
         sums = [

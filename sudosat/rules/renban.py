@@ -18,6 +18,7 @@ class Renban(LineRule):
     field: ClassVar[str] = "renban"
     words: ClassVar[tuple[str, ...]] = ("renban",)
     family: ClassVar[str] = "renban lines: a run of consecutive digits"
+    colour: ClassVar[str] = "#c257d6"
     least: ClassVar[int] = 1
 
     @classmethod

@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..arith import cell_int, less
 from ..puzzle import Layout, cell_name
 from .base import LineRule, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 
 @rule
@@ -19,6 +22,7 @@ class Thermometer(LineRule):
     field: ClassVar[str] = "thermometer"
     words: ClassVar[tuple[str, ...]] = ("thermo", "thermometer")
     family: ClassVar[str] = "thermometers: increasing from the bulb"
+    colour: ClassVar[str] = "#b4b4b4"
     strict: ClassVar[bool] = True
 
     def allowed(self, size: int) -> dict[int, int]:
@@ -41,6 +45,10 @@ class Thermometer(LineRule):
                 return f"{cell_name(n, a)} holds {grid[a]}, {cell_name(n, c)} {grid[c]}"
         return None
 
+    def draw(self, pen: Pen) -> None:
+        pen.circle(self.group[0], 0.38, pen.colour(self.colour))
+        pen.line(self.group, self.colour, 0.3)
+
 
 @rule
 @dataclass(frozen=True)
@@ -48,4 +56,5 @@ class SlowThermometer(Thermometer):
     field: ClassVar[str] = "slowthermometer"
     words: ClassVar[tuple[str, ...]] = ("slow-thermo", "slow-thermometer")
     family: ClassVar[str] = "slow thermometers: never decreasing"
+    colour: ClassVar[str] = "#d0b090"
     strict: ClassVar[bool] = False

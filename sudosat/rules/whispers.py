@@ -18,6 +18,7 @@ class Whispers(LineRule):
     field: ClassVar[str] = "whispers"
     words: ClassVar[tuple[str, ...]] = ("whispers", "german-whispers")
     family: ClassVar[str] = "whispers: neighbours far apart"
+    colour: ClassVar[str] = "#3cb043"
     default: ClassVar[int | None] = 5
 
     def gap(self) -> int:

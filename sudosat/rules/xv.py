@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..puzzle import Layout, cell_name
 from .base import PairRule, Rule, Where, fpuzzles_cells, read_text_cells, rule
+
+if TYPE_CHECKING:
+    from ..draw import Pen
 
 SUMS = {"X": 10, "V": 5}
 
@@ -62,3 +65,6 @@ class XV(PairRule):
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         return "xv", {"cells": fpuzzles_cells(self.group, size), "value": self.mark()}
+
+    def draw(self, pen: Pen) -> None:
+        pen.mark(self.group, self.mark())

@@ -18,6 +18,7 @@ class Zipper(LineRule):
     field: ClassVar[str] = "zipperline"
     words: ClassVar[tuple[str, ...]] = ("zipper", "zipper-line")
     family: ClassVar[str] = "zipper lines: equal sums about the middle"
+    colour: ClassVar[str] = "#7b68ee"
 
     def pairs(self) -> list[tuple[int, int]]:
         line = self.group

@@ -17,8 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from xml.etree import ElementTree
 
 from sudosat import solve
+from sudosat.draw import Pen, picture
 from sudosat.encoding import Encoding
 from sudosat.fpuzzles import link, read, write
 from sudosat.puzzle import Grid, Layout, Puzzle
@@ -109,6 +111,13 @@ def check_rule(puzzle: Puzzle, grid: Grid, kinds: tuple[type[Rule], ...]) -> Non
         settled = [r.settle(puzzle.rules.constraints) for r in back]
         assert rule in settled, (rule.text(n), back)
     assert write(again) == write(puzzle)
+    # its picture: each rule of its kind draws itself (a flag: named under the grid)
+    for rule in mine:
+        pen = Pen(n, (0.0, 0.0))
+        rule.draw(pen)
+        assert bool(pen.elements) == rule.drawn, rule.describe(n)
+    svg = ElementTree.fromstring(picture(puzzle, grid))
+    assert svg.find(".//*[@class='cells']").get("data-cells") == str(n * n)  # type: ignore[union-attr]
 
 
 def breakers(grid: Grid, n: int) -> list[Grid]:
