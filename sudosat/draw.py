@@ -1,7 +1,7 @@
 """Pictures of puzzles: SVG through drawsvg, PDF and PNG through cairosvg.
 
-A picture is drawn in layers, back to front: marked cells, the rules (each
-rule draws itself with a :class:`Pen`, see ``Rule.draw``), the cell lines, the
+A picture is drawn in layers, back to front: marked cells, the cell lines,
+the rules (each rule draws itself with a :class:`Pen`, see ``Rule.draw``), the
 region borders, then the digits (givens bold, solved digits blue). The grid is
 ``CELL`` units a cell at every size, and the SVG scales (a viewBox), so a 36x36
 prints as legibly as its page allows. Clues outside the grid (sandwiches,
@@ -99,19 +99,28 @@ class Pen:
             self.elements.append(dw.Rectangle(x - half, y - half, CELL, CELL, fill=fill))
 
     def text(
-        self, x: float, y: float, words: str, size: float = 0.3, fill: str = INK, bold: bool = False
+        self,
+        x: float,
+        y: float,
+        words: str,
+        size: float = 0.3,
+        fill: str = INK,
+        bold: bool = False,
+        kind: str | None = None,
     ) -> None:
+        """Words centred on (x, y); ``kind``: their SVG class (``given``)."""
         self.elements.append(
             dw.Text(
                 words,
                 size * CELL,
                 x,
                 y,
-                fill=self.colour(fill) if fill != "#ffffff" else fill,
+                fill=fill,
                 text_anchor="middle",
                 dominant_baseline="central",
                 font_family=FONT,
                 font_weight="bold" if bold else "normal",
+                class_=kind,
             )
         )
 
@@ -134,7 +143,7 @@ class Pen:
         x, y = self.between(*pair)
         side = 0.3 * CELL
         self.elements.append(dw.Rectangle(x - side / 2, y - side / 2, side, side, fill="#ffffff"))
-        self.text(x, y, label, 0.3, INK, bold=True)
+        self.text(x, y, label, 0.3, self.colour(INK), bold=True)
 
     def cage(self, cells: Sequence[int], label: str, colour: str = INK) -> None:
         """A dashed outline just inside the cage's border, its label in the
@@ -221,7 +230,7 @@ class Pen:
     def note(self, cell: int, words: str) -> None:
         """Small words at the top of a cell (a minimum's "min")."""
         x, y = self.centre(cell)
-        self.text(x, y - 0.34 * CELL, words, 0.16, "#555555")
+        self.text(x, y - 0.34 * CELL, words, 0.16, self.colour("#555555"))
 
     def corner(self, cells: Sequence[int], words: str) -> None:
         """A white disc where the cells meet (a quadruple's digits)."""
@@ -231,7 +240,7 @@ class Pen:
         self.elements.append(
             dw.Circle(x, y, 0.26 * CELL, fill="#ffffff", stroke=self.colour(INK), stroke_width=1)
         )
-        self.text(x, y, words, 0.16 if len(words) < 4 else 0.12)
+        self.text(x, y, words, 0.16 if len(words) < 4 else 0.12, self.colour(INK))
 
     def arrow(self, circle: Sequence[int], line: Sequence[int], colour: str) -> None:
         """A circle (a pill of 2-3 cells) and its line, with an arrowhead."""
@@ -263,15 +272,20 @@ class Pen:
         else:  # a corner cell: its arrow points in from the corner
             step = (1 if r == 0 else -1, 1 if c == 0 else -1)
         x, y = self.place(r + 1 - step[0], c + 1 - step[1])
-        self.text(x, y - 0.1 * CELL, words, 0.28)
+        ink = self.colour(INK)
+        self.text(x, y - 0.1 * CELL, words, 0.28, ink)
         self.text(
-            x + 0.2 * CELL * step[1], y + 0.2 * CELL * step[0] + 0.05 * CELL, ARROWS[step], 0.24
+            x + 0.2 * CELL * step[1],
+            y + 0.2 * CELL * step[0] + 0.05 * CELL,
+            ARROWS[step],
+            0.24,
+            ink,
         )
 
     def outside(self, row: int, col: int, words: str) -> None:
         """A clue beside the grid, at (row, col) counted from 1 (0 and N+1 outside)."""
         x, y = self.place(row, col)
-        self.text(x, y, words, 0.36)
+        self.text(x, y, words, 0.36, self.colour(INK))
 
 
 def _apart(a: int, b: int, size: int) -> int:
@@ -292,19 +306,8 @@ def picture(
     alert: Iterable[Any] = (),
     title: str = "",
 ) -> str:
-    """:func:`drawing` as an SVG document."""
-    return str(drawing(puzzle, grid, marked, alert, title).as_svg())
-
-
-def drawing(
-    puzzle: Puzzle,
-    grid: Sequence[int] | None = None,
-    marked: Iterable[int] = (),
-    alert: Iterable[Any] = (),
-    title: str = "",
-) -> dw.Drawing:
-    """The puzzle (with ``grid``: its digits beside the givens), ``marked``
-    cells shaded, the rules in ``alert`` drawn in red."""
+    """The puzzle as an SVG document (with ``grid``: its digits beside the
+    givens), ``marked`` cells shaded, the rules in ``alert`` drawn in red."""
     n = puzzle.size
     margin = margin_of(puzzle)
     constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
@@ -334,7 +337,7 @@ def drawing(
                 ", ".join(flags), 0.3 * CELL, width / 2, y, font_family=FONT, text_anchor="middle"
             )
         )
-    return canvas
+    return str(canvas.as_svg())
 
 
 def _cell_lines(pen: Pen) -> None:
@@ -377,8 +380,8 @@ def _digits(pen: Pen, puzzle: Puzzle, grid: Sequence[int] | None) -> None:
         if value:
             x, y = pen.centre(cell)
             ink = INK if given else SOLVED_INK
-            pen.text(x, y + 0.03 * CELL, symbols[value - 1], size, ink, bool(given))
-            pen.elements[-1].args["class"] = "given" if given else "solved"
+            kind = "given" if given else "solved"
+            pen.text(x, y + 0.03 * CELL, symbols[value - 1], size, ink, bool(given), kind)
 
 
 ROOT = re.compile(r'<svg ([^>]*?)width="([0-9.]+)" height="([0-9.]+)"')

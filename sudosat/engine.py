@@ -36,7 +36,7 @@ from .deduce import deduce
 from .dimacs import SAT, UNSAT, Answer
 from .encoding import Cnf, Encoding, decode_model, encode
 from .fast import NAME as BATCH_ENGINE
-from .fast import FastSolver, exactly_one
+from .fast import FastSolver, holding
 from .limits import check_solvable
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle, verify
@@ -300,10 +300,7 @@ class _Quick(SatSolver):
     name = "minicard"
 
     def __init__(self, cnf: Cnf) -> None:
-        self._search = exactly_one(cnf.groups)
-        for group in cnf.atmost:  # a variant's: natively too
-            self._search.add_atmost(group, 1)
-        self.add_clauses(cnf.extra)
+        self._search = holding(cnf)
 
     def add_clauses(self, clauses: Iterable[list[int]]) -> None:
         for clause in clauses:

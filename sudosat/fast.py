@@ -30,7 +30,7 @@ import pysolvers
 from pysat.solvers import Minicard, Solver
 
 from .deadline import solve_by
-from .encoding import augmented
+from .encoding import Cnf, augmented
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle
 from .solvers import SolverTimeout
@@ -172,6 +172,17 @@ def exactly_one(groups: Iterable[list[int]]) -> Minicard:
     for group in groups:
         add_clause(handle, group)
         add_atmost(handle, group, 1)
+    return search
+
+
+def holding(cnf: Cnf) -> Minicard:
+    """A fresh Minicard holding ``cnf``: its "exactly one" groups and a variant's
+    "at most one" groups as native constraints, its other clauses as they are."""
+    search = exactly_one(cnf.groups)
+    for group in cnf.atmost:
+        search.add_atmost(group, 1)
+    for clause in cnf.extra:
+        search.add_clause(clause)
     return search
 
 

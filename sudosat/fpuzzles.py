@@ -190,7 +190,7 @@ def write(puzzle: Puzzle) -> dict[str, Any]:
     :func:`puzzle_of` reads back as the same puzzle."""
     layout, n = puzzle.layout, puzzle.size
     regions = layout.unit_index[2]
-    jigsaw = layout.box is None or layout.box != Layout.boxes(n).box
+    jigsaw = layout.irregular
     grid = []
     for r in range(n):
         row = []

@@ -115,6 +115,12 @@ class Layout:
         return root if self.box == (root, root) and root * root == self.size else 0
 
     @property
+    def irregular(self) -> bool:
+        """Regions other than this size's default boxes (a jigsaw's, or boxes of
+        another shape): what a file must spell out."""
+        return self.box is None or self.box != box_shape(self.size)
+
+    @property
     def region_kind(self) -> str:
         return "box" if self.box is not None else "region"
 

@@ -126,18 +126,14 @@ def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
     from .deadline import deadline_after, solve_by
     from .deduce import deduce
     from .encoding import encode
-    from .fast import exactly_one
+    from .fast import holding
 
     deduced = deduce(puzzle)
     if not deduced.masks:
         return Rating("easy", 2.0)
     cnf = encode(replace(puzzle, cells=deduced.grid), compact=True, masks=deduced.masks)
-    search = exactly_one(cnf.groups)
+    search = holding(cnf)
     try:
-        for group in cnf.atmost:
-            search.add_atmost(group, 1)
-        for clause in cnf.extra:
-            search.add_clause(clause)
         cells = sum(len(values) for _, values in cnf.open_cells)
         ok, implied = interruptible(search.propagate, assumptions=[])
         if ok and sum(1 for lit in implied if 0 < abs(lit) <= cells) == cells:

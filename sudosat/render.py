@@ -566,11 +566,11 @@ def _rich(results: list[Result], view: View) -> str:
 def _picture(result: Result, view: View) -> str:
     """One puzzle's picture: the puzzle, its solved grid (``--solution``), or
     what explains it (the cells it names shaded, its rules in red)."""
-    from .draw import picture
+    from .draw import notice, picture
 
     outcome = result.outcome
     if outcome is None:  # unreadable: a page that says so, in its place
-        return _notice(f"{result.where()}: error: {result.error}")
+        return notice(f"{result.where()}: error: {result.error}")
     puzzle, grid, marked, alert = outcome.puzzle, None, set[int](), list[Any]()
     if result.explanation is not None:
         grid, marked = _shown_grid(result.explanation)
@@ -579,12 +579,6 @@ def _picture(result: Result, view: View) -> str:
         grid = outcome.solutions[0]
     title = f"{result.where()}: {outcome.status}"
     return picture(puzzle, grid, marked, alert, title)
-
-
-def _notice(words: str) -> str:
-    from .draw import notice
-
-    return notice(words)
 
 
 def _link(puzzle: Puzzle | None) -> str:

@@ -233,7 +233,7 @@ def write(puzzle: Puzzle) -> list[str]:
     ``regions:`` line, then a line per rule."""
     lines = []
     layout, n = puzzle.layout, puzzle.size
-    if layout.box is None or layout.box != Layout.boxes(n).box:
+    if layout.irregular:
         if n > len(LABELS):
             raise ValueError(f"a {n}x{n} jigsaw's regions have no text form: use f-puzzles")
         lines.append("regions: " + "".join(LABELS[r] for r in layout.unit_index[2]))

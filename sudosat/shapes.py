@@ -11,27 +11,42 @@ gives the same shapes.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from functools import cache
 
 from .puzzle import Grid, Layout, Puzzle
 
 
-def orthogonal(cell: int, size: int) -> list[int]:
-    r, c = divmod(cell, size)
+def orthogonal(cell: int, size: int) -> tuple[int, ...]:
+    """The cells beside ``cell`` (above, below, left, right)."""
+    return _neighbours(size)[cell]
+
+
+@cache
+def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     found = []
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        if 0 <= r + dr < size and 0 <= c + dc < size:
-            found.append((r + dr) * size + c + dc)
-    return found
+    for cell in range(size * size):
+        r, c = divmod(cell, size)
+        steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
+        found.append(
+            tuple(
+                (r + dr) * size + c + dc
+                for dr, dc in steps
+                if 0 <= r + dr < size and 0 <= c + dc < size
+            )
+        )
+    return tuple(found)
 
 
-def connected(cells: Sequence[int], size: int) -> bool:
+def connected(cells: Iterable[int], size: int) -> bool:
     """Whether ``cells`` form one orthogonally connected piece."""
-    members = set(cells)
-    seen = {cells[0]}
-    todo = [cells[0]]
+    members = cells if isinstance(cells, (set, frozenset)) else set(cells)
+    near = _neighbours(size)
+    start = next(iter(members))
+    seen = {start}
+    todo = [start]
     while todo:
-        for other in orthogonal(todo.pop(), size):
+        for other in near[todo.pop()]:
             if other in members and other not in seen:
                 seen.add(other)
                 todo.append(other)
@@ -44,7 +59,7 @@ def jigsaw(size: int, rng: random.Random, moves: int | None = None) -> Layout:
     of one region to its neighbour and takes back one of the neighbour's cells
     that touches it, so sizes stay; it is kept when both stay in one piece."""
     region = list(Layout.boxes(size).unit_index[2])
-    near = [orthogonal(cell, size) for cell in range(size * size)]
+    near = _neighbours(size)
     members: list[set[int]] = [set() for _ in range(size)]
     for cell, k in enumerate(region):
         members[k].add(cell)
@@ -71,25 +86,13 @@ def jigsaw(size: int, rng: random.Random, moves: int | None = None) -> Layout:
         rng.shuffle(back)
         for b in back:
             move(b, mine)
-            if _in_one_piece(members[mine], near) and _in_one_piece(members[theirs], near):
+            if connected(members[mine], size) and connected(members[theirs], size):
                 done += 1
                 break
             move(b, theirs)
         else:
             move(a, mine)
     return Layout.jigsaw(region)
-
-
-def _in_one_piece(cells: set[int], near: Sequence[Sequence[int]]) -> bool:
-    start = next(iter(cells))
-    seen = {start}
-    todo = [start]
-    while todo:
-        for other in near[todo.pop()]:
-            if other in cells and other not in seen:
-                seen.add(other)
-                todo.append(other)
-    return len(seen) == len(cells)
 
 
 def pattern(layout: Layout) -> list[int]:

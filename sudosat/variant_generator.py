@@ -71,15 +71,11 @@ def _carved(
 ) -> tuple[Puzzle, Grid] | None:
     """A random grid of ``empty``'s rules, and minimal givens that make it unique
     (None: the rules have no grid)."""
-    from .fast import exactly_one
+    from .fast import holding
 
     n = empty.size
     cnf = encode(empty, Encoding(reduced=False))
-    with exactly_one(cnf.groups) as sat:  # the groups natively: quick to load
-        for group in cnf.atmost:
-            sat.add_atmost(group, 1)
-        for clause in cnf.extra:
-            sat.add_clause(clause)
+    with holding(cnf) as sat:  # the groups natively: quick to load
         sat.set_phases(
             [var(n, c, v) * rng.choice((1, -1)) for c in range(n * n) for v in range(1, n + 1)]
         )

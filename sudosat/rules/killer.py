@@ -121,14 +121,13 @@ IMPLIED_FROM = 12
 """Grid sizes from which the bands' sums and the outies are written too: below, the search they
 save costs less than writing them (BENCHMARKS.md, Variants)."""
 OUTIES = 3
+"""Cells, at most, of an implied sum whose digits may repeat (a tree of additions)."""
 BAND_WIDTHS = (2, 3)
-BOX_PAIRS = True
-"""Whether two boxes side by side are an area of the implied sums too (from IMPLIED_FROM)."""
-"""Bands of rows or columns whose implied sums are written (wider ones did not pay)."""
+"""Bands of rows or columns whose implied sums are written (wider ones did not pay);
+from IMPLIED_FROM, two boxes side by side are such an area too."""
 POINTING_FROM = 20
 """Grid sizes from which cages point (see :meth:`KillerCage.point`): it paid on
 25x25 killers, not on 16x16 ones (BENCHMARKS.md, Variants)."""
-"""Cells, at most, of an implied sum whose digits may repeat (a tree of additions)."""
 
 
 def overlap(cages: Sequence[KillerCage]) -> bool:
@@ -183,7 +182,7 @@ def implied_sums(
             rows = frozenset(r * n + c for r in range(start, start + width) for c in range(n))
             cols = frozenset(r * n + c for r in range(n) for c in range(start, start + width))
             areas += [(rows, width, False), (cols, width, False)]
-    if wide and BOX_PAIRS and layout.box is not None:
+    if wide and layout.box is not None:
         areas += [(a | b, 2, False) for a, b in _neighbour_boxes(layout)]
     found: dict[tuple[int, ...], tuple[int, bool]] = {}
     for area, units, apart in areas:
