@@ -13,9 +13,10 @@ baseline of the same run:
 4. a PDF of 100 generated 9x9 with their solutions (``generate --count 100
    --format pdf --per-page 6 --solution``), beside ``--format line`` (target
    <= 5 s);
-5. with ``--killer16``: one 16x16 killer, cages only (target <= 5 s).
+5. 16x16 killers, cages only, seeds 1..KILLERS16 (target <= 5 s each),
+   each beside classic 16x16 ``generate`` of the same seed.
 
-    python benchmarks/pictures.py [--count N] [--killer16]
+    python benchmarks/pictures.py [--count N]
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))
 RUNS = 3
+KILLERS16 = 8
 
 
 def took(*args: str) -> float:
@@ -51,7 +53,6 @@ def paired(a: list[str], b: list[str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100)
-    parser.add_argument("--killer16", action="store_true")
     args = parser.parse_args()
     n = str(args.count)
     made = ["generate", "--count", n, "--seed", "1", "-j", "1", "-q", "-f", "jsonl"]
@@ -73,9 +74,11 @@ def main() -> None:
     book = ["generate", "--count", "100", "--seed", "1", "-q", "--per-page", "6", "--solution"]
     pdf, line = paired([*book, "-f", "pdf"], [*book, "-f", "line"])
     print(f"4. pdf of 100 9x9 with solutions: {pdf:.2f} s (the puzzles as lines {line:.2f} s)")
-    if args.killer16:
-        one = took("generate", "--variant", "killer", "--rank", "4", "--seed", "1", "-q")
-        print(f"5. one 16x16 killer: {one:.1f} s (target <= 5 s)")
+    print(f"5. 16x16 killers, seeds 1..{KILLERS16} (target <= 5 s each):")
+    for seed in range(1, KILLERS16 + 1):
+        one = ["generate", "--rank", "4", "--seed", str(seed), "-q"]
+        killer, classic = took(*one, "--variant", "killer"), took(*one)
+        print(f"   seed {seed}: {killer:5.2f} s (classic 16x16 {classic:.2f} s)")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,14 @@ from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import COUNT_LIMIT, Options, check_answer
 from .files import OutputRefused, write_out
 from .formats import AmbiguousInput, InputError, Variants, format_line, is_content, printable
-from .generator import SYMMETRIES, VARIANTS, Asked, GenerationError, output_alphabet
+from .generator import (
+    KILLER_LEVELS,
+    SYMMETRIES,
+    VARIANTS,
+    Asked,
+    GenerationError,
+    output_alphabet,
+)
 from .inputs import MAX_WHOLE, read_file, read_source
 from .limits import TooBig, check_writable
 from .outcome import Status
@@ -784,6 +791,11 @@ def generate(
         )
     shown = pictures(fmt, solution, per_page)
     level = LEVEL_NAMES.get(level or "", level)
+    if variant == "killer" and level not in (None, *KILLER_LEVELS):
+        raise click.BadParameter(
+            f"killers are made {' or '.join(KILLER_LEVELS)} (cages only: never {level})",
+            param_hint="--level",
+        )
     asked = Asked(rank, symmetry, clues, level, symbols, variant, largest)
     seeds = range(seed, seed + how_many)
     try:

@@ -30,7 +30,7 @@ import pysolvers
 from pysat.solvers import Minicard, Solver
 
 from .deadline import solve_by
-from .encoding import Cnf, augmented
+from .encoding import Cnf, augmented, var
 from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from .puzzle import Grid, Puzzle
 from .solvers import SolverTimeout
@@ -177,12 +177,17 @@ def exactly_one(groups: Iterable[list[int]]) -> Minicard:
 
 def holding(cnf: Cnf) -> Minicard:
     """A fresh Minicard holding ``cnf``: its "exactly one" groups and a variant's
-    "at most one" groups as native constraints, its other clauses as they are."""
+    "at most one" groups as native constraints, its other clauses as they are,
+    and (the full encoding) its givens."""
     search = exactly_one(cnf.groups)
     for group in cnf.atmost:
         search.add_atmost(group, 1)
     for clause in cnf.extra:
         search.add_clause(clause)
+    if not cnf.encoding.reduced:  # (reduced, a given is no variable at all)
+        n = cnf.puzzle.size
+        for cell, value in cnf.puzzle.givens:
+            search.add_clause([var(n, cell, value)])
     return search
 
 

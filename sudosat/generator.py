@@ -40,6 +40,13 @@ from .solvers import SolverTimeout
 SYMMETRIES = ("none", "rotate180", "rotate90", "mirror", "diagonal")
 VARIANTS = ("classic", "killer", "jigsaw", "x")
 """What ``generate --variant`` makes (all but classic: :mod:`variant_generator`)."""
+
+KILLER_LEVELS = ("easy", "expert")
+"""The levels killers are made at: cages only land at expert; for easy, cages
+are split until the singles settle every cell. The rater's intermediate (unit
+propagation over all the rules) settles a killer only where the singles do
+already (BENCHMARKS.md), and no killer is simple (a level of givens)."""
+
 ATTEMPTS = 50
 """Full grids tried for one puzzle (a --clues count, a --level) before giving up."""
 

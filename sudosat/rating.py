@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pysat.solvers import Solver
+from pysat.solvers import Minicard, Solver
 
 from .encoding import groups, pairwise
 from .engine import batch_engine
@@ -33,6 +34,9 @@ from .fast import PROBE_SOLVER, FastSolver
 from .limits import check_solvable
 from .outcome import Outcome, Status
 from .puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from .deduce import Deduced
 from .solvers import SolverTimeout
 from .solvers.pysat_backend import interruptible
 
@@ -121,25 +125,54 @@ def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
     singles (over rows, columns and regions) settle every cell, ``intermediate``
     when unit propagation over all its rules does, else ``expert``: 4 + log2(1 +
     the conflicts of a Minicard search over the reduced CNF), deterministic."""
-    from dataclasses import replace
-
     from .deadline import deadline_after, solve_by
     from .deduce import deduce
-    from .encoding import encode
-    from .fast import holding
 
     deduced = deduce(puzzle)
     if not deduced.masks:
         return Rating("easy", 2.0)
-    cnf = encode(replace(puzzle, cells=deduced.grid), compact=True, masks=deduced.masks)
-    search = holding(cnf)
+    search, open_cells = _propagated(puzzle, deduced)
     try:
-        cells = sum(len(values) for _, values in cnf.open_cells)
-        ok, implied = interruptible(search.propagate, assumptions=[])
-        if ok and sum(1 for lit in implied if 0 < abs(lit) <= cells) == cells:
+        if not open_cells:
             return Rating("intermediate", 3.0)
         solve_by(search, deadline_after(timeout))
         conflicts = int(search.accum_stats().get("conflicts", 0))
     finally:
         search.delete()
     return Rating("expert", round(4 + math.log2(1 + conflicts), 3), conflicts)
+
+
+def unsettled(puzzle: Puzzle, level: str = "intermediate") -> list[int]:
+    """The cells of a variant that the reasoning of ``level`` leaves open: the
+    singles (``easy``), then unit propagation over all its rules
+    (``intermediate``). None open: the puzzle is of that level or easier."""
+    from .deduce import deduce
+
+    deduced = deduce(puzzle)
+    if level == "easy" or not deduced.masks:
+        return sorted(deduced.masks)
+    search, open_cells = _propagated(puzzle, deduced)
+    search.delete()
+    return open_cells
+
+
+def _propagated(puzzle: Puzzle, deduced: Deduced) -> tuple[Minicard, list[int]]:
+    """A fresh Minicard holding the reduced CNF of what the singles left
+    (``deduced``), and the cells unit propagation over it leaves open."""
+    from dataclasses import replace
+
+    from .encoding import encode
+    from .fast import holding
+
+    cnf = encode(replace(puzzle, cells=deduced.grid), compact=True, masks=deduced.masks)
+    search = holding(cnf)
+    ok, implied = interruptible(search.propagate, assumptions=[])
+    if not ok:  # no solution: the search says so
+        return search, [cell for cell, _ in cnf.open_cells]
+    assigned = {abs(lit) for lit in implied}
+    open_cells = [
+        cell
+        for first, (cell, values) in zip(cnf.first_variables(), cnf.open_cells, strict=True)
+        if any(cnf.variable(first, values, v) not in assigned for v in values)
+    ]
+    return search, open_cells

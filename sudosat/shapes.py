@@ -3,9 +3,9 @@
 :func:`jigsaw` starts from the boxes and swaps cells across region borders, each
 swap kept only when both regions stay connected, so every region keeps N cells
 and one piece. :func:`cages` cuts a solution grid into small connected cages
-whose digits do not repeat, and :func:`unique_killer` splits the cages where a
-second solution differs until the grid is the only one. Seeded: the same seed
-gives the same shapes.
+whose digits do not repeat (:mod:`variant_generator` splits and joins them
+until the grid is the only solution). Seeded: the same seed gives the same
+shapes.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from .puzzle import Grid, Layout, Puzzle
+from .puzzle import Grid, Layout
 
 
 def orthogonal(cell: int, size: int) -> tuple[int, ...]:
@@ -53,6 +53,50 @@ def connected(cells: Iterable[int], size: int) -> bool:
     return len(seen) == len(members)
 
 
+def stays_connected(gone: int, k: int, members: set[int], region: Sequence[int], size: int) -> bool:
+    """Whether region ``k`` (``members``) is one piece after ``gone`` left it,
+    given that it was before (or would be with ``gone`` back): at once when the
+    region's cells around ``gone`` that touch it lie on one run of the ring, so
+    a path through ``gone`` can go round it; else by a search."""
+    mask = 0
+    for bit, cell in enumerate(_ring(size)[gone]):
+        if cell >= 0 and region[cell] == k:
+            mask |= 1 << bit
+    return _ONE_RUN[mask] or connected(members, size)
+
+
+@cache
+def _ring(size: int) -> tuple[tuple[int, ...], ...]:
+    """The eight cells around each cell, in turn round it, starting above
+    (-1 off the grid): even places beside the cell, odd ones at its corners."""
+    steps = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+    return tuple(
+        tuple(
+            (r + dr) * size + c + dc if 0 <= r + dr < size and 0 <= c + dc < size else -1
+            for dr, dc in steps
+        )
+        for r, c in (divmod(cell, size) for cell in range(size * size))
+    )
+
+
+def _touching_runs(mask: int) -> int:
+    """The runs of set bits around the ring of eight that hold a place beside
+    the middle cell (an even bit)."""
+    inside = [bool(mask >> bit & 1) for bit in range(8)]
+    runs = 0
+    for start in range(8):
+        if inside[start] and not inside[start - 1]:
+            end = start
+            while inside[end % 8] and end < start + 8:
+                end += 1
+            runs += any(place % 2 == 0 for place in range(start, end))
+    return runs
+
+
+_ONE_RUN = tuple(_touching_runs(mask) <= 1 for mask in range(256))
+"""For each ring of eight (a bit a place): whether a path may go round its middle."""
+
+
 def jigsaw(size: int, rng: random.Random, moves: int | None = None) -> Layout:
     """Irregular regions of ``size`` cells each, connected, made from the boxes by
     ``moves`` accepted moves (default: two per cell). A move hands a border cell
@@ -86,7 +130,10 @@ def jigsaw(size: int, rng: random.Random, moves: int | None = None) -> Layout:
         rng.shuffle(back)
         for b in back:
             move(b, mine)
-            if connected(members[mine], size) and connected(members[theirs], size):
+            # mine lost a and gained b beside it; theirs gained a beside it and lost b
+            if stays_connected(a, mine, members[mine], region, size) and stays_connected(
+                b, theirs, members[theirs], region, size
+            ):
                 done += 1
                 break
             move(b, theirs)
@@ -169,14 +216,14 @@ def _merge_singles(
 ) -> list[list[int]]:
     """Each one-cell cage joined to a neighbouring cage that lacks its digit."""
     for single in [c for c in found if len(c) == 1]:
-        beside = _beside(single[0], found, grid, size)
-        if len(single) == 1 and beside:  # (another one-cell cage may have joined it)
-            beside[0].append(single[0])
+        near = beside(single[0], found, grid, size)
+        if len(single) == 1 and near:  # (another one-cell cage may have joined it)
+            near[0].append(single[0])
             found[:] = [c for c in found if c is not single]
     return found
 
 
-def _beside(
+def beside(
     cell: int, shapes: Sequence[list[int]], grid: Sequence[int] | None, size: int
 ) -> list[list[int]]:
     """The cages next to ``cell`` (not its own) that lack its digit."""
@@ -202,82 +249,3 @@ def split(cage: Sequence[int], cell: int, size: int) -> list[list[int]]:
         return [[c] for c in cage]
     k = min(cuts, key=lambda k: abs(2 * k - len(cage)))
     return [grown[:k], [c for c in cage if c not in grown[:k]]]
-
-
-def unique_killer(
-    layout: Layout,
-    rng: random.Random,
-    largest: int = 4,
-    timeout: float | None = None,
-    merge: bool = True,
-) -> tuple[Puzzle, Grid]:
-    """A killer puzzle, cages only (no givens), whose one solution is a random
-    grid, and that grid: cages cut from the grid, then a cage split wherever a
-    second solution differs (a few at random when a check runs out of
-    ``timeout`` seconds), until the engine finds that grid alone; then, with
-    ``merge``, each one-cell cage joined to a neighbour wherever the grid stays
-    the only solution (so few cages are givens by another name)."""
-    from .engine import solve
-
-    n = layout.size
-    grid = random_grid(layout, rng)
-    shapes = cages(layout, rng, largest, grid)
-
-    def cage_of(cell: int) -> list[int]:
-        return next(c for c in shapes if cell in c)
-
-    while True:
-        outcome = solve(_killer(layout, grid, shapes), timeout=timeout)
-        if outcome.status == "unique":
-            break
-        if outcome.status == "multiple":
-            other = next(s for s in outcome.solutions if s != grid)
-            cells = [c for c in range(n * n) if other[c] != grid[c]]
-            largest_cage = max(len(cage_of(c)) for c in cells)  # split without leaving singles
-            chosen = [rng.choice([c for c in cells if len(cage_of(c)) == largest_cage])]
-        else:
-            chosen = rng.sample(range(n * n), max(1, len(shapes) // 20))
-        for cell in chosen:
-            cage = cage_of(cell)
-            if len(cage) > 1:
-                shapes.remove(cage)
-                shapes += split(cage, cell, n)
-    if merge:
-        _merge_while_unique(layout, grid, shapes, rng, timeout)
-    return _killer(layout, grid, shapes), grid
-
-
-def _killer(layout: Layout, grid: Grid, shapes: Sequence[Sequence[int]]) -> Puzzle:
-    from .rules import Rules
-    from .rules.killer import KillerCage
-
-    rules = [KillerCage(tuple(sorted(c)), sum(grid[x] for x in c)) for c in shapes]
-    empty = (0,) * (layout.size**2)
-    return Puzzle(layout.rank, empty, "", "<killer>", rules=Rules.of(layout, rules))
-
-
-def _merge_while_unique(
-    layout: Layout,
-    grid: Grid,
-    shapes: list[list[int]],
-    rng: random.Random,
-    timeout: float | None,
-) -> None:
-    """Each one-cell cage joined to a neighbouring cage without its digit, when
-    the grid stays the only solution (a check that runs out keeps them apart)."""
-    from .engine import solve
-
-    n = layout.size
-    singles = [cage for cage in shapes if len(cage) == 1]
-    rng.shuffle(singles)
-    for single in singles:
-        if not any(cage is single for cage in shapes):
-            continue  # joined to another one-cell cage already
-        cell = single[0]
-        beside = _beside(cell, shapes, grid, n)
-        rng.shuffle(beside)
-        for other in beside:
-            trial = [c for c in shapes if c is not single and c is not other] + [[*other, cell]]
-            if solve(_killer(layout, grid, trial), timeout=timeout).status == "unique":
-                shapes[:] = trial
-                break

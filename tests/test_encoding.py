@@ -10,7 +10,7 @@ from sudosat.engine import solve
 from sudosat.formats import parse
 from sudosat.puzzle import Puzzle, rule_violations
 
-from .conftest import ESCARGOT, REXL_FIRST
+from .conftest import ESCARGOT, PUZZLES, REXL_FIRST
 
 # Lynce and Ouaknine's clause counts for the rules alone (REFERENCE.md).
 RULE_CLAUSES = {
@@ -126,3 +126,19 @@ def test_triads_and_one_value_per_cell_are_exactly_the_rules() -> None:
             assert max(abs(lit) for lit in model) == top
             grids.add(grid)
     assert len(grids) == 288
+
+
+@pytest.mark.parametrize("source", [ESCARGOT, "jigsaw"])
+def test_minicard_holding_a_full_cnf_keeps_its_givens(source: str) -> None:
+    from sudosat import read_puzzles
+    from sudosat.fast import holding
+
+    puzzle = (
+        parse(ESCARGOT) if source == ESCARGOT else next(read_puzzles(str(PUZZLES / "jigsaw.txt")))
+    )
+    assert isinstance(puzzle, Puzzle) and puzzle.givens
+    cnf = encode(puzzle, Encoding(reduced=False))
+    with holding(cnf) as search:
+        assert search.solve()
+        grid = cnf.decode(search.get_model())
+    assert grid == solve(puzzle).solutions[0]

@@ -17,6 +17,7 @@ from sudosat import Puzzle, parse, read_puzzles, solve
 from sudosat.draw import MARKED, png
 from sudosat.encoding import Encoding
 from sudosat.fpuzzles import read
+from sudosat.rating import rate
 from sudosat.rules.killer import KillerCage
 
 from .conftest import PUZZLES, SUDOSAT, Run, jsonl
@@ -169,3 +170,17 @@ def test_generated_variants_read_back_from_grid_and_line(run: Run) -> None:
 def test_generate_rejects_what_a_variant_cannot_take(run: Run) -> None:
     code, _, err = run("generate", "--variant", "killer", "--clues", "20")
     assert code == 2 and "--clues" in err and "Traceback" not in err
+    for level in ("simple", "medium"):
+        code, _, err = run("generate", "--variant", "killer", "--level", level)
+        assert code == 2 and "--level" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("level", ["easy", "expert"])
+def test_killers_are_made_at_the_level_asked(level: str, run: Run) -> None:
+    args = ("generate", "--variant", "killer", "--level", level, "--count", "3", "--seed", "5")
+    code, out, _ = run(*args, "-f", "jsonl")
+    assert code == 0
+    for record in jsonl(out):
+        puzzle = read(str(record["puzzle"]), "<generated>")
+        assert not puzzle.givens and rate(puzzle).level == record["level"] == level
+        assert solve(puzzle, solver="glucose4").status == "unique"

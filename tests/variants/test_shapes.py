@@ -8,7 +8,8 @@ import pytest
 
 from sudosat import solve, verify
 from sudosat.puzzle import Layout
-from sudosat.shapes import cages, connected, random_grid, split, unique_killer
+from sudosat.shapes import cages, connected, jigsaw, random_grid, split, stays_connected
+from sudosat.variant_generator import unique_killer
 
 
 @pytest.mark.parametrize("size", [4, 6, 9, 16])
@@ -18,6 +19,15 @@ def test_random_grids_are_solutions_and_differ_by_seed(size: int) -> None:
     for grid in grids:
         assert not layout.violations(grid)
     assert len(set(grids)) == 3
+
+
+@pytest.mark.parametrize(("size", "seed"), [(9, 1), (9, 2), (16, 3)])
+def test_the_quick_connectivity_check_agrees_with_a_search(size: int, seed: int) -> None:
+    region = list(jigsaw(size, random.Random(seed), moves=size * size).unit_index[2])
+    for cell, k in enumerate(region):  # each cell taken out of its region in turn
+        members = {c for c, r in enumerate(region) if r == k and c != cell}
+        without = [*region[:cell], -1, *region[cell + 1 :]]
+        assert stays_connected(cell, k, members, without, size) == connected(members, size)
 
 
 def test_cages_cover_the_grid_connected_without_repeated_digits() -> None:
