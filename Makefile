@@ -19,8 +19,8 @@ solvers:
 	scripts/install-solvers
 
 test: $(VENV)/.installed solvers
-	$(VENV)/bin/ruff check sudosat tests benchmarks scripts
-	$(VENV)/bin/ruff format --check sudosat tests benchmarks scripts
+	$(VENV)/bin/ruff check sudosat tests benchmarks scripts recipes
+	$(VENV)/bin/ruff format --check sudosat tests benchmarks scripts recipes
 	$(VENV)/bin/mypy sudosat
 	$(PY) -m pytest
 

@@ -12,9 +12,9 @@ import json
 import signal
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any, TypeVar, cast
+from typing import IO, Any, TypeVar, cast
 
 import click
 from click.core import ParameterSource
@@ -24,7 +24,7 @@ from . import __version__, runner
 from .dimacs import read_answer, write_dimacs
 from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
 from .engine import COUNT_LIMIT, Options, check_answer
-from .files import OutputRefused, write_out
+from .files import OutputRefused, WriteFn, write_out
 from .formats import AmbiguousInput, InputError, Variants, format_line, is_content, printable
 from .generator import (
     KILLER_LEVELS,
@@ -56,6 +56,7 @@ from .rating import LEVEL_NAMES, LEVELS
 from .render import FORMATS, PICTURES, Result, note, render
 from .ruletext import Statements, apply, from_option, split
 from .runner import FAIL_ON, How, Output, Reading
+from .shards import Shard, merge, parse_shard
 from .solvers import (
     DEFAULT_SOLVER,
     SolverError,
@@ -301,11 +302,35 @@ def timeout_option(help: str) -> Callable[[F], F]:
     )
 
 
-def _shard(value: str | None) -> tuple[int, int] | None:
+def out_option(help: str) -> Callable[[F], F]:
+    return click.option("--out", "-o", default="-", show_default=True, metavar="FILE", help=help)
+
+
+def write_to(out: str, write: WriteFn, inputs: Iterable[str]) -> None:
+    """``write`` to stdout (``-``) or to the file ``out``, atomically; errors
+    as click's (an input or a directory given as ``out``: bad input)."""
+    if out == "-":
+        write(sys.stdout)
+        return
     try:
-        return None if value is None else runner.parse_shard(value)
+        write_out(out, write, inputs)
+    except OutputRefused as err:
+        raise BadInput(str(err)) from None
+    except OSError as err:
+        raise CannotWrite(f"cannot write {printable(out)}: {err.strerror or err}") from None
+
+
+def _shard(value: str | None) -> Shard | None:
+    try:
+        return None if value is None else parse_shard(value)
     except ValueError as err:
         raise click.BadParameter(str(err)) from None
+
+
+def shard_option(help: str) -> Callable[[F], F]:
+    return click.option(
+        "--shard", metavar="K/N", callback=lambda ctx, param, value: _shard(value), help=help
+    )
 
 
 def _fail_on(value: str | None) -> frozenset[str] | None:
@@ -409,11 +434,10 @@ def cli(debug: bool) -> None:
 )
 @picture_options("svg and pdf: draw the solved grid (the first solution) instead of the puzzle.")
 @jobs_option
-@click.option(
-    "--shard",
-    metavar="K/N",
-    callback=lambda ctx, param, value: _shard(value),
-    help="Take every N-th puzzle starting at the K-th (1-based): one of N CI machines.",
+@shard_option(
+    "Take every N-th puzzle starting at the K-th (1-based): one of N machines. "
+    "With --format jsonl a last line says which shard and of how many puzzles, "
+    "for `sudosat merge`."
 )
 @click.option(
     "--check",
@@ -453,7 +477,7 @@ def solve(
     fmt: str | None,
     color: bool | None,
     jobs: int | None,
-    shard: tuple[int, int] | None,
+    shard: Shard | None,
     check: bool,
     fail_on: frozenset[str] | None,
     front_end: bool,
@@ -523,14 +547,7 @@ def read_one(path: str, reading: Reading) -> Puzzle:
 @click.argument("puzzle", required=False)
 @input_options
 @encoding_options
-@click.option(
-    "--out",
-    "-o",
-    default="-",
-    show_default=True,
-    metavar="FILE",
-    help="Where to write the CNF (written atomically); - for stdout.",
-)
+@out_option("Where to write the CNF (written atomically); - for stdout.")
 def cnf(
     puzzle: str | None,
     reading: Reading,
@@ -565,15 +582,7 @@ def cnf(
     except TooBig as err:
         raise BadInput(str(err)) from None
     formula = encode(target, Encoding(rules, amo, reduced))
-    if out == "-":
-        write_dimacs(formula, sys.stdout)
-        return
-    try:
-        write_out(out, lambda handle: write_dimacs(formula, handle), [puzzle or "-"])
-    except OutputRefused as err:
-        raise BadInput(str(err)) from None
-    except OSError as err:
-        raise CannotWrite(f"cannot write {printable(out)}: {err.strerror or err}") from None
+    write_to(out, lambda handle: write_dimacs(formula, handle), [puzzle or "-"])
 
 
 @cli.command()
@@ -735,6 +744,11 @@ def rate(
 @click.option(
     "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
 )
+@shard_option(
+    "Make every N-th of the --count puzzles, starting at the K-th: one of N machines, "
+    "the same puzzles as one run (puzzle i comes from seed --seed + i). With --format "
+    "jsonl a last line says which shard, for `sudosat merge`."
+)
 @quiet_option
 def generate(
     rank: int,
@@ -753,6 +767,7 @@ def generate(
     solution: bool,
     per_page: int,
     jobs: int,
+    shard: Shard | None,
     quiet: bool,
 ) -> None:
     """Make puzzles with a unique solution: minimal, or with exactly --clues clues.
@@ -772,6 +787,7 @@ def generate(
       sudosat generate --rank 5 --count 20 --timeout 60
       sudosat generate --variant killer --seed 1 --format svg > killer.svg
       sudosat generate --variant jigsaw --count 12 --format pdf --per-page 6 --solution > j.pdf
+      sudosat generate --count 1000 --seed 7 --shard 2/4 --format jsonl > part2.jsonl
     """
     n = rank * rank
     try:
@@ -799,7 +815,7 @@ def generate(
     asked = Asked(rank, symmetry, clues, level, symbols, variant, largest)
     seeds = range(seed, seed + how_many)
     try:
-        code = runner.make(asked, seeds, jobs, Output(fmt, color, quiet), timeout, shown)
+        code = runner.make(asked, seeds, jobs, Output(fmt, color, quiet), timeout, shown, shard)
     except GenerationError as err:
         raise BadInput(str(err)) from None
     sys.exit(code)
@@ -858,6 +874,40 @@ def explain(
     formats = runner.EXPLAIN_FORMATS
     shown = {"explain": True, **pictures(fmt)}
     sys.exit(answer(puzzles, reading, options, shown, how, output, formats))
+
+
+@cli.command(name="merge")
+@click.argument("shards", nargs=-1, required=True, metavar="SHARD...")
+@out_option("Where the merged records go (written whole, or not at all); - for stdout.")
+def merge_command(shards: tuple[str, ...], out: str) -> None:
+    """Join the JSON Lines of `solve --shard K/N` or `generate --shard K/N`
+    runs into the output of one run: the same records in the same order.
+
+    Each SHARD file must end with its shard's trailer line, and together they
+    must be shards 1 to N of one run, each once: a missing, repeated,
+    unfinished or foreign shard is refused with one line (exit 2) and
+    nothing is written.
+
+    \b
+    Examples:
+      sudosat merge part1.jsonl part2.jsonl part3.jsonl part4.jsonl > all.jsonl
+      sudosat merge parts/*.jsonl --out all.jsonl
+    """
+    if "-" in shards:
+        raise click.UsageError("give the shard outputs as files (each is read twice)")
+
+    def open_text(path: str) -> IO[str]:
+        return open(path, encoding="utf-8")
+
+    try:
+        records = merge(shards, open_text)  # every shard read and checked here
+    except InputError as err:
+        raise bad_input(err) from None
+    except ValueError as err:
+        raise BadInput(str(err)) from None
+    except OSError as err:
+        raise BadInput(f"{printable(err.filename or '')}: {err.strerror or err}") from None
+    write_to(out, lambda handle: handle.writelines(records), shards)
 
 
 @cli.command()

@@ -17,7 +17,7 @@ import io
 import os
 import queue
 import stat
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import IO, NamedTuple
@@ -593,16 +593,3 @@ def read_puzzles(
     paths = [paths] if isinstance(paths, str) else paths
     inputs = Inputs(paths, rank=rank, alphabet=alphabet, layout=layout, variants=variants)
     return inputs.puzzles()
-
-
-def shard(chunks: Iterable[Chunk], k: int, n: int) -> Iterator[Chunk]:
-    """Every ``n``-th puzzle, starting at the ``k``-th (1-based), over all inputs."""
-    index = 0
-    for chunk in chunks:
-        # a chunk holds rows or entries, never both: either counts from ``index``
-        size = len(chunk)
-        chunk.rows = [row for i, row in enumerate(chunk.rows, index) if i % n == k - 1]
-        chunk.entries = [e for i, e in enumerate(chunk.entries, index) if i % n == k - 1]
-        index += size
-        if chunk.rows or chunk.entries:
-            yield chunk

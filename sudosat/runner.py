@@ -36,7 +36,6 @@ from .engine import Options
 from .formats import NO_VARIANTS, InputError, Variants
 from .generator import GENERATE_CHUNK, Asked, make_many
 from .inputs import Inputs
-from .inputs import shard as take_shard
 from .pool import WorkerError, ordered_map
 from .process import (
     EXIT_INTERRUPTED,
@@ -49,6 +48,7 @@ from .process import (
     EXIT_USAGE,
 )
 from .render import Document, View, render_generated
+from .shards import Shard
 from .signals import held
 
 T = TypeVar("T")
@@ -138,7 +138,7 @@ class How:
     """How to run: worker processes, a shard of the input, what fails the run."""
 
     jobs: int | None = None
-    shard: tuple[int, int] | None = None
+    shard: Shard | None = None
     fail_on: frozenset[str] | None = None
     front_end: bool = True
 
@@ -190,7 +190,7 @@ def answer(
     view = view_for(fmt, out, many=many, **shown)
     chunks = inputs.chunks()
     if how.shard is not None:
-        chunks = take_shard(chunks, *how.shard)
+        chunks = how.shard.take(chunks)
     workers = (how.jobs or os.cpu_count() or 1) if many else 1
     if workers > 1 and inputs.regular:  # one chunk (one big grid in jsonl): no pool to start
         ahead = list(islice(chunks, 2))
@@ -199,6 +199,7 @@ def answer(
     settings = Settings(options, view, how.front_end)
     tasks = ((chunk, settings) for chunk in chunks)
     summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe)
+    _end_shard(how.shard, fmt, summary, output)
     return exit_code(summary, how.fail_on if how.fail_on is not None else frozenset(FAIL_ON))
 
 
@@ -209,10 +210,14 @@ def make(
     output: Output,
     timeout: float | None = None,
     shown: dict[str, Any] | None = None,
+    shard: Shard | None = None,
 ) -> int:
-    """Make a puzzle from each seed (see :mod:`generator`), write them in order,
-    and with ``timeout`` stop when it passes, keeping the puzzles made whole
-    (exit 5); the exit code. GenerationError when what is asked cannot be made."""
+    """Make a puzzle from each seed (see :mod:`generator`; with ``shard``, of
+    its seeds), write them in order, and with ``timeout`` stop when it passes,
+    keeping the puzzles made whole (exit 5); the exit code. GenerationError
+    when what is asked cannot be made."""
+    if shard is not None:
+        seeds = shard.seeds(seeds)
     out = output.console(output.out())
     fmt = output.fmt or (GENERATE_FORMATS.terminal if out.is_terminal else GENERATE_FORMATS.many)
     view = view_for(fmt, out, many=len(seeds) > 1, generated=True, **(shown or {}))
@@ -223,6 +228,7 @@ def make(
     summary = _run_and_sum_up(
         tasks, _make_chunk, view, workers, len(seeds) > 1, output, "making", _seeds_of
     )
+    _end_shard(shard, fmt, summary, output)
     if summary.stopped:
         noun = "puzzle" if summary.puzzles == 1 else "puzzles"
         output.console(output.err()).print(
@@ -232,6 +238,14 @@ def make(
         )
         return EXIT_TIMEOUT
     return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK
+
+
+def _end_shard(shard: Shard | None, fmt: str, summary: Summary, output: Output) -> None:
+    """A shard's trailer after its JSON Lines, when it ran to the end (see
+    :mod:`shards`): what ``sudosat merge`` checks a set of shards by."""
+    whole = not (summary.interrupted or summary.stopped or summary.failure)
+    if shard is not None and fmt == "jsonl" and whole:
+        _write(output.out(), shard.trailer(summary.puzzles) + "\n")
 
 
 def _make_chunk(task: tuple[list[int], Asked, float | None, View]) -> Done:
@@ -391,11 +405,3 @@ def fail_on(value: str) -> frozenset[str]:
             f"unknown {', '.join(sorted(unknown))}; choose from {', '.join(FAIL_ON)}, all or never"
         )
     return frozenset(names)
-
-
-def parse_shard(value: str) -> tuple[int, int]:
-    """``--shard K/N``; ValueError unless 1 <= K <= N."""
-    k, _, n = value.partition("/")
-    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
-        raise ValueError(f"expected K/N with 1 <= K <= N, e.g. 1/4, not {value!r}")
-    return int(k), int(n)

@@ -83,7 +83,8 @@ def test_check_reads_tdokus_expected_counts_and_solutions(tmp_path: Path, run: R
 def test_serg_benchmark_every_puzzle_has_several_solutions(run: Run) -> None:
     path = shared("tdoku/puzzles7_serg_benchmark")
     code, out, _ = run("solve", "--format", "jsonl", "--shard", "1/100", "-j", "2", str(path))
-    records = jsonl(out)
+    *records, trailer = jsonl(out)
+    assert trailer["shard"] == "1/100" and trailer["records"] == len(records)
     assert len(records) > 50
     assert {r["status"] for r in records} == {"multiple"}
     assert all(len(r["solutions"]) == 2 and r["unique"] is False for r in records)
@@ -229,8 +230,9 @@ def test_shards_together_are_the_whole(tmp_path: Path, run: Run) -> None:
     for k in (1, 2, 3, 4):
         code, out, _ = run("solve", "--format", "jsonl", "--shard", f"{k}/4", str(path))
         assert code == 0
-        part = jsonl(out)
+        *part, trailer = jsonl(out)
         assert [r["line"] for r in part] == list(range(k, 76, 4))
+        assert trailer == {"shard": f"{k}/4", "records": len(part), "of": 75}
         parts += part
     assert without_time(sorted(parts, key=lambda r: int(str(r["line"])))) == without_time(
         jsonl(whole)
@@ -404,7 +406,11 @@ def test_options_never_change_the_shape_of_the_output(fmt: str, path: Path, run:
     code, plain, _ = run("solve", "-f", fmt, str(path))
     for extra in (["--jobs", "2"], ["--jobs", "1"], ["--fail-on", "all"], ["--shard", "1/1"]):
         again = run("solve", "-f", fmt, *extra, str(path))
-        assert again[0] == code and untimed(again[1]) == untimed(plain), extra
+        shape = again[1]
+        if "--shard" in extra and fmt == "jsonl":  # a shard's jsonl ends with its trailer
+            shape, trailer = shape.rsplit("\n", 2)[0] + "\n", json.loads(shape.splitlines()[-1])
+            assert trailer["shard"] == "1/1" and trailer["of"] == trailer["records"]
+        assert again[0] == code and untimed(shape) == untimed(plain), extra
     many = path == MAGICTOUR
     if fmt == "json":
         assert isinstance(json.loads(plain), list) == many  # many: the list of jsonl objects
