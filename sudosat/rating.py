@@ -23,20 +23,18 @@ puzzle gets the same rating in every run, and rating costs no more than solving.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 from pysat.solvers import Minicard, Solver
 
-from .encoding import groups, pairwise
+from .deadline import deadline_after, solve_by
+from .deduce import Deduced, deduce
+from .encoding import encode, groups, pairwise
 from .engine import batch_engine
-from .fast import PROBE_SOLVER, FastSolver
+from .fast import PROBE_SOLVER, FastSolver, holding
 from .limits import check_solvable
 from .outcome import Outcome, Status
 from .puzzle import Puzzle
-
-if TYPE_CHECKING:
-    from .deduce import Deduced
 from .solvers import SolverTimeout
 from .solvers.pysat_backend import interruptible
 
@@ -125,9 +123,6 @@ def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
     singles (over rows, columns and regions) settle every cell, ``intermediate``
     when unit propagation over all its rules does, else ``expert``: 4 + log2(1 +
     the conflicts of a Minicard search over the reduced CNF), deterministic."""
-    from .deadline import deadline_after, solve_by
-    from .deduce import deduce
-
     deduced = deduce(puzzle)
     if not deduced.masks:
         return Rating("easy", 2.0)
@@ -146,8 +141,6 @@ def unsettled(puzzle: Puzzle, level: str = "intermediate") -> list[int]:
     """The cells of a variant that the reasoning of ``level`` leaves open: the
     singles (``easy``), then unit propagation over all its rules
     (``intermediate``). None open: the puzzle is of that level or easier."""
-    from .deduce import deduce
-
     deduced = deduce(puzzle)
     if level == "easy" or not deduced.masks:
         return sorted(deduced.masks)
@@ -159,11 +152,6 @@ def unsettled(puzzle: Puzzle, level: str = "intermediate") -> list[int]:
 def _propagated(puzzle: Puzzle, deduced: Deduced) -> tuple[Minicard, list[int]]:
     """A fresh Minicard holding the reduced CNF of what the singles left
     (``deduced``), and the cells unit propagation over it leaves open."""
-    from dataclasses import replace
-
-    from .encoding import encode
-    from .fast import holding
-
     cnf = encode(replace(puzzle, cells=deduced.grid), compact=True, masks=deduced.masks)
     search = holding(cnf)
     ok, implied = interruptible(search.propagate, assumptions=[])

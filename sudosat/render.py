@@ -629,10 +629,7 @@ def render_generated(batch: list[Generated], view: View) -> str:
         text = io.StringIO()
         shown = _console(text, view)
         for made in batch:
-            if made.puzzle.classic:
-                shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
-            else:
-                shown.print(variant_grid(made.puzzle, made.puzzle.cells), end="")
+            shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
             level = f"level {made.rating.level}, rating {made.rating.rating:g}"
             shown.print(Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold"))
         return text.getvalue()

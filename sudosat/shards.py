@@ -17,13 +17,16 @@ if it were whole.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import IO, Protocol
+from typing import IO
 
 from .formats import InputError, printable
 from .inputs import Chunk
+
+Opener = Callable[[str], IO[str]]
+"""How a shard output is opened (as text), given its path."""
 
 
 @dataclass
@@ -81,42 +84,46 @@ class Piece:
 def read_piece(path: str, lines: Iterable[str]) -> Piece:
     """The trailer of one shard output, checked against its records (each a
     JSON object); InputError naming the file and line when it does not hold."""
-    records, last, number = 0, None, 0
+    records, last, where = -1, None, 0  # the last object read is the trailer, not a record
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        if last is not None:
-            records += 1  # the line before was a record, not the end
         try:
-            last = (number, json.loads(line))
+            last, where, records = json.loads(line), number, records + 1
         except ValueError:
             raise InputError(path, number, 1, "expected a JSON record (a shard's jsonl)") from None
-        if not isinstance(last[1], dict):
+        if not isinstance(last, dict):
             raise InputError(path, number, 1, "expected a JSON object (a shard's jsonl)")
-    end = last[1] if last is not None else {}
-    if "shard" not in end or "of" not in end:
-        where = number if last is None else last[0]
+    trailer = _trailer(last)
+    if trailer is None:
         raise InputError(
             path,
             where,
-            0 if last is None else 1,
+            1 if where else 0,
             "no shard trailer at the end: the shard did not finish, or ran "
             "without --shard K/N --format jsonl",
         )
-    k, n = (int(x) for x in str(end["shard"]).split("/"))
-    if end["records"] != records:
-        raise InputError(
-            path, last[0] if last else 0, 1, f"{records} records, the trailer says {end['records']}"
-        )
-    expected = len(range(k - 1, int(end["of"]), n))
-    if records != expected:
+    k, n, said, total = trailer
+    expected = len(range(k - 1, total, n))
+    if records != said or records != expected:
         raise InputError(
             path,
-            0,
-            0,
-            f"shard {k}/{n} of {end['of']} puzzles should hold {expected} records, not {records}",
+            where,
+            1,
+            f"{records} records, but shard {k}/{n} of {total} puzzles holds {expected} "
+            f"(its trailer says {said})",
         )
-    return Piece(path, k, n, records, int(end["of"]))
+    return Piece(path, k, n, records, total)
+
+
+def _trailer(found: object) -> tuple[int, int, int, int] | None:
+    """A trailer's shard K/N, records and puzzles in all; None for anything else."""
+    try:
+        k, n = (int(x) for x in found["shard"].split("/"))  # type: ignore[index]
+        records, total = int(found["records"]), int(found["of"])  # type: ignore[index]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return (k, n, records, total) if 1 <= k <= n and records >= 0 <= total else None
 
 
 def check_set(pieces: Sequence[Piece]) -> None:
@@ -153,10 +160,6 @@ def dealt(pieces: Sequence[Piece], open_text: Opener) -> Iterator[str]:
         streams = [_records(stack.enter_context(open_text(p.path))) for p in ordered]
         for place in range(total):
             yield next(streams[place % len(streams)])
-
-
-class Opener(Protocol):
-    def __call__(self, path: str) -> IO[str]: ...
 
 
 def _records(handle: IO[str]) -> Iterator[str]:

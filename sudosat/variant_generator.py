@@ -51,7 +51,7 @@ def make_variant(seed: int, asked: Asked, deadline: float | None = None) -> Gene
     for _ in range(ATTEMPTS if asked.level else 1):
         if asked.variant == "killer":
             steer = asked.level if asked.level == "easy" else None
-            puzzle, solution = unique_killer(Layout.boxes(size), rng, asked.largest, True, steer)
+            puzzle, solution = unique_killer(Layout.boxes(size), rng, asked.largest, level=steer)
         else:
             made = None
             while made is None:  # some random regions admit no grid at all
@@ -153,18 +153,15 @@ class SecondSolution:
         self.builder: Builder = Builder(cnf, cell_groups)
         self.selectors: dict[object, int] = {}
         self.wide = n >= IMPLIED_FROM
+        self.around = self._around_windows() if n >= WINDOWS_FROM else []
 
     def other(self, shapes: Sequence[Sequence[int]], budget: int | None = None) -> Grid | None:
         """A solution of ``shapes`` other than the grid, or None when there is
         none; SolverTimeout when ``budget`` conflicts did not settle it."""
         assumptions = self._assumptions(shapes)
-        if self.size >= WINDOWS_FROM:
-            for window in self._windows():
-                fixed = [
-                    var(self.size, c, self.grid[c]) for c in range(self.size**2) if c not in window
-                ]
-                if self._ask([*assumptions, *fixed], budget):
-                    return self._model()
+        for fixed in self.around:
+            if self._ask([*assumptions, *fixed], budget):
+                return self._model()
         return self._model() if self._ask(assumptions, budget) else None
 
     def _assumptions(self, shapes: Sequence[Sequence[int]]) -> list[int]:
@@ -201,12 +198,15 @@ class SecondSolution:
             b.clauses = []
         return found
 
-    def _windows(self) -> list[set[int]]:
-        """The cells of each band of boxes, then of each stack."""
-        n, rank = self.size, self.layout.rank
-        bands = [{c for c in range(n * n) if c // n // rank == k} for k in range(rank)]
-        stacks = [{c for c in range(n * n) if c % n // rank == k} for k in range(rank)]
-        return bands + stacks
+    def _around_windows(self) -> list[list[int]]:
+        """For each band of boxes, then each stack: the grid's values outside it,
+        as assumptions."""
+        n, rank, grid = self.size, self.layout.rank, self.grid
+        windows = [(c // n // rank, rank + c % n // rank) for c in range(n * n)]  # band, stack
+        return [
+            [var(n, c, grid[c]) for c in range(n * n) if k not in windows[c]]
+            for k in range(2 * rank)
+        ]
 
     def _ask(self, assumptions: list[int], budget: int | None) -> bool:
         if budget is None:
@@ -224,46 +224,42 @@ class SecondSolution:
 
 
 def unique_killer(
-    layout: Layout,
-    rng: random.Random,
-    largest: int = 4,
-    merge: bool = True,
-    level: str | None = None,
+    layout: Layout, rng: random.Random, largest: int = 4, level: str | None = None
 ) -> tuple[Puzzle, Grid]:
     """A killer puzzle, cages only (no givens), whose one solution is a random
     grid, and that grid: cages cut from the grid, then a cage split wherever a
     second solution differs (a few at random when a question runs over its
-    budget), until there is none; with ``level`` (easy), then
-    split where that level's reasoning leaves cells open (see
-    :func:`rating.unsettled`), until it leaves none; then, with ``merge``, each
-    one-cell cage joined to a neighbour wherever all that still holds (so few
-    cages are givens by another name)."""
+    budget), until there is none; with ``level`` (easy), then split where that
+    level's reasoning leaves cells open (see :func:`rating.unsettled`), until
+    it leaves none; then each one-cell cage joined to a neighbour wherever all
+    that still holds (so few cages are givens by another name)."""
     n = layout.size
     grid = random_grid(layout, rng)
     shapes = cages(layout, rng, largest, grid)
     search = SecondSolution(layout, grid)
-
-    def cage_of(cell: int) -> list[int]:
-        return next(c for c in shapes if cell in c)
-
     while True:
         try:
             other = search.other(shapes, CHECK_BUDGET)
         except SolverTimeout:
-            chosen = rng.sample(range(n * n), max(1, len(shapes) // 20))
-        else:
-            if other is None:
-                break
-            cells = [c for c in range(n * n) if other[c] != grid[c]]
-            largest_cage = max(len(cage_of(c)) for c in cells)  # split without leaving singles
-            chosen = [rng.choice([c for c in cells if len(cage_of(c)) == largest_cage])]
-        _split(shapes, chosen, n)
+            _split(shapes, rng.sample(range(n * n), max(1, len(shapes) // 20)), n)
+            continue
+        if other is None:
+            break
+        _split_one(shapes, [c for c in range(n * n) if other[c] != grid[c]], rng, n)
     while level and (cells := unsettled(search.puzzle(shapes), level)):
-        largest_cage = max(len(cage_of(c)) for c in cells)
-        _split(shapes, [rng.choice([c for c in cells if len(cage_of(c)) == largest_cage])], n)
-    if merge:
-        _join_singles(search, shapes, rng, level)
+        _split_one(shapes, cells, rng, n)
+    _join_singles(search, shapes, rng, level)
     return search.puzzle(shapes), grid
+
+
+def _split_one(
+    shapes: list[list[int]], cells: Sequence[int], rng: random.Random, size: int
+) -> None:
+    """A cage split at one of ``cells``, chosen at random among those in the
+    largest cages (so that splits leave few one-cell cages)."""
+    size_of = {cell: len(cage) for cage in shapes for cell in cage}
+    largest = max(size_of[c] for c in cells)
+    _split(shapes, [rng.choice([c for c in cells if size_of[c] == largest])], size)
 
 
 def _split(shapes: list[list[int]], cells: Sequence[int], size: int) -> None:

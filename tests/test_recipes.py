@@ -113,12 +113,18 @@ def test_merge_joins_real_shards_and_refuses_broken_sets(
     first, second, third = map(str, parts)
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(parts[2].read_text().splitlines(keepends=True)[:5]))
+    odd = tmp_path / "odd.jsonl"  # a trailer without its count of records
+    odd.write_text(parts[2].read_text().replace('"records"', '"rows"'))
+    short = tmp_path / "short.jsonl"  # a record lost, the trailer kept
+    short.write_text("".join(parts[2].read_text().splitlines(keepends=True)[1:]))
     other = tmp_path / "other.jsonl"
     other.write_text(run("solve", "--shard", "1/2", "-f", "jsonl", str(MAGICTOUR))[1])
     refused = {
         "shard 2/3 missing": [first, third],
         "are both shard 2/3": [first, second, second, third],
         "no shard trailer": [first, second, str(cut)],
+        "no shard trailer at the end": [first, second, str(odd)],
+        "trailer says": [first, second, str(short)],
         "not one run": [first, second, third, str(other)],
         "expected a JSON record": [first, second, str(puzzles)],
     }
