@@ -35,6 +35,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/large.py
 	$(PY) benchmarks/stopping.py
 	$(PY) benchmarks/variants.py
+	$(PY) benchmarks/killer16.py
 	$(PY) benchmarks/pictures.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).

@@ -179,7 +179,7 @@ def distinct_sum(
     if len(sets) == 1:
         return
     # whether some cell holds the digit: a selector speaks of it once, not per cell
-    present = {digit: b.some(cells, digit) for digit in sorted(some - every)}
+    present = b.present(cells, sorted(some - every))
     selectors = [b.new() for _ in sets]
     b.implies(when, selectors)
     held = {d: p for d, p in present.items() if isinstance(p, bool)}  # decided already
@@ -258,8 +258,7 @@ def distinct(b: Builder, cells: Sequence[int], when: Iterable[Lit] = ()) -> None
     """No digit twice among ``cells`` (under ``when``: pairwise clauses; else one
     "at most one" group per digit, native for Minicard)."""
     when = list(when)
-    for digit in range(1, b.size + 1):
-        lits = [b.lit(c, digit) for c in cells]
+    for lits in b.by_value(cells):
         if when:
             for i, x in enumerate(lits):
                 for y in lits[i + 1 :]:

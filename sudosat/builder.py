@@ -51,6 +51,21 @@ class Builder:
             return fixed == value
         return self.values[cell].get(value, False)
 
+    def by_value(self, cells: Sequence[int]) -> list[list[Lit]]:
+        """``[lit(c, v) for c in cells]`` for each value v = 1..N, in one pass."""
+        fixed, held = self.fixed, self._held(cells)
+        return [
+            [
+                h.get(value, False) if h is not None else fixed[c] == value
+                for c, h in zip(cells, held, strict=True)
+            ]
+            for value in range(1, self.size + 1)
+        ]
+
+    def _held(self, cells: Sequence[int]) -> list[dict[int, int] | None]:
+        """Each cell's value -> variable map, None for a decided cell (see :meth:`lit`)."""
+        return [None if self.fixed[c] else self.values[c] for c in cells]
+
     def candidates(self, cell: int) -> list[int]:
         """The values a cell may still hold, in order."""
         fixed = self.fixed[cell]
@@ -92,18 +107,31 @@ class Builder:
     def some(self, cells: Sequence[int], value: int) -> Lit:
         """The literal "some cell of ``cells`` holds ``value``" (made once per
         group and value; a definition, on whichever rule asked)."""
-        key = (tuple(sorted(cells)), value)
-        found = self.somes.get(key)
-        if found is None:
-            lits = [self.lit(c, value) for c in key[0]]
-            if any(x is True for x in lits) or all(x is False for x in lits):
-                found = any(x is True for x in lits)  # (True == 1: no "in")
-            else:
-                found = self.new()
-                free = [x for x in lits if x is not False]
-                self.clauses += [[-x, found] for x in free]
-                self.clauses.append([-found, *free])
-            self.somes[key] = found
+        return self.present(cells, (value,))[value]
+
+    def present(self, cells: Sequence[int], values: Iterable[int]) -> dict[int, Lit]:
+        """:meth:`some` for each of ``values``: a cage's digits, the cells sorted once
+        (the killer batch makes hundreds of these a puzzle)."""
+        group = tuple(sorted(cells))
+        fixed, somes, found = self.fixed, self.somes, {}
+        open_values = self._held(group)
+        for value in values:
+            lit = somes.get((group, value))
+            if lit is None:
+                free, lit = [], False
+                for cell, held in zip(group, open_values, strict=True):
+                    x = held.get(value, False) if held is not None else fixed[cell] == value
+                    if x is True:
+                        lit = True
+                        break
+                    if x is not False:
+                        free.append(x)
+                if lit is not True and free:
+                    lit = self.new()
+                    self.clauses += [[-x, lit] for x in free]
+                    self.clauses.append([-lit, *free])
+                somes[(group, value)] = lit
+            found[value] = lit
         return found
 
     @staticmethod
@@ -170,9 +198,13 @@ class Builder:
     def _group(self, lits: Iterable[Lit], exact: bool = False) -> list[int] | None:
         """The free literals of a group once its constants are taken into
         account (None: a true one is there, so the rest are false)."""
-        lits = list(lits)
-        trues = sum(1 for lit in lits if lit is True)
-        free = [lit for lit in lits if not isinstance(lit, bool)]
+        free: list[int] = []
+        trues = 0
+        for lit in lits:
+            if lit is True:
+                trues += 1
+            elif lit is not False:
+                free.append(lit)
         if trues > 1:
             self.clause([])
         elif trues == 1:

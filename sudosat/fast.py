@@ -180,14 +180,16 @@ def holding(cnf: Cnf) -> Minicard:
     "at most one" groups as native constraints, its other clauses as they are,
     and (the full encoding) its givens."""
     search = exactly_one(cnf.groups)
+    handle = search.minicard  # PySAT's C functions, as in exactly_one
+    add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
     for group in cnf.atmost:
-        search.add_atmost(group, 1)
+        add_atmost(handle, group, 1)
     for clause in cnf.extra:
-        search.add_clause(clause)
+        add_clause(handle, clause)
     if not cnf.encoding.reduced:  # (reduced, a given is no variable at all)
         n = cnf.puzzle.size
         for cell, value in cnf.puzzle.givens:
-            search.add_clause([var(n, cell, value)])
+            add_clause(handle, [var(n, cell, value)])
     return search
 
 
