@@ -131,7 +131,7 @@ def cubes(cnf: Cnf, clauses: list[list[int]]) -> str:
     )
 
 
-class Idle(Propagator):  # type: ignore[misc]
+class Idle(Propagator):
     """Observes, counts, propagates nothing: the floor of any Python propagator."""
 
     def __init__(self) -> None:

@@ -94,9 +94,7 @@ class Pen:
 
     def shade(self, cells: Iterable[int], fill: str) -> None:
         for cell in cells:
-            x, y = self.centre(cell)
-            half = CELL / 2
-            self.elements.append(dw.Rectangle(x - half, y - half, CELL, CELL, fill=fill))
+            self.square(cell, 1.0, fill)
 
     def text(
         self,
@@ -489,4 +487,4 @@ def missing_pdf() -> str | None:
 
 
 class MissingExtra(RuntimeError):
-    """An optional package (the ``pictures`` extra) is not installed."""
+    """An optional package (the ``pdf`` extra: cairosvg) is not installed."""

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..arith import digit_sets, distinct, distinct_sum, holdable, reachable, sum_equals
 from ..puzzle import Layout
 from .base import GroupRule, Rule, Where, cell_list, rule
+from .diagonals import repeated
 
 if TYPE_CHECKING:
     from ..draw import Pen
-from .diagonals import repeated
 
 
 @rule
