@@ -108,6 +108,14 @@ def less(b: Builder, x: Int, y: Int, strict: bool = True, when: Iterable[Lit] = 
         b.implies([*when, x.ge(t)], [y.ge(t + gap)])
 
 
+def apart(b: Builder, x: int, y: int, gap: int) -> None:
+    """The digits of cells ``x`` and ``y`` differ by at least ``gap``: a clause per
+    value (x = v: y <= v - gap or y >= v + gap), through the order literals."""
+    for a, c in ((x, y), (y, x)):
+        for v in b.candidates(a):
+            b.implies([b.lit(a, v)], [b.neg(b.ge(c, v - gap + 1)), b.ge(c, v + gap)])
+
+
 def equals_constant(b: Builder, x: Int, value: int, when: Iterable[Lit] = ()) -> None:
     when = list(when)
     b.implies(when, [x.ge(value)])
@@ -131,6 +139,19 @@ def digit_sets(size: int, count: int, value: int) -> tuple[frozenset[int], ...]:
         for digits in combinations(range(1, size + 1), count)
         if sum(digits) == value
     )
+
+
+@cache
+def subset_sums(digits: tuple[int, ...], count: int | None = None) -> frozenset[int]:
+    """What distinct ``digits`` can add up to: any number of them, or ``count``."""
+    sums: dict[int, set[int]] = {0: {0}}  # how many taken -> their sums
+    for digit in digits:
+        for taken in sorted(sums, reverse=True):
+            if count is None or taken < count:
+                sums.setdefault(taken + 1, set()).update(s + digit for s in sums[taken])
+    if count is None:
+        return frozenset(set().union(*sums.values()))
+    return frozenset(sums.get(count, set()))
 
 
 def reachable(size: int, count: int, value: int) -> bool:

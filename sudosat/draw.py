@@ -87,6 +87,27 @@ class Pen:
             )
         )
 
+    def diamond(self, cell: int, radius: float, fill: str, stroke: str) -> None:
+        """A square on its corner in the cell (a lockout line's end)."""
+        x, y = self.centre(cell)
+        r = radius * CELL
+        self.elements.append(
+            dw.Lines(
+                x,
+                y - r,
+                x + r,
+                y,
+                x,
+                y + r,
+                x - r,
+                y,
+                close=True,
+                fill=fill,
+                stroke=self.colour(stroke),
+                stroke_width=0.05 * CELL,
+            )
+        )
+
     def square(self, cell: int, side: float, fill: str) -> None:
         x, y = self.centre(cell)
         half = side * CELL / 2

@@ -38,7 +38,7 @@ from .encoding import Cnf, Encoding, decode_model, encode
 from .fast import NAME as BATCH_ENGINE
 from .fast import FastSolver, holding
 from .limits import check_solvable
-from .outcome import Outcome, Stats, Status, accept, no_solution, status_of
+from .outcome import Outcome, Stats, Status, accept, forced_grid_breaks, no_solution, status_of
 from .puzzle import Grid, Puzzle, verify
 from .signals import PR_SET_PDEATHSIG, held, prctl
 from .solvers import DEFAULT_SOLVER, SatSolver, SolverError, SolverSpec, SolverTimeout, solver_spec
@@ -261,7 +261,11 @@ def _run(
     report("size", (cnf.variable_count, cnf.clause_count))
     if cnf.names:
         report("families", cnf.families())
-    if not cnf.open_cells:  # the singles filled every cell: the one solution, no solve
+    if not cnf.open_cells:  # the singles filled every cell: the one candidate, no solve
+        broken = forced_grid_breaks(puzzle, target.cells)
+        if broken:  # the rows, columns and regions force a grid that a rule forbids
+            report("none", broken)
+            return
         report("solution", accept(puzzle, target.cells, [], "the singles"))
         report("done", (solver.name, Stats()))
         return

@@ -34,6 +34,31 @@ A_WORD = re.compile(r"[^\s|+\u2500-\u257f]+")
 DECORATION = r"\s|+=:*.'\-\u2500-\u257f"
 FPUZZLES_LINK = re.compile(r"(?:[?&]load=|fpuzzles)([A-Za-z0-9+/=%\-_. ]+)")
 """An f-puzzles link (its data in group 1), or where the text names f-puzzles."""
+URL = re.compile(r"(?i:https?://|www\.)\S+")
+BARE_PAYLOAD = re.compile(r"\s*(scl|ctc)[A-Za-z0-9+/=\\]{40,}\s*")
+"""SudokuPad's own puzzle data without its link (see :mod:`sudokupad`)."""
+
+
+LINK = re.compile(rf"{FPUZZLES_LINK.pattern}|{URL.pattern}|^{BARE_PAYLOAD.pattern}$")
+"""Any of the three, in one search (every line of a batch is asked)."""
+
+
+def is_link(text: str) -> bool:
+    """Whether a line is a link (to any site) or a bare SudokuPad payload: read as
+    one (:mod:`links`), so that what cannot be read is refused as a link, never
+    as a row of cells. Plain substrings first: every line of a batch is asked, and
+    a line of digits holds none of them (the regular expression costs 5x more)."""
+    hinted = (
+        "://" in text
+        or "load=" in text
+        or "fpuzzles" in text
+        or "www." in text
+        or "scl" in text
+        or "ctc" in text
+    )
+    return hinted and LINK.search(text) is not None
+
+
 SEPARATOR_LINE = re.compile(rf"^[{DECORATION}]*[-+=\u2500-\u257f][{DECORATION}]*$")
 """A rule or border line, as people draw grids: ``------+------``, ``|---+---|``,
 Sudoku Explainer's ``*-----------*``, HoDoKu's ``.-------.-------.`` and
@@ -575,7 +600,7 @@ def maybe_fpuzzles(text: str, json: bool = True) -> bool:
     the module is asked only when the line could be one, so that reading a file
     of digits never loads it."""
     stripped = text.strip()
-    named = (json and stripped.startswith("{")) or FPUZZLES_LINK.search(stripped)
+    named = (json and stripped.startswith("{")) or is_link(stripped)
     if not named and (len(stripped) < 40 or not any(char.isalpha() for char in stripped)):
         return False
     from . import fpuzzles
@@ -626,10 +651,10 @@ def _with_rules(entry: Puzzle | InputError, statements: Sequence[Any]) -> Puzzle
 
 def _fpuzzles_row(row: Row, source: str, variants: Variants) -> Puzzle | InputError:
     """The f-puzzles puzzle on one line (a link or a bare string), with ``variants``."""
-    from . import fpuzzles
+    from . import links
 
     try:
-        puzzle = fpuzzles.read(row.text, source, row.number, variants.values_as_givens)
+        puzzle = links.read(row.text, source, row.number, variants.values_as_givens)
     except InputError as err:
         return err
     return _with_rules(puzzle, variants.statements)
@@ -817,12 +842,12 @@ class LineReader:
         for row in rows:
             if self.first is not None:
                 return
-            if not FPUZZLES_LINK.search(row.text):  # a link settles nothing: read it later
+            if not is_link(row.text):  # a link settles nothing: read it later
                 self.read_row(row)
 
     def _settle_alphabet(self, rows: Sequence[Row]) -> None:
         if not self.settled:
-            rows = [row for row in rows[:200] if not FPUZZLES_LINK.search(row.text)]
+            rows = [row for row in rows[:200] if not is_link(row.text)]
             sample = [_readings([row], self.source, self.rank, None, False) for row in rows]
             self.alphabet = _file_alphabet(sample)
             self.settled = True
@@ -830,7 +855,7 @@ class LineReader:
     def read_row(self, row: Row) -> Puzzle | InputError:
         """One line's puzzle, with the rules of ``variants``; an f-puzzles link is
         read as such."""
-        if FPUZZLES_LINK.search(row.text):  # a link is no row of cells: read it at once
+        if is_link(row.text):  # a link is no row of cells: read it at once
             return _fpuzzles_row(row, self.source, self.variants)
         found = self._read_classic_row(row)
         if isinstance(found, InputError) and maybe_fpuzzles(row.text):

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from .formats import DIGITS, FPUZZLES_LINK, InputError
+from .formats import DIGITS, FPUZZLES_LINK, InputError, is_link
 from .puzzle import MAX_SIZE, Layout, Puzzle
 
 if TYPE_CHECKING:  # the rules are imported when a puzzle is read: a classic file never pays
@@ -53,6 +53,9 @@ DRAWING = frozenset(
 )
 """Fields that carry no rule: pictures, words, settings of the f-puzzles page,
 and the setter's own solution."""
+SHAPES = ("line", "cage", "circle", "rectangle", "text")
+"""The drawing-only fields a setter may draw a rule with (a whispers line as a
+plain ``line``): named on stderr when such a puzzle comes out not unique."""
 BASE64_LINE = re.compile(r"[A-Za-z0-9+/= ]{40,}")
 
 
@@ -64,11 +67,11 @@ def looks_like(text: str) -> bool:
 def looks_like_line(text: str) -> bool:
     """Whether one line may be an f-puzzles puzzle: a link or a bare string."""
     stripped = text.strip()
-    if FPUZZLES_LINK.search(stripped):
+    if is_link(stripped):
         return True
     if not BASE64_LINE.fullmatch(stripped) or not re.search("[A-Za-z]", stripped):
         return False  # lz-strings hold letters; a line of digits is a puzzle's
-    return _decompress(stripped) is not None
+    return decompress(stripped) is not None
 
 
 def read(text: str, source: str, line: int = 1, values_as_givens: bool = False) -> Puzzle:
@@ -80,7 +83,7 @@ def read(text: str, source: str, line: int = 1, values_as_givens: bool = False) 
     else:
         match = FPUZZLES_LINK.search(stripped)
         data = match[1] if match else stripped
-        found = _decompress(unquote(data).replace(" ", "+"))
+        found = decompress(unquote(data).replace(" ", "+"))
         if found is None:
             raise InputError(source, line, 1, "an f-puzzles link or string that does not decode")
         raw = found
@@ -88,18 +91,21 @@ def read(text: str, source: str, line: int = 1, values_as_givens: bool = False) 
         data = json.loads(raw)
     except json.JSONDecodeError as err:
         raise InputError(source, line, 1, f"f-puzzles JSON: {err.msg} at {err.pos}") from None
+    except RecursionError:
+        raise InputError(source, line, 1, "f-puzzles JSON nested too deep to be a puzzle") from None
     if not isinstance(data, dict):
         raise InputError(source, line, 1, "f-puzzles JSON: expected an object")
     return puzzle_of(data, source, line, values_as_givens)
 
 
 BASE64 = string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/="
-BASE64_VALUES = {char: i for i, char in enumerate(BASE64)}
-"""lz-string's base64 alphabet (its ``keyStrBase64``), value by character."""
+BASE64_VALUES = {char: i for i, char in enumerate(BASE64)} | {"\\": 64}
+"""lz-string's base64 alphabet (its ``keyStrBase64``), value by character;
+SudokuPad pads with a backslash where lz-string writes ``=``."""
 
 
 @lru_cache(maxsize=256)  # a line is looked at (the first lines of a file twice), then read
-def _decompress(data: str) -> str | None:
+def decompress(data: str) -> str | None:
     """lz-string's ``decompressFromBase64``, its characters looked up in a table
     made once (the package rebuilds its table for every character: 7 ms for a
     9x9 killer's link)."""
@@ -135,7 +141,8 @@ def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bo
                 f"unknown constraint {key!r}: sudosat cannot solve this puzzle by its rules"
             )
         constraints += kind.from_fpuzzles(value, where.at(key))
-    rules = Rules.of(layout, constraints)
+    drawn = tuple(key for key in SHAPES if data.get(key))
+    rules = Rules.of(layout, constraints, drawn)
     alphabet = DIGITS[:size] if size <= 9 else ""
     title = data.get("title")
     name = title.strip() if isinstance(title, str) else ""

@@ -38,6 +38,7 @@ from .formats import (
     stream_header,
 )
 from .puzzle import Puzzle
+from .ruletext import is_statement
 from .signals import quiet_thread
 
 CHUNK = 128
@@ -240,6 +241,22 @@ def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int 
     return puzzle, solution
 
 
+def is_csv(lines: Lines) -> bool:
+    """Whether an input is a CSV: a first line naming a puzzle column, or fields
+    above more fields. A rule statement (``anti-knight, diagonals``) or a title
+    (``AI Escargot, 2006``) above a grid holds a comma too, and makes no CSV. The
+    second line is waited for only when the first leaves it open, so that a pipe's
+    first puzzle is answered as it comes."""
+    first = lines.peek_content(1)
+    if not first or "," not in first[0][1] or is_statement(first[0][1]):
+        return False
+    names = {name.strip().strip('"').lower() for name in first[0][1].split(",")}
+    if names & set(PUZZLE_COLUMNS):
+        return True
+    second = lines.peek_content(2)[1:]
+    return bool(second) and "," in second[0][1] and not is_statement(second[0][1])
+
+
 def _is_stream(lines: Lines, rank: int | None, layout: str, lines_needed: int) -> bool:
     """Whether the input is one puzzle per line: a CSV, or whole puzzles on the first
     ``lines_needed`` content lines. What was peeked at stays in ``lines``."""
@@ -248,8 +265,8 @@ def _is_stream(lines: Lines, rank: int | None, layout: str, lines_needed: int) -
     first = lines.peek_content(lines_needed)
     if first and first[0][1].lstrip().startswith("{"):
         return False  # an f-puzzles JSON file: read whole
-    if first and "," in first[0][1]:
-        return True  # a CSV
+    if is_csv(lines):
+        return True
     if layout == "line":
         return True
     if any(stream_header(text) for _, text in first):  # a name above each puzzle line
@@ -323,6 +340,7 @@ def _line_chunks(
     """The input's content lines in chunks; CSV columns split off; the first chunk
     settles the alphabet and the size for the rest."""
     reader = LineReader(source, rank, alphabet, variants)
+    csv = is_csv(lines)
     columns: tuple[int, int | None] | None = None
     header_seen = False
     name = ""  # from a header line, for the next puzzle
@@ -340,7 +358,7 @@ def _line_chunks(
             if not header_seen:
                 header_seen = True
                 try:
-                    columns = _csv_header(text, source, number)
+                    columns = _csv_header(text, source, number) if csv else None
                 except InputError as error:
                     yield Chunk(source, entries=[error])
                     return

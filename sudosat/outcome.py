@@ -131,3 +131,14 @@ def accept(puzzle: Puzzle, grid: Grid, found: list[Grid], solver: str) -> Grid:
         raise SolverError(f"{solver} returned a blocked solution again")
     found.append(grid)
     return grid
+
+
+def forced_grid_breaks(puzzle: Puzzle, grid: Grid) -> str:
+    """Why the one grid the rows, columns and regions leave (the singles filled every
+    cell) is no solution: the rule it breaks, so the puzzle has none; "" when it is one.
+
+    The singles know only the rows, columns, regions and the cells' narrowed
+    candidates, and every value they place holds in every solution; so when their
+    grid breaks a rule, no grid keeps them all."""
+    problems = verify(puzzle, grid)
+    return f"the givens force a grid that breaks {problems[0]}" if problems else ""

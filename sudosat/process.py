@@ -72,9 +72,17 @@ runs, so a signal that came then is acted on when the command returns."""
 
 
 def _raise_for(signum: int) -> None:
+    # An object the signal cut in half as it was made (a PySAT Solver before its
+    # first attribute) complains from its finalizer as the stack unwinds: noise
+    # once the run is stopping, and never the one line the stop promises.
+    sys.unraisablehook = _quiet
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Terminated(signum)
+
+
+def _quiet(unraisable: object) -> None:
+    pass
 
 
 def _stop(signum: int, frame: object) -> None:

@@ -208,8 +208,39 @@ def sentence(result: Result, view: View) -> str:
 
 
 def note(result: Result, view: View) -> str | None:
-    """The line for stderr, if any: single puzzles in line and grid format always say
-    what was found; many puzzles only where one is not unique or failed its check."""
+    """The lines for stderr, if any: single puzzles in line and grid format always
+    say what was found; many puzzles only where one is not unique or failed its
+    check; in every format, a puzzle not unique whose drawings may mean a rule, and
+    one that no f-puzzles link can hold."""
+    said = _said(result, view)
+    outcome = result.outcome
+    if outcome is None or outcome.puzzle.rules is None:  # classic: nothing more (a batch's)
+        return said
+    unwritten = None
+    if view.fmt == "fpuzzles":
+        why = unlinkable(outcome.puzzle)
+        unwritten = f"{result.where()}: error: {why}" if why else None
+    lines = [line for line in (said, drawn_note(result), unwritten) if line]
+    return "\n".join(lines) if lines else None
+
+
+def drawn_note(result: Result) -> str | None:
+    """The warning for a puzzle that is not unique and draws shapes that carry no
+    rule (an f-puzzles whispers puzzle drawn with plain lines is the classic case)."""
+    outcome = result.outcome
+    if outcome is None or outcome.status not in (Status.MULTIPLE, Status.NONE):
+        return None
+    rules = outcome.puzzle.rules
+    if rules is None or not rules.drawings:
+        return None
+    shapes = ", ".join(rules.drawings)
+    return (
+        f"{result.where()}: note: {outcome.status} with drawings that carry no rule "
+        f"sudosat reads ({shapes}); if one means a rule, state it (--rules) and solve again"
+    )
+
+
+def _said(result: Result, view: View) -> str | None:
     if result.outcome is None and view.explain:
         return f"Error: {result.error}"  # also beside explain's json record
     if view.fmt not in ("line", "grid"):
@@ -582,12 +613,27 @@ def _picture(result: Result, view: View) -> str:
 
 
 def _link(puzzle: Puzzle | None) -> str:
-    """An f-puzzles link, a line (``error`` for input that could not be read)."""
-    if puzzle is None:
+    """An f-puzzles link, a line (``error`` for input that could not be read, or a
+    puzzle with a rule f-puzzles has no field for: see :func:`note`)."""
+    if puzzle is None or unlinkable(puzzle):
         return "error\n"
     from .fpuzzles import link
 
     return link(puzzle) + "\n"
+
+
+def unlinkable(puzzle: Puzzle) -> str:
+    """Why no f-puzzles link can hold ``puzzle`` (a rule with no field), or ""."""
+    if puzzle.rules is None:
+        return ""
+    from .fpuzzles import write
+    from .rules.base import NoField
+
+    try:
+        write(puzzle)
+    except NoField as err:
+        return str(err)
+    return ""
 
 
 # --- made and explained puzzles -------------------------------------------------

@@ -37,6 +37,23 @@ if TYPE_CHECKING:
 STATEMENT = re.compile(r"\s*([A-Za-z][A-Za-z0-9+\-]*)\s*([^:]*?)\s*(?::(.*))?")
 SPECIAL = ("size", "regions")
 CELLS = re.compile(r"\s*r\d+\s*c\d+", re.IGNORECASE)
+COMMENT = re.compile(r"(?:^|\s)#.*$")
+"""A comment: from a ``#`` that starts the line or follows a space, to its end."""
+WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*[+-]?")
+
+
+def _near(word: str) -> list[str]:
+    """The rule words close to a misspelled one (``anti-kngiht``: anti-knight)."""
+    import difflib
+
+    from .rules import BY_WORD
+
+    near = difflib.get_close_matches(word, list(BY_WORD), n=6, cutoff=0.75)
+    if not near:
+        return []
+    score = {w: difflib.SequenceMatcher(None, word, w).ratio() for w in near}
+    best = max(score.values())  # the closest, and any about as close
+    return list(dict.fromkeys(BY_WORD[w].words[0] for w in near if score[w] >= best - 0.05))[:3]
 
 
 @dataclass
@@ -78,8 +95,13 @@ def is_statement(text: str) -> bool:
         return match[3] is not None
     if match[3] is not None:  # an unknown word before cells is an unknown rule, never a row
         return word in BY_WORD or bool(CELLS.match(match[3]))
+    if word in BY_WORD and CELLS.search(match[2]):  # cage 15 r1c1 r1c2: its colon is missing
+        return True
     words = [w for w in re.split(r"[,\s]+", text.strip()) if w]
-    return all(w.lower() in BY_WORD and BY_WORD[w.lower()].flag for w in words)
+    if all(w.lower() in BY_WORD and BY_WORD[w.lower()].flag for w in words):
+        return True
+    # anti-kngiht: a misspelled rule, reported as one rather than as a row of cells
+    return all(WORD.fullmatch(w) for w in words) and any(_near(w.lower()) for w in words)
 
 
 def split(text: str, source: str) -> tuple[Statements, str]:
@@ -96,8 +118,9 @@ def split(text: str, source: str) -> tuple[Statements, str]:
             taking -= 1
             kept.append("")
             continue
-        if line.strip() and not line.strip().startswith("#") and is_statement(line):
-            found.lines.append((number, line.strip()))
+        said = uncommented(line)
+        if said and is_statement(said):
+            found.lines.append((number, said))
             kept.append("")
             head, _, rest = line.partition(":")
             if head.strip().lower() == "regions" and not rest.strip():
@@ -105,6 +128,11 @@ def split(text: str, source: str) -> tuple[Statements, str]:
             continue
         kept.append(line)
     return found, "\n".join(kept)
+
+
+def uncommented(line: str) -> str:
+    """A statement line without its ``# comment`` (a whole line, or after the rule)."""
+    return COMMENT.sub("", line).strip()
 
 
 def _label_rows(below: Sequence[str]) -> int:
@@ -122,8 +150,8 @@ def from_option(text: str, source: str = "--rules") -> Statements:
     """``--rules`` statements: separated by ``;`` or new lines."""
     found = Statements(source=source)
     for part in re.split(r"[;\n]", text):
-        if part.strip():
-            found.lines.append((0, part.strip()))
+        if uncommented(part):
+            found.lines.append((0, uncommented(part)))
     return found
 
 
@@ -153,7 +181,7 @@ def apply(puzzle: Puzzle, statements: Iterable[Statements]) -> Puzzle:
         )
     if not constraints and layout == puzzle.layout and puzzle.rules is None:
         return puzzle
-    rules = Rules.of(layout, constraints)
+    rules = Rules.of(layout, constraints, puzzle.rules.drawings if puzzle.rules else ())
     return Puzzle(
         layout.rank, puzzle.cells, puzzle.alphabet, puzzle.source, puzzle.line, puzzle.name, rules
     )
@@ -173,24 +201,37 @@ def statement(text: str, where: Where) -> list[Rule]:
     word, value, cells = match[1].lower(), match[2], match[3]
     if cells is None and word == "negative":
         return BY_WORD[word].from_text(word, value, "", where)
+    if cells is None and word in BY_WORD and CELLS.search(value):
+        head = " ".join([word, *_head(value).split()])
+        raise where.error(f"expected a colon before the cells: {head}: r1c1 ...")
     if cells is None:  # flags: anti-knight, diagonals
         found: list[Rule] = []
         for flag in (w for w in re.split(r"[,\s]+", text.strip()) if w):
             kind = BY_WORD.get(flag.lower())
             if kind is None or not kind.flag:
-                raise where.error(f"unknown rule {flag[:20]!r}{_known()}")
+                raise where.error(f"unknown rule {flag[:20]!r}{_known(flag)}")
             found += kind.from_text(flag.lower(), "", "", where)
         return found
     kind = BY_WORD.get(word)
     if kind is None:
-        raise where.error(f"unknown rule {word[:20]!r}{_known()}")
+        raise where.error(f"unknown rule {word[:20]!r}{_known(word)}")
     return kind.from_text(word, value, cells.strip(), where)
 
 
-def _known() -> str:
+def _known(word: str) -> str:
+    """What to say after an unknown rule's word: the words near it, else every rule."""
     from .rules import BY_WORD
 
+    near = _near(word.lower())
+    if near:
+        return f"; did you mean {' or '.join(near)}?"
     return "; known: " + ", ".join(sorted({cls.words[0] for cls in BY_WORD.values()}))
+
+
+def _head(value: str) -> str:
+    """The number before the cells of a statement that lost its colon."""
+    match = CELLS.search(value)
+    return value[: match.start()].strip() if match else value
 
 
 def _regions(text: str, where: Where) -> Layout:

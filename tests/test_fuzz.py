@@ -149,3 +149,110 @@ def test_decode_takes_any_answer(model: str) -> None:
     if result.exit_code == 0:  # a grid was printed: it must be a solution
         grid = tuple(int(ch) for ch in result.stdout.strip())
         assert verify(parse(escargot), grid) == []
+
+
+# --- f-puzzles JSON, every constraint field mutated ------------------------------
+
+STATEMENTS = """
+cage 15: r1c1 r1c2
+little-killer 20: r0c2 dr
+odd: r2c2
+even: r2c3
+minimum: r5c5
+maximum: r5c6
+quadruple 12: r1c4 r1c5 r2c4 r2c5
+clone: r3c1 = r7c7
+difference: r4c4 r4c5
+ratio: r6c1 r7c1
+x: r8c8 r8c9
+thermo: r9c1 r9c2 r9c3
+slow-thermo: r8c1 r8c2
+arrow: r3c3 > r4c3 r4c2
+palindrome: r6c6 r6c7 r6c8
+renban: r2c7 r2c8
+whispers: r3c7 r3c8
+between: r7c3 r7c4 r7c5
+region-sum: r4c7 r5c7
+entropic: r9c7 r9c8 r9c9
+zipper: r1c7 r1c8 r1c9
+lockout: r6c3 r6c4 r6c5
+modular: r5c1 r5c2 r5c3
+double-arrow: r7c8 r8c7 r9c6
+sandwich 10: r0c5
+x-sum 15: r4c0
+skyscraper 3: r10c9
+row-indexer: r2c1
+column-indexer: r3c2
+box-indexer: r9c5
+extra-region: r4c1 r5c8
+negative: ratio, xv
+anti-knight
+"""
+JUNK: list[object] = [
+    None,
+    "",
+    "R1C1",
+    "R0C0",
+    "R99C1",
+    "R1C1C1",
+    0,
+    -5,
+    10_000,
+    "10000",
+    "-3",
+    1.5,
+    True,
+    [],
+    {},
+    ["R1C1"] * 2000,
+    [["R1C1", "R1C2"]] * 500,
+    "x" * 5000,
+]
+
+
+def fpuzzles_base() -> dict[str, object]:
+    from sudosat.fpuzzles import write
+
+    return write(parse(STATEMENTS))
+
+
+@st.composite
+def mutated_fpuzzles(draw: st.DrawFn) -> dict[str, object]:
+    """A valid f-puzzles puzzle with every kind of constraint, then a few of its
+    fields, entries or keys dropped, retyped or replaced with junk."""
+    data = json.loads(json.dumps(fpuzzles_base()))
+    for _ in range(draw(st.integers(1, 3))):
+        key = draw(st.sampled_from(sorted(data)))
+        value = data[key]
+        kind = draw(st.sampled_from(["drop", "junk", "entry", "key", "grow"]))
+        if kind == "drop":
+            del data[key]
+        elif kind == "junk":
+            data[key] = draw(st.sampled_from(JUNK))
+        elif kind == "grow" and isinstance(value, list):
+            data[key] = value * draw(st.sampled_from([0, 50, 400]))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            entry = value[draw(st.integers(0, len(value) - 1))]
+            field = draw(st.sampled_from([*sorted(entry), "cells", "value", "lines", "cell"]))
+            if kind == "key":
+                entry.pop(field, None)
+            else:
+                entry[field] = draw(st.sampled_from(JUNK))
+    return data
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_fpuzzles())
+def test_mutated_fpuzzles_json_ends_in_a_documented_exit_and_one_line(
+    data: dict[str, object],
+) -> None:
+    args = ["solve", "-", "--format", "json", "--timeout", "30"]
+    result = CliRunner().invoke(cli, args, input=json.dumps(data).encode())
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback in real life
+    assert result.exit_code in EXIT_CODES - {4}
+    if result.exit_code == 2:  # refused: one line naming where and what
+        assert result.stderr.startswith("Error: <stdin>:") and result.stderr.count("\n") == 1
+        return
+    record = json.loads(result.stdout)
+    assert record["status"] in ("unique", "multiple", "none", "timeout")

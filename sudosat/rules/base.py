@@ -38,6 +38,14 @@ class Rule:
     """Whether its picture puts a clue outside the grid (a sandwich's number)."""
     drawn: ClassVar[bool] = True
     """Whether its picture shows it on the grid (else it is named under it)."""
+    title: ClassVar[str] = ""
+    """Its name for people (``killer cage``), in the README's rule table."""
+    meaning: ClassVar[str] = ""
+    """What it means exactly, as setters say it and f-puzzles applies it."""
+    takes: ClassVar[str] = ""
+    """What its number says, when it takes one (``the sum``)."""
+    written_as: ClassVar[str] = ""
+    """Where f-puzzles writes it when it has no field of its own."""
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
@@ -80,6 +88,12 @@ class Rule:
         """Its f-puzzles field and entry (a flag: the field and True)."""
         raise NotImplementedError
 
+    def fpuzzles_field(self) -> str:
+        """Its f-puzzles field; NoField when f-puzzles has none (a rellik cage)."""
+        if not self.field:
+            raise NoField(self)
+        return self.field
+
     def settle(self, others: Sequence[Rule]) -> Rule:
         """Itself, completed from the puzzle's other rules once all are read (a
         negative constraint takes the pairs that carry a mark)."""
@@ -93,6 +107,13 @@ class Rule:
 
     def draw(self, pen: Pen) -> None:
         """Its marks on the puzzle's picture (see :mod:`draw`), as setters know them."""
+
+
+class NoField(ValueError):
+    """A rule f-puzzles has no field for (a rellik cage): no link can hold the puzzle."""
+
+    def __init__(self, rule: Rule) -> None:
+        super().__init__(f"f-puzzles has no field for {rule.words[0]}: write the puzzle as text")
 
 
 R = TypeVar("R", bound=type[Rule])
@@ -115,12 +136,17 @@ class Rules:
 
     layout: Layout
     constraints: tuple[Rule, ...] = ()
+    drawings: tuple[str, ...] = field(default=(), compare=False)
+    """What the puzzle draws that carries no rule sudosat reads (f-puzzles' plain
+    ``line`` and ``cage``...): a setter may have meant a rule by one."""
 
     @classmethod
-    def of(cls, layout: Layout, constraints: Iterable[Rule]) -> Rules:
+    def of(
+        cls, layout: Layout, constraints: Iterable[Rule], drawings: tuple[str, ...] = ()
+    ) -> Rules:
         """The rules, each settled among the others, without repeats."""
         found = tuple(dict.fromkeys(constraints))
-        return cls(layout, tuple(rule.settle(found) for rule in found))
+        return cls(layout, tuple(rule.settle(found) for rule in found), drawings)
 
     def violations(self, grid: Sequence[int]) -> list[str]:
         """Why a grid that keeps the rows, columns and regions breaks a constraint."""
@@ -276,6 +302,39 @@ def orthogonal(a: int, b: int, size: int) -> bool:
     return abs(ra - rb) + abs(ca - cb) == 1
 
 
+def touching(a: int, b: int, size: int) -> bool:
+    """Side by side or corner to corner (a king's move apart)."""
+    (ra, ca), (rb, cb) = divmod(a, size), divmod(b, size)
+    return a != b and abs(ra - rb) <= 1 and abs(ca - cb) <= 1
+
+
+def close_pairs(line: Sequence[int]) -> list[tuple[int, int]]:
+    """The pairs of a line's cells at most two apart along it: those any three in a
+    row along it hold (entropic and modular lines)."""
+    return [(line[i], line[j]) for i in range(len(line)) for j in (i + 1, i + 2) if j < len(line)]
+
+
+def joined(cells: Sequence[int], size: int) -> bool:
+    """Whether ``cells`` are one piece, each reached from another by a king's move."""
+    reached, todo = {cells[0]}, [cells[0]]
+    while todo:
+        here = todo.pop()
+        for other in cells:
+            if other not in reached and touching(here, other, size):
+                reached.add(other)
+                todo.append(other)
+    return len(reached) == len(set(cells))
+
+
+def stepped(cells: Sequence[int], where: Where) -> None:
+    """A line's cells, each beside or corner to corner with the one before it (as
+    every line is drawn); else an error naming the step."""
+    for a, b in pairwise(cells):
+        if not touching(a, b, where.size):
+            x, y = cell_name(where.size, a), cell_name(where.size, b)
+            raise where.error(f"{x} to {y} is no step of a line: each cell must touch the next")
+
+
 def neighbours(cell: int, size: int, steps: Iterable[tuple[int, int]]) -> Iterable[int]:
     """The cells ``steps`` (row, column offsets) away from ``cell``, inside the grid."""
     r, c = divmod(cell, size)
@@ -337,7 +396,7 @@ class FlagRule(Rule):
         return self.words[0]
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
-        return self.field, True
+        return self.fpuzzles_field(), True
 
 
 @dataclass(frozen=True)
@@ -369,7 +428,7 @@ class CellRule(Rule):
         return f"{self.words[0]}: {cell_name(size, self.cell)}"
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
-        return self.field, {"cell": fpuzzles_cells([self.cell], size)[0]}
+        return self.fpuzzles_field(), {"cell": fpuzzles_cells([self.cell], size)[0]}
 
 
 @dataclass(frozen=True)
@@ -381,6 +440,8 @@ class GroupRule(Rule):
     value: int | None = None
     least: ClassVar[int] = 1
     default: ClassVar[int | None] = None
+    valued: ClassVar[bool] = False
+    """Whether it takes a number (a cage's sum, a dot's value)."""
 
     def __post_init__(self) -> None:
         if self.value is None and self.default is not None:  # one rule, however made
@@ -401,26 +462,37 @@ class GroupRule(Rule):
 
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
-        """The rule, checked as it is read (a subclass refuses what cannot be)."""
+        """The rule, checked as it is read (a subclass refuses what cannot be, then
+        asks its base): a number where the rule takes none is refused, never ignored."""
+        if value is not None and not cls.valued:
+            raise where.error(f"{cls.words[0]} takes no number, found {value}")
         return cls(cells, value)
 
     def cells(self) -> tuple[int, ...]:
         return self.group
 
-    def shown_value(self) -> str:
-        return "" if self.value is None or self.value == self.default else f" {self.value}"
+    @classmethod
+    def default_for(cls, size: int) -> int | None:
+        """The number it has when none is written (a dot's 1 or 2; whispers' N/2)."""
+        return cls.default
+
+    def shown_value(self, size: int) -> str:
+        """Its number as written after its word: nothing when it is the default."""
+        if self.value is None or self.value == self.default_for(size):
+            return ""
+        return f" {self.value}"
 
     def describe(self, size: int) -> str:
-        return f"{self.words[0]} {cell_list(self.group, size)}{self.shown_value()}"
+        return f"{self.words[0]} {cell_list(self.group, size)}{self.shown_value(size)}"
 
     def text(self, size: int) -> str:
-        return f"{self.words[0]}{self.shown_value()}: {text_cells(self.group, size)}"
+        return f"{self.words[0]}{self.shown_value(size)}: {text_cells(self.group, size)}"
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         entry: dict[str, Any] = {"cells": fpuzzles_cells(self.group, size)}
         if self.value is not None:
             entry["value"] = str(self.value)
-        return self.field, entry
+        return self.fpuzzles_field(), entry
 
 
 @dataclass(frozen=True)
@@ -433,11 +505,14 @@ class PairRule(GroupRule):
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
         if len(cells) != 2:
             raise where.error(f"expected two cells, found {len(cells)}")
-        return cls(cells, value)
+        if not orthogonal(*cells, where.size):
+            a, b = (cell_name(where.size, c) for c in cells)
+            raise where.error(f"{a} and {b} are not side by side: a mark lies between neighbours")
+        return super().made(cells, value, where)
 
     def describe(self, size: int) -> str:
         a, b = (cell_name(size, c) for c in self.group)
-        return f"{self.words[0]}{self.shown_value()} {a}-{b}"
+        return f"{self.words[0]}{self.shown_value(size)} {a}-{b}"
 
 
 @dataclass(frozen=True)
@@ -458,9 +533,14 @@ class LineRule(GroupRule):
                 found.append(cls.made(line, number, here))
         return found
 
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
+        stepped(cells, where)
+        return super().made(cells, value, where)
+
     def describe(self, size: int) -> str:
         names = [cell_name(size, c) for c in self.group]
-        return f"{self.words[0]}{self.shown_value()} {names[0]}>{names[-1]}"
+        return f"{self.words[0]}{self.shown_value(size)} {names[0]}>{names[-1]}"
 
     def draw(self, pen: Pen) -> None:
         pen.line(self.group, self.colour)
@@ -469,7 +549,33 @@ class LineRule(GroupRule):
         entry: dict[str, Any] = {"lines": [fpuzzles_cells(self.group, size)]}
         if self.value is not None:
             entry["value"] = str(self.value)
-        return self.field, entry
+        return self.fpuzzles_field(), entry
+
+
+@dataclass(frozen=True)
+class SpacedLine(LineRule):
+    """A line some of whose digits differ by at least its value (whispers' and
+    lockout lines' least difference): a default that depends on the grid's size
+    when none is written, kept as None so that a rule is one however written."""
+
+    valued: ClassVar[bool] = True
+
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
+        n = where.size
+        if value is not None and not 1 <= value <= n - 1:
+            raise where.error(f"{cls.words[0]} {value}: digits 1..{n} differ by 1 to {n - 1}")
+        if value == cls.default_for(n):
+            value = None
+        return super().made(cells, value, where)
+
+    def gap(self, size: int) -> int:
+        """The least difference: its value, else the default for the grid's size."""
+        if self.value is not None:
+            return self.value
+        default = self.default_for(size)
+        assert default is not None
+        return default
 
 
 SIDES = {"top": "from the top", "bottom": "from the bottom", "left": "from the left"}
@@ -508,7 +614,22 @@ class OutsideRule(Rule):
         inside = (row in (0, n + 1)) != (col in (0, n + 1))
         if not inside or not (0 <= row <= n + 1 and 0 <= col <= n + 1):
             raise where.error(f"R{row}C{col} is no place beside a row or a column")
+        if value not in cls.possible(n):
+            raise where.error(f"{cls.words[0]} {value}: {cls.range_text(n)}")
         return cls(clue, value)
+
+    @classmethod
+    def possible(cls, size: int) -> frozenset[int]:
+        """The clues a row or column of ``size`` digits can give."""
+        raise NotImplementedError
+
+    @classmethod
+    def range_text(cls, size: int) -> str:
+        """What the clues can be, said in the error that refuses one."""
+        found = sorted(cls.possible(size))
+        gaps = [v for v in range(found[0], found[-1] + 1) if v not in found]
+        but = f" but {', '.join(map(str, gaps))}" if gaps else ""
+        return f"expected {found[0]} to {found[-1]}{but} on a {size}x{size}"
 
     def line(self, size: int) -> tuple[int, ...]:
         """The cells of its row or column, from the clue inwards."""
@@ -535,7 +656,10 @@ class OutsideRule(Rule):
         return f"{self.words[0]} {self.value}: r{self.clue[0]}c{self.clue[1]}"
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
-        return self.field, {"cell": f"R{self.clue[0]}C{self.clue[1]}", "value": str(self.value)}
+        return self.fpuzzles_field(), {
+            "cell": f"R{self.clue[0]}C{self.clue[1]}",
+            "value": str(self.value),
+        }
 
     def draw(self, pen: Pen) -> None:
         pen.outside(*self.clue, str(self.value))

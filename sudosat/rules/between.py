@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 @rule
 @dataclass(frozen=True)
 class Between(LineRule):
+    title: ClassVar[str] = "between line"
+    meaning: ClassVar[str] = (
+        "The digits on the line lie strictly between those in its two end circles (either end may "
+        "hold the smaller)."
+    )
     field: ClassVar[str] = "betweenline"
     words: ClassVar[tuple[str, ...]] = ("between", "between-line")
     family: ClassVar[str] = "between lines"

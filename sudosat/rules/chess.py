@@ -44,6 +44,8 @@ class AntiChess(FlagRule):
 @rule
 @dataclass(frozen=True)
 class AntiKnight(AntiChess):
+    title: ClassVar[str] = "anti-knight"
+    meaning: ClassVar[str] = "Two cells a chess knight's move apart never hold the same digit."
     field: ClassVar[str] = "antiknight"
     words: ClassVar[tuple[str, ...]] = ("anti-knight", "antiknight")
     family: ClassVar[str] = "anti-knight: a knight's move apart, different"
@@ -53,6 +55,11 @@ class AntiKnight(AntiChess):
 @rule
 @dataclass(frozen=True)
 class AntiKing(AntiChess):
+    title: ClassVar[str] = "anti-king"
+    meaning: ClassVar[str] = (
+        "Two cells a chess king's move apart (diagonal neighbours; orthogonal ones share a row or "
+        "column anyway) never hold the same digit."
+    )
     field: ClassVar[str] = "antiking"
     words: ClassVar[tuple[str, ...]] = ("anti-king", "antiking")
     family: ClassVar[str] = "anti-king: diagonally touching, different"

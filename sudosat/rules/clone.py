@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 @rule
 @dataclass(frozen=True)
 class Clone(Rule):
+    title: ClassVar[str] = "clone"
+    meaning: ClassVar[str] = "The two shapes hold the same digits in the same places."
     field: ClassVar[str] = "clone"
     words: ClassVar[tuple[str, ...]] = ("clone",)
     family: ClassVar[str] = "clones: same digits"

@@ -51,6 +51,10 @@ class Diagonal(FlagRule):
 @rule
 @dataclass(frozen=True)
 class DiagonalPlus(Diagonal):
+    title: ClassVar[str] = "one diagonal (rising)"
+    meaning: ClassVar[str] = (
+        "The long diagonal from the bottom left to the top right holds every digit once."
+    )
     field: ClassVar[str] = "diagonal+"
     words: ClassVar[tuple[str, ...]] = ("diagonal+", "positive-diagonal")
 
@@ -58,6 +62,10 @@ class DiagonalPlus(Diagonal):
 @rule
 @dataclass(frozen=True)
 class DiagonalMinus(Diagonal):
+    title: ClassVar[str] = "one diagonal (falling)"
+    meaning: ClassVar[str] = (
+        "The long diagonal from the top left to the bottom right holds every digit once."
+    )
     field: ClassVar[str] = "diagonal-"
     words: ClassVar[tuple[str, ...]] = ("diagonal-", "negative-diagonal")
     rising: ClassVar[bool] = False
@@ -68,7 +76,10 @@ class DiagonalMinus(Diagonal):
 class Diagonals(FlagRule):
     """``diagonals`` in the text format: both diagonals (an X-Sudoku)."""
 
+    title: ClassVar[str] = "both diagonals (X-sudoku)"
+    meaning: ClassVar[str] = "Each long diagonal holds every digit once."
     words: ClassVar[tuple[str, ...]] = ("diagonals", "x-sudoku")
+    written_as: ClassVar[str] = "`diagonal+` and `diagonal-`"
 
     @classmethod
     def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:

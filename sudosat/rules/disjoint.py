@@ -19,6 +19,11 @@ def disjoint_groups(layout: Layout) -> list[tuple[int, ...]]:
 @rule
 @dataclass(frozen=True)
 class DisjointGroups(FlagRule):
+    title: ClassVar[str] = "disjoint groups"
+    meaning: ClassVar[str] = (
+        "Cells at the same place in their boxes (every box's top left cell, ...) hold different "
+        "digits."
+    )
     field: ClassVar[str] = "disjointgroups"
     words: ClassVar[tuple[str, ...]] = ("disjoint-groups", "disjoint")
     family: ClassVar[str] = "disjoint groups: each digit once"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..puzzle import Layout, cell_name
-from .base import LineRule, Where, rule
+from .base import GroupRule, LineRule, Where, close_pairs, rule
 
 
 def bands(size: int) -> list[tuple[int, int]]:
@@ -19,28 +19,26 @@ def bands(size: int) -> list[tuple[int, int]]:
 @rule
 @dataclass(frozen=True)
 class Entropic(LineRule):
+    title: ClassVar[str] = "entropic line"
+    meaning: ClassVar[str] = (
+        "Any three cells in a row along the line hold one low, one middle and one high digit (1-3,"
+        " 4-6, 7-9 on a 9x9: the digits in three equal bands)."
+    )
     field: ClassVar[str] = "entropicline"
     words: ClassVar[tuple[str, ...]] = ("entropic", "entropic-line")
     family: ClassVar[str] = "entropic lines: low, middle, high"
     colour: ClassVar[str] = "#ff8c00"
 
     @classmethod
-    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> LineRule:
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
         if where.size % 3:
             raise where.error(
                 f"entropic lines need digits in three equal bands, not 1..{where.size}"
             )
-        return cls(cells, value)
-
-    def close(self) -> list[tuple[int, int]]:
-        """Pairs at most two apart along the line: they fall in different bands."""
-        line = self.group
-        return [
-            (line[i], line[j]) for i in range(len(line)) for j in (i + 1, i + 2) if j < len(line)
-        ]
+        return super().made(cells, value, where)
 
     def encode(self, b: Any) -> None:
-        for a, c in self.close():
+        for a, c in close_pairs(self.group):
             for low, high in bands(b.size):  # not both in [low, high]
                 b.clause(
                     [b.neg(b.ge(a, low)), b.ge(a, high + 1), b.neg(b.ge(c, low)), b.ge(c, high + 1)]
@@ -48,7 +46,7 @@ class Entropic(LineRule):
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         band = {v: i for i, (lo, hi) in enumerate(bands(layout.size)) for v in range(lo, hi + 1)}
-        for a, c in self.close():
+        for a, c in close_pairs(self.group):
             if band[grid[a]] == band[grid[c]]:
                 n = layout.size
                 return f"{cell_name(n, a)} and {cell_name(n, c)} hold {grid[a]} and {grid[c]}"

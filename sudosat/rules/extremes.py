@@ -1,14 +1,16 @@
-"""Minimum and maximum cells: smaller (greater) than every orthogonal neighbour."""
+"""Minimum and maximum cells: smaller (greater) than every orthogonal neighbour
+that is not a cell of the same kind, as f-puzzles reads them: two maximum cells
+side by side are not compared with each other (a "fortress" of grey cells)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..arith import cell_int, less
 from ..puzzle import Layout, cell_name
-from .base import ORTHOGONAL, CellRule, neighbours, rule
+from .base import ORTHOGONAL, CellRule, Rule, neighbours, rule
 
 if TYPE_CHECKING:
     from ..draw import Pen
@@ -19,15 +21,26 @@ class Extreme(CellRule):
     family: ClassVar[str] = "minimum and maximum cells"
     smaller: ClassVar[bool] = True
 
+    alike: frozenset[int] = field(default=frozenset(), compare=False)
+    """The puzzle's other cells of this kind (settled once all rules are read)."""
+
+    def settle(self, others: Sequence[Rule]) -> Rule:
+        kind = [o.cell for o in others if isinstance(o, Extreme) and o.smaller == self.smaller]
+        return replace(self, alike=frozenset(kind))
+
+    def compared(self, size: int) -> list[int]:
+        """The orthogonal neighbours it is compared with: those of another kind."""
+        return [o for o in neighbours(self.cell, size, ORTHOGONAL) if o not in self.alike]
+
     def encode(self, b: Any) -> None:
         me = cell_int(b, self.cell)
-        for other in neighbours(self.cell, b.size, ORTHOGONAL):
+        for other in self.compared(b.size):
             them = cell_int(b, other)
             less(b, me, them) if self.smaller else less(b, them, me)
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         me = grid[self.cell]
-        for other in neighbours(self.cell, layout.size, ORTHOGONAL):
+        for other in self.compared(layout.size):
             if (me >= grid[other]) if self.smaller else (me <= grid[other]):
                 return f"{cell_name(layout.size, other)} holds {grid[other]}"
         return None
@@ -39,6 +52,11 @@ class Extreme(CellRule):
 @rule
 @dataclass(frozen=True)
 class Minimum(Extreme):
+    title: ClassVar[str] = "minimum cell"
+    meaning: ClassVar[str] = (
+        "The cell is smaller than every orthogonal neighbour that is not a minimum cell itself: "
+        "touching minimum cells are not compared (f-puzzles' reading)."
+    )
     field: ClassVar[str] = "minimum"
     words: ClassVar[tuple[str, ...]] = ("minimum", "min")
 
@@ -46,6 +64,11 @@ class Minimum(Extreme):
 @rule
 @dataclass(frozen=True)
 class Maximum(Extreme):
+    title: ClassVar[str] = "maximum cell"
+    meaning: ClassVar[str] = (
+        "The cell is greater than every orthogonal neighbour that is not a maximum cell itself: "
+        "touching maximum cells are not compared (f-puzzles' reading, as in fortress puzzles)."
+    )
     field: ClassVar[str] = "maximum"
     words: ClassVar[tuple[str, ...]] = ("maximum", "max")
     smaller: ClassVar[bool] = False

@@ -45,6 +45,11 @@ class Indexer(GroupRule):
 @rule
 @dataclass(frozen=True)
 class ColumnIndexer(Indexer):
+    title: ClassVar[str] = "column indexer"
+    meaning: ClassVar[str] = (
+        "A digit v in such a cell in row r, column c says that row r holds c in column v (the "
+        "1-5-9 rule's columns)."
+    )
     field: ClassVar[str] = "columnindexer"
     words: ClassVar[tuple[str, ...]] = ("column-indexer",)
 
@@ -56,6 +61,10 @@ class ColumnIndexer(Indexer):
 @rule
 @dataclass(frozen=True)
 class RowIndexer(Indexer):
+    title: ClassVar[str] = "row indexer"
+    meaning: ClassVar[str] = (
+        "A digit v in such a cell in row r, column c says that column c holds r in row v."
+    )
     field: ClassVar[str] = "rowindexer"
     words: ClassVar[tuple[str, ...]] = ("row-indexer",)
 
@@ -67,6 +76,11 @@ class RowIndexer(Indexer):
 @rule
 @dataclass(frozen=True)
 class BoxIndexer(Indexer):
+    title: ClassVar[str] = "box indexer"
+    meaning: ClassVar[str] = (
+        "A digit v in such a cell at place p of its box (1-9 in reading order) says that the box "
+        "holds p at place v."
+    )
     field: ClassVar[str] = "boxindexer"
     words: ClassVar[tuple[str, ...]] = ("box-indexer",)
 

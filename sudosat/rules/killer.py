@@ -19,9 +19,16 @@ if TYPE_CHECKING:
 @rule
 @dataclass(frozen=True)
 class KillerCage(GroupRule):
+    title: ClassVar[str] = "killer cage"
+    meaning: ClassVar[str] = (
+        "Digits in the cage do not repeat and add up to its number; without a number, they only do"
+        " not repeat."
+    )
+    takes: ClassVar[str] = "the sum (none: distinct digits only)"
     field: ClassVar[str] = "killercage"
     words: ClassVar[tuple[str, ...]] = ("cage", "killer", "killer-cage")
     family: ClassVar[str] = "killer cages: distinct digits, sums"
+    valued: ClassVar[bool] = True
 
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
@@ -33,7 +40,7 @@ class KillerCage(GroupRule):
                 f"no {len(cells)} distinct digits 1..{n} add up to {value} "
                 f"(cage {cell_list(cells, n)})"
             )
-        return cls(cells, value)
+        return super().made(cells, value, where)
 
     def allowed(self, size: int) -> dict[int, int]:
         if self.value is None:
@@ -205,17 +212,19 @@ class ExtraRegion(GroupRule):
     """An extra region (windoku's windows): digits do not repeat in it, and one of
     N cells holds every digit once."""
 
+    title: ClassVar[str] = "extra region (windoku)"
+    meaning: ClassVar[str] = (
+        "Digits in the extra region do not repeat (one of N cells holds every digit once)."
+    )
     field: ClassVar[str] = "extraregion"
     words: ClassVar[tuple[str, ...]] = ("extra-region", "region+", "window")
     family: ClassVar[str] = "extra regions: distinct digits"
 
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
-        if value is not None:
-            raise where.error("an extra region takes no number")
         if len(cells) > where.size:
             raise where.error(f"an extra region of {len(cells)} cells cannot hold distinct digits")
-        return cls(cells)
+        return super().made(cells, value, where)
 
     def encode(self, b: Any) -> None:
         for digit in range(1, b.size + 1):

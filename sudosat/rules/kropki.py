@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..puzzle import Layout
-from .base import PairRule, rule
+from .base import GroupRule, PairRule, Where, rule
 
 if TYPE_CHECKING:
     from ..draw import Pen
@@ -17,10 +17,24 @@ if TYPE_CHECKING:
 @rule
 @dataclass(frozen=True)
 class Difference(PairRule):
+    title: ClassVar[str] = "kropki white dot"
+    meaning: ClassVar[str] = (
+        "The digits either side of the dot differ by its value (1 unless it says). Touching dots "
+        "each hold on their own: a chain of dots is a chain of pairs."
+    )
+    takes: ClassVar[str] = "the difference (default 1)"
     field: ClassVar[str] = "difference"
     words: ClassVar[tuple[str, ...]] = ("difference", "white", "kropki-white")
     family: ClassVar[str] = "kropki white dots: difference"
     default: ClassVar[int | None] = 1
+    valued: ClassVar[bool] = True
+
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
+        n = where.size
+        if value is not None and not 1 <= value <= n - 1:
+            raise where.error(f"a white dot of {value}: digits 1..{n} differ by 1 to {n - 1}")
+        return super().made(cells, value, where)
 
     def gap(self) -> int:
         return self.value if self.value is not None else 1
@@ -39,16 +53,30 @@ class Difference(PairRule):
         return None
 
     def draw(self, pen: Pen) -> None:
-        pen.dot(self.group, "#ffffff", self.shown_value().strip())
+        pen.dot(self.group, "#ffffff", self.shown_value(pen.size).strip())
 
 
 @rule
 @dataclass(frozen=True)
 class Ratio(PairRule):
+    title: ClassVar[str] = "kropki black dot"
+    meaning: ClassVar[str] = (
+        "One digit either side of the dot is the other times its value (2 unless it says). "
+        "Touching dots each hold on their own."
+    )
+    takes: ClassVar[str] = "the ratio (default 2)"
     field: ClassVar[str] = "ratio"
     words: ClassVar[tuple[str, ...]] = ("ratio", "black", "kropki-black")
     family: ClassVar[str] = "kropki black dots: ratio"
     default: ClassVar[int | None] = 2
+    valued: ClassVar[bool] = True
+
+    @classmethod
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
+        n = where.size
+        if value is not None and not 2 <= value <= n:
+            raise where.error(f"a black dot of {value}: digits 1..{n} are in ratios 2 to {n}")
+        return super().made(cells, value, where)
 
     def factor(self) -> int:
         return self.value if self.value is not None else 2
@@ -69,4 +97,4 @@ class Ratio(PairRule):
         return None
 
     def draw(self, pen: Pen) -> None:
-        pen.dot(self.group, "#000000", self.shown_value().strip())
+        pen.dot(self.group, "#000000", self.shown_value(pen.size).strip())

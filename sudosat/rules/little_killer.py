@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..arith import sum_equals
 from ..puzzle import Layout, cell_name
-from .base import Rule, Where, fpuzzles_cells, read_text_cells, rule
+from .base import CELL, Rule, Where, fpuzzles_cells, read_text_cells, rule
 
 if TYPE_CHECKING:
     from ..draw import Pen
@@ -20,6 +21,14 @@ DIRECTIONS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
 @rule
 @dataclass(frozen=True)
 class LittleKiller(Rule):
+    title: ClassVar[str] = "little killer"
+    meaning: ClassVar[str] = (
+        "The digits along the diagonal the clue's arrow points at, from the clue beside the grid "
+        "to the far edge, add up to the clue; they may repeat. The direction is the arrow's: dr "
+        "(down and right), dl, ur, ul, from the clue's own square outside the grid (row or column "
+        "0 or N+1)."
+    )
+    takes: ClassVar[str] = "the sum"
     field: ClassVar[str] = "littlekillersum"
     words: ClassVar[tuple[str, ...]] = ("little-killer", "little")
     family: ClassVar[str] = "little killers: diagonal sums"
@@ -45,7 +54,7 @@ class LittleKiller(Rule):
         if number is None:
             raise where.error("a little killer needs its sum")
         parts = cells.split()
-        if len(parts) == 2 and parts[1].upper() in DIRECTIONS:  # r0c2 dr: a clue and its arrow
+        if len(parts) == 2 and not CELL.fullmatch(parts[1]):  # r0c2 dr: a clue and its arrow
             diagonal = walk(where.place(parts[0]), parts[1], where)
         else:
             diagonal = read_text_cells(cells, where)
@@ -54,8 +63,14 @@ class LittleKiller(Rule):
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int, where: Where) -> LittleKiller:
         n = where.size
+        if not whole_diagonal(cells, n):
+            raise where.error(
+                "a little killer's cells are a whole diagonal, edge to edge: give its clue and "
+                "direction (r0c3 dl) or every cell of the diagonal"
+            )
         if not len(cells) <= value <= n * len(cells):
-            raise where.error(f"{len(cells)} digits 1..{n} cannot add up to {value}")
+            digits = "one digit" if len(cells) == 1 else f"{len(cells)} digits"
+            raise where.error(f"{digits} 1..{n} cannot add up to {value}")
         return cls(cells, value)
 
     def encode(self, b: Any) -> None:
@@ -92,11 +107,28 @@ class LittleKiller(Rule):
         pen.diagonal_clue(self.diagonal, str(self.value))
 
 
+def whole_diagonal(cells: Sequence[int], size: int) -> bool:
+    """Whether ``cells`` run along a diagonal, one step at a time in one direction,
+    from the grid's edge to its edge (what a clue's arrow covers)."""
+    places = [divmod(c, size) for c in cells]
+    steps = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(places)} or set(DIRECTIONS.values())
+    (r0, c0), (r1, c1) = places[0], places[-1]
+
+    def outside(r: int, c: int) -> bool:
+        return not (0 <= r < size and 0 <= c < size)
+
+    return len(steps) in (1, 4) and any(
+        outside(r0 - dr, c0 - dc) and outside(r1 + dr, c1 + dc)
+        for dr, dc in steps
+        if (dr, dc) in DIRECTIONS.values()
+    )
+
+
 def walk(start: tuple[int, int], direction: str, where: Where) -> tuple[int, ...]:
     """The cells from an outside clue (row, column, 1-based) along its arrow."""
     step = DIRECTIONS.get(direction.strip().upper())
     if step is None:
-        raise where.error(f"expected a direction UR, UL, DR or DL, found {direction[:10]!r}")
+        raise where.error(f"expected a direction dl, dr, ul or ur, found {direction[:10]!r}")
     n = where.size
     row, col = start[0] - 1 + step[0], start[1] - 1 + step[1]
     found = []

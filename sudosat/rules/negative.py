@@ -65,6 +65,12 @@ class NegativeRule(FlagRule):
 @rule
 @dataclass(frozen=True)
 class Nonconsecutive(NegativeRule):
+    title: ClassVar[str] = "nonconsecutive"
+    meaning: ClassVar[str] = (
+        "Orthogonally touching cells do not hold consecutive digits, except a pair with a kropki "
+        "dot (of either colour) between them. Also written `negative: difference`: all white dots "
+        "are given."
+    )
     field: ClassVar[str] = "nonconsecutive"
     words: ClassVar[tuple[str, ...]] = ("nonconsecutive", "non-consecutive")
     family: ClassVar[str] = "nonconsecutive: touching cells not consecutive"
@@ -119,7 +125,11 @@ class NegativeXV(NegativeRule):
         return "negative", ["xv"]
 
 
-KINDS: dict[str, type[NegativeRule]] = {"ratio": NegativeRatio, "xv": NegativeXV}
+KINDS: dict[str, type[NegativeRule]] = {
+    "ratio": NegativeRatio,
+    "xv": NegativeXV,
+    "difference": Nonconsecutive,  # "all white dots are given": f-puzzles' flag
+}
 
 
 @rule
@@ -127,6 +137,15 @@ KINDS: dict[str, type[NegativeRule]] = {"ratio": NegativeRatio, "xv": NegativeXV
 class Negative(FlagRule):
     """f-puzzles' ``negative`` list (``["ratio", "xv"]``), and ``negative: ratio, xv``."""
 
+    title: ClassVar[str] = "negative constraint"
+    meaning: ClassVar[str] = (
+        "Every such mark is given: `difference`, touching cells without a dot are not consecutive "
+        "(as nonconsecutive); `ratio`, touching cells without a dot are in none of the black dots'"
+        " ratios (1:2 when there are none); `xv`, touching cells without an X or a V add up to "
+        "neither 10 nor 5. A pair with a dot of either colour is exempt from both kropki negatives"
+        " (a 1 and a 2 may carry either dot)."
+    )
+    takes: ClassVar[str] = "difference, ratio, xv"
     field: ClassVar[str] = "negative"
     words: ClassVar[tuple[str, ...]] = ("negative",)
 
@@ -140,12 +159,14 @@ class Negative(FlagRule):
     def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
         names = (value + " " + cells).replace(",", " ").split()
         if not names:
-            raise where.error("negative: name ratio, xv or both")
+            raise where.error("negative: name difference, ratio, xv or more")
         return [cls.kind(name, where)() for name in names]
 
     @staticmethod
     def kind(name: str, where: Where) -> type[NegativeRule]:
         found = KINDS.get(name.strip().lower())
         if found is None:
-            raise where.error(f"unknown negative constraint {name[:20]!r}: expected ratio or xv")
+            raise where.error(
+                f"unknown negative constraint {name[:20]!r}: expected difference, ratio or xv"
+            )
         return found

@@ -13,6 +13,10 @@ from .base import LineRule, rule
 @rule
 @dataclass(frozen=True)
 class Palindrome(LineRule):
+    title: ClassVar[str] = "palindrome"
+    meaning: ClassVar[str] = (
+        "The line reads the same from either end; its digits may repeat where no unit forbids it."
+    )
     field: ClassVar[str] = "palindrome"
     words: ClassVar[tuple[str, ...]] = ("palindrome",)
     family: ClassVar[str] = "palindromes: the same from either end"

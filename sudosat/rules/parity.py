@@ -34,6 +34,8 @@ class Parity(CellRule):
 @rule
 @dataclass(frozen=True)
 class Odd(Parity):
+    title: ClassVar[str] = "odd cell"
+    meaning: ClassVar[str] = "The cell holds an odd digit."
     field: ClassVar[str] = "odd"
     words: ClassVar[tuple[str, ...]] = ("odd",)
 
@@ -44,6 +46,8 @@ class Odd(Parity):
 @rule
 @dataclass(frozen=True)
 class Even(Parity):
+    title: ClassVar[str] = "even cell"
+    meaning: ClassVar[str] = "The cell holds an even digit."
     field: ClassVar[str] = "even"
     words: ClassVar[tuple[str, ...]] = ("even",)
     remainder: ClassVar[int] = 0

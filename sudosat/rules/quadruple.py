@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 @rule
 @dataclass(frozen=True)
 class Quadruple(Rule):
+    title: ClassVar[str] = "quadruple"
+    meaning: ClassVar[str] = (
+        "Each digit in the circle on the corner appears in the (up to) four cells around it; a "
+        "digit written twice appears twice."
+    )
+    takes: ClassVar[str] = "the digits"
     field: ClassVar[str] = "quadruple"
     words: ClassVar[tuple[str, ...]] = ("quadruple", "quad")
     family: ClassVar[str] = "quadruples: digits that must appear"

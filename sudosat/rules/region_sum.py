@@ -27,6 +27,11 @@ def stretches(line: Sequence[int], layout: Layout) -> list[list[int]]:
 @rule
 @dataclass(frozen=True)
 class RegionSum(LineRule):
+    title: ClassVar[str] = "region-sum line"
+    meaning: ClassVar[str] = (
+        "Where the line passes through a region (a box, or a jigsaw's region), the digits on each "
+        "such stretch add up to the same number."
+    )
     field: ClassVar[str] = "regionsumline"
     words: ClassVar[tuple[str, ...]] = ("region-sum", "region-sum-line")
     family: ClassVar[str] = "region-sum lines: equal sums"

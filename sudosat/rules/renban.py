@@ -8,13 +8,18 @@ from typing import Any, ClassVar
 
 from ..arith import distinct
 from ..puzzle import Layout
-from .base import LineRule, Where, rule
+from .base import GroupRule, LineRule, Where, rule
 from .diagonals import repeated
 
 
 @rule
 @dataclass(frozen=True)
 class Renban(LineRule):
+    title: ClassVar[str] = "renban line"
+    meaning: ClassVar[str] = (
+        "The digits on the line are a run of consecutive digits in any order, none twice, even "
+        "where the line leaves and comes back to a unit."
+    )
     field: ClassVar[str] = "renban"
     words: ClassVar[tuple[str, ...]] = ("renban",)
     family: ClassVar[str] = "renban lines: a run of consecutive digits"
@@ -22,10 +27,10 @@ class Renban(LineRule):
     least: ClassVar[int] = 1
 
     @classmethod
-    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> LineRule:
+    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
         if len(cells) > where.size:
             raise where.error(f"a renban line of {len(cells)} cells cannot hold distinct digits")
-        return cls(cells, value)
+        return super().made(cells, value, where)
 
     def encode(self, b: Any) -> None:
         distinct(b, self.group)

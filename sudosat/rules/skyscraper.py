@@ -17,9 +17,19 @@ from .base import OutsideRule, rule
 @rule
 @dataclass(frozen=True)
 class Skyscraper(OutsideRule):
+    title: ClassVar[str] = "skyscraper"
+    meaning: ClassVar[str] = (
+        "Seen from the clue along its row or column, each digit hides every smaller one behind it;"
+        " the clue counts the digits seen (the first always is)."
+    )
+    takes: ClassVar[str] = "the digits seen"
     field: ClassVar[str] = "skyscraper"
     words: ClassVar[tuple[str, ...]] = ("skyscraper",)
     family: ClassVar[str] = "skyscrapers: digits seen"
+
+    @classmethod
+    def possible(cls, size: int) -> frozenset[int]:
+        return frozenset(range(1, size + 1))
 
     def encode(self, b: Any) -> None:
         line = self.line(b.size)

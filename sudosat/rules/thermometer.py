@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 @rule
 @dataclass(frozen=True)
 class Thermometer(LineRule):
+    title: ClassVar[str] = "thermometer"
+    meaning: ClassVar[str] = "Digits rise strictly from the bulb along the line."
     field: ClassVar[str] = "thermometer"
     words: ClassVar[tuple[str, ...]] = ("thermo", "thermometer")
     family: ClassVar[str] = "thermometers: increasing from the bulb"
@@ -53,6 +55,11 @@ class Thermometer(LineRule):
 @rule
 @dataclass(frozen=True)
 class SlowThermometer(Thermometer):
+    title: ClassVar[str] = "slow thermometer"
+    meaning: ClassVar[str] = (
+        "Digits never fall from the bulb along the line; they may stay the same where no unit "
+        "forbids it."
+    )
     field: ClassVar[str] = "slowthermometer"
     words: ClassVar[tuple[str, ...]] = ("slow-thermo", "slow-thermometer")
     family: ClassVar[str] = "slow thermometers: never decreasing"

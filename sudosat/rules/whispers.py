@@ -1,5 +1,6 @@
-"""German whispers: neighbours along the line differ by at least 5 (or the
-line's value)."""
+"""Whispers: neighbours along the line differ by at least the line's value.
+German whispers by at least N/2 rounded up (5 on a 9x9), Dutch whispers by at
+least N/2 rounded down (4 on a 9x9); a number after the word sets another."""
 
 from __future__ import annotations
 
@@ -8,32 +9,45 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, ClassVar
 
+from ..arith import apart
 from ..puzzle import Layout, cell_name
-from .base import LineRule, rule
+from .base import Rule, SpacedLine, Where, read_text_cells, rule
 
 
 @rule
 @dataclass(frozen=True)
-class Whispers(LineRule):
+class Whispers(SpacedLine):
+    title: ClassVar[str] = "whispers line"
+    meaning: ClassVar[str] = (
+        "Neighbours along the line differ by at least the line's value: German whispers by N/2 "
+        "rounded up (5 on a 9x9), Dutch whispers by N/2 rounded down (4). Digits may repeat where "
+        "no unit forbids it."
+    )
+    takes: ClassVar[str] = "the least difference (default: German)"
     field: ClassVar[str] = "whispers"
-    words: ClassVar[tuple[str, ...]] = ("whispers", "german-whispers")
+    words: ClassVar[tuple[str, ...]] = ("whispers", "german-whispers", "dutch-whispers")
     family: ClassVar[str] = "whispers: neighbours far apart"
     colour: ClassVar[str] = "#3cb043"
-    default: ClassVar[int | None] = 5
 
-    def gap(self) -> int:
-        return self.value if self.value is not None else 5
+    @classmethod
+    def default_for(cls, size: int) -> int | None:
+        return (size + 1) // 2
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        number = where.number(value)
+        if number is None and word.startswith("dutch"):
+            number = where.size // 2
+        return [cls.made(read_text_cells(cells, where, cls.least), number, where)]
 
     def encode(self, b: Any) -> None:
-        d = self.gap()
+        d = self.gap(b.size)
         for x, y in pairwise(self.group):
-            for a, c in ((x, y), (y, x)):
-                for v in b.candidates(a):  # c <= v - d or c >= v + d
-                    b.implies([b.lit(a, v)], [b.neg(b.ge(c, v - d + 1)), b.ge(c, v + d)])
+            apart(b, x, y, d)
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         for a, c in pairwise(self.group):
-            if abs(grid[a] - grid[c]) < self.gap():
+            if abs(grid[a] - grid[c]) < self.gap(layout.size):
                 n = layout.size
                 return f"{cell_name(n, a)} holds {grid[a]}, {cell_name(n, c)} {grid[c]}"
         return None

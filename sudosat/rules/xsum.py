@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
-from ..arith import distinct_sum
+from ..arith import distinct_sum, subset_sums
 from ..puzzle import Layout
 from .base import OutsideRule, rule
 
@@ -15,9 +16,19 @@ from .base import OutsideRule, rule
 @rule
 @dataclass(frozen=True)
 class XSum(OutsideRule):
+    title: ClassVar[str] = "X-sum"
+    meaning: ClassVar[str] = (
+        "The first X digits of the row or column, seen from the clue, add up to it, where X is the"
+        " first of them (the first counts itself)."
+    )
+    takes: ClassVar[str] = "the sum"
     field: ClassVar[str] = "xsum"
     words: ClassVar[tuple[str, ...]] = ("x-sum", "xsum")
     family: ClassVar[str] = "x-sums"
+
+    @classmethod
+    def possible(cls, size: int) -> frozenset[int]:
+        return x_sums(size)
 
     def encode(self, b: Any) -> None:
         line = self.line(b.size)
@@ -33,3 +44,15 @@ class XSum(OutsideRule):
         digits = [grid[c] for c in self.line(layout.size)]
         found = sum(digits[: digits[0]])
         return None if found == self.value else f"the first {digits[0]} add up to {found}"
+
+
+@cache
+def x_sums(size: int) -> frozenset[int]:
+    """The clues a line of digits 1..size can give: its first digit X, and X - 1
+    other digits after it."""
+    digits = range(1, size + 1)
+    found: set[int] = set()
+    for first in digits:
+        others = tuple(d for d in digits if d != first)
+        found |= {first + s for s in subset_sums(others, first - 1)}
+    return frozenset(found)

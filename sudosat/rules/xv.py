@@ -18,9 +18,15 @@ SUMS = {"X": 10, "V": 5}
 @rule
 @dataclass(frozen=True)
 class XV(PairRule):
+    title: ClassVar[str] = "XV"
+    meaning: ClassVar[str] = (
+        "The digits either side of an X add up to 10; of a V, to 5. Marks each hold on their own."
+    )
+    takes: ClassVar[str] = "X or V"
     field: ClassVar[str] = "xv"
     words: ClassVar[tuple[str, ...]] = ("x", "v", "xv")
     family: ClassVar[str] = "XV: sums of 10 and 5"
+    valued: ClassVar[bool] = True
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:

@@ -15,6 +15,11 @@ from .base import LineRule, rule
 @rule
 @dataclass(frozen=True)
 class Zipper(LineRule):
+    title: ClassVar[str] = "zipper line"
+    meaning: ClassVar[str] = (
+        "Digits the same distance from the line's middle add up to the same number; on a line of "
+        "odd length, to the digit in the middle."
+    )
     field: ClassVar[str] = "zipperline"
     words: ClassVar[tuple[str, ...]] = ("zipper", "zipper-line")
     family: ClassVar[str] = "zipper lines: equal sums about the middle"

@@ -158,7 +158,7 @@ def test_rules_on_the_command_line_and_in_a_file(tmp_path: Path, run: Run) -> No
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("size 9\nlockout: r1c1 r1c2\n", "p.txt:2:1: lockout: r1c1 r1c2: unknown rule 'lockout'"),
+        ("size 9\nnabner: r1c1 r1c2\n", "p.txt:2:1: nabner: r1c1 r1c2: unknown rule 'nabner'"),
         ("size 9\ncage 99: r1c1 r1c2\n", "p.txt:2:1: cage 99: r1c1 r1c2: no 2 distinct digits"),
         ("size 9\nthermo: r1c1 r10c1\n", "p.txt:2:"),
     ],
@@ -176,8 +176,8 @@ def test_bad_statements_in_a_puzzle_file_are_one_line_exit_2(
     ("data", "says"),
     [
         (
-            {"size": 9, "grid": [[{}] * 9] * 9, "lockout": [{"lines": [["R1C1"]]}]},
-            "unknown constraint 'lockout'",
+            {"size": 9, "grid": [[{}] * 9] * 9, "nabner": [{"lines": [["R1C1"]]}]},
+            "unknown constraint 'nabner'",
         ),
         (
             {

@@ -1,0 +1,40 @@
+"""Modular lines: any three cells in a row along the line hold digits of three
+different remainders on division by 3 (one of 1 4 7, one of 2 5 8, one of 3 6 9
+on a 9x9); so do any two cells at most two apart on it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..puzzle import Layout, cell_name
+from .base import LineRule, close_pairs, rule
+
+
+@rule
+@dataclass(frozen=True)
+class Modular(LineRule):
+    title: ClassVar[str] = "modular line"
+    meaning: ClassVar[str] = (
+        "Any three cells in a row along the line hold digits of three different remainders on "
+        "division by 3 (one of 1 4 7, one of 2 5 8, one of 3 6 9)."
+    )
+    field: ClassVar[str] = "modularline"
+    words: ClassVar[tuple[str, ...]] = ("modular", "modular-line")
+    family: ClassVar[str] = "modular lines: three remainders in every three"
+    colour: ClassVar[str] = "#1ba39c"
+
+    def encode(self, b: Any) -> None:
+        for a, c in close_pairs(self.group):
+            for v in b.candidates(a):
+                for w in b.candidates(c):
+                    if v % 3 == w % 3:
+                        b.implies([b.lit(a, v), b.lit(c, w)], [])
+
+    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
+        for a, c in close_pairs(self.group):
+            if grid[a] % 3 == grid[c] % 3:
+                n = layout.size
+                return f"{cell_name(n, a)} and {cell_name(n, c)} hold {grid[a]} and {grid[c]}"
+        return None
