@@ -69,18 +69,61 @@ def scaled(x: Int, factor: int) -> Int:
     return Int(x.lo * factor, x.hi * factor, lambda t: x.ge(-(-t // factor)))
 
 
-def add(b: Builder, x: Int, y: Int) -> Int:
-    """``x + y``, with its own order literals and the support clauses."""
+def add(b: Builder, x: Int, y: Int, cap: int | None = None) -> Int:
+    """``x + y``, with its own order literals and the support clauses; with
+    ``cap``, ``min(x + y, cap)``: a sum compared with a constant below ``cap``
+    needs no literal above it, so its clauses stay (cap x range) however long
+    the line."""
     lo, hi = x.lo + y.lo, x.hi + y.hi
+    if cap is not None:
+        lo, hi = min(lo, cap), min(hi, cap)
     lits: dict[int, Lit] = {t: b.new() for t in range(lo + 1, hi + 1)}
     z = Int(lo, hi, lits.__getitem__)
     for t in range(lo + 2, hi + 1):
         b.implies([z.ge(t)], [z.ge(t - 1)])
     for a in range(x.lo, x.hi + 1):
         for c in range(y.lo, y.hi + 1):
-            b.implies([x.ge(a), y.ge(c)], [z.ge(a + c)])
-            b.implies([x.le(a), y.le(c)], [z.le(a + c)])
+            if a + c > hi and a > x.lo and c > y.lo:  # z >= hi follows from smaller a or c
+                continue
+            b.implies([x.ge(a), y.ge(c)], [z.ge(min(a + c, hi))])
+            if a + c < hi:
+                b.implies([x.le(a), y.le(c)], [z.le(a + c)])
     return z
+
+
+def masked(b: Builder, cell: int, counts: Lit) -> Int:
+    """The cell's digit where ``counts`` holds, else 0: an order literal a value,
+    "counts and the digit is t or more"."""
+    values = b.candidates(cell)
+    lits: dict[int, Lit] = {}
+    for t in range(1, values[-1] + 1):
+        ge = b.ge(cell, t)
+        if counts is False or ge is False:
+            lits[t] = False
+        elif counts is True or ge is True:
+            lits[t] = ge if counts is True else counts
+        if t in lits:
+            continue
+        lit = lits[t] = b.new()
+        b.implies([lit], [counts])
+        b.implies([lit], [ge])
+        b.implies([counts, ge], [lit])
+    return Int(0, values[-1], lits.__getitem__)
+
+
+def masked_sum(b: Builder, cells: Sequence[int], counting: Sequence[Lit], value: int) -> None:
+    """The digits of the cells whose ``counting`` literal holds add up to ``value``
+    (a sandwich's filling, an X-sum's first X): a running sum capped just above
+    ``value``, so that a 36x36's line costs (value x N) clauses a cell, not the
+    sets or tuples of digits that could make it."""
+    cap = value + 1
+    running: Int | None = None
+    for cell, counts in zip(cells, counting, strict=True):
+        if counts is False:
+            continue
+        term = masked(b, cell, counts)
+        running = term if running is None else add(b, running, term, cap)
+    equals_constant(b, running if running is not None else constant(0), value)
 
 
 def total(b: Builder, terms: Sequence[Int]) -> Int:

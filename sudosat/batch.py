@@ -128,8 +128,12 @@ def answer(
         if view.explain:
             from .explain import explain  # here: PySAT's RC2
 
-            found = explain(entry, options.timeout)
             text = row.text.strip()
+            try:
+                found = explain(entry, options.timeout)
+            except SolverError as err:  # a record saying so; the batch goes on
+                failed = Outcome(entry, Status.ERROR, reason=str(err))
+                return Result(source, row.line, text, failed, name=row.name)
             return Result(source, row.line, text, found.outcome, explanation=found, name=row.name)
         deadline = deadline_after(options.timeout)
         outcome = solve_or_error(entry, options)
@@ -356,11 +360,12 @@ class Summary:
             parts.append(f"{self.statuses[MISMATCH]} failed --check")
         rate = self.puzzles / self.seconds if self.seconds > 0 else 0.0
         verb = "made" if self.statuses["made"] else "answered"
-        head = "interrupted after" if self.interrupted or self.failure or self.stopped else verb
+        early = self.interrupted or self.failure or self.stopped
+        head = ("stopped" if self.stopped else "interrupted") + " after" if early else verb
         noun = "puzzle" if self.puzzles == 1 else "puzzles"
+        said = ", ".join(parts) or ("none answered yet" if early else "nothing to do")
         found = [
-            f"{head} {self.puzzles} {noun} in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): "
-            + (", ".join(parts) or "nothing to do")
+            f"{head} {self.puzzles} {noun} in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): {said}"
         ]
         if self.slowest is not None:
             seconds, source, line = self.slowest

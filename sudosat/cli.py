@@ -34,7 +34,7 @@ from .generator import (
     GenerationError,
     output_alphabet,
 )
-from .inputs import MAX_WHOLE, read_file, read_source
+from .inputs import MAX_WHOLE, open_source, read_file, read_source
 from .limits import TooBig, check_writable
 from .outcome import Status
 from .process import (
@@ -108,7 +108,8 @@ def input_options(func: F) -> F:
         **kwargs: Any,
     ) -> Any:
         variants = Variants(_statements(rule_statements, rules_file), filled_as_givens)
-        return func(*args, reading=Reading(rank, alphabet, layout, variants), **kwargs)
+        files = (rules_file,) if rules_file is not None else ()
+        return func(*args, reading=Reading(rank, alphabet, layout, variants, files), **kwargs)
 
     wrapped = cast(F, command)
     wrapped = click.option(
@@ -453,6 +454,14 @@ def cli(debug: bool) -> None:
     f"{', '.join(FAIL_ON)}; `all` (default) or `never`.",
 )
 @click.option(
+    "--time/--no-time",
+    "timed",
+    default=True,
+    show_default=True,
+    help="Each record's time in seconds; --no-time writes null, so that two runs (one "
+    "whole and one merged from shards) compare byte for byte.",
+)
+@click.option(
     "--front-end/--no-front-end",
     default=True,
     show_default=True,
@@ -480,6 +489,7 @@ def solve(
     shard: Shard | None,
     check: bool,
     fail_on: frozenset[str] | None,
+    timed: bool,
     front_end: bool,
     quiet: bool,
     solution: bool,
@@ -518,7 +528,8 @@ def solve(
         max_solutions or (COUNT_LIMIT if count else 2),
         timeout,
     )
-    shown = {"count": count, "check": check, "stats": stats, **pictures(fmt, solution, per_page)}
+    shown = {"count": count, "check": check, "stats": stats, "timed": timed}
+    shown |= pictures(fmt, solution, per_page)
     how = How(jobs, shard, fail_on, front_end)
     sys.exit(answer(puzzles, reading, options, shown, how, Output(fmt, color, quiet)))
 
@@ -582,7 +593,7 @@ def cnf(
     except TooBig as err:
         raise BadInput(str(err)) from None
     formula = encode(target, Encoding(rules, amo, reduced))
-    write_to(out, lambda handle: write_dimacs(formula, handle), [puzzle or "-"])
+    write_to(out, lambda handle: write_dimacs(formula, handle), [puzzle or "-", *reading.files])
 
 
 @cli.command()
@@ -836,7 +847,8 @@ def generate(
 )
 @timeout_option(
     "Seconds for each puzzle's explanation: what is found by then is printed, and "
-    "timed_out names the parts that ran out (exit code 5)."
+    "timed_out names the parts that ran out (exit code 5). Without it the answer is "
+    "found however long it takes, and the parts after it have 60 s together."
 )
 @jobs_option
 @quiet_option
@@ -883,31 +895,34 @@ def merge_command(shards: tuple[str, ...], out: str) -> None:
     """Join the JSON Lines of `solve --shard K/N` or `generate --shard K/N`
     runs into the output of one run: the same records in the same order.
 
-    Each SHARD file must end with its shard's trailer line, and together they
-    must be shards 1 to N of one run, each once: a missing, repeated,
-    unfinished or foreign shard is refused with one line (exit 2) and
-    nothing is written.
+    Each SHARD (a file, a FIFO, or - for stdin once) is read once and must end
+    with its shard's trailer line, and together they must be shards 1 to N of
+    one run (the same command, options and input), each once: a missing,
+    repeated, unfinished or foreign shard is refused with one line (exit 2)
+    and nothing is written.
 
     \b
     Examples:
       sudosat merge part1.jsonl part2.jsonl part3.jsonl part4.jsonl > all.jsonl
       sudosat merge parts/*.jsonl --out all.jsonl
     """
-    if "-" in shards:
-        raise click.UsageError("give the shard outputs as files (each is read twice)")
+    if shards.count("-") > 1:
+        raise click.UsageError("stdin (-) can be one shard only")
+    records = merge(shards, open_source)  # each read once, checked before any is given
 
-    def open_text(path: str) -> IO[str]:
-        return open(path, encoding="utf-8")
+    def write(handle: IO[str]) -> None:
+        try:
+            handle.writelines(records)
+        except InputError as err:
+            raise bad_input(err) from None
+        except ValueError as err:
+            raise BadInput(str(err)) from None
+        except OSError as err:
+            if err.filename is None:  # the output's own failure: write_to says so
+                raise
+            raise BadInput(f"{printable(err.filename)}: {err.strerror or err}") from None
 
-    try:
-        records = merge(shards, open_text)  # every shard read and checked here
-    except InputError as err:
-        raise bad_input(err) from None
-    except ValueError as err:
-        raise BadInput(str(err)) from None
-    except OSError as err:
-        raise BadInput(f"{printable(err.filename or '')}: {err.strerror or err}") from None
-    write_to(out, lambda handle: handle.writelines(records), shards)
+    write_to(out, write, shards)
 
 
 @cli.command()
@@ -1016,6 +1031,13 @@ def main() -> None:
     supervise(run_command)
 
 
+def caught_interrupt(err: BaseException) -> bool:
+    """PySAT's own Ctrl-C: a solve it was asked to keep interruptible takes SIGINT
+    itself and raises ``pysolvers.error`` instead of KeyboardInterrupt."""
+    kind = type(err)
+    return kind.__module__ == "pysolvers" and "keyboard interrupt" in str(err).lower()
+
+
 def run_command() -> int:
     """The command of ``sys.argv``, run here; its exit code."""
     try:
@@ -1043,6 +1065,8 @@ def run_command() -> int:
         click.echo(f"sudosat: {message}", err=True)
         return code
     except Exception as err:  # a bug: one line, the traceback only when asked for
+        if caught_interrupt(err):
+            return stopped(signal.SIGINT)
         if "--debug" in sys.argv[1:]:
             traceback.print_exc()
         what = printable(f"{type(err).__name__}: {err}")[:300]

@@ -32,6 +32,7 @@ from itertools import islice
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from . import janitor
 from .deduce import deduce
 from .dimacs import SAT, UNSAT, Answer
 from .encoding import Cnf, Encoding, decode_model, encode
@@ -454,6 +455,7 @@ class _Runner:
         if self.scratch is not None:  # however the child ended
             with held():
                 shutil.rmtree(self.scratch, ignore_errors=True)
+                janitor.forget_directory(self.scratch)
 
 
 STOP_GRACE = 2.0
@@ -479,6 +481,8 @@ def _race(
         for solver in solvers:
             receive, send = context.Pipe(duplex=False)
             scratch = tempfile.mkdtemp(prefix="sudosat-") if solver.external else None
+            if scratch is not None:
+                janitor.watch_directory(scratch)
             args = (outcome, solver, limit, quick and len(solvers) == 1, deadline, send, scratch)
             process = context.Process(target=_child, args=args)
             runners[receive] = _Runner(solver, process, [], scratch)

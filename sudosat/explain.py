@@ -159,15 +159,27 @@ def clues_to_add(puzzle: Puzzle, solution: Grid, deadline: float | None = None) 
     return added
 
 
-def explain(puzzle: Puzzle, timeout: float | None = None) -> Explanation:
+BUDGET = 60.0
+"""Seconds the parts of an explanation (conflict, fewest_removed, best_fill,
+add, rating) have together after the answer when no timeout is asked for: a
+16x16 killer's minimal conflict can take many minutes (BENCHMARKS.md)."""
+
+
+def explain(
+    puzzle: Puzzle, timeout: float | None = None, budget: float | None = BUDGET
+) -> Explanation:
     """Why ``puzzle`` has no solution, several, or one, and how hard it is then.
 
-    ``timeout``: seconds for the whole explanation; a part that does not finish
-    in time is named in ``timed_out`` and left None (when the solve itself runs
-    out, nothing else is tried). Raises TooBig when a unique puzzle's rating
-    would need more memory than this machine has."""
+    ``timeout``: seconds for the whole explanation; without one, the answer is
+    found however long it takes and the parts then have ``budget`` seconds
+    (None: no limit). A part that does not finish in time is named in
+    ``timed_out`` and left None (when the solve itself runs out, nothing else
+    is tried). Raises TooBig when a unique puzzle's rating would need more
+    memory than this machine has."""
     deadline = deadline_after(timeout)
     outcome = solve(puzzle, timeout=timeout)
+    if timeout is None:
+        deadline = deadline_after(budget)
     found = Explanation(outcome)
     if outcome.status == Status.TIMEOUT:
         found.timed_out.append("solve")

@@ -20,7 +20,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from .formats import (
     NO_VARIANTS,
@@ -121,8 +121,10 @@ class Chunk:
 class Lines:
     """Numbered text lines of a binary stream, with the first few peeked at."""
 
-    def __init__(self, stream: IO[bytes]) -> None:
+    def __init__(self, stream: IO[bytes], digest: Any = None) -> None:
         self.stream = stream
+        self.digest = digest
+        """A hashlib object fed every byte read (a shard's run identity), or None."""
         self.number = 0
         self.pushed: list[tuple[int, bytes]] = []  # peeked at, as read
         self.ended = False
@@ -136,7 +138,7 @@ class Lines:
             return self.pushed.pop(0)
         if self.ended:
             return None
-        data = self.stream.readline(MAX_LINE + 1)
+        data = self._read(MAX_LINE + 1)
         if not data:
             return None
         self.number += 1
@@ -146,7 +148,7 @@ class Lines:
                 if skipped > MAX_SKIP:  # no end in sight (/dev/zero): stop reading
                     self.ended = True
                     break
-                data = self.stream.readline(MAX_LINE)
+                data = self._read(MAX_LINE)
                 skipped += len(data)
             return self.number, OVERLONG
         if b"\r" in data.rstrip(b"\r\n"):  # old Mac line ends: CR alone
@@ -155,6 +157,12 @@ class Lines:
             self.number += len(more)
             return self.number - len(more), first
         return self.number, data
+
+    def _read(self, limit: int) -> bytes:
+        data = self.stream.readline(limit)
+        if self.digest is not None:
+            self.digest.update(data)
+        return data
 
     def peek_content(self, count: int) -> list[tuple[int, str]]:
         """The first ``count`` lines that are neither blank nor ``#`` comments."""
@@ -178,7 +186,10 @@ class Lines:
                 raise overlong(source, number)
         head = b"".join(data for _, data in self.pushed)
         self.pushed = []
-        return head + read_bounded(self.stream, MAX_WHOLE - len(head), source)
+        rest = read_bounded(self.stream, MAX_WHOLE - len(head), source)
+        if self.digest is not None:
+            self.digest.update(rest)
+        return head + rest
 
 
 csv.field_size_limit(MAX_LINE)
@@ -484,6 +495,7 @@ class Inputs:
         layout: str = "auto",
         lines_to_tell: int = 2,
         variants: Variants = NO_VARIANTS,
+        digest: bool = False,
     ) -> None:
         self.paths = list(paths) or ["-"]
         self.rank, self.alphabet, self.layout = rank, alphabet, layout
@@ -491,6 +503,9 @@ class Inputs:
         self.lines_to_tell = lines_to_tell
         self._first: _Opened | InputError | None = None
         self._whole: list[Puzzle | InputError] | None = None
+        self.digest = _digest() if digest else None
+        """With ``digest``: every byte read from the inputs, in order (what a shard's
+        run identity takes)."""
 
     @property
     def many(self) -> bool:
@@ -553,7 +568,7 @@ class Inputs:
     def _open(self, path: str, lines_needed: int) -> _Opened | InputError:
         try:
             stream = open_source(path)
-            lines = Lines(stream)
+            lines = Lines(stream, self.digest)
             return _Opened(stream, lines, _is_stream(lines, self.rank, self.layout, lines_needed))
         except InputError as err:
             return err
@@ -579,6 +594,12 @@ class Inputs:
             )
         except InputError as err:
             return [err]
+
+
+def _digest() -> Any:
+    import hashlib  # here: only a shard's run pays for loading it (2 ms)
+
+    return hashlib.blake2b(digest_size=16)
 
 
 def read_file(

@@ -28,16 +28,30 @@ class TooBig(InputError):
     """A grid that would need more memory (or disk) than this machine has."""
 
 
+SPARE = "this machine can spare (3/4 of its free memory)"
+MEMORY_MARGIN = 0.75
+"""The share of the memory this machine has free that a run may plan to take:
+the estimate is a rough one, and the machine has other work."""
+
+
 def size(puzzle: Puzzle, reduced: bool) -> tuple[int, int]:
     """Candidates, and about how many clauses the CNF has: a cell with k
     candidates gives about four groups of k (its own, and one per unit for each
-    of its values), each with k(k-1)/2 pairwise clauses. Not ``reduced``: every
-    cell has all N values."""
+    of its values), each with k(k-1)/2 pairwise clauses; and each variant rule
+    its own estimate (:meth:`rules.Rule.clause_estimate`). Not ``reduced``:
+    every cell has all N values."""
     if reduced:
         counts = [mask.bit_count() for mask in puzzle.masks.values()]
     else:
         counts = [puzzle.size] * len(puzzle.cells)
-    return sum(counts), sum(2 * k * (k - 1) + 4 for k in counts)
+    return sum(counts), sum(2 * k * (k - 1) + 4 for k in counts) + rule_clauses(puzzle)
+
+
+def rule_clauses(puzzle: Puzzle) -> int:
+    """About how many clauses a variant's rules write (held in memory whole, even
+    where the rows', columns' and regions' are streamed)."""
+    constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
+    return sum(rule.clause_estimate(puzzle.size) for rule in constraints)
 
 
 def available_memory() -> int:
@@ -66,7 +80,7 @@ def _refuse(puzzle: Puzzle, what: str, needed: int, have: int, where: str) -> To
         puzzle.source,
         puzzle.line,
         1,
-        f"a {n}x{n} grid {what} needs about {human(needed)}; {where} has {human(have)}",
+        f"a {n}x{n} grid {what} needs about {human(needed)}; {where} {human(have)}",
     )
 
 
@@ -75,23 +89,23 @@ def check_solvable(puzzle: Puzzle, reduced: bool, copies: int = 1, why: str = ""
     how many solvers hold its CNF at once, ``why`` what for (rating, explaining)."""
     candidates, clauses = size(puzzle, reduced)
     needed = copies * (candidates * BYTES_PER_CANDIDATE + clauses * BYTES_PER_CLAUSE)
-    have = available_memory()
+    have = int(available_memory() * MEMORY_MARGIN)
     if needed > have:
         what = f"with {candidates:,} open candidates and about {clauses:,} clauses"
-        raise _refuse(puzzle, what + why, needed, have, "this machine")
+        raise _refuse(puzzle, what + why, needed, have, SPARE)
 
 
 def check_writable(puzzle: Puzzle, reduced: bool, out: str) -> None:
     """Raises TooBig when ``puzzle``'s CNF cannot be held or written to ``out``."""
     candidates, clauses = size(puzzle, reduced)
-    needed = candidates * BYTES_PER_CANDIDATE
-    have = available_memory()
+    needed = candidates * BYTES_PER_CANDIDATE + rule_clauses(puzzle) * BYTES_PER_CLAUSE
+    have = int(available_memory() * MEMORY_MARGIN)
     what = f"CNF with {candidates:,} candidates and {clauses:,} clauses"
     if needed > have:
-        raise _refuse(puzzle, what, needed, have, "this machine")
+        raise _refuse(puzzle, what, needed, have, SPARE)
     if out != "-":
         directory = os.path.dirname(os.path.abspath(out))
         free = shutil.disk_usage(directory).free if os.path.isdir(directory) else None
         written = clauses * BYTES_PER_CLAUSE_WRITTEN
         if free is not None and written > free:
-            raise _refuse(puzzle, what + " as a file", written, free, directory)
+            raise _refuse(puzzle, what + " as a file", written, free, f"{directory} has")

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import NoReturn
 
+from . import janitor
 from .signals import PR_SET_CHILD_SUBREAPER, STOPPING, deferred, die_with_parent, prctl
 
 EXIT_OK = 0
@@ -304,17 +305,37 @@ def silence_stdout() -> None:
 
 def end_orphans() -> None:
     """Kill and reap every process still a child of this one: by now only what
-    solver programs (or a killed work process) left behind."""
+    solver programs (or a killed work process) left behind. A janitor (see
+    :mod:`janitor`) is let finish its clean-up first."""
+    janitor.close()
     for _ in range(100):  # each round may bring the next generation of orphans
         children = _children(os.getpid())
         if not children:
             return
-        for pid in children:
+        left = [pid for pid in children if not (janitor.is_janitor(pid) and _ended(pid))]
+        for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-        for pid in children:
+        for pid in left:
             with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)
+
+
+JANITOR_GRACE = 5.0
+"""Seconds a janitor has for its clean-up (a kill and a directory or two)."""
+
+
+def _ended(pid: int, grace: float = JANITOR_GRACE) -> bool:
+    """Whether child ``pid`` ends by itself (reaped) within ``grace`` seconds."""
+    end = time.monotonic() + grace
+    try:
+        while time.monotonic() < end:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                return True
+            time.sleep(0.01)
+    except ChildProcessError:
+        return True
+    return False
 
 
 def _children(parent: int) -> list[int]:

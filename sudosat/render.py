@@ -144,6 +144,9 @@ class View:
     """Pictures: the solved grid (solve), the solutions at the back (generate)."""
     per_page: int = 1
     """Pictures: puzzles on a PDF page or in a row of an SVG sheet."""
+    timed: bool = True
+    """Records say how long each puzzle took (``--no-time``: null, so that runs
+    compare byte for byte)."""
 
 
 # --- sentences ---------------------------------------------------------------
@@ -299,7 +302,7 @@ def record(result: Result, view: View) -> dict[str, Any]:
         "clashes": [c.describe(outcome.puzzle) for c in outcome.clashes] if outcome else [],
         "reason": (outcome.reason if outcome else result.error) or None,
         "solver": (outcome.solver or None) if outcome else None,
-        "time": round(result.time, 6),
+        "time": round(result.time, 6) if view.timed else None,
     }
     if view.check:
         check = result.check or Check(NO_EXPECTATION)

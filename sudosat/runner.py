@@ -48,7 +48,7 @@ from .process import (
     EXIT_USAGE,
 )
 from .render import Document, View, render_generated
-from .shards import Shard
+from .shards import Shard, run_of
 from .signals import held
 
 T = TypeVar("T")
@@ -86,6 +86,8 @@ class Reading:
     layout: str = "auto"
     variants: Variants = NO_VARIANTS
     """Rules added to every puzzle, and how f-puzzles givens are taken."""
+    files: tuple[str, ...] = ()
+    """Files read besides the puzzles (``--rules-file``): inputs no output may overwrite."""
 
 
 class Formats(NamedTuple):
@@ -179,6 +181,7 @@ def answer(
         layout=reading.layout,
         variants=reading.variants,
         lines_to_tell=tell,
+        digest=how.shard is not None,
     )
     many = inputs.many
     if not many:
@@ -199,6 +202,9 @@ def answer(
     settings = Settings(options, view, how.front_end)
     tasks = ((chunk, settings) for chunk in chunks)
     summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe)
+    if how.shard is not None and inputs.digest is not None:  # the inputs are read by now
+        settings_of = (reading, options, sorted(shown.items()), fmt)
+        how.shard.run = run_of("solve", settings_of, inputs.digest.hexdigest())
     _end_shard(how.shard, fmt, summary, output)
     return exit_code(summary, how.fail_on if how.fail_on is not None else frozenset(FAIL_ON))
 
@@ -217,6 +223,7 @@ def make(
     keeping the puzzles made whole (exit 5); the exit code. GenerationError
     when what is asked cannot be made."""
     if shard is not None:
+        shard.run = run_of("generate", (asked, seeds, sorted((shown or {}).items()), output.fmt))
         seeds = shard.seeds(seeds)
     out = output.console(output.out())
     fmt = output.fmt or (GENERATE_FORMATS.terminal if out.is_terminal else GENERATE_FORMATS.many)

@@ -227,12 +227,14 @@ def test_shards_together_are_the_whole(tmp_path: Path, run: Run) -> None:
     path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 3) + "\n")
     _, whole, _ = run("solve", "--format", "jsonl", str(path))
     parts = []
+    _, first, _ = run("solve", "--format", "jsonl", "--shard", "1/4", str(path))
+    run_id = jsonl(first)[-1]["run"]  # the same for every shard of the run
     for k in (1, 2, 3, 4):
         code, out, _ = run("solve", "--format", "jsonl", "--shard", f"{k}/4", str(path))
         assert code == 0
         *part, trailer = jsonl(out)
         assert [r["line"] for r in part] == list(range(k, 76, 4))
-        assert trailer == {"shard": f"{k}/4", "records": len(part), "of": 75}
+        assert trailer == {"shard": f"{k}/4", "records": len(part), "of": 75, "run": run_id}
         parts += part
     assert without_time(sorted(parts, key=lambda r: int(str(r["line"])))) == without_time(
         jsonl(whole)

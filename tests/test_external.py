@@ -477,3 +477,17 @@ def test_an_unsat_claim_is_confirmed_unless_trusted(run: Run) -> None:
         "solve", "--solver-cmd", broken("denier"), "--timeout", "60", "-", input=seven
     )
     assert code == 4 and "answered UNSATISFIABLE, but glucose4 satisfies" in err
+
+
+@pytest.mark.parametrize("extra", [(), ("--timeout", "600")], ids=["in-process", "in-a-child"])
+def test_a_killed_run_leaves_no_solver_program_and_no_directory(
+    extra: tuple[str, ...], tmp_path: Path
+) -> None:
+    child, pids = hanging_run(tmp_path, *extra)
+    child.kill()  # SIGKILL of sudosat itself: nothing of its own code can act
+    child.communicate(timeout=60)
+    assert gone(pids), "the solver program (or its grandchild) outlived the killed run"
+    deadline = time.monotonic() + 10
+    while list((tmp_path / "tmp").iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not list((tmp_path / "tmp").iterdir()), "a temporary directory outlived the run"

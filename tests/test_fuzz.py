@@ -256,3 +256,147 @@ def test_mutated_fpuzzles_json_ends_in_a_documented_exit_and_one_line(
         return
     record = json.loads(result.stdout)
     assert record["status"] in ("unique", "multiple", "none", "timeout")
+
+
+# --- statements, links and shards, mutated --------------------------------------
+
+WORDS = [*sorted({w for line in STATEMENTS.splitlines() for w in line.split()[:1]}), "cage", "x"]
+PIECES = [
+    "r1c1",
+    "r0c3",
+    "r10c10",
+    "r9c9",
+    "r-1c2",
+    ">",
+    "=",
+    ":",
+    ",",
+    "dr",
+    "xx",
+    "15",
+    "0",
+    "-3",
+    "99999999999",
+    "#",
+    ";",
+    "\u00b2",
+    "\x00",
+    "r1c1-r9c9",
+    "r1c1-r2c3",
+]
+
+
+@st.composite
+def statement_texts(draw: st.DrawFn) -> str:
+    lines = []
+    for _ in range(draw(st.integers(1, 4))):
+        words = [draw(st.sampled_from(WORDS)), *draw(st.lists(st.sampled_from(PIECES), max_size=6))]
+        lines.append(" ".join(words))
+    return "\n".join(lines) + "\n"
+
+
+def one_line_or_answer(result: object) -> None:
+    code = result.exit_code  # type: ignore[attr-defined]
+    if result.exception and not isinstance(result.exception, SystemExit):  # type: ignore[attr-defined]
+        raise result.exception  # type: ignore[attr-defined]
+    assert code in EXIT_CODES - {4}
+    if code == 2:
+        err = result.stderr  # type: ignore[attr-defined]
+        assert err.startswith("Error: ") and err.count("\n") == 1, err
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(statement_texts())
+def test_mutated_statements_end_in_an_answer_or_one_line(text: str) -> None:
+    args = ["solve", "-", "--format", "line", "--timeout", "30"]
+    one_line_or_answer(CliRunner().invoke(cli, args, input=text.encode()))
+
+
+LINKS = [
+    "https://f-puzzles.com/?load=",
+    "https://sudokupad.app/fpuzzles",
+    "https://sudokupad.app/scl",
+    "https://sudokupad.app/ctc",
+    "scl",
+    "https://f-puzzles.com/?id=",
+    "https://tinyurl.com/",
+    "https://sudokupad.app/",
+    "",
+]
+
+
+@st.composite
+def garbled_links(draw: st.DrawFn) -> str:
+    """A real puzzle's link data under some site's prefix, cut, mangled or spliced."""
+    from sudosat.fpuzzles import link
+
+    data = link(parse(STATEMENTS)).split("load=")[1]
+    at = draw(st.integers(0, len(data)))
+    data = draw(
+        st.sampled_from([data, data[:at], data[:at] + data[at + 1 :], data[:at] + "%" + data[at:]])
+    )
+    noise = draw(st.sampled_from(["", " ", "\\", "==", "+", "%2F", "\u00e9", "{", "}"]))
+    return draw(st.sampled_from(LINKS)) + data + noise
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(garbled_links())
+def test_garbled_links_end_in_an_answer_or_one_line(text: str) -> None:
+    args = ["solve", "-", "--format", "line", "--timeout", "30"]
+    one_line_or_answer(CliRunner().invoke(cli, args, input=(text + "\n").encode()))
+
+
+def shard_outputs() -> list[str]:
+    """The two shards of a run of six puzzles, as text."""
+    six = "\n".join([ESCARGOT_LINE] * 5 + ["this is no puzzle"]) + "\n"
+    found = []
+    for k in (1, 2):
+        result = CliRunner().invoke(
+            cli, ["solve", "-", "-f", "jsonl", "-q", "--no-time", "--shard", f"{k}/2"], input=six
+        )
+        found.append(result.stdout)
+    return found
+
+
+ESCARGOT_LINE = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+SHARDS = shard_outputs()
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_mutated_shards_merge_whole_or_are_refused_in_one_line(data: st.DataObject) -> None:
+    texts = list(SHARDS)
+    which = data.draw(st.integers(0, 1))
+    lines = texts[which].splitlines(keepends=True)
+    kind = data.draw(st.sampled_from(["drop", "double", "junk", "trailer", "bytes", "none"]))
+    at = data.draw(st.integers(0, len(lines) - 1))
+    if kind == "drop":
+        del lines[at]
+    elif kind == "double":
+        lines.insert(at, lines[at])
+    elif kind == "junk":
+        lines.insert(at, data.draw(st.sampled_from(["{", "[]", "3\n", "\n", '{"a": 1}\n'])))
+    elif kind == "trailer":
+        trailer = json.loads(lines[-1])
+        field = data.draw(st.sampled_from(sorted(trailer)))
+        trailer[field] = data.draw(st.sampled_from([None, "2/2", 7, 1.5, "x", -1, [1]]))
+        lines[-1] = json.dumps(trailer) + "\n"
+    elif kind == "bytes":
+        lines[at] = lines[at][:5] + "\udcff" + lines[at][5:]
+    texts[which] = "".join(lines)
+    with tempfile.TemporaryDirectory() as directory:
+        paths = []
+        for k, text in enumerate(texts, 1):
+            path = os.path.join(directory, f"s{k}.jsonl")
+            with open(path, "wb") as handle:
+                handle.write(text.encode("utf-8", "surrogateescape"))
+            paths.append(path)
+        result = CliRunner().invoke(cli, ["merge", *paths])
+    one_line_or_answer(result)
+    if result.exit_code == 0:  # whatever merged is the one run's records, in order
+        whole = CliRunner().invoke(
+            cli,
+            ["solve", "-", "-f", "jsonl", "-q", "--no-time"],
+            input="\n".join([ESCARGOT_LINE] * 5 + ["this is no puzzle"]) + "\n",
+        )
+        assert result.stdout == whole.stdout

@@ -98,7 +98,9 @@ def test_generate_shards_map_to_seeds(run: Run) -> None:
     args = ("generate", "--count", "7", "--seed", "100", "-f", "jsonl", "-q")
     *records, trailer = jsonl(run(*args, "--shard", "2/3")[1])
     assert [r["seed"] for r in records] == [101, 104]  # seeds 100 + 1, 100 + 4
-    assert trailer == {"shard": "2/3", "records": 2, "of": 7}
+    assert trailer == {"shard": "2/3", "records": 2, "of": 7, "run": trailer["run"]}
+    *_, other = jsonl(run(*args, "--shard", "1/3")[1])
+    assert other["run"] == trailer["run"]  # one run, whichever shard
     _, alone, _ = run("generate", "--count", "1", "--seed", "104", "-f", "jsonl", "-q")
     assert json.dumps(records[1]) == alone.strip()  # a seed makes the same puzzle anywhere
 

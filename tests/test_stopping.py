@@ -69,6 +69,8 @@ def gone(pids: list[int], within: float = 60.0) -> bool:
 
 LONG_RUNS = {
     "generate": ("generate", "--rank", "6", "--seed", "1"),  # in process, in Minicard
+    # PySAT's own Ctrl-C in Minicard's limited solves: an error, not KeyboardInterrupt
+    "killers": ("generate", "--variant", "killer", "--rank", "4", "-n", "50", "-j", "1"),
     "explain": ("explain", BIG),
     "rate": ("rate", BIG),
     "solve": ("solve", "--solver", "glucose4", BIG),

@@ -108,6 +108,13 @@ class Rule:
     def draw(self, pen: Pen) -> None:
         """Its marks on the puzzle's picture (see :mod:`draw`), as setters know them."""
 
+    def clause_estimate(self, size: int) -> int:
+        """About how many clauses it writes on an N=``size`` grid, for the memory
+        estimate made before any work (:mod:`limits`): a few a value per cell by
+        default, N^3 for a rule of the whole grid."""
+        cells = len(self.cells())
+        return 4 * size * cells if cells else 4 * size**3
+
 
 class NoField(ValueError):
     """A rule f-puzzles has no field for (a rellik cage): no link can hold the puzzle."""

@@ -47,6 +47,9 @@ class NegativeRule(FlagRule):
     def related(self, a: int, b: int) -> bool:
         raise NotImplementedError
 
+    def clause_estimate(self, size: int) -> int:
+        return 2 * size * size * size * size  # every touching pair, every related pair of values
+
     def encode(self, b: Any) -> None:
         for x, y in self.pairs(b.size):
             for v in b.candidates(x):

@@ -8,9 +8,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
-from ..arith import distinct_sum, subset_sums
+from ..arith import distinct_sum, masked_sum, subset_sums
 from ..puzzle import Layout
 from .base import OutsideRule, rule
+
+SETS_UP_TO = 16
+"""Up to 16x16 an X-sum is written per value of its first digit (the digit sets
+of what follows); beyond, as one running sum over its cells, each counted while
+the first digit is more than its place."""
 
 
 @rule
@@ -30,9 +35,17 @@ class XSum(OutsideRule):
     def possible(cls, size: int) -> frozenset[int]:
         return x_sums(size)
 
+    def clause_estimate(self, size: int) -> int:
+        if size > SETS_UP_TO:
+            return 2 * size * size * (self.value + 2)
+        return size**4
+
     def encode(self, b: Any) -> None:
         line = self.line(b.size)
         first = line[0]
+        if b.size > SETS_UP_TO:  # the first X count: "the first digit is more than i"
+            masked_sum(b, line, [b.ge(first, i + 1) for i in range(len(line))], self.value)
+            return
         for count in b.candidates(first):
             here = b.lit(first, count)
             if count == 1:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .. import janitor
 from ..dimacs import (
     SAT,
     UNKNOWN,
@@ -181,6 +182,7 @@ class ExternalSolver(SatSolver):
         self._clauses = 0
         self._model: list[int] = []
         self._dir = tempfile.mkdtemp(prefix="sudosat-")
+        janitor.watch_directory(self._dir)
 
     def add_clauses(self, clauses: Iterable[list[int]]) -> None:
         for clause in clauses:
@@ -254,6 +256,7 @@ class ExternalSolver(SatSolver):
                 )
             except OSError as error:
                 raise SolverError(f"solver {self.name}: cannot start {argv[0]}: {error}") from None
+            janitor.watch_group(process.pid)
             try:
                 process.wait(None if self.deadline is None else self._remaining())
             except subprocess.TimeoutExpired:
@@ -304,6 +307,7 @@ class ExternalSolver(SatSolver):
     def close(self) -> None:
         with held():
             shutil.rmtree(self._dir, ignore_errors=True)
+            janitor.forget_directory(self._dir)
 
 
 def _answer_lines(path: Path) -> str:
@@ -333,6 +337,7 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        janitor.forget_group(process.pid)
 
 
 def _signal_name(number: int) -> str:
