@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PUZZLE ?= puzzles/ai-escargot.txt
 
-.PHONY: run test solvers bench readme clean
+.PHONY: run test check lint solvers bench readme clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -18,11 +18,18 @@ run: $(VENV)/.installed
 solvers:
 	scripts/install-solvers
 
-test: $(VENV)/.installed solvers
+lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check sudosat tests benchmarks scripts recipes
 	$(VENV)/bin/ruff format --check sudosat tests benchmarks scripts recipes
 	$(VENV)/bin/mypy sudosat
+
+# The whole suite, as CI runs it.
+test: lint solvers
 	$(PY) -m pytest
+
+# The fast tier for the edit-test loop (about a minute): every module, no slow tests.
+check: lint solvers
+	$(PY) -m pytest -m "not slow"
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/encodings.py

@@ -27,9 +27,10 @@ from pathlib import Path
 
 from pysat.solvers import Solver
 
-from sudosat.encoding import Encoding, encode
-from sudosat.inputs import read_file
-from sudosat.puzzle import Puzzle
+from sudosat.core.puzzle import Puzzle
+from sudosat.reading.inputs import read_file
+from sudosat.sat.cnf import Encoding
+from sudosat.sat.encoding import encode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))

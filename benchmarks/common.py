@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sudosat.inputs import read_file
-from sudosat.puzzle import Puzzle
+from sudosat.core.puzzle import Puzzle
+from sudosat.reading.inputs import read_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SUDOSAT_SHARED", ROOT.parent / "shared")) / "puzzles"

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from common import load, timed
 
-from sudosat.encoding import Encoding
-from sudosat.engine import solve
-from sudosat.puzzle import Puzzle
+from sudosat.core.puzzle import Puzzle
+from sudosat.sat.cnf import Encoding
+from sudosat.solving.engine import solve
 
 QUICK = "--quick" in sys.argv
 SETS = {

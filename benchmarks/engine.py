@@ -30,9 +30,10 @@ from pathlib import Path
 import pysolvers
 from pysat.solvers import Minicard, Solver
 
-from sudosat.encoding import Encoding, augmented, encode, groups, triad_clauses
-from sudosat.fast import FastSolver
-from sudosat.puzzle import Puzzle
+from sudosat.core.puzzle import Puzzle
+from sudosat.sat.cnf import Encoding
+from sudosat.sat.encoding import augmented, encode, groups, triad_clauses
+from sudosat.solving.fast import FastSolver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import load

@@ -22,8 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-from sudosat.solvers import DEFAULT_SOLVER
-from sudosat.solvers.external import PROGRAMS
+from sudosat.sat.solvers import DEFAULT_SOLVER
+from sudosat.sat.solvers.external import PROGRAMS
 
 ROOT = Path(__file__).resolve().parents[1]
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))

@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from sudosat import parse
-from sudosat.explain import explain
-from sudosat.formats import BASE36, DIGITS, HEX
-from sudosat.generator import generate, generator
+from sudosat.core.notation import BASE36, DIGITS, HEX
+from sudosat.making.explain import explain
+from sudosat.making.generator import generate, generator
 
 ROOT = Path(__file__).resolve().parents[1]
 COUNT = 300

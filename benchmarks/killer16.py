@@ -33,11 +33,12 @@ from pysat.engines import Propagator
 from pysat.solvers import Solver
 
 from sudosat import Encoding, read_puzzles
-from sudosat.deduce import deduce
-from sudosat.encoding import Cnf, encode
-from sudosat.engine import QUICK_BUDGET
-from sudosat.fast import holding
-from sudosat.solvers.pysat_backend import TUNING
+from sudosat.sat.cnf import Cnf
+from sudosat.sat.encoding import encode
+from sudosat.sat.solvers.pysat_backend import TUNING
+from sudosat.solving.deduce import deduce
+from sudosat.solving.engine import QUICK_BUDGET
+from sudosat.solving.fast import holding
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles" / "killer-16x16.links"
 SOLVER = "cadical195"

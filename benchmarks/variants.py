@@ -4,7 +4,7 @@
    ``sudosat solve FILE``, the whole process (start-up included), median of 5,
    beside ``sudosat solve puzzles/ai-escargot.txt``; target <= 0.3 s.
 2. 9x9 killers, cages only, no givens: KILLERS puzzles made unique by
-   construction (:func:`sudosat.variant_generator.unique_killer`, seeds 0..KILLERS-1) into
+   construction (:func:`sudosat.making.variant_generator.unique_killer`, seeds 0..KILLERS-1) into
    a links file, then ``sudosat solve FILE --format jsonl`` on one worker and
    on all; every answer must be unique; target >= 200 puzzles/s.
 3. 16x16 and 25x25 killers made the same way (puzzles/killer-16x16.links,
@@ -31,9 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from sudosat.fpuzzles import link
-from sudosat.puzzle import Layout
-from sudosat.variant_generator import unique_killer
+from sudosat.core.puzzle import Layout
+from sudosat.making.variant_generator import unique_killer
+from sudosat.reading.fpuzzles import link
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"

@@ -17,37 +17,48 @@ CLI's defaults: ``solver=None`` (the batch engine for ranks 2-4, CaDiCaL 1.9.5
 above), ``encoding=None``, ``max_solutions=2``, ``timeout=None``.
 
 The names are imported when first used, so that the command line's supervisor
-(:mod:`process`) starts before the heavy imports of the work it watches.
+(:mod:`sudosat.system.process`) starts before the heavy imports of the work it watches.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import warnings
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .dimacs import Answer, read_answer, write_dimacs
-    from .encoding import Cnf, Encoding, decode_model, encode
-    from .engine import Count, check_answer, count, solve, solve_many
-    from .formats import InputError, format_grid, format_line, parse, read_text
-    from .inputs import read_file, read_puzzles
-    from .outcome import Outcome, Stats, Status
-    from .puzzle import Layout, Puzzle, verify
-    from .rules import Rule, Rules
-    from .solvers import SolverError, SolverSpec, command_spec, solver_spec
+    from sudosat.core.errors import InputError, SolverError
+    from sudosat.core.notation import format_grid, format_line
+    from sudosat.core.puzzle import Layout, Puzzle, verify
+    from sudosat.reading.formats import parse, read_text
+    from sudosat.reading.inputs import read_file, read_puzzles
+    from sudosat.rules import Rule, Rules
+    from sudosat.sat.cnf import Cnf, Encoding
+    from sudosat.sat.dimacs import Answer, read_answer, write_dimacs
+    from sudosat.sat.encoding import decode_model, encode
+    from sudosat.sat.solvers import SolverSpec, command_spec, solver_spec
+    from sudosat.solving.engine import Count, check_answer, count, solve, solve_many
+    from sudosat.solving.outcome import Outcome, Stats, Status
 
 __version__ = "0.1.0"
 
 _HOMES = {
-    "dimacs": ("Answer", "read_answer", "write_dimacs"),
-    "encoding": ("Cnf", "Encoding", "decode_model", "encode"),
-    "engine": ("Count", "check_answer", "count", "solve", "solve_many"),
-    "formats": ("InputError", "format_grid", "format_line", "parse", "read_text"),
-    "inputs": ("read_file", "read_puzzles"),
-    "outcome": ("Outcome", "Stats", "Status"),
-    "puzzle": ("Layout", "Puzzle", "verify"),
+    "core.errors": ("InputError", "SolverError"),
+    "core.notation": ("format_grid", "format_line"),
+    "core.puzzle": ("Layout", "Puzzle", "verify"),
+    "reading.formats": ("parse", "read_text"),
+    "reading.inputs": ("read_file", "read_puzzles"),
     "rules": ("Rule", "Rules"),
-    "solvers": ("SolverError", "SolverSpec", "command_spec", "solver_spec"),
+    "sat.cnf": ("Cnf", "Encoding"),
+    "sat.dimacs": ("Answer", "read_answer", "write_dimacs"),
+    "sat.encoding": ("decode_model", "encode"),
+    "sat.solvers": ("SolverSpec", "command_spec", "solver_spec"),
+    "solving.engine": ("Count", "check_answer", "count", "solve", "solve_many"),
+    "solving.outcome": ("Outcome", "Stats", "Status"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -97,3 +108,70 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
+
+
+# --- modules moved into folders (0.1.0), importable from their old names for one release
+_MOVED = {
+    "draw": "core.draw",
+    "puzzle": "core.puzzle",
+    "files": "system.writing",
+    "janitor": "system.janitor",
+    "pool": "system.pool",
+    "process": "system.process",
+    "signals": "system.signals",
+    "arith": "sat.arith",
+    "builder": "sat.builder",
+    "deadline": "sat.deadline",
+    "dimacs": "sat.dimacs",
+    "encoding": "sat.encoding",
+    "limits": "sat.limits",
+    "solvers": "sat.solvers",
+    "solvers.external": "sat.solvers.external",
+    "solvers.pysat_backend": "sat.solvers.pysat_backend",
+    "formats": "reading.formats",
+    "fpuzzles": "reading.fpuzzles",
+    "inputs": "reading.inputs",
+    "links": "reading.links",
+    "ruletext": "reading.ruletext",
+    "sudokupad": "reading.sudokupad",
+    "deduce": "solving.deduce",
+    "engine": "solving.engine",
+    "fast": "solving.fast",
+    "outcome": "solving.outcome",
+    "vector": "solving.vector",
+    "explain": "making.explain",
+    "generator": "making.generator",
+    "rating": "making.rating",
+    "shapes": "making.shapes",
+    "variant_generator": "making.variant_generator",
+    "batch": "running.batch",
+    "render": "running.report",
+    "runner": "running.runner",
+    "shards": "running.shards",
+}
+
+
+class _OldName(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``import sudosat.engine`` still gives :mod:`sudosat.solving.engine` (the
+    same module object), with a DeprecationWarning."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        old = name.removeprefix(f"{__name__}.")
+        if old == name or old not in _MOVED:
+            return None
+        return importlib.machinery.ModuleSpec(name, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        new = f"{__name__}.{_MOVED[spec.name.removeprefix(f'{__name__}.')]}"
+        warnings.warn(
+            f"{spec.name} is now {new}; the old name goes in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return importlib.import_module(new)
+
+    def exec_module(self, module: ModuleType) -> None:
+        pass  # the module it stands for has run already
+
+
+sys.meta_path.insert(0, _OldName())  # before the path finder, which would load a second copy

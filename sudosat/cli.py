@@ -9,24 +9,23 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import IO, Any, TypeVar, cast
 
 import click
 from click.core import ParameterSource
 from rich.console import Console
 
-from . import __version__, runner
-from .dimacs import read_answer, write_dimacs
-from .encoding import AMO_ENCODINGS, RULES, Encoding, encode
-from .engine import COUNT_LIMIT, Options, check_answer
-from .files import OutputRefused, WriteFn, write_out
-from .formats import AmbiguousInput, InputError, Variants, format_line, is_content, printable
-from .generator import (
+from sudosat import __version__
+from sudosat.core.errors import AmbiguousInput, InputError, SolverError, printable
+from sudosat.core.notation import format_line
+from sudosat.core.puzzle import Puzzle
+from sudosat.making.generator import (
     KILLER_LEVELS,
     SYMMETRIES,
     VARIANTS,
@@ -34,10 +33,30 @@ from .generator import (
     GenerationError,
     output_alphabet,
 )
-from .inputs import MAX_WHOLE, open_source, read_file, read_source
-from .limits import TooBig, check_writable
-from .outcome import Status
-from .process import (
+from sudosat.making.rating import LEVEL_NAMES, LEVELS
+from sudosat.reading.formats import Variants, is_content
+from sudosat.reading.inputs import MAX_WHOLE, open_source, read_file, read_source
+from sudosat.reading.ruletext import Statements, apply, from_option, split
+from sudosat.running import runner
+from sudosat.running.report import FORMATS, PICTURES, Result, note, render, solver_tables
+from sudosat.running.runner import FAIL_ON, Formats, How, Output, Reading
+from sudosat.running.shards import Shard, merge, parse_shard
+from sudosat.sat.cnf import AMO_ENCODINGS, RULES, Encoding
+from sudosat.sat.dimacs import read_answer, write_dimacs
+from sudosat.sat.encoding import encode
+from sudosat.sat.limits import TooBig, check_writable
+from sudosat.sat.solvers import (
+    DEFAULT_SOLVER,
+    SolverSpec,
+    command_spec,
+    installed_solvers,
+    solver_spec,
+    trusting,
+)
+from sudosat.sat.solvers.external import executable
+from sudosat.solving.engine import COUNT_LIMIT, Options, check_answer
+from sudosat.solving.outcome import Status
+from sudosat.system.process import (
     EXIT_INTERNAL,
     EXIT_NONE,
     EXIT_OK,
@@ -46,26 +65,12 @@ from .process import (
     EXIT_TIMEOUT,
     EXIT_USAGE,
     Terminated,
+    caught_interrupt,
     os_failure,
     silence_stdout,
     stopped,
-    supervise,
 )
-from .puzzle import Puzzle
-from .rating import LEVEL_NAMES, LEVELS
-from .render import FORMATS, PICTURES, Result, note, render
-from .ruletext import Statements, apply, from_option, split
-from .runner import FAIL_ON, How, Output, Reading
-from .shards import Shard, merge, parse_shard
-from .solvers import (
-    DEFAULT_SOLVER,
-    SolverError,
-    SolverSpec,
-    command_spec,
-    solver_spec,
-    trusting,
-)
-from .solvers.pysat_backend import pysat_solvers
+from sudosat.system.writing import OutputRefused, WriteFn, write_out
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -266,7 +271,7 @@ def pictures(fmt: str | None, solution: bool = False, per_page: int = 1) -> dict
     if fmt == "pdf" and sys.stdout.isatty():
         raise click.UsageError("a PDF is binary: send it to a file (> puzzles.pdf)")
     if fmt == "pdf":
-        from .draw import missing_pdf
+        from sudosat.core.draw import missing_pdf  # deferred: drawsvg, for PDFs only
 
         missing = missing_pdf()
         if missing:
@@ -287,14 +292,60 @@ def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | N
     except SolverError as err:
         hint = "--solver" if solver_cmd is None else "--solver-cmd"
         raise click.BadParameter(str(err), param_hint=hint) from None
-    from .solvers.external import executable  # here, not at start-up: subprocess, tempfile
-
     for program in spec.programs if spec is not None else []:
         try:
             executable(program)
         except SolverError as err:
             raise SolverFailure(str(err)) from None
     return spec
+
+
+@dataclass(frozen=True)
+class EachPuzzle:
+    """What rate and explain take alike: the puzzles, how to read them, a timeout
+    per puzzle, workers, and whether to be quiet."""
+
+    puzzles: tuple[str, ...]
+    reading: Reading
+    timeout: float | None
+    jobs: int | None
+    quiet: bool
+
+    def answer(
+        self, fmt: str | None, color: bool | None, shown: dict[str, Any], formats: Formats
+    ) -> int:
+        """Every puzzle answered with ``shown`` asked of it; the exit code."""
+        options, how, output = (
+            Options(timeout=self.timeout),
+            How(jobs=self.jobs),
+            Output(fmt, color, self.quiet),
+        )
+        return answer(self.puzzles, self.reading, options, shown, how, output, formats)
+
+
+def each_puzzle_options(timeout_help: str) -> Callable[[F], F]:
+    """--timeout, --jobs and --quiet, and with the puzzles and their reading (the
+    decorators above) handed to the command as one ``each``."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def command(
+            *args: Any,
+            puzzles: tuple[str, ...],
+            reading: Reading,
+            timeout: float | None,
+            jobs: int | None,
+            quiet: bool,
+            **kwargs: Any,
+        ) -> Any:
+            return func(*args, each=EachPuzzle(puzzles, reading, timeout, jobs, quiet), **kwargs)
+
+        wrapped = cast(F, command)
+        for option in (quiet_option, jobs_option, timeout_option(timeout_help)):
+            wrapped = option(wrapped)
+        return wrapped
+
+    return decorate
 
 
 def timeout_option(help: str) -> Callable[[F], F]:
@@ -658,21 +709,11 @@ def decode(
     defaults="rich (default on a terminal), line (default when piped): `LEVEL RATING` per "
     "puzzle; json, jsonl or csv add level, rating and conflicts to solve's record",
 )
-@timeout_option(
+@each_puzzle_options(
     "Give up on a puzzle after this long: its record says timeout, and the run "
     "goes on (exit code 5)."
 )
-@jobs_option
-@quiet_option
-def rate(
-    puzzles: tuple[str, ...],
-    reading: Reading,
-    fmt: str | None,
-    color: bool | None,
-    timeout: float | None,
-    jobs: int | None,
-    quiet: bool,
-) -> None:
+def rate(each: EachPuzzle, fmt: str | None, color: bool | None) -> None:
     """Rate how hard each puzzle is: a `level` and a `rating` that grows with difficulty.
 
     \b
@@ -690,10 +731,7 @@ def rate(
       sudosat rate --format jsonl puzzles/tdoku-magictour-25.txt
       sudosat rate --timeout 10 --jobs 2 collection.txt
     """
-    options = Options(timeout=timeout)
-    how = How(jobs=jobs)
-    output = Output(fmt, color, quiet)
-    sys.exit(answer(puzzles, reading, options, {"rate": True}, how, output, runner.RATE_FORMATS))
+    sys.exit(each.answer(fmt, color, {"rate": True}, runner.RATE_FORMATS))
 
 
 @cli.command()
@@ -808,9 +846,7 @@ def generate(
     if clues is not None and clues > n * n:
         raise click.BadParameter(f"a {n}x{n} grid has {n * n} cells", param_hint="--clues")
     if seed is None:
-        import secrets
-
-        seed = secrets.randbelow(2**31)
+        seed = random.SystemRandom().randrange(2**31)
         click.echo(f"seed: {seed}", err=True)
     if variant != "classic" and (clues is not None or symmetry != "none"):
         raise click.UsageError(
@@ -845,22 +881,12 @@ def generate(
     "puzzle), text (plain, for logs and mail), or svg or pdf (pictures: the cells an "
     "explanation names shaded, the rules of a conflict in red)",
 )
-@timeout_option(
+@each_puzzle_options(
     "Seconds for each puzzle's explanation: what is found by then is printed, and "
     "timed_out names the parts that ran out (exit code 5). Without it the answer is "
     "found however long it takes, and the parts after it have 60 s together."
 )
-@jobs_option
-@quiet_option
-def explain(
-    puzzles: tuple[str, ...],
-    reading: Reading,
-    fmt: str | None,
-    color: bool | None,
-    timeout: float | None,
-    jobs: int | None,
-    quiet: bool,
-) -> None:
+def explain(each: EachPuzzle, fmt: str | None, color: bool | None) -> None:
     """Explain each puzzle's answer: why it has no solution, or several, or how hard it is.
 
     \b
@@ -880,12 +906,8 @@ def explain(
       sudosat explain --format text --timeout 60 puzzles/rkkautsar-64-1.txt
       sudosat explain --format svg puzzles/clashing-clues.txt > conflict.svg
     """
-    options = Options(timeout=timeout)
-    how = How(jobs=jobs)
-    output = Output(fmt, color, quiet)
-    formats = runner.EXPLAIN_FORMATS
     shown = {"explain": True, **pictures(fmt)}
-    sys.exit(answer(puzzles, reading, options, shown, how, output, formats))
+    sys.exit(each.answer(fmt, color, shown, runner.EXPLAIN_FORMATS))
 
 
 @cli.command(name="merge")
@@ -936,106 +958,13 @@ def merge_command(shards: tuple[str, ...], out: str) -> None:
 def solvers(fmt: str | None) -> None:
     """List the SAT solvers this installation can run: PySAT's, in process, and the
     solver programs found on PATH, with their versions."""
-    from rich.table import Table
-
-    from .solvers.external import external_programs
-
-    infos = pysat_solvers()
-    programs = external_programs()
-    fmt = fmt or ("rich" if sys.stdout.isatty() else "json")
-    if fmt == "json":
-        listing: list[dict[str, Any]] = [
-            {
-                "name": i.name,
-                "kind": "pysat",
-                "aliases": list(i.aliases),
-                "available": i.available,
-                "class": i.backend_class,
-                "incremental": i.incremental,
-                "budgets": i.budgets,
-                "interrupt": i.interrupt,
-                "stats": i.stats,
-                "note": i.note,
-                "default": i.name == DEFAULT_SOLVER,
-            }
-            for i in infos
-        ]
-        listing += [
-            {
-                "name": p.name,
-                "kind": "program",
-                "available": p.path is not None,
-                "path": p.path,
-                "version": p.version if p.path else None,
-                "convention": p.convention,
-                "command": p.command,
-                "default": False,
-            }
-            for p in programs
-        ]
+    listing = installed_solvers()
+    if (fmt or ("rich" if sys.stdout.isatty() else "json")) == "json":
         click.echo(json.dumps(listing, indent=2))
         return
-    table = Table(title="PySAT solvers (in process)")
-    for column in (
-        "name",
-        "aliases",
-        "version (class)",
-        "incremental",
-        "budgets",
-        "interrupt",
-        "stats",
-        "note",
-    ):
-        table.add_column(column)
-
-    def yes(flag: bool) -> str:
-        return "yes" if flag else "no"
-
-    for i in infos:
-        if not i.available:
-            table.add_row(
-                i.name, ", ".join(i.aliases), "-", "-", "-", "-", "-", "not installed", style="dim"
-            )
-            continue
-        name = i.name + (" (default)" if i.name == DEFAULT_SOLVER else "")
-        table.add_row(
-            name,
-            ", ".join(i.aliases),
-            i.backend_class,
-            yes(i.incremental),
-            yes(i.budgets),
-            yes(i.interrupt),
-            yes(i.stats),
-            i.note,
-        )
     console = Console()
-    console.print(table)
-    found = Table(title="Solver programs (--solver NAME, or any with --solver-cmd)")
-    for column in ("name", "path", "version", "output", "called as"):
-        found.add_column(column)
-    for p in programs:
-        if p.path is None:
-            found.add_row(p.name, "not on PATH", "-", p.convention, p.command, style="dim")
-        else:
-            found.add_row(p.name, p.path, p.version, p.convention, p.command)
-    console.print(found)
-
-
-def main() -> None:
-    """Entry point: the command in a supervised work process (see :mod:`process`),
-    with click's error machinery, exit 130 on Ctrl-C, 143 on SIGTERM, 129 on
-    SIGHUP, 74 when output cannot be written, 71 when the system refuses a
-    resource, 70 (one line, the traceback under --debug) for anything
-    unexpected; a reader that closes the pipe ends the run quietly, exit 0.
-    Whatever solver programs left running is killed."""
-    supervise(run_command)
-
-
-def caught_interrupt(err: BaseException) -> bool:
-    """PySAT's own Ctrl-C: a solve it was asked to keep interruptible takes SIGINT
-    itself and raises ``pysolvers.error`` instead of KeyboardInterrupt."""
-    kind = type(err)
-    return kind.__module__ == "pysolvers" and "keyboard interrupt" in str(err).lower()
+    for table in solver_tables(listing):
+        console.print(table)
 
 
 def run_command() -> int:

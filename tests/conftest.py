@@ -78,7 +78,7 @@ def tree(pid: int) -> list[int]:
 
 def work_process(pid: int) -> int:
     """The process doing a command's work: the supervisor's child running the
-    same command line (see sudosat.process), waited for until it has started."""
+    same command line (see sudosat.system.process), waited for until it has started."""
     while Path(f"/proc/{pid}").exists():
         # read again each time: it is empty while the exec is still under way
         command = Path(f"/proc/{pid}/cmdline").read_bytes()

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from sudosat.encoding import groups
-from sudosat.engine import Options, solve, solve_with
-from sudosat.fast import NAME, FastSolver
-from sudosat.formats import parse
-from sudosat.inputs import read_file
-from sudosat.puzzle import Puzzle, rule_violations
+from sudosat.core.puzzle import Puzzle, rule_violations
+from sudosat.reading.formats import parse
+from sudosat.reading.inputs import read_file
+from sudosat.sat.encoding import groups
+from sudosat.solving.engine import Options, solve, solve_with
+from sudosat.solving.fast import NAME, FastSolver
 
 from .conftest import (
     ESCARGOT,
@@ -49,6 +49,7 @@ def without_time(records: list[dict[str, object]]) -> list[dict[str, object]]:
     return [{k: v for k, v in r.items() if k != "time"} for r in records]
 
 
+@pytest.mark.slow
 def test_tdoku_test_puzzles_counts_through_the_batch(tmp_path: Path, run: Run) -> None:
     rows = [x.split(":") for x in puzzle_lines(shared("tdoku/test_puzzles"))]
     path = tmp_path / "test_puzzles.txt"
@@ -63,6 +64,7 @@ def test_tdoku_test_puzzles_counts_through_the_batch(tmp_path: Path, run: Run) -
     assert code == 3  # the file holds puzzles with no solution
 
 
+@pytest.mark.slow
 def test_check_reads_tdokus_expected_counts_and_solutions(tmp_path: Path, run: Run) -> None:
     path = shared("tdoku/test_puzzles")
     code, out, _ = run("solve", "--format", "jsonl", "--check", "--fail-on", "mismatch", str(path))
@@ -91,6 +93,7 @@ def test_serg_benchmark_every_puzzle_has_several_solutions(run: Run) -> None:
     assert code == 1
 
 
+@pytest.mark.slow
 def test_batch_engine_agrees_with_the_engine() -> None:
     puzzles = [p for p in read_file(str(MAGICTOUR)) if not isinstance(p, Exception)]
     puzzles += [parse(REXL_FIRST), parse(REXL_FIRST.replace("34", ".4", 1))]
@@ -127,6 +130,7 @@ def test_batch_engine_settles_by_propagation_or_searches_and_counts_every_grid()
     assert all(rule_violations(2, grid) == [] for grid in every.solutions)
 
 
+@pytest.mark.slow
 def test_timeout_keeps_the_batch_engine_and_its_answers(tmp_path: Path, run: Run) -> None:
     # --timeout used to send every puzzle through a forked child (100x slower)
     puzzle = next(p for p in read_file(str(MAGICTOUR)) if isinstance(p, Puzzle))
@@ -148,6 +152,7 @@ def test_timeout_keeps_the_batch_engine_and_its_answers(tmp_path: Path, run: Run
         assert r["reason"] == "no answer within 1 s"
 
 
+@pytest.mark.slow
 def test_order_is_kept_with_several_workers(tmp_path: Path, run: Run) -> None:
     lines = puzzle_lines(MAGICTOUR) * 24 + [REXL_FIRST.replace("34", ".4", 1)]
     path = tmp_path / "many.txt"
@@ -298,6 +303,7 @@ def test_16x16_batch_in_hex(tmp_path: Path, run: Run) -> None:
     assert code == 0 and len(records) == 5 and {r["status"] for r in records} == {"unique"}
 
 
+@pytest.mark.slow
 def test_stdin_is_answered_before_it_ends(sudosat: str) -> None:
     child = subprocess.Popen(
         [sudosat, "solve", "--format", "jsonl", "-j", "2", "-"],
@@ -338,6 +344,7 @@ def read_in_background(child: subprocess.Popen[str]) -> tuple[list[str], threadi
     return lines, reader
 
 
+@pytest.mark.slow
 def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path, sudosat: str) -> None:
     path = tmp_path / "long.txt"
     path.write_text("\n".join(puzzle_lines(MAGICTOUR) * 4000) + "\n")  # 100,000 puzzles
@@ -358,9 +365,11 @@ def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path, sudosat: str)
     assert 0 < len(records) < 100_000
     assert [r["line"] for r in records] == list(range(1, len(records) + 1))
     assert f"interrupted after {len(records)} puzzles" in err
+    assert err.endswith("sudosat: interrupted\n")  # as every interrupted command ends
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_progress_bar_only_on_a_terminal(sudosat: str) -> None:
     primary, secondary = pty.openpty()
     try:
@@ -435,6 +444,7 @@ def test_csv_with_a_byte_order_mark_and_a_header_without_a_puzzle_column(
     assert "1:1: a CSV header naming no puzzle column" in str(jsonl(out)[0]["reason"])
 
 
+@pytest.mark.slow
 def test_binary_junk_in_a_batch_is_an_error_record(tmp_path: Path, sudosat: str) -> None:
     path = tmp_path / "junk.txt"
     path.write_bytes(
@@ -479,6 +489,7 @@ def long_run(tmp_path: Path) -> tuple[subprocess.Popen[str], list[str], threadin
     return child, lines, reader
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_is_replaced_and_nothing_is_lost(tmp_path: Path) -> None:
     child, lines, reader = long_run(tmp_path)
     running = workers(child.pid)
@@ -496,6 +507,7 @@ def test_a_worker_that_dies_is_replaced_and_nothing_is_lost(tmp_path: Path) -> N
     assert all(r["solution"] == first[r["puzzle"]] for r in records)
 
 
+@pytest.mark.slow
 def test_workers_that_keep_dying_stop_the_run_with_exit_4(tmp_path: Path) -> None:
     child, lines, reader = long_run(tmp_path)
     while child.poll() is None:

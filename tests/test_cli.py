@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from sudosat.cli import cli
-from sudosat.engine import solve
-from sudosat.fast import NAME
-from sudosat.formats import parse
+from sudosat.reading.formats import parse
+from sudosat.solving.engine import solve
+from sudosat.solving.fast import NAME
 
 from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST, Run, cpu_seconds
 
@@ -139,6 +139,7 @@ def test_unknown_solver_is_a_usage_error(run: Run) -> None:
     assert code == 2 and "unknown solver 'nosuch'" in err
 
 
+@pytest.mark.slow
 def test_timeout_has_its_own_exit_code(run: Run) -> None:
     code, _, err = run("solve", "--count", "-n", "10000000", "--timeout", "1", "-", input="." * 81)
     assert code == 5 and "timeout" in err
@@ -222,6 +223,7 @@ def test_installed_command_and_module_run_for_real(sudosat: str) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_ctrl_c_exits_130_without_a_traceback(sudosat: str) -> None:
     child = subprocess.Popen(
         [sudosat, "solve", "--count", "-n", "10000000", "-"],
@@ -259,6 +261,7 @@ def colours(text: str) -> set[str]:
     return found
 
 
+@pytest.mark.slow
 def test_piped_output_has_no_colour_or_boxes(sudosat: str) -> None:
     done = subprocess.run(
         [sudosat, "solve", str(PUZZLES / "ai-escargot.txt")],

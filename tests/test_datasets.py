@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.engine import solve
-from sudosat.formats import parse
-from sudosat.inputs import read_file
-from sudosat.puzzle import Puzzle, verify
+from sudosat.core.puzzle import Puzzle, verify
+from sudosat.reading.formats import parse
+from sudosat.reading.inputs import read_file
+from sudosat.solving.engine import solve
 
 from .conftest import shared
 
 
+@pytest.mark.slow
 def test_tdoku_test_puzzles_exact_counts() -> None:
     path = shared("tdoku/test_puzzles")
     checked = 0
@@ -38,6 +39,7 @@ def test_tdoku_test_puzzles_exact_counts() -> None:
         ("large/gecode/gecode_16x16.chars.txt", 20),
     ],
 )
+@pytest.mark.slow
 def test_collections_known_unique(relative: str, take: int) -> None:
     entries = read_file(str(shared(relative)))[:take]
     for entry in entries:
@@ -47,6 +49,7 @@ def test_collections_known_unique(relative: str, take: int) -> None:
         assert verify(entry, outcome.solutions[0]) == []
 
 
+@pytest.mark.slow
 def test_serg_benchmark_has_several_solutions() -> None:
     entries = read_file(str(shared("tdoku/puzzles7_serg_benchmark")))[:100]
     assert all(isinstance(e, Puzzle) and solve(e).status == "multiple" for e in entries)

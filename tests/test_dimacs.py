@@ -6,7 +6,10 @@ import io
 
 import pytest
 
-from sudosat.dimacs import (
+from sudosat.core.errors import InputError
+from sudosat.reading.formats import parse
+from sudosat.sat.cnf import Encoding
+from sudosat.sat.dimacs import (
     SAT,
     UNKNOWN,
     UNSAT,
@@ -15,8 +18,7 @@ from sudosat.dimacs import (
     read_result_file,
     write_dimacs,
 )
-from sudosat.encoding import Encoding, encode
-from sudosat.formats import InputError, parse
+from sudosat.sat.encoding import encode
 
 from .conftest import ESCARGOT
 

@@ -5,10 +5,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from sudosat.encoding import AMO_ENCODINGS, RULES, Encoding, augmented, encode, var
-from sudosat.engine import solve
-from sudosat.formats import parse
-from sudosat.puzzle import Puzzle, rule_violations
+from sudosat.core.puzzle import Puzzle, rule_violations
+from sudosat.reading.formats import parse
+from sudosat.sat.cnf import AMO_ENCODINGS, RULES, Encoding, var
+from sudosat.sat.encoding import augmented, encode
+from sudosat.solving.engine import solve
 
 from .conftest import ESCARGOT, PUZZLES, REXL_FIRST
 
@@ -100,6 +101,7 @@ ESCARGOT_SOLUTION = solve(parse(ESCARGOT)).solutions[0]
         max_size=2,
     ),
 )
+@pytest.mark.slow
 def test_encodings_agree_on_random_puzzles(blanks: set[int], encodings: list[Encoding]) -> None:
     """Blank cells of a known grid: every encoding finds the same solutions (up to 30)."""
     cells = tuple(0 if cell in blanks else v for cell, v in enumerate(ESCARGOT_SOLUTION))
@@ -131,7 +133,7 @@ def test_triads_and_one_value_per_cell_are_exactly_the_rules() -> None:
 @pytest.mark.parametrize("source", [ESCARGOT, "jigsaw"])
 def test_minicard_holding_a_full_cnf_keeps_its_givens(source: str) -> None:
     from sudosat import read_puzzles
-    from sudosat.fast import holding
+    from sudosat.solving.fast import holding
 
     puzzle = (
         parse(ESCARGOT) if source == ESCARGOT else next(read_puzzles(str(PUZZLES / "jigsaw.txt")))

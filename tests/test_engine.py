@@ -2,13 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.engine import solve
-from sudosat.formats import parse
-from sudosat.inputs import read_file
-from sudosat.outcome import Status
-from sudosat.puzzle import Puzzle, verify
-from sudosat.solvers import SolverError, solver_spec
-from sudosat.solvers.pysat_backend import pysat_solvers
+from sudosat.core.errors import SolverError
+from sudosat.core.puzzle import Puzzle, verify
+from sudosat.reading.formats import parse
+from sudosat.reading.inputs import read_file
+from sudosat.sat.solvers import solver_spec
+from sudosat.sat.solvers.pysat_backend import pysat_solvers
+from sudosat.solving.engine import solve
+from sudosat.solving.outcome import Status
 
 from .conftest import ESCARGOT, PUZZLES, REXL_FIRST
 
@@ -72,6 +73,7 @@ def test_max_solutions_one_skips_the_uniqueness_check() -> None:
     assert outcome.status == Status.SOLVED and outcome.unique is None
 
 
+@pytest.mark.slow
 def test_timeout_keeps_what_was_found() -> None:
     empty = Puzzle(3, (0,) * 81)
     outcome = solve(empty, max_solutions=10**7, timeout=2)
@@ -88,6 +90,7 @@ def test_timeout_answer_matches_in_process_answer() -> None:
 
 
 @pytest.mark.parametrize("solver", INSTALLED)
+@pytest.mark.slow
 def test_every_installed_pysat_solver_agrees(solver: str) -> None:
     assert solve(parse(ESCARGOT), solver=solver).status == Status.UNIQUE
     assert len(solve(parse(SEVEN), solver=solver, max_solutions=50).solutions) == 7
@@ -109,6 +112,7 @@ def test_every_installed_pysat_solver_agrees(solver: str) -> None:
         ("rank2-4x4.txt", 2),
     ],
 )
+@pytest.mark.slow
 def test_bundled_puzzles_of_every_rank_are_unique(name: str, rank: int) -> None:
     puzzle = read_file(str(PUZZLES / name))[0]
     assert isinstance(puzzle, Puzzle) and puzzle.rank == rank

@@ -18,11 +18,13 @@ from unittest import mock
 
 import pytest
 
-from sudosat.engine import solve
-from sudosat.formats import format_line, parse
-from sudosat.inputs import read_file
-from sudosat.outcome import Status
-from sudosat.solvers import SolverError, SolverSpec, command_spec, solver_spec
+from sudosat.core.errors import SolverError
+from sudosat.core.notation import format_line
+from sudosat.reading.formats import parse
+from sudosat.reading.inputs import read_file
+from sudosat.sat.solvers import SolverSpec, command_spec, solver_spec
+from sudosat.solving.engine import solve
+from sudosat.solving.outcome import Status
 
 from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, SUDOSAT, Run, processes
 
@@ -125,6 +127,7 @@ def shell(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("program", ["cadical", "picosat", "cryptominisat5"])
+@pytest.mark.slow
 def test_pipeline_cnf_solver_decode(program: str, tmp_path: Path) -> None:
     need(program)
     puzzle = PUZZLES / "ai-escargot.txt"
@@ -137,6 +140,7 @@ def test_pipeline_cnf_solver_decode(program: str, tmp_path: Path) -> None:
     assert done.stderr.strip() == "solved (uniqueness not checked)"
 
 
+@pytest.mark.slow
 def test_pipeline_through_minisat_result_file(tmp_path: Path) -> None:
     need("minisat")
     done = shell(
@@ -151,6 +155,7 @@ def test_pipeline_through_minisat_result_file(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_pipeline_unsat_exits_3(tmp_path: Path) -> None:
     need("cadical")
     puzzle = PUZZLES / "no-solution.txt"
@@ -276,6 +281,7 @@ def test_decode_needs_the_model_off_stdin_when_the_puzzle_is(run: Run) -> None:
         ("vandal", "its output cannot be read"),
     ],
 )
+@pytest.mark.slow
 def test_broken_solver_is_a_clear_error_exit_4(mode: str, message: str, run: Run) -> None:
     code, out, err = run("solve", "--solver-cmd", broken(mode), ESCARGOT_FILE)
     assert code == 4, err
@@ -302,6 +308,7 @@ def test_solver_and_solver_cmd_together_is_a_usage_error(run: Run) -> None:
     assert code == 2 and "not both" in err
 
 
+@pytest.mark.slow
 def test_no_shell_ever_sees_the_command(tmp_path: Path, run: Run, sudosat: str) -> None:
     need("cadical")
     done = subprocess.run(
@@ -360,6 +367,7 @@ def gone(pids: list[int]) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_timeout_kills_the_solver_and_what_it_started(tmp_path: Path) -> None:
     child, pids = hanging_run(tmp_path, "--timeout", "1")
     _, err = child.communicate(timeout=60)
@@ -378,6 +386,7 @@ def test_timeout_kills_the_solver_and_what_it_started(tmp_path: Path) -> None:
         (signal.SIGTERM, 143, "escape"),  # a grandchild in a session of its own
     ],
 )
+@pytest.mark.slow
 def test_interrupt_kills_the_solver_and_cleans_up(
     tmp_path: Path, sig: int, code: int, mode: str
 ) -> None:
@@ -416,6 +425,7 @@ def test_a_portfolio_outlives_broken_members_and_fails_when_all_do() -> None:
     assert "SIGSEGV" in str(failed.value) and "no solution" in str(failed.value)
 
 
+@pytest.mark.slow
 def test_a_portfolio_at_its_deadline_leaves_nothing_running(tmp_path: Path) -> None:
     pids, scratch = tmp_path / "pids", tmp_path / "tmp"
     scratch.mkdir()
@@ -432,6 +442,7 @@ def test_a_portfolio_at_its_deadline_leaves_nothing_running(tmp_path: Path) -> N
     assert list(scratch.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_sigterm_stops_every_solver_of_a_portfolio(tmp_path: Path) -> None:
     need("minisat")
     scratch = tmp_path / "tmp"
@@ -461,6 +472,7 @@ def running(word: str) -> list[int]:
     return [pid for pid in processes("cmdline", lambda data: word.encode() in data) if alive(pid)]
 
 
+@pytest.mark.slow
 def test_an_unsat_claim_is_confirmed_unless_trusted(run: Run) -> None:
     seven = REXL_FIRST.replace("....34...", "....04...", 1)  # 7 solutions
     code, out, err = run("solve", "--solver-cmd", broken("denier"), "-", input=seven)
@@ -480,6 +492,7 @@ def test_an_unsat_claim_is_confirmed_unless_trusted(run: Run) -> None:
 
 
 @pytest.mark.parametrize("extra", [(), ("--timeout", "600")], ids=["in-process", "in-a-child"])
+@pytest.mark.slow
 def test_a_killed_run_leaves_no_solver_program_and_no_directory(
     extra: tuple[str, ...], tmp_path: Path
 ) -> None:

@@ -4,19 +4,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudosat.formats import (
-    BASE36,
-    HEX,
-    REXL,
-    AmbiguousInput,
-    InputError,
-    format_grid,
-    format_line,
-    parse,
-    read_text,
-)
-from sudosat.inputs import read_file
-from sudosat.puzzle import Puzzle
+from sudosat.core.errors import AmbiguousInput, InputError
+from sudosat.core.notation import BASE36, HEX, REXL, format_grid, format_line
+from sudosat.core.puzzle import Puzzle
+from sudosat.reading.formats import parse, read_text
+from sudosat.reading.inputs import read_file
 
 from .conftest import ESCARGOT, PUZZLES
 
@@ -207,6 +199,7 @@ def puzzles(draw: st.DrawFn) -> Puzzle:
 
 @settings(max_examples=60, deadline=None)
 @given(puzzles())
+@pytest.mark.slow
 def test_line_and_grid_round_trip(puzzle: Puzzle) -> None:
     spec = "numbers" if not puzzle.alphabet else puzzle.alphabet
     for text in (format_line(puzzle), format_grid(puzzle)):

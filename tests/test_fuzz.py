@@ -11,22 +11,16 @@ import os
 import random
 import tempfile
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sudosat.cli import cli
-from sudosat.formats import (
-    BASE36,
-    DIGITS,
-    HEX,
-    REXL,
-    InputError,
-    format_grid,
-    format_line,
-    parse,
-)
-from sudosat.puzzle import Puzzle, verify
+from sudosat.core.errors import InputError
+from sudosat.core.notation import BASE36, DIGITS, HEX, REXL, format_grid, format_line
+from sudosat.core.puzzle import Puzzle, verify
+from sudosat.reading.formats import parse
 
 EXIT_CODES = {0, 1, 2, 3, 4, 5}
 """What solve and decode may exit with (README, Exit codes); 70 would be a bug."""
@@ -109,6 +103,7 @@ def full_grid(text: str, rank: int) -> Puzzle:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzle_texts(), st.sampled_from(["utf-8", "latin-1"]))
+@pytest.mark.slow
 def test_solve_and_cnf_take_any_text(text: str, encoding: str) -> None:
     data = text.encode(encoding, errors="replace")
     code, out = invoke("solve", "-", "--format", "jsonl", "-q", input=data)
@@ -211,7 +206,7 @@ JUNK: list[object] = [
 
 
 def fpuzzles_base() -> dict[str, object]:
-    from sudosat.fpuzzles import write
+    from sudosat.reading.fpuzzles import write
 
     return write(parse(STATEMENTS))
 
@@ -243,6 +238,7 @@ def mutated_fpuzzles(draw: st.DrawFn) -> dict[str, object]:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_fpuzzles())
+@pytest.mark.slow
 def test_mutated_fpuzzles_json_ends_in_a_documented_exit_and_one_line(
     data: dict[str, object],
 ) -> None:
@@ -307,6 +303,7 @@ def one_line_or_answer(result: object) -> None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(statement_texts())
+@pytest.mark.slow
 def test_mutated_statements_end_in_an_answer_or_one_line(text: str) -> None:
     args = ["solve", "-", "--format", "line", "--timeout", "30"]
     one_line_or_answer(CliRunner().invoke(cli, args, input=text.encode()))
@@ -328,7 +325,7 @@ LINKS = [
 @st.composite
 def garbled_links(draw: st.DrawFn) -> str:
     """A real puzzle's link data under some site's prefix, cut, mangled or spliced."""
-    from sudosat.fpuzzles import link
+    from sudosat.reading.fpuzzles import link
 
     data = link(parse(STATEMENTS)).split("load=")[1]
     at = draw(st.integers(0, len(data)))
@@ -341,6 +338,7 @@ def garbled_links(draw: st.DrawFn) -> str:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(garbled_links())
+@pytest.mark.slow
 def test_garbled_links_end_in_an_answer_or_one_line(text: str) -> None:
     args = ["solve", "-", "--format", "line", "--timeout", "30"]
     one_line_or_answer(CliRunner().invoke(cli, args, input=(text + "\n").encode()))
@@ -364,6 +362,7 @@ SHARDS = shard_outputs()
 
 @settings(max_examples=120, deadline=None)
 @given(st.data())
+@pytest.mark.slow
 def test_mutated_shards_merge_whole_or_are_refused_in_one_line(data: st.DataObject) -> None:
     texts = list(SHARDS)
     which = data.draw(st.integers(0, 1))

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from sudosat.cli import os_failure
-from sudosat.formats import format_line, parse
-from sudosat.puzzle import verify
+from sudosat.core.notation import format_line
+from sudosat.core.puzzle import verify
+from sudosat.reading.formats import parse
 
 from .conftest import ESCARGOT, SUDOSAT
 
@@ -42,6 +43,7 @@ def one_line_error(err: str) -> bool:
         (b"\xff\xfe junk", 2, "binary data"),
     ],
 )
+@pytest.mark.slow
 def test_bad_puzzle_text_is_one_line_never_a_traceback(
     tmp_path: Path, content: bytes, code: int, says: str
 ) -> None:
@@ -59,6 +61,7 @@ def test_tabs_are_white_space(tmp_path: Path) -> None:
     assert not verify(parse(ESCARGOT), tuple(int(ch) for ch in out.strip()))
 
 
+@pytest.mark.slow
 def test_csv_with_cr_line_ends_and_huge_fields(tmp_path: Path) -> None:
     cr = tmp_path / "cr.csv"
     cr.write_bytes(f"puzzle,solution\r{ESCARGOT},\r{ESCARGOT},\r".encode())
@@ -72,6 +75,7 @@ def test_csv_with_cr_line_ends_and_huge_fields(tmp_path: Path) -> None:
     assert code == 0 and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_an_overlong_line_in_a_batch_is_one_error_record(tmp_path: Path) -> None:
     path = tmp_path / "batch.txt"
     path.write_text(f"{ESCARGOT}\n{'1' * 3_000_000}\n{ESCARGOT}\n")
@@ -97,6 +101,7 @@ def test_an_overlong_line_in_a_batch_is_one_error_record(tmp_path: Path) -> None
         ("rate", "/dev/zero"),
     ],
 )
+@pytest.mark.slow
 def test_endless_input_is_refused_in_bounded_memory(args: tuple[str, ...]) -> None:
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run([str(SUDOSAT), *args], cwd=root, capture_output=True, timeout=120)
@@ -114,6 +119,7 @@ def test_endless_input_is_refused_in_bounded_memory(args: tuple[str, ...]) -> No
     assert done.returncode == 2 and "<stdin>" in err and one_line_error(err), err
 
 
+@pytest.mark.slow
 def test_a_file_name_with_a_newline_is_printed_escaped(tmp_path: Path) -> None:
     path = tmp_path / "evil\n\x1b[31mname.txt"
     path.write_text("123")
@@ -125,6 +131,7 @@ def test_a_file_name_with_a_newline_is_printed_escaped(tmp_path: Path) -> None:
     "args",
     [("cnf", "--rank", "5"), ("solve", "--format", "jsonl", "puzzles/tdoku-magictour-25.txt")],
 )
+@pytest.mark.slow
 def test_a_closed_pipe_ends_the_run_quietly(args: tuple[str, ...]) -> None:
     root = Path(__file__).resolve().parents[1]
     shell = f"'{SUDOSAT}' {' '.join(args)} | head -1 > /dev/null; echo ${{PIPESTATUS[0]}}"
@@ -135,6 +142,7 @@ def test_a_closed_pipe_ends_the_run_quietly(args: tuple[str, ...]) -> None:
     assert "Error" not in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_line_exit_74(tmp_path: Path) -> None:
     puzzle = tmp_path / "p.txt"
     puzzle.write_text(ESCARGOT)
@@ -151,6 +159,7 @@ def test_a_full_disk_is_one_line_exit_74(tmp_path: Path) -> None:
         assert done.returncode == 74 and "No space left on device" in err and one_line_error(err)
 
 
+@pytest.mark.slow
 def test_a_resource_the_system_refuses_is_one_line_exit_71(tmp_path: Path) -> None:
     # Ten file descriptors: enough to start, too few for a pool of two workers.
     puzzles = tmp_path / "many.txt"
@@ -178,6 +187,7 @@ def test_os_failure_tells_output_from_the_system() -> None:
     assert code == 71 and message == "system error: /dev/shm: Permission denied"
 
 
+@pytest.mark.slow
 def test_a_sigterm_during_a_finalizer_still_ends_in_143(tmp_path: Path) -> None:
     # Python drops an exception raised in __del__; the signal must not be lost with it.
     code = (
@@ -197,6 +207,7 @@ def test_a_sigterm_during_a_finalizer_still_ends_in_143(tmp_path: Path) -> None:
     assert "Exception ignored" not in done.stderr  # the dropped exception says nothing
 
 
+@pytest.mark.slow
 def test_an_internal_error_is_one_line_exit_70_and_debug_shows_it(tmp_path: Path) -> None:
     # a bug, put in on purpose: the solve command's worker raises
     code = (
@@ -216,7 +227,8 @@ def with_patched_cli(patch: str, tmp_path: Path, *options: str) -> subprocess.Co
     ``patch`` (Python source) has changed first."""
     puzzle = tmp_path / "p.txt"
     puzzle.write_text(ESCARGOT)
-    code = patch + "sys.argv = ['sudosat', *sys.argv[1:]]\ncli.main()\n"
+    run = "import sudosat.__main__ as entry\nentry.main()\n"
+    code = patch + "sys.argv = ['sudosat', *sys.argv[1:]]\n" + run
     return subprocess.run(
         [sys.executable, "-c", code, *options, "solve", str(puzzle)],
         capture_output=True,

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from sudosat import parse
-from sudosat.batch import Summary
-from sudosat.encoding import encode
-from sudosat.explain import explain
-from sudosat.limits import TooBig, check_solvable
+from sudosat.making.explain import explain
+from sudosat.running.batch import Summary
+from sudosat.sat.encoding import encode
+from sudosat.sat.limits import TooBig, check_solvable
 
 from .conftest import PUZZLES, SUDOSAT, Run
 
@@ -105,6 +105,7 @@ def mixed(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_merged_shards_equal_one_run_byte_for_byte(tmp_path: Path) -> None:
     source = mixed(tmp_path)
     whole = subprocess.run(
@@ -120,6 +121,7 @@ def test_merged_shards_equal_one_run_byte_for_byte(tmp_path: Path) -> None:
     assert '"time": null' in whole
 
 
+@pytest.mark.slow
 def test_merge_reads_each_shard_once_from_pipes_and_fifos(tmp_path: Path) -> None:
     parts = shards(tmp_path, "p", PUZZLES / "royle17-25.txt", 3, "solve", "--no-time")
     expected = subprocess.run(
@@ -140,6 +142,7 @@ def test_merge_reads_each_shard_once_from_pipes_and_fifos(tmp_path: Path) -> Non
     assert done.returncode == 0 and done.stdout == expected, done.stderr
 
 
+@pytest.mark.slow
 def test_merge_refuses_shards_of_different_runs(tmp_path: Path, run: Run) -> None:
     first = PUZZLES / "royle17-25.txt"
     other = tmp_path / "other.txt"
@@ -195,6 +198,7 @@ def test_merge_names_a_file_that_is_no_text_and_stops_on_endless_input(
     ("text", "most"),
     [("size 25\nsandwich 150: r0c1\n", 1_200_000), ("size 36\nx-sum 200: r1c0\n", 4_000_000)],
 )
+@pytest.mark.slow
 def test_a_sum_over_a_big_grids_line_grows_gently(text: str, most: int) -> None:
     cnf = encode(parse(text))
     assert len(cnf.clauses) < most  # were 21.7 million for the sandwich
@@ -204,15 +208,16 @@ def test_the_memory_estimate_keeps_a_margin_and_counts_rules(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     empty = parse(json.dumps({"size": 100, "grid": [[{}] * 100] * 100}))
-    monkeypatch.setattr("sudosat.limits.available_memory", lambda: int(22.7 * 2**30))
+    monkeypatch.setattr("sudosat.sat.limits.available_memory", lambda: int(22.7 * 2**30))
     with pytest.raises(TooBig, match="can spare"):  # about 22.4 GB of 22.7 GB free
         check_solvable(empty, reduced=True)
     nine = parse("negative: ratio, xv\nnonconsecutive\n")
-    monkeypatch.setattr("sudosat.limits.available_memory", lambda: 4 * 2**20)
+    monkeypatch.setattr("sudosat.sat.limits.available_memory", lambda: 4 * 2**20)
     with pytest.raises(TooBig):
         check_solvable(nine, reduced=True)
 
 
+@pytest.mark.slow
 def test_explain_has_a_budget_after_the_answer() -> None:
     killer = next(line for line in KILLERS_16.read_text().splitlines() if line.startswith("http"))
     puzzle = parse(killer)
@@ -240,7 +245,7 @@ def test_a_run_stopped_early_says_so() -> None:
 
 
 def test_explain_default_budget_is_the_documented_one() -> None:
-    from sudosat.explain import BUDGET
+    from sudosat.making.explain import BUDGET
 
     done = subprocess.run([str(SUDOSAT), "explain", "--help"], capture_output=True, text=True)
     assert f"have {BUDGET:g} s together" in " ".join(done.stdout.split())

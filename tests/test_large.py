@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from sudosat import parse, solve
-from sudosat.deduce import deduce
-from sudosat.encoding import encode
-from sudosat.engine import Status
-from sudosat.puzzle import Puzzle, verify
+from sudosat.core.puzzle import Puzzle, verify
+from sudosat.sat.encoding import encode
+from sudosat.solving.deduce import deduce
+from sudosat.solving.engine import Status
 
 from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, Run, processes, work_process
 
@@ -28,6 +28,7 @@ def pattern(rank: int) -> tuple[int, ...]:
     return tuple(((r % rank) * rank + r // rank + c) % n + 1 for r in range(n) for c in range(n))
 
 
+@pytest.mark.slow
 def test_an_81x81_end_to_end_in_numbers(run: Run) -> None:
     path = str(PUZZLES / "rkkautsar-81-1.txt")
     code, out, _ = run("solve", path, "--format", "jsonl", "--stats")
@@ -75,6 +76,7 @@ def test_compact_numbering_decodes_like_the_documented_one() -> None:
     assert compact.blocking_clause(grid) == [-v for v in model]
 
 
+@pytest.mark.slow
 def test_a_grid_too_big_for_the_machine_is_one_line_and_exit_2(tmp_path: Path, run: Run) -> None:
     empty = tmp_path / "empty400.txt"
     empty.write_text(" ".join(["0"] * 400**2) + "\n")
@@ -87,6 +89,7 @@ def test_a_grid_too_big_for_the_machine_is_one_line_and_exit_2(tmp_path: Path, r
     assert not list(tmp_path.glob("*.cnf")) and not list(tmp_path.glob(".sudosat-*"))
 
 
+@pytest.mark.slow
 def test_rating_and_explaining_a_grid_too_big_for_the_rules(tmp_path: Path, run: Run) -> None:
     # solved at once (every cell given), but rating it holds the full rules three times
     full = tmp_path / "full400.txt"
@@ -105,6 +108,7 @@ def test_the_timeout_covers_the_preparation(tmp_path: Path) -> None:
     assert outcome.status == Status.TIMEOUT and not outcome.solutions
 
 
+@pytest.mark.slow
 def test_cnf_streams_the_full_rules_with_an_exact_header(tmp_path: Path, run: Run) -> None:
     out = tmp_path / "rules36.cnf"
     assert run("cnf", "--rank", "6", "--out", str(out))[0] == 0
@@ -115,6 +119,7 @@ def test_cnf_streams_the_full_rules_with_an_exact_header(tmp_path: Path, run: Ru
     assert all(line.endswith(" 0") for line in clauses)
 
 
+@pytest.mark.slow
 def test_sigterm_stops_a_long_in_process_solve() -> None:
     path = PUZZLES / "rkkautsar-64-1.txt"  # several solutions, found in 15-25 s
     for jobs in ("1", "2"):

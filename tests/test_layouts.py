@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from sudosat.formats import InputError, format_line, parse, read_text
-from sudosat.render import rich_grid
+from sudosat.core.errors import InputError
+from sudosat.core.notation import format_line
+from sudosat.reading.formats import parse, read_text
+from sudosat.running.report import rich_grid
 
 from .conftest import ESCARGOT, PUZZLES, Run, jsonl, shared
 

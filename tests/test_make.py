@@ -13,9 +13,10 @@ from itertools import islice
 import pytest
 
 from sudosat import Puzzle, parse, read_puzzles, solve
-from sudosat.explain import explain
-from sudosat.formats import DIGITS, HEX
-from sudosat.generator import (
+from sudosat.core.notation import DIGITS, HEX
+from sudosat.core.puzzle import rule_violations, units
+from sudosat.making.explain import explain
+from sudosat.making.generator import (
     Carving,
     Generated,
     check_minimal,
@@ -24,8 +25,7 @@ from sudosat.generator import (
     generator,
     orbits,
 )
-from sudosat.puzzle import rule_violations, units
-from sudosat.rating import rate
+from sudosat.making.rating import rate
 
 from .conftest import ESCARGOT, PUZZLES, Run, jsonl, shared
 
@@ -63,6 +63,7 @@ def test_generated_4x4_for_every_seed() -> None:
         assert_unique_and_minimal(generate(seed, rank=2))
 
 
+@pytest.mark.slow
 def test_generated_16x16_is_unique_and_minimal() -> None:
     assert_unique_and_minimal(generate(1, rank=4, alphabet=HEX))
 
@@ -145,6 +146,7 @@ def test_exact_clue_count_stays_unique() -> None:
     assert solve(made.puzzle, solver=SECOND).status == "unique"
 
 
+@pytest.mark.slow
 def test_same_seed_same_puzzles_across_runs_and_jobs(run: Run) -> None:
     assert generate(21, alphabet=DIGITS) == generate(21, alphabet=DIGITS)
     code, one, _ = run("generate", "--seed", "40", "-n", "40", "-f", "jsonl")
@@ -199,6 +201,7 @@ def mean_rating(path: str, take: int = 100) -> float:
     return statistics.mean(rate(p).rating for p in puzzles)
 
 
+@pytest.mark.slow
 def test_rating_orders_tdokus_sets() -> None:
     clue17 = mean_rating(str(shared("tdoku/puzzles2_17_clue")))
     magictour = mean_rating(str(shared("tdoku/puzzles3_magictour_top1465")))
@@ -206,6 +209,7 @@ def test_rating_orders_tdokus_sets() -> None:
     assert clue17 < magictour < hardest
 
 
+@pytest.mark.slow
 def test_rating_orders_qqwings_levels(tmp_path: object) -> None:
     if shutil.which("qqwing") is None:
         assert not os.environ.get("CI"), "qqwing is missing (scripts/install-solvers)"

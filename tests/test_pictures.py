@@ -14,11 +14,11 @@ from xml.etree import ElementTree
 import pytest
 
 from sudosat import Puzzle, parse, read_puzzles, solve
-from sudosat.draw import MARKED, png
-from sudosat.encoding import Encoding
-from sudosat.fpuzzles import read
-from sudosat.rating import rate
+from sudosat.core.draw import MARKED, png
+from sudosat.making.rating import rate
+from sudosat.reading.fpuzzles import read
 from sudosat.rules.killer import KillerCage
+from sudosat.sat.cnf import Encoding
 
 from .conftest import PUZZLES, SUDOSAT, Run, jsonl
 
@@ -114,6 +114,7 @@ def test_explain_marks_the_conflict(run: Run) -> None:
     assert code == 3 and len(marked) == len(conflict)
 
 
+@pytest.mark.slow
 def test_pdf_one_page_a_puzzle_and_pages_of_several(tmp_path: Path) -> None:
     links = PUZZLES / "variants.links"
     one = subprocess.run(

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.formats import parse
-from sudosat.puzzle import (
+from sudosat.core.puzzle import (
     Puzzle,
     cell_name,
     differences,
@@ -16,6 +15,7 @@ from sudosat.puzzle import (
     units,
     verify,
 )
+from sudosat.reading.formats import parse
 
 from .conftest import ESCARGOT
 

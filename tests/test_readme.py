@@ -56,6 +56,7 @@ def code_blocks(text: str) -> list[tuple[str, str]]:
     return re.findall(r"```(\w*)\n(.*?)```", text, re.S)
 
 
+@pytest.mark.slow
 def test_every_statement_paragraph_of_the_readme_is_a_puzzle_file(tmp_path: Path) -> None:
     (block,) = [b for _, b in code_blocks(README) if "size 6  " in b]
     paragraphs = [p for p in block.split("\n\n") if p.strip()]
@@ -106,6 +107,7 @@ def shell_examples() -> list[tuple[str, list[str]]]:
     return found
 
 
+@pytest.mark.slow
 def test_the_readme_shell_examples_run_as_pasted(tmp_path: Path) -> None:
     for name in ("puzzles", "recipes"):
         (tmp_path / name).symlink_to(ROOT / name)

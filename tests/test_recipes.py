@@ -15,6 +15,8 @@ import pytest
 
 from .conftest import PUZZLES, ROOT, SUDOSAT, Run, jsonl
 
+pytestmark = pytest.mark.slow  # third-party runners (GNU parallel, Dask) for real
+
 RECIPES = ROOT / "recipes"
 MAGICTOUR = PUZZLES / "tdoku-magictour-25.txt"
 TIME = re.compile(r'"time": [0-9.e-]+')

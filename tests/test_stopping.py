@@ -18,11 +18,13 @@ from pathlib import Path
 import pytest
 
 from sudosat import solve
-from sudosat.explain import explain
-from sudosat.formats import parse
-from sudosat.puzzle import verify
+from sudosat.core.puzzle import verify
+from sudosat.making.explain import explain
+from sudosat.reading.formats import parse
 
 from .conftest import PUZZLES, SUDOSAT, cpu_seconds, shared, tree, work_process
+
+pytestmark = pytest.mark.slow  # real processes stopped by real signals
 
 BIG = str(PUZZLES / "rkkautsar-64-1.txt")  # a 64x64 with several solutions: 15-25 s of search
 STOPPED = {signal.SIGTERM: (143, "terminated"), signal.SIGINT: (130, "interrupted")}

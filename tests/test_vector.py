@@ -1,4 +1,4 @@
-"""The batch front end (sudosat/vector.py): every answer it gives is the answer the
+"""The batch front end (sudosat/solving/vector.py): every answer it gives is the answer the
 engine gives without it, on tdoku's sets and on puzzles with no solution and with
 several, whatever the chunk size."""
 
@@ -11,14 +11,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sudosat import batch, inputs, vector
-from sudosat.batch import Settings, work
-from sudosat.engine import Options, solve
-from sudosat.formats import format_line, parse
-from sudosat.generator import generate
-from sudosat.inputs import Inputs, read_file
-from sudosat.puzzle import Puzzle, verify
-from sudosat.render import View
+from sudosat.core.notation import format_line
+from sudosat.core.puzzle import Puzzle, verify
+from sudosat.making.generator import generate
+from sudosat.reading import inputs
+from sudosat.reading.formats import parse
+from sudosat.reading.inputs import Inputs, read_file
+from sudosat.running.batch import Settings, work
+from sudosat.running.report import View
+from sudosat.solving import vector
+from sudosat.solving.engine import Options, solve
 
 from .conftest import ESCARGOT, PUZZLES, shared
 
@@ -72,6 +74,7 @@ def sample(source: Path, take: int, tmp_path: Path) -> Path:
     ],
 )
 @pytest.mark.parametrize("chunk", [1, 7, 128, 1000])
+@pytest.mark.slow
 def test_the_front_end_answers_as_the_engine_on_tdokus_sets(
     relative: str, take: int, chunk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -82,6 +85,7 @@ def test_the_front_end_answers_as_the_engine_on_tdokus_sets(
 
 
 @pytest.mark.parametrize("name", ["general_16x16.ints.txt", "general_9x9.ints.txt"])
+@pytest.mark.slow
 def test_lines_of_numbers_too(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # lloyd_acs: every fill level, from the empty grid (several solutions) up
     source = shared(f"large/lloyd_acs/{name}")
@@ -146,6 +150,7 @@ def test_options_the_front_end_keeps(
 
 
 @pytest.mark.parametrize("rank", [2, 4, 5])
+@pytest.mark.slow
 def test_other_ranks(rank: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     symbols = {2: "1234", 4: "0123456789abcdef", 5: "ABCDEFGHIJKLMNOPQRSTUVWXY"}[rank]
     if rank == 5:  # generating 25x25s takes minutes: the bundled one, and its solution
@@ -200,7 +205,7 @@ def test_the_front_end_is_the_default_and_can_be_turned_off(run: Any, tmp_path: 
     assert code == 0 and all("numpy" in json.loads(x)["solver"] for x in out.splitlines())
     code, out, _ = run("solve", "-f", "jsonl", "-j", "1", "--no-front-end", str(path))
     assert code == 0 and not any("numpy" in json.loads(x)["solver"] for x in out.splitlines())
-    assert batch.SEARCH_BUDGET > 0
+    assert vector.SEARCH_BUDGET > 0
 
 
 def test_a_wrong_grid_is_caught_by_the_chunk_check() -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import BY_FIELD, BY_WORD, Rule, Rules, Where, rule
+from sudosat.core.puzzle import Rules
+from sudosat.rules.base import BY_FIELD, BY_WORD, Rule, Where, rule
 
 for _module in pkgutil.iter_modules(__path__):
     if _module.name != "base":

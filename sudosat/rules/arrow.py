@@ -11,10 +11,8 @@ from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..arith import Int, cell_int, equal, scaled, total
-from ..builder import Builder, Lit
-from ..puzzle import Layout, cell_name
-from .base import (
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import (
     Rule,
     Where,
     fpuzzles_cells,
@@ -25,9 +23,11 @@ from .base import (
     stepped,
     touching,
 )
+from sudosat.sat.arith import Int, cell_int, equal, scaled, total
+from sudosat.sat.builder import Builder, Lit
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -99,7 +99,7 @@ class Arrow(Rule):
             return total(b, digits)
         return written(b, self.circle, most)
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         line = total(b, [cell_int(b, c) for c in self.line])
         equal(b, self.number(b, line.hi), line)
 

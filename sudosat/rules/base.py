@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from ..formats import InputError
-from ..puzzle import Layout, cell_name
+from sudosat.core.errors import InputError
+from sudosat.core.puzzle import Layout, cell_name
 
 if TYPE_CHECKING:
-    from ..builder import Builder
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
+    from sudosat.sat.builder import Builder
 
 
 class Rule:
@@ -135,52 +135,6 @@ def rule(cls: R) -> R:
     for word in cls.words:
         BY_WORD[word] = cls
     return cls
-
-
-@dataclass(frozen=True)
-class Rules:
-    """A variant puzzle's rules: its layout (regions) and its constraints."""
-
-    layout: Layout
-    constraints: tuple[Rule, ...] = ()
-    drawings: tuple[str, ...] = field(default=(), compare=False)
-    """What the puzzle draws that carries no rule sudosat reads (f-puzzles' plain
-    ``line`` and ``cage``...): a setter may have meant a rule by one."""
-
-    @classmethod
-    def of(
-        cls, layout: Layout, constraints: Iterable[Rule], drawings: tuple[str, ...] = ()
-    ) -> Rules:
-        """The rules, each settled among the others, without repeats."""
-        found = tuple(dict.fromkeys(constraints))
-        return cls(layout, tuple(rule.settle(found) for rule in found), drawings)
-
-    def violations(self, grid: Sequence[int]) -> list[str]:
-        """Why a grid that keeps the rows, columns and regions breaks a constraint."""
-        size = self.layout.size
-        found = []
-        for constraint in self.constraints:
-            why = constraint.broken(grid, self.layout)
-            if why is not None:
-                found.append(f"{constraint.describe(size)}: {why}")
-        return found
-
-    def allowed(self) -> dict[int, int]:
-        """Each narrowed cell's values, every constraint's limits together."""
-        found: dict[int, int] = {}
-        size = self.layout.size
-        for constraint in self.constraints:
-            for cell, mask in constraint.allowed(size).items():
-                found[cell] = found.get(cell, mask) & mask
-        return found
-
-    def describe(self) -> list[str]:
-        size = self.layout.size
-        lines = [] if self.layout.box is not None else [f"irregular regions ({size} of {size})"]
-        return lines + [c.describe(size) for c in self.constraints]
-
-    def families(self) -> list[str]:
-        return sorted({c.family for c in self.constraints})
 
 
 # --- reading: places, cells, values -------------------------------------------------

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..arith import cell_int, less
-from ..puzzle import Layout, cell_name
-from .base import LineRule, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import LineRule, rule
+from sudosat.sat.arith import cell_int, less
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -27,7 +28,7 @@ class Between(LineRule):
     words: ClassVar[tuple[str, ...]] = ("between", "between-line")
     family: ClassVar[str] = "between lines"
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         first, last = cell_int(b, self.group[0]), cell_int(b, self.group[-1])
         rising = b.new()  # the first circle holds the smaller digit
         for cell in self.group[1:-1]:

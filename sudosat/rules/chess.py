@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..puzzle import Layout, cell_name
-from .base import FlagRule, neighbours, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import FlagRule, neighbours, rule
+from sudosat.sat.builder import Builder
 
 KNIGHT = ((1, 2), (2, 1), (1, -2), (2, -1))
 KING = ((1, 1), (1, -1))
@@ -28,7 +29,7 @@ class AntiChess(FlagRule):
                 if regions[cell] != regions[other]:
                     yield cell, other
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for a, c in self.pairs(b.cnf.puzzle.layout):
             for digit in set(b.candidates(a)) & set(b.candidates(c)):
                 b.implies([b.lit(a, digit), b.lit(c, digit)], [])

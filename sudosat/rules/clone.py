@@ -6,11 +6,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..puzzle import Layout, cell_name
-from .base import Rule, Where, cell_list, fpuzzles_cells, read_text_cells, rule, text_cells
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import (
+    Rule,
+    Where,
+    cell_list,
+    fpuzzles_cells,
+    read_text_cells,
+    rule,
+    text_cells,
+)
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -48,7 +57,7 @@ class Clone(Rule):
             raise where.error(f"{len(original)} cells and {len(copy)} clones")
         return cls(original, copy)
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for a, c in zip(self.original, self.copy, strict=True):
             for v in range(1, b.size + 1):
                 b.implies([b.lit(a, v)], [b.lit(c, v)])

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..puzzle import Layout
-from .base import FlagRule, Rule, Where, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import FlagRule, Rule, Where, rule
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 def repeated(grid: Sequence[int], cells: Sequence[int]) -> str | None:
@@ -36,7 +37,7 @@ class Diagonal(FlagRule):
             return tuple(r * size + size - 1 - r for r in range(size))
         return tuple(r * size + r for r in range(size))
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         cells = self.diagonal(b.size)
         for digit in range(1, b.size + 1):
             b.exactly_one([b.lit(c, digit) for c in cells])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..puzzle import Layout
-from .base import FlagRule, rule
-from .diagonals import repeated
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import FlagRule, rule
+from sudosat.rules.diagonals import repeated
+from sudosat.sat.builder import Builder
 
 
 def disjoint_groups(layout: Layout) -> list[tuple[int, ...]]:
@@ -28,7 +29,7 @@ class DisjointGroups(FlagRule):
     words: ClassVar[tuple[str, ...]] = ("disjoint-groups", "disjoint")
     family: ClassVar[str] = "disjoint groups: each digit once"
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for group in disjoint_groups(b.cnf.puzzle.layout):
             for digit in range(1, b.size + 1):
                 b.exactly_one([b.lit(c, digit) for c in group])

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..arith import cell_int, equal, total
-from ..puzzle import Layout
-from .base import LineRule, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import LineRule, rule
+from sudosat.sat.arith import cell_int, equal, total
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -29,7 +30,7 @@ class DoubleArrow(LineRule):
     colour: ClassVar[str] = "#808080"
     least: ClassVar[int] = 3
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         ends = total(b, [cell_int(b, self.group[0]), cell_int(b, self.group[-1])])
         equal(b, ends, total(b, [cell_int(b, c) for c in self.group[1:-1]]))
 

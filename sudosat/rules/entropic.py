@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..puzzle import Layout, cell_name
-from .base import GroupRule, LineRule, Where, close_pairs, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import GroupRule, LineRule, Where, close_pairs, rule
+from sudosat.sat.builder import Builder
 
 
 def bands(size: int) -> list[tuple[int, int]]:
@@ -37,7 +38,7 @@ class Entropic(LineRule):
             )
         return super().made(cells, value, where)
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for a, c in close_pairs(self.group):
             for low, high in bands(b.size):  # not both in [low, high]
                 b.clause(

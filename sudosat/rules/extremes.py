@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..arith import cell_int, less
-from ..puzzle import Layout, cell_name
-from .base import ORTHOGONAL, CellRule, Rule, neighbours, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import ORTHOGONAL, CellRule, Rule, neighbours, rule
+from sudosat.sat.arith import cell_int, less
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Extreme(CellRule):
         """The orthogonal neighbours it is compared with: those of another kind."""
         return [o for o in neighbours(self.cell, size, ORTHOGONAL) if o not in self.alike]
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         me = cell_int(b, self.cell)
         for other in self.compared(b.size):
             them = cell_int(b, other)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..puzzle import Layout
-from .base import GroupRule, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import GroupRule, rule
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Indexer(GroupRule):
         """Where ``value`` in ``cell`` points, and the digit that must be there."""
         raise NotImplementedError
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         layout = b.cnf.puzzle.layout
         for cell in self.group:
             for v in b.candidates(cell):

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..arith import digit_sets, distinct, distinct_sum, holdable, reachable, sum_equals
-from ..puzzle import Layout
-from .base import GroupRule, Rule, Where, cell_list, rule
-from .diagonals import repeated
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import GroupRule, Rule, Where, cell_list, rule
+from sudosat.rules.diagonals import repeated
+from sudosat.sat.arith import digit_sets, distinct, distinct_sum, holdable, reachable, sum_equals
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -54,13 +55,13 @@ class KillerCage(GroupRule):
                 mask |= 1 << digit
         return dict.fromkeys(self.group, mask)
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         distinct(b, self.group)
         if self.value is not None:
             distinct_sum(b, self.group, self.value)
 
     @classmethod
-    def encode_all(cls, rules: Sequence[Rule], b: Any) -> None:
+    def encode_all(cls, rules: Sequence[Rule], b: Builder) -> None:
         """Every cage, and what the cages imply with the rows, columns and
         regions: each adds up to N(N+1)/2 (45 on a 9x9), so the cells a unit
         keeps beside the cages inside it (innies), and the cells the cages over
@@ -83,7 +84,7 @@ class KillerCage(GroupRule):
             elif len(cells) <= OUTIES:
                 sum_equals(b, cells, value)
 
-    def point(self, b: Any) -> None:
+    def point(self, b: Builder) -> None:
         """A digit the cage holds is in no other cell of a unit the cage lies in:
         at once for a digit in every set that makes the sum, else as soon as
         the cage is known to hold it (sudoku's pointing, for cages)."""
@@ -142,7 +143,7 @@ def overlap(cages: Sequence[KillerCage]) -> bool:
     return len({c for cage in cages for c in cage.group}) < sum(len(c.group) for c in cages)
 
 
-def apart_in_units(cages: Sequence[KillerCage], b: Any) -> None:
+def apart_in_units(cages: Sequence[KillerCage], b: Builder) -> None:
     """Of the cages inside one row, column or region, at most one holds each
     digit: an "at most one" over their "holds d" literals, so that a digit one
     cage must hold leaves the others' digit sets at once."""
@@ -204,35 +205,3 @@ def implied_sums(
                 value = sum(cage.value or 0 for cage in over if cage) - units * total
                 found[out] = (value, False)
     return [(cells, value, apart) for cells, (value, apart) in found.items()]
-
-
-@rule
-@dataclass(frozen=True)
-class ExtraRegion(GroupRule):
-    """An extra region (windoku's windows): digits do not repeat in it, and one of
-    N cells holds every digit once."""
-
-    title: ClassVar[str] = "extra region (windoku)"
-    meaning: ClassVar[str] = (
-        "Digits in the extra region do not repeat (one of N cells holds every digit once)."
-    )
-    field: ClassVar[str] = "extraregion"
-    words: ClassVar[tuple[str, ...]] = ("extra-region", "region+", "window")
-    family: ClassVar[str] = "extra regions: distinct digits"
-
-    @classmethod
-    def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
-        if len(cells) > where.size:
-            raise where.error(f"an extra region of {len(cells)} cells cannot hold distinct digits")
-        return super().made(cells, value, where)
-
-    def encode(self, b: Any) -> None:
-        for digit in range(1, b.size + 1):
-            lits = [b.lit(c, digit) for c in self.group]
-            b.exactly_one(lits) if len(self.group) == b.size else b.at_most_one(lits)
-
-    def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
-        return repeated(grid, self.group)
-
-    def draw(self, pen: Pen) -> None:
-        pen.shade(self.group, "#d9d9d9")

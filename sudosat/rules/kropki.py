@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..puzzle import Layout
-from .base import GroupRule, PairRule, Where, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import GroupRule, PairRule, Where, rule
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -39,7 +40,7 @@ class Difference(PairRule):
     def gap(self) -> int:
         return self.value if self.value is not None else 1
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         a, c = self.group
         k = self.gap()
         for x, y in ((a, c), (c, a)):
@@ -81,7 +82,7 @@ class Ratio(PairRule):
     def factor(self) -> int:
         return self.value if self.value is not None else 2
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         a, c = self.group
         k = self.factor()
         for x, y in ((a, c), (c, a)):

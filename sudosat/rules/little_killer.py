@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..arith import sum_equals
-from ..puzzle import Layout, cell_name
-from .base import CELL, Rule, Where, fpuzzles_cells, read_text_cells, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import CELL, Rule, Where, fpuzzles_cells, read_text_cells, rule
+from sudosat.sat.arith import sum_equals
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 DIRECTIONS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
 
@@ -73,7 +74,7 @@ class LittleKiller(Rule):
             raise where.error(f"{digits} 1..{n} cannot add up to {value}")
         return cls(cells, value)
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         sum_equals(b, self.diagonal, self.value)
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:

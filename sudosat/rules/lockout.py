@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..arith import apart, cell_int, less
-from ..puzzle import Layout, cell_name
-from .base import SpacedLine, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import SpacedLine, rule
+from sudosat.sat.arith import apart, cell_int, less
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -35,7 +36,7 @@ class Lockout(SpacedLine):
     def default_for(cls, size: int) -> int | None:
         return size // 2
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         first, last = self.group[0], self.group[-1]
         apart(b, first, last, self.gap(b.size))
         ends = [cell_int(b, first), cell_int(b, last)]

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..puzzle import Layout, cell_name
-from .base import LineRule, close_pairs, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import LineRule, close_pairs, rule
+from sudosat.sat.builder import Builder
 
 
 @rule
@@ -25,7 +26,7 @@ class Modular(LineRule):
     family: ClassVar[str] = "modular lines: three remainders in every three"
     colour: ClassVar[str] = "#1ba39c"
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for a, c in close_pairs(self.group):
             for v in b.candidates(a):
                 for w in b.candidates(c):

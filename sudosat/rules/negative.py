@@ -17,10 +17,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..puzzle import Layout, cell_name
-from .base import FlagRule, Rule, Where, adjacent_pairs, rule
-from .kropki import Difference, Ratio
-from .xv import XV
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import FlagRule, Rule, Where, adjacent_pairs, rule
+from sudosat.rules.kropki import Difference, Ratio
+from sudosat.rules.xv import XV
+from sudosat.sat.builder import Builder
 
 
 def marked(others: Iterable[Rule], *kinds: type[Rule]) -> frozenset[tuple[int, int]]:
@@ -50,7 +51,7 @@ class NegativeRule(FlagRule):
     def clause_estimate(self, size: int) -> int:
         return 2 * size * size * size * size  # every touching pair, every related pair of values
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for x, y in self.pairs(b.size):
             for v in b.candidates(x):
                 for w in b.candidates(y):

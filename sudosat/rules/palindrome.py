@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..puzzle import Layout, cell_name
-from .base import LineRule, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import LineRule, rule
+from sudosat.sat.builder import Builder
 
 
 @rule
@@ -26,7 +27,7 @@ class Palindrome(LineRule):
         line = self.group
         return [(line[i], line[-1 - i]) for i in range(len(line) // 2)]
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for a, c in self.mirrored():
             for v in range(1, b.size + 1):
                 b.implies([b.lit(a, v)], [b.lit(c, v)])

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..puzzle import Layout
-from .base import CellRule, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import CellRule, rule
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class Parity(CellRule):
         mask = sum(1 << v for v in range(1, size + 1) if v % 2 == self.remainder)
         return {self.cell: mask}
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for v in b.candidates(self.cell):
             if v % 2 != self.remainder:
                 b.clause([b.neg(b.lit(self.cell, v))])

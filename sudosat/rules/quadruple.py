@@ -9,11 +9,20 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..puzzle import Layout
-from .base import Rule, Where, cell_list, fpuzzles_cells, read_text_cells, rule, text_cells
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import (
+    Rule,
+    Where,
+    cell_list,
+    fpuzzles_cells,
+    read_text_cells,
+    rule,
+    text_cells,
+)
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -60,7 +69,7 @@ class Quadruple(Rule):
             raise where.error(f"digit {max(digits)} is beyond 1..{where.size}")
         return cls(cells, tuple(sorted(digits)))
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for digit, times in Counter(self.digits).items():
             lits = [b.lit(c, digit) for c in self.group]
             # at least ``times`` of them: every set of len - times + 1 holds one

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..arith import cell_int, equal, total
-from ..puzzle import Layout
-from .base import LineRule, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import LineRule, rule
+from sudosat.sat.arith import cell_int, equal, total
+from sudosat.sat.builder import Builder
 
 
 def stretches(line: Sequence[int], layout: Layout) -> list[list[int]]:
@@ -37,7 +38,7 @@ class RegionSum(LineRule):
     family: ClassVar[str] = "region-sum lines: equal sums"
     colour: ClassVar[str] = "#2e9bff"
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         sums = [
             total(b, [cell_int(b, c) for c in part])
             for part in stretches(self.group, b.cnf.puzzle.layout)

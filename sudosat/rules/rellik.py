@@ -6,15 +6,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..arith import distinct
-from ..puzzle import Layout
-from .base import GroupRule, Where, cell_list, rule
-from .diagonals import repeated
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import GroupRule, Where, cell_list, rule
+from sudosat.rules.diagonals import repeated
+from sudosat.sat.arith import distinct
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -51,7 +52,7 @@ class Rellik(GroupRule):
             if sum(chosen) == self.value
         ]
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         distinct(b, self.group)
         for chosen in self.forbidden(b.size):
             held = b.present(self.group, chosen)

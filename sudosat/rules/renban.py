@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..arith import distinct
-from ..puzzle import Layout
-from .base import GroupRule, LineRule, Where, rule
-from .diagonals import repeated
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import GroupRule, LineRule, Where, rule
+from sudosat.rules.diagonals import repeated
+from sudosat.sat.arith import distinct
+from sudosat.sat.builder import Builder
 
 
 @rule
@@ -32,7 +33,7 @@ class Renban(LineRule):
             raise where.error(f"a renban line of {len(cells)} cells cannot hold distinct digits")
         return super().made(cells, value, where)
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         distinct(b, self.group)
         length, n = len(self.group), b.size
         # the smallest digit on the line: one of 1..N-L+1; all digits within L of it

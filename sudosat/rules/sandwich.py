@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..arith import distinct_sum, masked_sum, subset_sums
-from ..builder import Builder, Lit
-from ..puzzle import Layout
-from .base import OutsideRule, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import OutsideRule, rule
+from sudosat.sat.arith import distinct_sum, masked_sum, subset_sums
+from sudosat.sat.builder import Builder, Lit
 
 PAIRS_UP_TO = 16
 """Up to 16x16 a sandwich is written per place of its 1 and its N (the digit
@@ -40,7 +40,7 @@ class Sandwich(OutsideRule):
             return 2 * size * size * (self.value + 2)
         return size**4  # a filling's digit sets per place of the crusts
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         line, n = self.line(b.size), b.size
         if n > PAIRS_UP_TO:
             masked_sum(b, line, between_crusts(b, line), self.value)

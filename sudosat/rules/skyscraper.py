@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pysat.card import CardEnc, EncType
 
-from ..arith import Int, cell_int, less
-from ..puzzle import Layout
-from .base import OutsideRule, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import OutsideRule, rule
+from sudosat.sat.arith import Int, cell_int, less
+from sudosat.sat.builder import Builder
 
 
 @rule
@@ -31,7 +32,7 @@ class Skyscraper(OutsideRule):
     def possible(cls, size: int) -> frozenset[int]:
         return frozenset(range(1, size + 1))
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         line = self.line(b.size)
         tallest = cell_int(b, line[0])  # the first is always seen
         seen: list[int] = []
@@ -58,7 +59,7 @@ class Skyscraper(OutsideRule):
         return None if found == self.value else f"{found} can be seen"
 
 
-def higher(b: Any, x: Int, y: Int) -> Int:
+def higher(b: Builder, x: Int, y: Int) -> Int:
     """max(x, y), with its own order literals."""
     lo, hi = max(x.lo, y.lo), max(x.hi, y.hi)
     lits = {t: b.new() for t in range(lo + 1, hi + 1)}

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..puzzle import Layout, cell_name
-from .base import FlagRule, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import FlagRule, rule
+from sudosat.sat.builder import Builder
 
 
 @rule
@@ -39,7 +40,7 @@ class AntiTaxicab(FlagRule):
                         if all(unit[cell] != unit[other] for unit in units):
                             yield cell, other
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         layout = b.cnf.puzzle.layout
         for digit in range(1, b.size + 1):
             for a, c in self.pairs(layout, digit):

@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from ..arith import cell_int, less
-from ..puzzle import Layout, cell_name
-from .base import LineRule, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import LineRule, rule
+from sudosat.sat.arith import cell_int, less
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 
 @rule
@@ -36,7 +37,7 @@ class Thermometer(LineRule):
             for i, cell in enumerate(self.group)
         }
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         for a, c in pairwise(self.group):
             less(b, cell_int(b, a), cell_int(b, c), self.strict)
 

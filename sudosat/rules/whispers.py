@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..arith import apart
-from ..puzzle import Layout, cell_name
-from .base import Rule, SpacedLine, Where, read_text_cells, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import Rule, SpacedLine, Where, read_text_cells, rule
+from sudosat.sat.arith import apart
+from sudosat.sat.builder import Builder
 
 
 @rule
@@ -40,7 +41,7 @@ class Whispers(SpacedLine):
             number = where.size // 2
         return [cls.made(read_text_cells(cells, where, cls.least), number, where)]
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         d = self.gap(b.size)
         for x, y in pairwise(self.group):
             apart(b, x, y, d)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..arith import distinct_sum, masked_sum, subset_sums
-from ..puzzle import Layout
-from .base import OutsideRule, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import OutsideRule, rule
+from sudosat.sat.arith import distinct_sum, masked_sum, subset_sums
+from sudosat.sat.builder import Builder
 
 SETS_UP_TO = 16
 """Up to 16x16 an X-sum is written per value of its first digit (the digit sets
@@ -40,7 +41,7 @@ class XSum(OutsideRule):
             return 2 * size * size * (self.value + 2)
         return size**4
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         line = self.line(b.size)
         first = line[0]
         if b.size > SETS_UP_TO:  # the first X count: "the first digit is more than i"

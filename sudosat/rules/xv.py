@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..puzzle import Layout, cell_name
-from .base import PairRule, Rule, Where, fpuzzles_cells, read_text_cells, rule
+from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.base import PairRule, Rule, Where, fpuzzles_cells, read_text_cells, rule
+from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from ..draw import Pen
+    from sudosat.core.draw import Pen
 
 SUMS = {"X": 10, "V": 5}
 
@@ -48,7 +49,7 @@ class XV(PairRule):
     def mark(self) -> str:
         return "X" if self.value == 10 else "V"
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         a, c = self.group
         assert self.value is not None
         for x, y in ((a, c), (c, a)):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ..arith import add, cell_int, equal
-from ..puzzle import Layout
-from .base import LineRule, rule
+from sudosat.core.puzzle import Layout
+from sudosat.rules.base import LineRule, rule
+from sudosat.sat.arith import add, cell_int, equal
+from sudosat.sat.builder import Builder
 
 
 @rule
@@ -29,7 +30,7 @@ class Zipper(LineRule):
         line = self.group
         return [(line[i], line[-1 - i]) for i in range(len(line) // 2)]
 
-    def encode(self, b: Any) -> None:
+    def encode(self, b: Builder) -> None:
         sums = [add(b, cell_int(b, x), cell_int(b, y)) for x, y in self.pairs()]
         middle = self.group[len(self.group) // 2]
         target = cell_int(b, middle) if len(self.group) % 2 else sums[0]

@@ -20,14 +20,14 @@ from dataclasses import replace
 from xml.etree import ElementTree
 
 from sudosat import solve
-from sudosat.draw import Pen, picture
-from sudosat.encoding import Encoding
-from sudosat.fpuzzles import link, read, write
-from sudosat.puzzle import Grid, Layout, Puzzle
+from sudosat.core.draw import Pen, picture
+from sudosat.core.puzzle import Grid, Layout, Puzzle
+from sudosat.making.shapes import random_grid
+from sudosat.reading.fpuzzles import link, read, write
+from sudosat.reading.ruletext import statement
 from sudosat.rules import Rule, Rules
 from sudosat.rules.base import NoField, Where
-from sudosat.ruletext import statement
-from sudosat.shapes import random_grid
+from sudosat.sat.cnf import Encoding
 
 Examples = Callable[[Grid, Layout, random.Random], list[Rule]]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from sudosat.shapes import orthogonal
+from sudosat.making.shapes import orthogonal
 
 
 def paths(n: int, rng: random.Random, count: int, length: int, step=None) -> list[list[int]]:

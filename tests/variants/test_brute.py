@@ -13,9 +13,9 @@ from functools import cache
 import pytest
 
 from sudosat import InputError, parse, solve
-from sudosat.encoding import Encoding
-from sudosat.puzzle import Grid, Layout
+from sudosat.core.puzzle import Grid, Layout
 from sudosat.rules import BY_WORD
+from sudosat.sat.cnf import Encoding
 
 N = 4
 Make = Callable[[random.Random], str]
@@ -140,6 +140,7 @@ def puzzle_text(seed: int) -> str:
 
 
 @pytest.mark.parametrize("block", range(6))
+@pytest.mark.slow
 def test_random_variant_puzzles_agree_with_brute_force(block: int) -> None:
     statuses: set[str] = set()
     for seed in range(block * 40, block * 40 + 40):

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from sudosat.puzzle import Layout
+from sudosat.core.puzzle import Layout
 from sudosat.rules import Rule
 from sudosat.rules.base import Where
 from sudosat.rules.clone import Clone
@@ -71,6 +71,7 @@ def test_clones() -> None:
     check_rule(built(layout, grid, rules, 14), grid, (Clone,))
 
 
+@pytest.mark.slow
 def test_little_killers_from_every_side() -> None:
     layout = Layout.boxes(9)
     grid = solution(layout, 15)

@@ -14,13 +14,13 @@ from typing import Any, ClassVar
 import pytest
 
 from sudosat import parse, solve
-from sudosat.encoding import Encoding
-from sudosat.formats import InputError, read_text
-from sudosat.fpuzzles import link
-from sudosat.puzzle import Layout
+from sudosat.core.errors import InputError, SolverError
+from sudosat.core.puzzle import Layout
+from sudosat.reading.formats import read_text
+from sudosat.reading.fpuzzles import link
 from sudosat.rules import Rule, Rules, rule
 from sudosat.rules.base import CellRule
-from sudosat.solvers import SolverError
+from sudosat.sat.cnf import Encoding
 
 from ..conftest import PUZZLES, SUDOSAT, Run, jsonl
 
@@ -90,6 +90,7 @@ def test_solver_programs_and_a_portfolio(program: str, run: Run) -> None:
     assert code == 0 and out.strip() == answers(KILLER)[0]
 
 
+@pytest.mark.slow
 def test_cnf_writes_each_family_in_a_comment_block_and_decode_reads_it(tmp_path: Path) -> None:
     if not shutil.which("cadical"):
         pytest.skip("cadical is not installed")
@@ -107,6 +108,7 @@ def test_cnf_writes_each_family_in_a_comment_block_and_decode_reads_it(tmp_path:
     assert decoded.returncode == 0 and decoded.stdout.strip() == answers(THERMO)[0]
 
 
+@pytest.mark.slow
 def test_explain_names_givens_and_rules_together(tmp_path: Path, run: Run) -> None:
     broken = tmp_path / "broken.txt"
     grid = "5" + "." * 80
@@ -222,7 +224,7 @@ def test_a_broken_link_and_pencil_marks(tmp_path: Path, run: Run) -> None:
 
 
 def _filled() -> Any:
-    from sudosat.formats import Variants
+    from sudosat.reading.formats import Variants
 
     return Variants((), True)
 
@@ -287,6 +289,7 @@ def test_an_encoding_mistake_is_caught_never_printed(run: Run) -> None:
 @pytest.mark.parametrize(
     "name", ["killer-16x16.links", "jigsaw-36x36.links", "classic-36x36.links"]
 )
+@pytest.mark.slow
 def test_large_samples_are_unique_by_two_solvers(name: str, tmp_path: Path, run: Run) -> None:
     lines = [line for line in (PUZZLES / name).read_text().splitlines() if line[:1] != "#"]
     first = lines[1] if name.startswith("killer") else lines[0]  # the quick one

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.puzzle import Layout
+from sudosat.core.puzzle import Layout
 from sudosat.rules import Rule
 from sudosat.rules.base import adjacent_pairs
 from sudosat.rules.chess import AntiKing, AntiKnight

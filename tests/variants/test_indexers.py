@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.puzzle import Layout
+from sudosat.core.puzzle import Layout
 from sudosat.rules import Rule
 from sudosat.rules.indexers import BoxIndexer, ColumnIndexer, Indexer, RowIndexer
 

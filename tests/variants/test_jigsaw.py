@@ -8,10 +8,11 @@ import random
 import pytest
 
 from sudosat import solve
-from sudosat.formats import InputError, read_text
-from sudosat.fpuzzles import link, read, write
-from sudosat.puzzle import Layout
-from sudosat.shapes import connected, jigsaw
+from sudosat.core.errors import InputError
+from sudosat.core.puzzle import Layout
+from sudosat.making.shapes import connected, jigsaw
+from sudosat.reading.formats import read_text
+from sudosat.reading.fpuzzles import link, read, write
 
 from .harness import built, check_rule, solved
 

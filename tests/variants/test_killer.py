@@ -6,11 +6,13 @@ import random
 
 import pytest
 
-from sudosat import arith, count, solve
-from sudosat.puzzle import Layout, Puzzle
+from sudosat import count, solve
+from sudosat.core.puzzle import Layout, Puzzle
+from sudosat.making.shapes import cages, random_grid
 from sudosat.rules import Rules, killer
-from sudosat.rules.killer import ExtraRegion, KillerCage
-from sudosat.shapes import cages, random_grid
+from sudosat.rules.extra_region import ExtraRegion
+from sudosat.rules.killer import KillerCage
+from sudosat.sat import arith
 
 from .harness import built, check_rule, solution
 
@@ -83,6 +85,7 @@ def test_a_cage_as_a_layered_graph_allows_what_digit_sets_allow(
         assert by_sets.complete
 
 
+@pytest.mark.slow
 def test_9x9_killers_through_the_layered_graph(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(arith, "COMBINATION_LIMIT", 0)
     layout = Layout.boxes(9)

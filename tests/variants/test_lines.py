@@ -9,7 +9,7 @@ from itertools import pairwise
 
 import pytest
 
-from sudosat.puzzle import Grid, Layout
+from sudosat.core.puzzle import Grid, Layout
 from sudosat.rules import Rule
 from sudosat.rules.arrow import Arrow
 from sudosat.rules.between import Between
@@ -55,6 +55,7 @@ def test_thermometers_and_slow_ones() -> None:
     check_rule(built(layout, grid, rules, 31), grid, (Thermometer, SlowThermometer))
 
 
+@pytest.mark.slow
 def test_arrows_with_one_cell_circles_and_pills() -> None:
     layout, n = Layout.boxes(9), 9
     grid = solution(layout, 33)

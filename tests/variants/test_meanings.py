@@ -12,7 +12,9 @@ from itertools import combinations, pairwise
 import pytest
 
 from sudosat import parse, solve
-from sudosat.puzzle import Grid, Layout, Puzzle
+from sudosat.core.puzzle import Grid, Layout, Puzzle
+from sudosat.making.shapes import orthogonal
+from sudosat.reading.ruletext import statement
 from sudosat.rules import Rule, Rules
 from sudosat.rules.arrow import Arrow
 from sudosat.rules.base import Where, close_pairs
@@ -30,8 +32,6 @@ from sudosat.rules.skyscraper import Skyscraper
 from sudosat.rules.taxicab import AntiTaxicab
 from sudosat.rules.whispers import Whispers
 from sudosat.rules.xsum import XSum
-from sudosat.ruletext import statement
-from sudosat.shapes import orthogonal
 
 from .harness import built, check_rule, solution, solved
 from .shapes import king, paths
@@ -151,6 +151,7 @@ def test_a_little_killer_runs_from_its_clue_the_way_its_arrow_points(text: str, 
     assert rule == expected
 
 
+@pytest.mark.slow
 def test_little_killer_digits_may_repeat() -> None:
     grid = solution(NINE, 64)
     rules: list[Rule] = []
@@ -162,6 +163,7 @@ def test_little_killer_digits_may_repeat() -> None:
     check_rule(built(NINE, grid, rules, 64), grid, (LittleKiller,))
 
 
+@pytest.mark.slow
 def test_x_sums_and_skyscrapers_count_from_the_clue() -> None:
     grid = solution(NINE, 65)
     rules: list[Rule] = []

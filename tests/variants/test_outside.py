@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sudosat.puzzle import Layout
+from sudosat.core.puzzle import Layout
 from sudosat.rules import Rule
 from sudosat.rules.sandwich import Sandwich
 from sudosat.rules.skyscraper import Skyscraper
@@ -26,7 +26,7 @@ def line(clue: tuple[int, int], n: int) -> list[int]:
     return list(Sandwich(clue, 0).line(n))
 
 
-@pytest.mark.parametrize("size", [9, 6])
+@pytest.mark.parametrize("size", [pytest.param(9, marks=pytest.mark.slow), 6])
 def test_sandwich_sums(size: int) -> None:
     layout = Layout.boxes(size)
     grid = solution(layout, 41)
@@ -48,7 +48,7 @@ def test_x_sums() -> None:
     check_rule(built(layout, grid, rules, 42), grid, (XSum,))
 
 
-@pytest.mark.parametrize("size", [9, 4])
+@pytest.mark.parametrize("size", [pytest.param(9, marks=pytest.mark.slow), 4])
 def test_skyscrapers(size: int) -> None:
     layout = Layout.boxes(size)
     grid = solution(layout, 43)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from sudosat.puzzle import Layout
+from sudosat.core.puzzle import Layout
 from sudosat.rules import Rule
 from sudosat.rules.base import adjacent_pairs
 from sudosat.rules.kropki import Difference, Ratio

@@ -11,9 +11,9 @@ import lzstring
 import pytest
 
 from sudosat import parse, solve
-from sudosat.formats import InputError
-from sudosat.fpuzzles import link
-from sudosat.inputs import read_puzzles
+from sudosat.core.errors import InputError
+from sudosat.reading.fpuzzles import link
+from sudosat.reading.inputs import read_puzzles
 
 from ..conftest import ESCARGOT, PUZZLES, Run, jsonl, shared
 

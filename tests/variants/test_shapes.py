@@ -7,9 +7,9 @@ import random
 import pytest
 
 from sudosat import solve, verify
-from sudosat.puzzle import Layout
-from sudosat.shapes import cages, connected, jigsaw, random_grid, split, stays_connected
-from sudosat.variant_generator import unique_killer
+from sudosat.core.puzzle import Layout
+from sudosat.making.shapes import cages, connected, jigsaw, random_grid, split, stays_connected
+from sudosat.making.variant_generator import unique_killer
 
 
 @pytest.mark.parametrize("size", [4, 6, 9, 16])

@@ -1,0 +1,1 @@
+"""Making and judging puzzles: generators, ratings, explanations, shapes."""

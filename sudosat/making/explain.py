@@ -1,0 +1,223 @@
+"""Why a puzzle has no solution, or several, in SAT's terms.
+
+* No solution: ``conflict``, a minimal set of clues that cannot all hold (an
+  unsatisfiable core over the clues as assumptions, shrunk by deletion until
+  every clue in it is needed: a MUS); ``fewest_removed``, the fewest clues to
+  drop for a solution to exist (MaxSAT, PySAT's RC2, one soft unit clause per
+  clue); ``best_fill``, seed 002's partial solve (MaxSAT: the givens and "at
+  most one" rules hard, "this cell holds a value" soft), as many cells filled
+  as possible.
+* Several solutions: ``differ``, the cells where two solutions differ, and
+  ``add``, a small set of clues from the first solution that makes it unique
+  (greedy, then shrunk by deletion).
+* Unique: the rating (see :mod:`rating`).
+
+Memory stays in proportion to the grid's candidates: the rules are Minicard's
+native "exactly one" constraints (one per group, not a clause per pair: a
+64x64 has 16 thousand groups against 33 million pairwise clauses), and ``add``
+asks the engine, whose formula is the reduced one of what the singles leave open. Each part runs
+until a shared deadline; a part that runs out is named in ``timed_out`` and
+the others keep what they found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNFPlus
+
+from sudosat.core.errors import SolverTimeout
+from sudosat.core.puzzle import Constraint, Grid, Puzzle, differences
+from sudosat.making.rating import Rating, rate
+from sudosat.sat.deadline import compute_by, deadline_after, remaining, solve_by
+from sudosat.sat.encoding import explaining, layout_groups
+from sudosat.solving.engine import solve
+from sudosat.solving.fast import exactly_one
+from sudosat.solving.outcome import Outcome, Status
+
+Clue = tuple[int, int]
+"""(cell, value)."""
+Part = Clue | Constraint
+"""What a conflict is made of: clues, and a variant's rules."""
+PARTS = ("solve", "conflict", "fewest_removed", "best_fill", "add", "rating")
+"""The parts of an explanation, as ``timed_out`` names them."""
+
+
+@dataclass
+class Explanation:
+    """What explains a puzzle's answer; fields that do not apply are None."""
+
+    outcome: Outcome
+    conflict: list[Part] | None = None
+    fewest_removed: int | None = None
+    best_fill: Grid | None = None
+    differ: list[int] | None = None
+    add: list[Clue] | None = None
+    rating: Rating | None = None
+    notes: list[str] = field(default_factory=list)
+    timed_out: list[str] = field(default_factory=list)
+    """The parts that ran out of time (see PARTS), in order."""
+
+    @property
+    def filled(self) -> int | None:
+        return None if self.best_fill is None else sum(1 for v in self.best_fill if v)
+
+
+def minimal_conflict(puzzle: Puzzle, deadline: float | None = None) -> list[Part]:
+    """A minimal set of clues, and of a variant's rules, that cannot all hold with
+    the rows, columns and regions (a MUS over the givens and one selector per rule)."""
+    n = puzzle.size
+    groups, rule_clauses, selectors, _ = explaining(puzzle)
+    rule_of = dict(zip(selectors, puzzle.rules.constraints if puzzle.rules else (), strict=True))
+    sat = exactly_one(groups)
+    try:
+        for clause in rule_clauses:
+            sat.add_clause(clause)
+        core = [cell * n + v for cell, v in puzzle.givens] + selectors
+        if solve_by(sat, deadline, core):
+            return []
+        core = sorted(sat.get_core() or core)
+        for lit in list(core):  # deletion: drop every part the rest still conflicts without
+            trial = [x for x in core if x != lit]
+            if not solve_by(sat, deadline, trial):
+                kept = set(sat.get_core() or trial)
+                core = [x for x in trial if x in kept]
+    finally:
+        sat.delete()
+    return [rule_of[lit] if lit in rule_of else ((lit - 1) // n, (lit - 1) % n + 1) for lit in core]
+
+
+def _maxsat(hard: list[list[int]], atmost: list[list[int]], soft: list[list[int]]) -> RC2:
+    """RC2 over Minicard: ``hard`` clauses, "at most one" of each ``atmost`` group
+    as a native constraint, and ``soft`` clauses of weight 1."""
+    wcnf = WCNFPlus()
+    for clause in hard:
+        wcnf.append(clause)
+    for group in atmost:
+        wcnf.append([group, 1], is_atmost=True)
+    for clause in soft:
+        wcnf.append(clause, weight=1)
+    return RC2(wcnf, solver="mc")
+
+
+def fewest_removed(puzzle: Puzzle, deadline: float | None = None) -> int:
+    """The fewest clues and rules to drop for the rest to have a solution (MaxSAT:
+    each given, and each rule's selector, a soft clause)."""
+    n = puzzle.size
+    groups, rule_clauses, selectors, _ = explaining(puzzle)
+    soft = [[cell * n + v] for cell, v in puzzle.givens] + [[s] for s in selectors]
+    with _maxsat(groups + rule_clauses, groups, soft) as maxsat:
+        compute_by(maxsat, deadline)
+        return int(maxsat.cost)
+
+
+def best_fill(puzzle: Puzzle, deadline: float | None = None) -> Grid:
+    """The givens kept, at most one value per cell and per unit, as many cells filled
+    as possible (seed 002's partial solve). The givens must not clash."""
+    n = puzzle.size
+    cells, unit_values = layout_groups(puzzle.layout)
+    givens = [[cell * n + v] for cell, v in puzzle.givens]
+    blanks = [group for cell, group in enumerate(cells) if not puzzle.cells[cell]]
+    with _maxsat(givens, cells + unit_values, blanks) as maxsat:
+        model = set(compute_by(maxsat, deadline) or [])
+    return tuple(
+        next((v for v in range(1, n + 1) if cell * n + v in model), 0) for cell in range(n * n)
+    )
+
+
+def clues_to_add(puzzle: Puzzle, solution: Grid, deadline: float | None = None) -> list[Clue]:
+    """Clues of ``solution`` that make it the only one: greedy, then shrunk.
+
+    Each step is the engine's own uniqueness check of the puzzle with the
+    clues added so far (the batch engine, or for big grids the reduced CNF on
+    CaDiCaL in a child process, which the deadline can stop): a second
+    solution names the next clue, the first cell where it differs."""
+
+    def unique_with(clues: list[Clue]) -> Grid | None:
+        """None when the clues make ``solution`` unique, else a second solution."""
+        cells = list(puzzle.cells)
+        for cell, value in clues:
+            cells[cell] = value
+        outcome = solve(replace(puzzle, cells=tuple(cells)), timeout=remaining(deadline))
+        if outcome.status == Status.TIMEOUT:
+            raise SolverTimeout(outcome.reason)
+        if outcome.status == Status.UNIQUE:
+            return None
+        return next(grid for grid in outcome.solutions if grid != solution)
+
+    added: list[Clue] = []
+    while (second := unique_with(added)) is not None:
+        cell = differences(solution, second)[0]
+        added.append((cell, solution[cell]))
+    for clue in added[:-1]:  # the last one was needed: without it there was a second
+        trial = [c for c in added if c != clue]
+        if unique_with(trial) is None:
+            added = trial
+    return added
+
+
+BUDGET = 60.0
+"""Seconds the parts of an explanation (conflict, fewest_removed, best_fill,
+add, rating) have together after the answer when no timeout is asked for: a
+16x16 killer's minimal conflict can take many minutes (BENCHMARKS.md)."""
+
+
+def explain(
+    puzzle: Puzzle, timeout: float | None = None, budget: float | None = BUDGET
+) -> Explanation:
+    """Why ``puzzle`` has no solution, several, or one, and how hard it is then.
+
+    ``timeout``: seconds for the whole explanation; without one, the answer is
+    found however long it takes and the parts then have ``budget`` seconds
+    (None: no limit). A part that does not finish in time is named in
+    ``timed_out`` and left None (when the solve itself runs out, nothing else
+    is tried). Raises TooBig when a unique puzzle's rating would need more
+    memory than this machine has."""
+    deadline = deadline_after(timeout)
+    outcome = solve(puzzle, timeout=timeout)
+    if timeout is None:
+        deadline = deadline_after(budget)
+    found = Explanation(outcome)
+    if outcome.status == Status.TIMEOUT:
+        found.timed_out.append("solve")
+        return found
+    steps: list[tuple[str, Callable[[], None]]] = []
+    if outcome.status == Status.NONE:
+
+        def conflict() -> None:
+            found.conflict = minimal_conflict(puzzle, deadline)
+
+        def fewest() -> None:
+            found.fewest_removed = fewest_removed(puzzle, deadline)
+
+        def fill() -> None:
+            found.best_fill = best_fill(puzzle, deadline)
+
+        steps += [("conflict", conflict), ("fewest_removed", fewest)]
+        if outcome.clashes:
+            found.notes.append("the givens clash, so no fill keeps them all")
+        elif puzzle.rules is not None and puzzle.rules.constraints:
+            found.notes.append("best_fill keeps to classic rules: a variant's cannot be half kept")
+        else:
+            steps.append(("best_fill", fill))
+    elif outcome.status == Status.MULTIPLE:
+        found.differ = differences(*outcome.solutions[:2])
+
+        def add() -> None:
+            found.add = clues_to_add(puzzle, outcome.solutions[0], deadline)
+
+        steps.append(("add", add))
+    elif outcome.status == Status.UNIQUE:
+
+        def rating() -> None:
+            found.rating = rate(puzzle, timeout=remaining(deadline))
+
+        steps.append(("rating", rating))
+    for name, step in steps:
+        try:
+            step()
+        except SolverTimeout:
+            found.timed_out.append(name)
+    return found

@@ -1,0 +1,227 @@
+"""f-puzzles, the exchange format of variant Sudoku: JSON, in a link or bare.
+
+A puzzle comes as the JSON itself (a ``.json`` file), as a link holding it
+(``https://f-puzzles.com/?load=<data>``; SudokuPad's ``...fpuzzles<data>``),
+or as the bare ``<data>``: the JSON compressed with lz-string's
+``compressToBase64`` (decoded here with the ``lzstring`` package). Links
+that went through a form or a chat arrive with ``+`` turned into spaces and
+``%``-escapes; both are undone.
+
+The JSON: ``size``, ``grid`` (rows of cells: ``value``, ``given``,
+``region``), and a field per kind of constraint, read by the rule that owns
+it (see :mod:`rules`). Only a cell marked ``given: true`` is a given: other
+values and pencil marks are the solver's scribbles (``values_as_givens``
+takes filled values too). Drawing-only fields are accepted and kept out of
+the rules; any other field is an error that names it, since solving without
+one of the setter's rules would give a wrong "unique".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from functools import lru_cache
+from typing import Any
+from urllib.parse import unquote
+
+from sudosat.core.errors import InputError
+from sudosat.core.notation import DIGITS, FPUZZLES_LINK, is_link
+from sudosat.core.puzzle import MAX_SIZE, Layout, Puzzle, Rules
+from sudosat.rules import BY_FIELD, Where
+
+DRAWING = frozenset(
+    {
+        "cage",
+        "line",
+        "text",
+        "circle",
+        "rectangle",
+        "title",
+        "author",
+        "ruleset",
+        "solution",
+        "highlightConflicts",
+        "disabledlogic",
+        "truecandidatesoptions",
+        "fogofwar",
+        "foglight",
+        "triggereffect",
+        "metadata",
+    }
+)
+"""Fields that carry no rule: pictures, words, settings of the f-puzzles page,
+and the setter's own solution."""
+SHAPES = ("line", "cage", "circle", "rectangle", "text")
+"""The drawing-only fields a setter may draw a rule with (a whispers line as a
+plain ``line``): named on stderr when such a puzzle comes out not unique."""
+BASE64_LINE = re.compile(r"[A-Za-z0-9+/= ]{40,}")
+
+
+def looks_like(text: str) -> bool:
+    """Whether ``text`` may be an f-puzzles puzzle: JSON, a link, or a bare string."""
+    return text.strip().startswith("{") or looks_like_line(text)
+
+
+def looks_like_line(text: str) -> bool:
+    """Whether one line may be an f-puzzles puzzle: a link or a bare string."""
+    stripped = text.strip()
+    if is_link(stripped):
+        return True
+    if not BASE64_LINE.fullmatch(stripped) or not re.search("[A-Za-z]", stripped):
+        return False  # lz-strings hold letters; a line of digits is a puzzle's
+    return decompress(stripped) is not None
+
+
+def read(text: str, source: str, line: int = 1, values_as_givens: bool = False) -> Puzzle:
+    """The puzzle of an f-puzzles text (JSON, link or bare string); InputError
+    naming what is wrong and where."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        raw = stripped
+    else:
+        match = FPUZZLES_LINK.search(stripped)
+        data = match[1] if match else stripped
+        found = decompress(unquote(data).replace(" ", "+"))
+        if found is None:
+            raise InputError(source, line, 1, "an f-puzzles link or string that does not decode")
+        raw = found
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as err:
+        raise InputError(source, line, 1, f"f-puzzles JSON: {err.msg} at {err.pos}") from None
+    except RecursionError:
+        raise InputError(source, line, 1, "f-puzzles JSON nested too deep to be a puzzle") from None
+    if not isinstance(data, dict):
+        raise InputError(source, line, 1, "f-puzzles JSON: expected an object")
+    return puzzle_of(data, source, line, values_as_givens)
+
+
+BASE64 = string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/="
+BASE64_VALUES = {char: i for i, char in enumerate(BASE64)} | {"\\": 64}
+"""lz-string's base64 alphabet (its ``keyStrBase64``), value by character;
+SudokuPad pads with a backslash where lz-string writes ``=``."""
+
+
+@lru_cache(maxsize=256)  # a line is looked at (the first lines of a file twice), then read
+def decompress(data: str) -> str | None:
+    """lz-string's ``decompressFromBase64``, its characters looked up in a table
+    made once (the package rebuilds its table for every character: 7 ms for a
+    9x9 killer's link)."""
+    import lzstring  # here: only f-puzzles input needs it
+
+    try:
+        found = lzstring._decompress(len(data), 32, lambda index: BASE64_VALUES[data[index]])
+    except Exception:  # the package raises what it meets: garbage is no puzzle
+        return None
+    return found if isinstance(found, str) and found.lstrip().startswith("{") else None
+
+
+def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bool) -> Puzzle:
+    """The puzzle an f-puzzles object describes."""
+    where = Where(source, line, 0)
+    size = data.get("size", 9)
+    if not isinstance(size, int) or not 3 <= size <= MAX_SIZE:
+        raise where.error(f"size {size!r}: expected 3..{MAX_SIZE}")
+    where.size = size
+    cells, region_of = _grid(data.get("grid"), size, where.at("grid"), values_as_givens)
+    layout = Layout.jigsaw(region_of) if region_of else Layout.boxes(size)
+    _check_regions(layout, where.at("regions"))
+    where.layout = layout
+    constraints = []
+    for key, value in data.items():
+        if key in ("size", "grid") or key in DRAWING:
+            continue
+        kind = BY_FIELD.get(key)
+        if kind is None:
+            raise where.error(
+                f"unknown constraint {key!r}: sudosat cannot solve this puzzle by its rules"
+            )
+        constraints += kind.from_fpuzzles(value, where.at(key))
+    drawn = tuple(key for key in SHAPES if data.get(key))
+    rules = Rules.of(layout, constraints, drawn)
+    alphabet = DIGITS[:size] if size <= 9 else ""
+    title = data.get("title")
+    name = title.strip() if isinstance(title, str) else ""
+    return Puzzle(layout.rank, cells, alphabet, source, line, name, rules)
+
+
+def _grid(
+    grid: Any, size: int, where: Where, values_as_givens: bool
+) -> tuple[tuple[int, ...], list[int]]:
+    """The givens, and each cell's region when the grid gives any."""
+    if not isinstance(grid, list) or len(grid) != size:
+        raise where.error(f"expected {size} rows of cells")
+    boxes = Layout.boxes(size).unit_index[2]
+    cells: list[int] = []
+    regions: list[int] = []
+    custom = False
+    for r, row in enumerate(grid):
+        if not isinstance(row, list) or len(row) != size:
+            raise where.error(f"row {r + 1}: expected {size} cells")
+        for c, cell in enumerate(row):
+            if not isinstance(cell, dict):
+                raise where.error(f"R{r + 1}C{c + 1}: expected an object")
+            value = cell.get("value")
+            given = cell.get("given") is True or (values_as_givens and value not in (None, ""))
+            digit = where.number(value, 0) if given else 0
+            if digit is not None and not 0 <= digit <= size:
+                raise where.error(f"R{r + 1}C{c + 1}: value {digit} outside 1..{size}")
+            cells.append(digit or 0)
+            region = cell.get("region")
+            custom |= region is not None
+            regions.append(boxes[r * size + c] if region is None else _region(region, where))
+    return tuple(cells), regions if custom else []
+
+
+def _region(value: Any, where: Where) -> int:
+    if not isinstance(value, int) or value < 0:
+        raise where.error(f"region {value!r}: expected a number from 0")
+    return value
+
+
+def _check_regions(layout: Layout, where: Where) -> None:
+    n = layout.size
+    if len(layout.regions) != n:
+        raise where.error(f"{len(layout.regions)} regions, expected {n}")
+    for index, region in enumerate(layout.regions, 1):
+        if len(region) != n:
+            raise where.error(f"region {index} has {len(region)} cells, expected {n}")
+
+
+def write(puzzle: Puzzle) -> dict[str, Any]:
+    """The f-puzzles object of a puzzle (classic or variant): what
+    :func:`puzzle_of` reads back as the same puzzle."""
+    layout, n = puzzle.layout, puzzle.size
+    regions = layout.unit_index[2]
+    jigsaw = layout.irregular
+    grid = []
+    for r in range(n):
+        row = []
+        for c in range(n):
+            value = puzzle.cells[r * n + c]
+            cell: dict[str, Any] = {"value": value, "given": True} if value else {}
+            if jigsaw:
+                cell["region"] = regions[r * n + c]
+            row.append(cell)
+        grid.append(row)
+    data: dict[str, Any] = {"size": n, "grid": grid}
+    if puzzle.name:
+        data["title"] = puzzle.name
+    for rule in puzzle.rules.constraints if puzzle.rules else ():
+        key, entry = rule.to_fpuzzles(n)
+        if entry is True:
+            data[key] = True
+        elif key == "negative":
+            data.setdefault("negative", []).extend(entry)
+        else:
+            data.setdefault(key, []).append(entry)
+    return data
+
+
+def link(puzzle: Puzzle) -> str:
+    """The f-puzzles link of a puzzle."""
+    import lzstring  # deferred: only links out need it
+
+    packed = lzstring.LZString().compressToBase64(json.dumps(write(puzzle)))
+    return f"https://f-puzzles.com/?load={packed}"

@@ -1,0 +1,306 @@
+"""Answering a chunk of input: each puzzle is parsed, solved (through
+:func:`engine.solve_with`, which chooses the engine), rated or explained when
+asked, checked and rendered, in a worker or in process; :mod:`runner` writes
+the chunks back in input order, exactly one record per puzzle, and sums up.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from sudosat.core.errors import InputError, SolverError, SolverTimeout
+from sudosat.core.puzzle import Puzzle
+from sudosat.making.rating import rate
+from sudosat.reading.formats import NUMBERS, LineReader, Row
+from sudosat.reading.inputs import Chunk, Entry
+from sudosat.running.report import (
+    NO_EXPECTATION,
+    OK,
+    UNREADABLE,
+    Check,
+    Result,
+    View,
+    note,
+    render,
+    stats_lines,
+)
+from sudosat.sat.deadline import deadline_after, remaining
+from sudosat.sat.limits import TooBig
+from sudosat.solving.engine import Options, solve_or_error
+from sudosat.solving.fast import NAME as ENGINE
+from sudosat.solving.outcome import Outcome, Status
+
+MALFORMED, MISMATCH = "malformed", "mismatch"
+"""Failure kinds besides the statuses: input that cannot be read, and failed checks."""
+FAILURES = (MALFORMED, "error", "none", "multiple", "timeout", MISMATCH)
+"""What can make a run fail, as --fail-on names it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every worker needs to know, the same for the whole run."""
+
+    options: Options = field(default_factory=Options)
+    view: View = field(default_factory=View)
+    front_end: bool = True
+    """Settle what propagation and a short search can, all of a chunk at once
+    (:mod:`vector`), before the engine sees a puzzle."""
+
+
+Task = tuple[Chunk, Settings]
+"""One chunk to solve and render, with the run's settings."""
+
+
+class Slowest(NamedTuple):
+    seconds: float
+    source: str
+    line: int
+
+
+@dataclass
+class Done:
+    """A worker's answer for one chunk: the text to write and what the summary needs."""
+
+    text: str
+    puzzles: int
+    statuses: Counter[str] = field(default_factory=Counter)
+    """Statuses, and ``malformed`` and ``mismatch``, for the summary."""
+    failures: Counter[str] = field(default_factory=Counter)
+    """What counts for the exit code: a checked puzzle counts only when its check fails."""
+    slowest: Slowest | None = None
+    notes: list[str] = field(default_factory=list)
+    """For stderr: why a puzzle failed or is not unique (line and grid formats)."""
+    interrupted: bool = False
+    stopped: bool = False
+    """The run must stop after this chunk (generate's deadline passed)."""
+
+
+def failure(result: Result) -> str | None:
+    """What a result counts as for the exit code (a --fail-on name), if anything.
+    A puzzle whose expected answer was checked counts by its check alone."""
+    if result.outcome is None:
+        return MALFORMED
+    if result.explanation is not None and result.explanation.timed_out:
+        return str(Status.TIMEOUT)
+    if result.check is not None and result.check.verdict != NO_EXPECTATION:
+        return MISMATCH if result.check.failed else None
+    status = result.status
+    return None if status in (Status.UNIQUE, Status.SOLVED) else str(status)
+
+
+def check(outcome: Outcome, row: Entry, reader: LineReader | None) -> Check:
+    """How ``outcome`` compares with the solution and count ``row`` expects."""
+    grids, exhausted = outcome.solutions, outcome.exhausted
+    count = row.expected_count
+    if count is not None:
+        # without --count the search stops at 2: compare none / unique / several
+        agrees = len(grids) == count if exhausted else count >= len(grids)
+        if not agrees:
+            return Check(f"mismatch: {count} solutions expected", None, count)
+    expected = (row.expected or "").strip()
+    if not expected:
+        return Check(OK if count is not None else NO_EXPECTATION, None, count)
+    wanted = reader.read_row(Row(row.line, expected)) if reader else None
+    if not isinstance(wanted, Puzzle):
+        return Check(UNREADABLE, expected, count)
+    if outcome.status in (Status.UNIQUE, Status.SOLVED) and grids and grids[0] == wanted.cells:
+        return Check(OK, expected, count)
+    if outcome.status == Status.MULTIPLE and wanted.cells in grids:
+        return Check("mismatch: several solutions", expected, count)
+    return Check("mismatch", expected, count)
+
+
+def answer(
+    source: str, row: Entry, entry: Puzzle | InputError, settings: Settings, chunk: Chunk
+) -> Result:
+    """One puzzle of a chunk, solved and checked."""
+    if isinstance(entry, InputError):
+        return Result(source, row.line, row.text.strip(), None, str(entry), name=row.name)
+    options, view = settings.options, settings.view
+    try:
+        if view.explain:
+            from sudosat.making.explain import explain  # here: PySAT's RC2
+
+            text = row.text.strip()
+            try:
+                found = explain(entry, options.timeout)
+            except SolverError as err:  # a record saying so; the batch goes on
+                failed = Outcome(entry, Status.ERROR, reason=str(err))
+                return Result(source, row.line, text, failed, name=row.name)
+            return Result(source, row.line, text, found.outcome, explanation=found, name=row.name)
+        deadline = deadline_after(options.timeout)
+        outcome = solve_or_error(entry, options)
+        rating = None
+        if view.rate and outcome.status == Status.UNIQUE:
+            searched = outcome if outcome.solver == ENGINE else None  # its search is rated
+            try:
+                rating = rate(entry, searched, remaining(deadline))
+            except SolverTimeout:
+                outcome.status = Status.TIMEOUT
+                outcome.reason = f"no rating within {options.timeout:g} s"
+    except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
+        return Result(source, row.line, row.text.strip(), None, str(err), name=row.name)
+    result = Result(source, row.line, row.text.strip(), outcome, rating=rating, name=row.name)
+    if settings.view.check:
+        result.check = check(outcome, row, chunk.reader)
+    return result
+
+
+def work(task: Task) -> Done:
+    """Solve and render one chunk (in a worker, or in process with one job)."""
+    chunk, settings = task
+    results: list[Result] = []
+    interrupted = False
+    try:
+        with _no_collection():
+            if _front_end_applies(chunk, settings):
+                results = _answer_at_once(chunk, settings)
+            else:
+                for row, entry in chunk.puzzles():
+                    results.append(answer(chunk.source, row, entry, settings, chunk))
+    except KeyboardInterrupt:
+        interrupted = True  # hand back the whole records made so far
+    return _done(results, settings.view, interrupted)
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cycle collector off for one chunk. A chunk makes hundreds of thousands
+    of small lists and no cycles worth collecting; the collector walking them all
+    again and again took three quarters of the time spent making them."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+FRONT_END_RANKS = range(2, 6)
+"""Ranks whose candidates fit the front end's masks (up to 32 bits: 25 values)."""
+
+
+def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
+    """The front end answers as the engine would: the default engine, one or two
+    solutions, and no per-puzzle search figures to report (ratings, stats)."""
+    options, view, reader = settings.options, settings.view, chunk.reader
+    return (
+        settings.front_end
+        and reader is not None
+        and reader.classic
+        and reader.first is not None
+        and (bool(reader.fast) or reader.alphabet == NUMBERS)
+        and reader.first.rank in FRONT_END_RANKS
+        and options.solver is None
+        and options.encoding is None
+        and options.max_solutions <= 2
+        and not view.rate
+        and not view.stats
+        and not view.explain
+    )
+
+
+def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
+    """A chunk of lines through the front end (:func:`vector.answer_chunk`): the
+    lines in the usual form answered together; the rest (other forms, errors, and
+    what the front end leaves to the engine) one by one, as without it."""
+    from sudosat.solving import vector  # deferred: numpy, for batches only
+
+    reader, source = chunk.reader, chunk.source
+    assert reader is not None and reader.first is not None
+    texts = [row.text.strip() for row in chunk.rows]
+    places = [(row.line, row.name) for row in chunk.rows]
+    by_characters = reader.alphabet not in (None, NUMBERS)
+    found = vector.answer_chunk(
+        texts, places, reader.first, reader.fast, by_characters, source, settings.options
+    )
+    results = []
+    for index, row in enumerate(chunk.rows):
+        puzzle, outcome = found.get(index, (None, None))
+        if outcome is None:  # the engine answers (and says so when a solver failed)
+            entry = puzzle if puzzle is not None else chunk.parse(row)[1]
+            results.append(answer(source, row, entry, settings, chunk))
+            continue
+        result = Result(source, row.line, texts[index], outcome, name=row.name)
+        if settings.view.check:
+            result.check = check(outcome, row, reader)
+        results.append(result)
+    for row, entry in chunk.whole():
+        results.append(answer(source, row, entry, settings, chunk))
+    return results
+
+
+def _done(results: list[Result], view: View, interrupted: bool) -> Done:
+    done = Done(render(results, view), len(results), interrupted=interrupted)
+    for r in results:
+        done.statuses[str(r.status)] += 1
+        if r.outcome is None:
+            done.statuses[MALFORMED] += 1
+        if r.check is not None and r.check.failed:
+            done.statuses[MISMATCH] += 1
+        kind = failure(r)
+        if kind is not None:
+            done.failures[kind] += 1
+        if done.slowest is None or r.time > done.slowest.seconds:
+            done.slowest = Slowest(r.time, r.source, r.line)
+        said = note(r, view)
+        if said is not None:
+            done.notes.append(said)
+        if view.stats and r.outcome is not None and view.fmt in ("line", "grid"):
+            done.notes.extend(stats_lines(r.outcome))
+    return done
+
+
+@dataclass
+class Summary:
+    statuses: Counter[str] = field(default_factory=Counter)
+    failures: Counter[str] = field(default_factory=Counter)
+    puzzles: int = 0
+    slowest: Slowest | None = None
+    seconds: float = 0.0
+    interrupted: bool = False
+    stopped: bool = False
+    """A task stopped the run (generate's deadline)."""
+    failure: str = ""
+    """Why the run stopped early (worker processes kept dying), if it did."""
+
+    def add(self, done: Done) -> None:
+        self.statuses.update(done.statuses)
+        self.failures.update(done.failures)
+        self.puzzles += done.puzzles
+        if done.slowest and (self.slowest is None or done.slowest.seconds > self.slowest.seconds):
+            self.slowest = done.slowest
+
+    def lines(self) -> list[str]:
+        order = [str(s) for s in (Status.UNIQUE, Status.SOLVED, Status.MULTIPLE)]
+        order += [str(s) for s in (Status.NONE, Status.TIMEOUT, Status.ERROR)]
+        order += ["made"]
+        parts = [f"{self.statuses[s]} {s}" for s in order if self.statuses[s]]
+        if self.statuses[MALFORMED]:
+            parts[-1] += f" ({self.statuses[MALFORMED]} malformed input)"
+        if self.statuses[MISMATCH]:
+            parts.append(f"{self.statuses[MISMATCH]} failed --check")
+        rate = self.puzzles / self.seconds if self.seconds > 0 else 0.0
+        verb = "made" if self.statuses["made"] else "answered"
+        early = self.interrupted or self.failure or self.stopped
+        head = ("stopped" if self.stopped else "interrupted") + " after" if early else verb
+        noun = "puzzle" if self.puzzles == 1 else "puzzles"
+        said = ", ".join(parts) or ("none answered yet" if early else "nothing to do")
+        found = [
+            f"{head} {self.puzzles} {noun} in {self.seconds:.2f} s ({rate:,.0f} puzzles/s): {said}"
+        ]
+        if self.slowest is not None:
+            seconds, source, line = self.slowest
+            found.append(f"slowest: {source}:{line} ({seconds * 1000:.1f} ms)")
+        return found
+
+
+def describe(task: Task) -> str:
+    chunk = task[0]
+    return f"{chunk.source} from line {chunk.first_line()}"

@@ -1,0 +1,892 @@
+"""Showing answers: every output shape and every status sentence, in one place.
+
+A :class:`Result` is one puzzle's answer (or the reason its input could not be
+read) with its ``--check`` verdict. It becomes one record in every format:
+
+* ``line``: one line, the solution when the puzzle is unique (or solved with
+  ``max_solutions=1``), else the status word (``multiple``, ``none``,
+  ``timeout``, ``error``); with ``--count``, the count, ``N+`` when incomplete;
+* ``grid``: the solutions found as grids (many puzzles: each after a
+  ``# source:line: status`` comment line, which sudosat's reader skips);
+* ``json``/``jsonl``/``csv``: :func:`record`, one schema for all three (json for
+  many puzzles is the list of the jsonl objects);
+* ``rich``: boxes and colours for people.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from rich.console import Console
+from rich.text import Text
+
+from sudosat.core.notation import format_grid, format_line, symbols_of
+from sudosat.core.puzzle import Grid, Puzzle, cell_name, differences
+from sudosat.making.rating import Rating
+from sudosat.reading import ruletext
+from sudosat.solving.outcome import Outcome, Status
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from sudosat.making.explain import Explanation
+    from sudosat.making.generator import Generated
+
+FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
+PICTURES = ("svg", "pdf")
+"""Formats drawn with :mod:`draw`: a picture a puzzle, put together at the end."""
+PICTURE_BREAK, BACK = "\f", "\v"
+"""Between the pictures of a rendered piece; between a picture and the one for the
+back pages (a generated puzzle's solution)."""
+STATUS_STYLE = {
+    Status.UNIQUE: "bold green",
+    Status.SOLVED: "green",
+    Status.MULTIPLE: "bold yellow",
+    Status.NONE: "bold red",
+    Status.TIMEOUT: "bold red",
+    Status.ERROR: "bold red",
+}
+OK, NO_EXPECTATION, UNREADABLE = "ok", "no expected solution", "expected solution unreadable"
+"""--check verdicts besides the mismatches."""
+CSV_FIELDS = (
+    "source",
+    "line",
+    "name",
+    "puzzle",
+    "status",
+    "unique",
+    "solution",
+    "count",
+    "count_complete",
+    "time",
+    "reason",
+)
+CHECK_FIELDS = ("expected", "expected_count", "check")
+RATE_FIELDS = ("level", "rating", "conflicts")
+RATING_NONE = dict.fromkeys(RATE_FIELDS)
+STATS_FIELDS = (
+    "deduced",
+    "ruled_out",
+    "variables",
+    "clauses",
+    "solves",
+    "conflicts",
+    "decisions",
+    "propagations",
+)
+
+
+class Check(NamedTuple):
+    """How an answer compares with what the input expected (``--check``)."""
+
+    verdict: str
+    expected: str | None = None
+    expected_count: int | None = None
+
+    @property
+    def failed(self) -> bool:
+        """A mismatch, or an expected solution that cannot be read; no expectation is
+        no failure."""
+        return self.verdict not in (OK, NO_EXPECTATION)
+
+
+@dataclass
+class Result:
+    """One puzzle's answer, as records are made from it."""
+
+    source: str
+    line: int
+    puzzle: str
+    """The puzzle as the input gave it."""
+    outcome: Outcome | None
+    """None: the input could not be read (``error`` says why)."""
+    error: str = ""
+    check: Check | None = None
+    rating: Rating | None = None
+    explanation: Explanation | None = None
+    name: str = ""
+    """The puzzle's name, from a header line above it."""
+
+    @property
+    def status(self) -> Status:
+        return self.outcome.status if self.outcome else Status.ERROR
+
+    @property
+    def time(self) -> float:
+        return self.outcome.stats.time if self.outcome else 0.0
+
+    def where(self) -> str:
+        return f"{self.source}:{self.line}" + (f" ({self.name})" if self.name else "")
+
+
+@dataclass(frozen=True)
+class View:
+    """How answers are shown: the format and what it includes."""
+
+    fmt: str = "line"
+    many: bool = False
+    """Several puzzles (a header per puzzle in grid and rich, a list in json)."""
+    count: bool = False
+    check: bool = False
+    stats: bool = False
+    rate: bool = False
+    """Add each unique puzzle's rating and level (``sudosat rate``)."""
+    explain: bool = False
+    """Explain each puzzle's answer (``sudosat explain``)."""
+    generated: bool = False
+    """Records of generated puzzles (``sudosat generate``)."""
+    color_system: str | None = None
+    """For rich: what the terminal takes (None: no styles), as rich's Console says."""
+    no_color: bool = False
+    width: int = 80
+    solution: bool = False
+    """Pictures: the solved grid (solve), the solutions at the back (generate)."""
+    per_page: int = 1
+    """Pictures: puzzles on a PDF page or in a row of an SVG sheet."""
+    timed: bool = True
+    """Records say how long each puzzle took (``--no-time``: null, so that runs
+    compare byte for byte)."""
+
+
+# --- sentences ---------------------------------------------------------------
+
+
+def status_line(outcome: Outcome) -> str:
+    """One line saying what was found, for people."""
+    found = len(outcome.solutions)
+    if outcome.status == Status.UNIQUE:
+        return "unique solution"
+    if outcome.status == Status.SOLVED:
+        return "solved (uniqueness not checked)"
+    if outcome.status == Status.MULTIPLE:
+        shown = ", ".join(differ(outcome)[:12]) + (", ..." if len(differ(outcome)) > 12 else "")
+        return f"not unique: {count_text(outcome)}; the first two differ in {shown}"
+    if outcome.status == Status.NONE:
+        more = len(outcome.clashes) - 1
+        extra = f" (and {more} more clash{'es' if more > 1 else ''})" if more > 0 else ""
+        return f"no solution: {outcome.reason}{extra}" if outcome.reason else "no solution"
+    if outcome.status == Status.TIMEOUT:
+        partial = f"; {found} solution(s) found before" if found else ""
+        return f"timeout: {outcome.reason}{partial}"
+    return f"error: {outcome.reason}"
+
+
+def count_text(outcome: Outcome) -> str:
+    """``7 solutions``, or ``at least 10000 solutions`` when the search stopped early."""
+    found = len(outcome.solutions)
+    noun = "solution" if found == 1 else "solutions"
+    return f"{found} {noun}" if outcome.exhausted else f"at least {found} {noun}"
+
+
+def count_line(outcome: Outcome) -> str:
+    """The --count sentence: the count, or why there is none."""
+    if outcome.status == Status.ERROR:
+        return status_line(outcome)
+    text = count_text(outcome)
+    if outcome.status == Status.TIMEOUT:
+        return f"{text} (timeout: {outcome.reason})"
+    return text if outcome.exhausted else f"{text} (the search stopped at --max-solutions)"
+
+
+def differ(outcome: Outcome) -> list[str]:
+    """The cells where the first two solutions differ (``r1c2`` style)."""
+    if len(outcome.solutions) < 2:
+        return []
+    return [cell_name(outcome.puzzle.size, c) for c in differences(*outcome.solutions[:2])]
+
+
+def sentence(result: Result, view: View) -> str:
+    """What a result says in words: the status (or count) sentence, the rating, and a
+    failed check."""
+    if result.outcome is None:
+        return result.error
+    text = count_line(result.outcome) if view.count else status_line(result.outcome)
+    if result.rating is not None:
+        text += f"; level {result.rating.level}, rating {result.rating.rating:g}"
+        text += f" ({result.rating.conflicts} search conflicts)" if result.rating.conflicts else ""
+    if result.check is not None and result.check.failed:
+        text += f"; --check: {result.check.verdict}"
+    return text
+
+
+def note(result: Result, view: View) -> str | None:
+    """The lines for stderr, if any: single puzzles in line and grid format always
+    say what was found; many puzzles only where one is not unique or failed its
+    check; in every format, a puzzle not unique whose drawings may mean a rule, and
+    one that no f-puzzles link can hold."""
+    said = _said(result, view)
+    outcome = result.outcome
+    if outcome is None or outcome.puzzle.rules is None:  # classic: nothing more (a batch's)
+        return said
+    unwritten = None
+    if view.fmt == "fpuzzles":
+        why = unlinkable(outcome.puzzle)
+        unwritten = f"{result.where()}: error: {why}" if why else None
+    lines = [line for line in (said, drawn_note(result), unwritten) if line]
+    return "\n".join(lines) if lines else None
+
+
+def drawn_note(result: Result) -> str | None:
+    """The warning for a puzzle that is not unique and draws shapes that carry no
+    rule (an f-puzzles whispers puzzle drawn with plain lines is the classic case)."""
+    outcome = result.outcome
+    if outcome is None or outcome.status not in (Status.MULTIPLE, Status.NONE):
+        return None
+    rules = outcome.puzzle.rules
+    if rules is None or not rules.drawings:
+        return None
+    shapes = ", ".join(rules.drawings)
+    return (
+        f"{result.where()}: note: {outcome.status} with drawings that carry no rule "
+        f"sudosat reads ({shapes}); if one means a rule, state it (--rules) and solve again"
+    )
+
+
+def _said(result: Result, view: View) -> str | None:
+    if result.outcome is None and view.explain:
+        return f"Error: {result.error}"  # also beside explain's json record
+    if view.fmt not in ("line", "grid"):
+        return None
+    if result.outcome is None:
+        return f"Error: {result.error}"
+    failed = result.check is not None and result.check.failed
+    if view.many and result.status in (Status.UNIQUE, Status.SOLVED) and not failed:
+        return None
+    where = f"{result.where()}: " if view.many else ""
+    if result.status == Status.ERROR:
+        return f"Error: {where}{result.outcome.reason}"
+    return where + sentence(result, view)
+
+
+def stats_lines(outcome: Outcome) -> list[str]:
+    """The MiniSat-style report: problem size, search effort, time."""
+    s = outcome.stats
+    rows = [
+        ("solver", outcome.solver),
+        ("encoding", outcome.encoding.describe() if outcome.encoding else "-"),
+        ("variables", s.variables),
+        ("clauses", s.clauses),
+        ("deduced", "-" if s.deduced is None else f"{s.deduced} cells, {s.ruled_out} candidates"),
+        *((f"  {name}", count) for name, count in (s.families or {}).items()),
+        ("solves", s.solves),
+        ("conflicts", s.conflicts),
+        ("decisions", s.decisions),
+        ("propagations", s.propagations),
+        ("restarts", s.restarts),
+        ("time", f"{s.time:.4f} s"),
+    ]
+    return [f"{name:<13}: {'-' if value is None else value}" for name, value in rows]
+
+
+# --- records -----------------------------------------------------------------
+
+
+def record(result: Result, view: View) -> dict[str, Any]:
+    """The JSON object of one puzzle: the one schema of json, jsonl and csv."""
+    outcome = result.outcome
+    solutions = [format_line(outcome.puzzle, g) for g in outcome.solutions] if outcome else []
+    data: dict[str, Any] = {
+        "source": result.source,
+        "line": result.line,
+        "name": result.name or None,
+        "puzzle": result.puzzle,
+        "rank": outcome.puzzle.rank if outcome else None,
+        "status": result.status,
+        "unique": outcome.unique if outcome else None,
+        "solution": solutions[0] if solutions else None,
+        "solutions": solutions,
+        "count": len(solutions),
+        "count_complete": outcome.exhausted if outcome else False,
+        "differ": differ(outcome) if outcome else [],
+        "clashes": [c.describe(outcome.puzzle) for c in outcome.clashes] if outcome else [],
+        "reason": (outcome.reason if outcome else result.error) or None,
+        "solver": (outcome.solver or None) if outcome else None,
+        "time": round(result.time, 6) if view.timed else None,
+    }
+    if view.check:
+        check = result.check or Check(NO_EXPECTATION)
+        data.update(expected=check.expected, expected_count=check.expected_count)
+        data["check"] = check.verdict
+    if view.rate:
+        data.update(result.rating.as_dict() if result.rating else RATING_NONE)
+    if view.stats and outcome is not None:
+        data["stats"] = outcome.stats.as_dict()
+        data["stats"]["encoding"] = outcome.encoding.describe() if outcome.encoding else None
+    return data
+
+
+def csv_header(view: View) -> str:
+    fields = GENERATED_FIELDS if view.generated else csv_fields(view)
+    return ",".join(fields) + "\n"  # plain names: nothing to quote
+
+
+def csv_fields(view: View) -> list[str]:
+    extra = (CHECK_FIELDS if view.check else ()) + (RATE_FIELDS if view.rate else ())
+    extra += STATS_FIELDS if view.stats else ()
+    return [*CSV_FIELDS, *extra]
+
+
+def _csv_row(result: Result, view: View) -> list[Any]:
+    data = record(result, view)
+    data.update(data.pop("stats", None) or {})
+    return [_csv_value(data.get(name)) for name in csv_fields(view)]
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    return str(value).lower() if isinstance(value, bool) else value
+
+
+def line_of(result: Result, view: View) -> str:
+    """The ``line`` format's line for one puzzle."""
+    outcome = result.outcome
+    if outcome is None or outcome.status == Status.ERROR:
+        return "error"
+    if view.count:
+        return f"{len(outcome.solutions)}" + ("" if outcome.exhausted else "+")
+    if view.rate:
+        rating = result.rating
+        return f"{rating.level} {rating.rating:g}" if rating else str(outcome.status)
+    if outcome.status in (Status.UNIQUE, Status.SOLVED):
+        return format_line(outcome.puzzle, outcome.solutions[0])
+    return str(outcome.status)
+
+
+def grid_of(result: Result, view: View) -> str:
+    """The ``grid`` format's block for one puzzle, ending in a newline."""
+    head = ""
+    if view.many:  # an input error names its place itself
+        where = "" if result.outcome is None else f"{result.where()}: "
+        head = f"# {where}{sentence(result, view)}\n"
+    outcome = result.outcome
+    if outcome is None or outcome.status == Status.ERROR:
+        body = "error"
+    elif view.count:
+        body = line_of(result, view)
+    elif outcome.solutions:
+        body = "\n\n".join(format_grid(outcome.puzzle, g) for g in outcome.solutions)
+    else:
+        body = str(outcome.status)
+    return head + body + "\n"
+
+
+def render(results: list[Result], view: View) -> str:
+    """The text of some consecutive results in ``view``'s format (json for many: the
+    list's items, joined; :class:`Document` adds the brackets)."""
+    fmt = view.fmt
+    if fmt in PICTURES:
+        return PICTURE_BREAK.join(_picture(r, view) for r in results)
+    if fmt == "fpuzzles":
+        return "".join(_link(r.outcome.puzzle if r.outcome else None) for r in results)
+    if view.explain:
+        return _explanations(results, view)
+    if fmt == "jsonl":
+        return "".join(json.dumps(record(r, view)) + "\n" for r in results)
+    if fmt == "json":
+        if not view.many:
+            return "".join(json.dumps(record(r, view), indent=2) + "\n" for r in results)
+        return ",\n".join(json.dumps(record(r, view)) for r in results)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerows(_csv_row(r, view) for r in results)
+        return out.getvalue()
+    if fmt == "grid":
+        return "\n".join(grid_of(r, view) for r in results) + ("\n" if view.many else "")
+    if fmt == "rich":
+        return _rich(results, view)
+    return "".join(line_of(r, view) + "\n" for r in results)
+
+
+class Document:
+    """Puts rendered pieces together into one output: a CSV header, json's brackets,
+    pictures on a sheet (SVG) or on pages (PDF, bytes)."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.started = False
+        self.fronts: list[str] = []
+        self.backs: list[str] = []
+
+    def head(self) -> str:
+        if self.view.fmt == "csv":
+            return csv_header(self.view)
+        return "[\n" if self.view.fmt == "json" and self.view.many else ""
+
+    def piece(self, text: str) -> str:
+        if not text:
+            return ""
+        if self.view.fmt in PICTURES:  # put together at the end
+            for picture in text.split(PICTURE_BREAK):
+                front, _, back = picture.partition(BACK)
+                self.fronts.append(front)
+                self.backs += [back] if back else []
+            return ""
+        joined = ",\n" if self.started and self.view.fmt == "json" and self.view.many else ""
+        self.started = True
+        return joined + text
+
+    def tail(self) -> str | bytes:
+        if self.view.fmt in PICTURES:
+            from sudosat.core.draw import pages, pdf, sheet  # deferred: drawsvg, for pictures only
+
+            if self.view.fmt == "pdf":
+                per_page = self.view.per_page
+                return pdf(pages(self.fronts, per_page) + pages(self.backs, per_page))
+            if len(self.fronts) == 1 and not self.backs:
+                return self.fronts[0]
+            return sheet([*self.fronts, *self.backs], self.view.per_page) if self.fronts else ""
+        return "\n]\n" if self.view.fmt == "json" and self.view.many else ""
+
+
+# --- rich ----------------------------------------------------------------------
+
+
+def rich_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> Text:
+    """The grid with box rules; givens bold, filled cells cyan, ``highlight`` reversed.
+    A variant's grid: its regions' borders drawn heavy, then its rules listed."""
+    if not puzzle.classic:
+        return variant_grid(puzzle, grid, highlight)
+    m, n = puzzle.rank, puzzle.size
+    symbols = symbols_of(puzzle, grid)
+    width = max(len(s) for s in symbols)
+    box = (width + 1) * m + 1
+    text = Text()
+
+    def rule(left: str, mid: str, right: str) -> str:
+        return left + mid.join("━" * box for _ in range(m)) + right + "\n"
+
+    text.append(rule("┏", "┳", "┓"), style="dim")
+    for r in range(n):
+        if r and r % m == 0:
+            text.append(rule("┣", "╋", "┫"), style="dim")
+        text.append("┃", style="dim")
+        for c in range(n):
+            cell = r * n + c
+            style = "bold" if puzzle.cells[cell] else "cyan"
+            if highlight and cell in highlight:
+                style += " reverse"
+            text.append(" ")
+            text.append(symbols[cell].rjust(width), style=style)
+            if c % m == m - 1:
+                text.append(" ┃", style="dim")
+        text.append("\n")
+    text.append(rule("┗", "┻", "┛"), style="dim")
+    return text
+
+
+ARMS = {
+    (0, 0, 0, 0): " ",
+    (1, 1, 0, 0): "┃",
+    (0, 0, 1, 1): "━",
+    (0, 1, 0, 1): "┏",
+    (0, 1, 1, 0): "┓",
+    (1, 0, 0, 1): "┗",
+    (1, 0, 1, 0): "┛",
+    (1, 1, 0, 1): "┣",
+    (1, 1, 1, 0): "┫",
+    (0, 1, 1, 1): "┳",
+    (1, 0, 1, 1): "┻",
+    (1, 1, 1, 1): "╋",
+    (1, 0, 0, 0): "╹",
+    (0, 1, 0, 0): "╻",
+    (0, 0, 1, 0): "╸",
+    (0, 0, 0, 1): "╺",
+}
+"""Heavy box-drawing corners by their arms: up, down, left, right."""
+RULE_STYLE = "on grey15"
+"""Cells a variant's rules speak of (cages, lines, dots' cells)."""
+
+
+def variant_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> Text:
+    """Any layout: a heavy border wherever two cells lie in different regions (a
+    jigsaw's shapes, a 6x6's boxes), the cells a rule speaks of shaded, and the
+    rules listed below."""
+    n = puzzle.size
+    region = puzzle.layout.unit_index[2]
+    symbols = symbols_of(puzzle, grid)
+    width = max(len(s) for s in symbols) + 2
+    ruled = {c for rule in (puzzle.rules.constraints if puzzle.rules else ()) for c in rule.cells()}
+
+    def apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        """A heavy border between two places (outside the grid counts as a region)."""
+        inside = [0 <= r < n and 0 <= c < n for r, c in (a, b)]
+        if not all(inside):
+            return any(inside)
+        return region[a[0] * n + a[1]] != region[b[0] * n + b[1]]
+
+    text = Text()
+    for r in range(n + 1):  # the border above row r, then row r
+        line = ""
+        for c in range(n + 1):
+            up = apart((r - 1, c - 1), (r - 1, c))
+            down = apart((r, c - 1), (r, c))
+            left = apart((r - 1, c - 1), (r, c - 1))
+            right = apart((r - 1, c), (r, c))
+            line += ARMS[(int(up), int(down), int(left), int(right))]
+            if c < n:
+                line += ("━" if apart((r - 1, c), (r, c)) else " ") * width
+        if "━" in line:  # a row of borders only where some cell's region changes
+            text.append(line + "\n", style="dim")
+        if r == n:
+            break
+        for c in range(n):
+            text.append("┃" if apart((r, c - 1), (r, c)) else " ", style="dim")
+            cell = r * n + c
+            style = "bold" if puzzle.cells[cell] else "cyan"
+            if cell in ruled:
+                style += f" {RULE_STYLE}"
+            if highlight and cell in highlight:
+                style += " reverse"
+            text.append(symbols[cell].center(width), style=style)
+        text.append("┃\n", style="dim")
+    if puzzle.rules is not None:
+        said = puzzle.rules.describe()
+        for line in said[:LISTED]:
+            text.append(f"  {line}\n", style="italic")
+        if len(said) > LISTED:
+            text.append(f"  ... and {len(said) - LISTED} more rules\n", style="italic")
+    return text
+
+
+LISTED = 24
+"""Rules listed under a variant's grid, at most."""
+
+
+def _console(out: io.StringIO, view: View) -> Console:
+    """A console that writes into ``out`` what the real terminal would show."""
+    return Console(
+        file=out,
+        force_terminal=view.color_system is not None,
+        color_system=view.color_system,  # type: ignore[arg-type]
+        no_color=view.no_color,
+        width=view.width,
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def _rich(results: list[Result], view: View) -> str:
+    """Every solution found (the puzzle when there is none), then the status line."""
+    out = io.StringIO()
+    console = _console(out, view)
+    for result in results:
+        if view.many:
+            console.print(Text(result.where(), style="bold underline"))
+        outcome = result.outcome
+        if outcome is None:
+            console.print(Text(f"error: {result.error}", style="bold red"))
+            continue
+        if not view.count:
+            grids = outcome.solutions
+            diff = set(differences(*grids[:2])) if len(grids) > 1 else None
+            if not grids:
+                console.print(rich_grid(outcome.puzzle, outcome.puzzle.cells), end="")
+            for index, grid in enumerate(grids):
+                if len(grids) > 1:
+                    console.print(Text(f"solution {index + 1}", style="italic"))
+                console.print(rich_grid(outcome.puzzle, grid, diff), end="")
+        console.print(Text(sentence(result, view), style=STATUS_STYLE[outcome.status]))
+        if view.stats:
+            console.print("\n".join(stats_lines(outcome)), markup=False, style="dim")
+    return out.getvalue()
+
+
+# --- pictures and links ---------------------------------------------------------
+
+
+def _picture(result: Result, view: View) -> str:
+    """One puzzle's picture: the puzzle, its solved grid (``--solution``), or
+    what explains it (the cells it names shaded, its rules in red)."""
+    from sudosat.core.draw import notice, picture  # deferred: drawsvg, for pictures only
+
+    outcome = result.outcome
+    if outcome is None:  # unreadable: a page that says so, in its place
+        return notice(f"{result.where()}: error: {result.error}")
+    puzzle, grid, marked, alert = outcome.puzzle, None, set[int](), list[Any]()
+    if result.explanation is not None:
+        grid, marked = _shown_grid(result.explanation)
+        alert = [part for part in result.explanation.conflict or () if not isinstance(part, tuple)]
+    elif view.solution and outcome.solutions:
+        grid = outcome.solutions[0]
+    title = f"{result.where()}: {outcome.status}"
+    return picture(puzzle, grid, marked, alert, title)
+
+
+def _link(puzzle: Puzzle | None) -> str:
+    """An f-puzzles link, a line (``error`` for input that could not be read, or a
+    puzzle with a rule f-puzzles has no field for: see :func:`note`)."""
+    if puzzle is None or unlinkable(puzzle):
+        return "error\n"
+    from sudosat.reading.fpuzzles import link  # deferred: the rules, for links out only
+
+    return link(puzzle) + "\n"
+
+
+def unlinkable(puzzle: Puzzle) -> str:
+    """Why no f-puzzles link can hold ``puzzle`` (a rule with no field), or ""."""
+    if puzzle.rules is None:
+        return ""
+    from sudosat.reading.fpuzzles import write  # deferred: the rules, for variants only
+    from sudosat.rules.base import NoField  # (the same)
+
+    try:
+        write(puzzle)
+    except NoField as err:
+        return str(err)
+    return ""
+
+
+# --- made and explained puzzles -------------------------------------------------
+
+GENERATED_FIELDS = ("puzzle", "solution", "clues", "seed", "rating", "level")
+
+
+def generated_record(made: Generated) -> dict[str, Any]:
+    """The JSON object of a generated puzzle."""
+    return {
+        "puzzle": puzzle_line(made.puzzle),
+        "solution": format_line(made.puzzle, made.solution),
+        "clues": made.clues,
+        "seed": made.seed,
+        "rating": made.rating.rating,
+        "level": made.rating.level,
+        "conflicts": made.rating.conflicts,
+        "rank": made.puzzle.rank,
+    }
+
+
+def render_generated(batch: list[Generated], view: View) -> str:
+    """Generated puzzles in ``view``'s format: line (the puzzle), grid, jsonl, csv or rich."""
+    fmt = view.fmt
+    if fmt in PICTURES:
+        return PICTURE_BREAK.join(_generated_picture(made, view) for made in batch)
+    if fmt == "fpuzzles":
+        return "".join(_link(made.puzzle) for made in batch)
+    if fmt == "jsonl":
+        return "".join(json.dumps(generated_record(made)) + "\n" for made in batch)
+    if fmt == "csv":
+        out = io.StringIO()
+        rows = ([generated_record(made)[name] for name in GENERATED_FIELDS] for made in batch)
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return out.getvalue()
+    if fmt == "grid":
+        return "".join(_grid_text(made.puzzle) + "\n\n" for made in batch)
+    if fmt == "rich":
+        text = io.StringIO()
+        shown = _console(text, view)
+        for made in batch:
+            shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
+            level = f"level {made.rating.level}, rating {made.rating.rating:g}"
+            shown.print(Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold"))
+        return text.getvalue()
+    return "".join(puzzle_line(made.puzzle) + "\n" for made in batch)
+
+
+def puzzle_line(puzzle: Puzzle) -> str:
+    """A puzzle on one line that sudosat reads back: its values, or a variant's
+    f-puzzles link (the rules cannot go on a line of values)."""
+    if puzzle.classic:
+        return format_line(puzzle)
+    from sudosat.reading.fpuzzles import link  # deferred: the rules, for links out only
+
+    return link(puzzle)
+
+
+def _grid_text(puzzle: Puzzle) -> str:
+    """The grid, and a variant's rules below it as statements (read back too)."""
+    if puzzle.classic:
+        return format_grid(puzzle)
+    return "\n".join([format_grid(puzzle), *ruletext.write(puzzle)])
+
+
+def _generated_picture(made: Generated, view: View) -> str:
+    """A generated puzzle's picture, and with ``solution`` its solution's for the back."""
+    from sudosat.core.draw import picture  # deferred: drawsvg, for pictures only
+
+    title = f"seed {made.seed}: {made.clues} clues, {made.rating.level}"
+    front = picture(made.puzzle, None, title=title)
+    if not view.solution:
+        return front
+    return front + BACK + picture(made.puzzle, made.solution, title=f"seed {made.seed}: solution")
+
+
+def clue_text(puzzle: Puzzle, cell: int, value: int) -> str:
+    """``r1c9=4``, in the puzzle's own symbols."""
+    return f"{cell_name(puzzle.size, cell)}={puzzle.symbol(value)}"
+
+
+def part_text(puzzle: Puzzle, part: Any) -> str:
+    """A clue (``r1c9=4``) or a variant's rule (``cage r1c1-r1c3 sum 25``)."""
+    if isinstance(part, tuple):
+        return clue_text(puzzle, *part)
+    return str(part.describe(puzzle.size))
+
+
+def explanation_json(found: Explanation) -> dict[str, Any]:
+    """The JSON object of an explanation (null where a field does not apply)."""
+    outcome, p = found.outcome, found.outcome.puzzle
+    fill = found.best_fill
+    return {
+        "status": outcome.status,
+        "puzzle": format_line(p),
+        "clashes": [c.describe(p) for c in outcome.clashes],
+        "conflict": None if found.conflict is None else [part_text(p, c) for c in found.conflict],
+        "fewest_removed": found.fewest_removed,
+        "best_fill": None
+        if fill is None
+        else {"filled": found.filled, "grid": format_line(p, fill)},
+        "differ": None if found.differ is None else [cell_name(p.size, c) for c in found.differ],
+        "add": None if found.add is None else [clue_text(p, *c) for c in found.add],
+        "rating": found.rating.rating if found.rating else None,
+        "level": found.rating.level if found.rating else None,
+        "timed_out": found.timed_out,
+        "reason": outcome.reason or None,
+        "notes": found.notes,
+    }
+
+
+def explanation_record(result: Result) -> dict[str, Any]:
+    """One puzzle's explanation as JSON: where it came from, then what explains it."""
+    data: dict[str, Any] = {
+        "source": result.source,
+        "line": result.line,
+        "name": result.name or None,
+    }
+    if result.explanation is None:  # input that could not be read
+        reason = result.error or (result.outcome.reason if result.outcome else "")
+        return {**data, "puzzle": result.puzzle, "status": result.status, "reason": reason}
+    return {**data, **explanation_json(result.explanation)}
+
+
+EXPLANATION_LINES = {
+    "conflict": "these clues cannot all hold: {}",
+    "fewest_removed": "the fewest clues to drop for a solution: {}",
+    "differ": "two solutions differ in: {}",
+    "add": "these clues make it unique: {}",
+    "level": "level: {}",
+    "rating": "rating: {}",
+    "timed_out": "ran out of time: {}",
+}
+
+
+def explanation_lines(found: Explanation) -> list[str]:
+    """What an explanation says, sentence by sentence, after the status line."""
+    data = explanation_json(found)
+    lines = []
+    forms = dict(EXPLANATION_LINES)
+    puzzle = found.outcome.puzzle
+    if puzzle.rules is not None and puzzle.rules.constraints:
+        forms["conflict"] = "these clues and rules cannot all hold: {}"
+        forms["fewest_removed"] = "the fewest clues and rules to drop for a solution: {}"
+    for key, form in forms.items():
+        value = data[key]
+        if value is not None and value != []:
+            lines.append(form.format(", ".join(value) if isinstance(value, list) else value))
+    if data["best_fill"] is not None:
+        size = found.outcome.puzzle.size
+        lines.append(f"best fill: {data['best_fill']['filled']} of {size**2} cells (blanks marked)")
+    return lines + found.notes
+
+
+def _shown_grid(found: Explanation) -> tuple[Grid, set[int]]:
+    """The grid an explanation is about, and the cells it names."""
+    p = found.outcome.puzzle
+    marked: set[int] = set()
+    grid = p.cells
+    if found.conflict:
+        marked = {
+            cell
+            for part in found.conflict
+            for cell in ((part[0],) if isinstance(part, tuple) else part.cells())
+        }
+    if found.differ:
+        marked = set(found.differ)
+        grid = found.outcome.solutions[0]
+    if found.best_fill is not None:
+        grid = found.best_fill
+        marked |= {cell for cell, v in enumerate(grid) if not v}
+    return grid, marked
+
+
+def show_explanation(console: Console, found: Explanation) -> None:
+    """The explanation for people, with the cells it names marked on the grid."""
+    grid, marked = _shown_grid(found)
+    console.print(rich_grid(found.outcome.puzzle, grid, marked), end="")
+    console.print(Text(status_line(found.outcome), style=STATUS_STYLE[found.outcome.status]))
+    for line in explanation_lines(found):
+        console.print(line, markup=False, highlight=False)
+
+
+def explanation_text(found: Explanation) -> str:
+    """The explanation as plain text, for logs and mail: the grid, the status line,
+    and what explains it (the cells are named, not marked)."""
+    grid, _ = _shown_grid(found)
+    lines = [format_grid(found.outcome.puzzle, grid), status_line(found.outcome)]
+    return "\n".join(lines + explanation_lines(found)) + "\n"
+
+
+def _explanations(results: list[Result], view: View) -> str:
+    """Explanations in ``view``'s format: json, jsonl, text or rich."""
+    if view.fmt == "jsonl":
+        return "".join(json.dumps(explanation_record(r)) + "\n" for r in results)
+    if view.fmt == "json":
+        if not view.many:
+            return "".join(json.dumps(explanation_record(r), indent=2) + "\n" for r in results)
+        return ",\n".join(json.dumps(explanation_record(r)) for r in results)
+    blocks = []
+    for result in results:
+        head = f"# {result.where()}\n" if view.many else ""
+        found = result.explanation
+        if view.fmt == "rich":
+            out = io.StringIO()
+            console = _console(out, view)
+            if view.many:
+                console.print(Text(result.where(), style="bold underline"))
+            if found is None:
+                console.print(Text(f"error: {result.error}", style="bold red"))
+            else:
+                show_explanation(console, found)
+            blocks.append(out.getvalue())
+        else:
+            body = f"error: {result.error}\n" if found is None else explanation_text(found)
+            blocks.append(head + body + ("\n" if view.many else ""))
+    return "".join(blocks)
+
+
+# --- the solvers an installation has -----------------------------------------------
+
+
+def solver_tables(listing: list[dict[str, Any]]) -> list[Table]:
+    """``sudosat solvers`` on a terminal: PySAT's solvers, then the programs."""
+    from rich.table import Table  # deferred: only this command draws tables
+
+    def yes(flag: bool) -> str:
+        return "yes" if flag else "no"
+
+    pysat = Table(title="PySAT solvers (in process)")
+    for column in ("name", "aliases", "version (class)", "incremental", "budgets"):
+        pysat.add_column(column)
+    for column in ("interrupt", "stats", "note"):
+        pysat.add_column(column)
+    programs = Table(title="Solver programs (--solver NAME, or any with --solver-cmd)")
+    for column in ("name", "path", "version", "output", "called as"):
+        programs.add_column(column)
+    for i in listing:
+        if i["kind"] == "program":
+            where, version = (i["path"], i["version"]) if i["available"] else ("not on PATH", "-")
+            style = None if i["available"] else "dim"
+            programs.add_row(i["name"], where, version, i["convention"], i["command"], style=style)
+        elif not i["available"]:
+            dashes = ["-"] * 5
+            pysat.add_row(i["name"], ", ".join(i["aliases"]), *dashes, "not installed", style="dim")
+        else:
+            name = i["name"] + (" (default)" if i["default"] else "")
+            flags = [yes(i[key]) for key in ("incremental", "budgets", "interrupt", "stats")]
+            pysat.add_row(name, ", ".join(i["aliases"]), i["class"], *flags, i["note"])
+    return [pysat, programs]

@@ -1,0 +1,454 @@
+"""Running a command: one loop for solve, rate, explain and generate.
+
+A click command parses its options and calls one function here:
+:func:`answer` (solve, rate, explain: puzzles read from files or stdin) or
+:func:`make` (generate: puzzles made from seeds). Both go through
+:func:`run_tasks`, which owns what every run needs:
+
+* tasks in order (chunks of input, or of seeds), solved in ``jobs`` worker
+  processes when there is more than one chunk (:mod:`pool`), or in process;
+* every task answered once and written whole, in order, with the stopping
+  signals held back while it is written;
+* a progress bar on a terminal, a summary on stderr, and an exit code that
+  sums the answers up (:func:`exit_code`);
+* a stopped run (Ctrl-C, SIGTERM, SIGHUP, a generate deadline) ends with
+  whole records and says how far it got.
+
+Timeouts are the tasks' own: per puzzle for solve, rate and explain (in
+:mod:`batch`), for the whole run in generate. Signals reach every command the
+same way (:mod:`process`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain, islice
+from typing import IO, Any, NamedTuple, TypeVar
+
+from rich.console import Console
+
+from sudosat.core.errors import InputError, SolverTimeout
+from sudosat.making.generator import GENERATE_CHUNK, Asked, Generated, generator
+from sudosat.reading.formats import NO_VARIANTS, Variants
+from sudosat.reading.inputs import Inputs
+from sudosat.running.batch import FAILURES, Done, Settings, Summary, describe, work
+from sudosat.running.report import Document, View, render_generated
+from sudosat.running.shards import Shard, run_of
+from sudosat.sat.deadline import deadline_after
+from sudosat.solving.engine import Options
+from sudosat.system.pool import WorkerError, ordered_map
+from sudosat.system.process import (
+    EXIT_INTERRUPTED,
+    EXIT_MISMATCH,
+    EXIT_MULTIPLE,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_SOLVER,
+    EXIT_TIMEOUT,
+    EXIT_USAGE,
+    caught_interrupt,
+)
+from sudosat.system.signals import held
+
+T = TypeVar("T")
+
+FAIL_ON = dict(
+    zip(
+        FAILURES,
+        (EXIT_USAGE, EXIT_SOLVER, EXIT_NONE, EXIT_MULTIPLE, EXIT_TIMEOUT, EXIT_MISMATCH),
+        strict=True,
+    )
+)
+"""--fail-on names: which outcomes count for the exit code, and their codes."""
+SEVERITY = [
+    EXIT_OK,
+    EXIT_MULTIPLE,
+    EXIT_NONE,
+    EXIT_MISMATCH,
+    EXIT_TIMEOUT,
+    EXIT_SOLVER,
+    EXIT_USAGE,
+]
+"""For many puzzles the exit code is the most severe one, in this order."""
+
+
+class Usage(ValueError):
+    """A run that cannot start as asked (exit 2, as a usage error)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How to read puzzle text (see :func:`formats.read_text`)."""
+
+    rank: int | None = None
+    alphabet: str | None = None
+    layout: str = "auto"
+    variants: Variants = NO_VARIANTS
+    """Rules added to every puzzle, and how f-puzzles givens are taken."""
+    files: tuple[str, ...] = ()
+    """Files read besides the puzzles (``--rules-file``): inputs no output may overwrite."""
+
+
+class Formats(NamedTuple):
+    """A command's default --format: on a terminal, and when piped for many
+    puzzles or for one."""
+
+    terminal: str
+    many: str
+    one: str
+
+
+SOLVE_FORMATS = Formats("rich", "line", "grid")
+RATE_FORMATS = Formats("rich", "line", "line")
+EXPLAIN_FORMATS = Formats("rich", "json", "json")
+GENERATE_FORMATS = Formats("rich", "line", "line")
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where a run writes and how: the format (None: the command's default for
+    what stdout is), colour (None: what the terminal and NO_COLOR say), and
+    ``quiet`` (no progress bar, no summary)."""
+
+    fmt: str | None = None
+    color: bool | None = None
+    quiet: bool = False
+    stdout: IO[str] | None = None
+    stderr: IO[str] | None = None
+
+    def console(self, stream: IO[str]) -> Console:
+        # color None: rich decides from the stream, NO_COLOR and FORCE_COLOR
+        no_color = None if self.color is None else not self.color
+        return Console(
+            file=stream,
+            force_terminal=self.color,
+            no_color=no_color,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    def out(self) -> IO[str]:
+        return self.stdout or sys.stdout
+
+    def err(self) -> IO[str]:
+        return self.stderr or sys.stderr
+
+
+@dataclass(frozen=True)
+class How:
+    """How to run: worker processes, a shard of the input, what fails the run."""
+
+    jobs: int | None = None
+    shard: Shard | None = None
+    fail_on: frozenset[str] | None = None
+    front_end: bool = True
+
+
+def view_for(fmt: str, out: Console, **shown: Any) -> View:
+    """What to show, with rich's view of the terminal (colours, width) for workers."""
+    return View(
+        fmt,
+        color_system=out.color_system if fmt == "rich" else None,
+        no_color=out.no_color,
+        width=out.width,
+        **shown,
+    )
+
+
+def answer(
+    paths: Iterable[str],
+    reading: Reading,
+    options: Options,
+    shown: dict[str, Any],
+    how: How,
+    output: Output,
+    formats: Formats = SOLVE_FORMATS,
+) -> int:
+    """Solve (``shown`` may ask to rate, to explain, to count, to check, for
+    statistics) every puzzle of ``paths`` (``-``: stdin), write one record each in
+    order, sum up on stderr; the exit code. One puzzle whose input cannot be
+    read raises InputError; a run that cannot start, Usage."""
+    paths = tuple(paths) or ("-",)
+    if paths == ("-",) and sys.stdin.isatty():
+        raise Usage("give a PUZZLE file, or - to read one from stdin")
+    # jsonl and csv look the same for one puzzle and many: a pipe's first line starts them
+    tell = 1 if output.fmt in ("jsonl", "csv") else 2
+    inputs = Inputs(
+        paths,
+        rank=reading.rank,
+        alphabet=reading.alphabet,
+        layout=reading.layout,
+        variants=reading.variants,
+        lines_to_tell=tell,
+        digest=how.shard is not None,
+    )
+    many = inputs.many
+    if not many:
+        single = inputs.single()
+        if isinstance(single, InputError):
+            raise single
+    out = output.console(output.out())
+    fmt = output.fmt or (formats.terminal if out.is_terminal else formats[1 if many else 2])
+    view = view_for(fmt, out, many=many, **shown)
+    chunks = inputs.chunks()
+    if how.shard is not None:
+        chunks = how.shard.take(chunks)
+    workers = (how.jobs or os.cpu_count() or 1) if many else 1
+    if workers > 1 and inputs.regular:  # one chunk (one big grid in jsonl): no pool to start
+        ahead = list(islice(chunks, 2))
+        workers = workers if len(ahead) > 1 else 1
+        chunks = chain(ahead, chunks)
+    settings = Settings(options, view, how.front_end)
+    tasks = ((chunk, settings) for chunk in chunks)
+    summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe)
+    if how.shard is not None and inputs.digest is not None:  # the inputs are read by now
+        settings_of = (reading, options, sorted(shown.items()), fmt)
+        how.shard.run = run_of("solve", settings_of, inputs.digest.hexdigest())
+    _end_shard(how.shard, fmt, summary, output)
+    return exit_code(summary, how.fail_on if how.fail_on is not None else frozenset(FAIL_ON))
+
+
+def make(
+    asked: Asked,
+    seeds: range,
+    jobs: int,
+    output: Output,
+    timeout: float | None = None,
+    shown: dict[str, Any] | None = None,
+    shard: Shard | None = None,
+) -> int:
+    """Make a puzzle from each seed (see :mod:`generator`; with ``shard``, of
+    its seeds), write them in order, and with ``timeout`` stop when it passes,
+    keeping the puzzles made whole (exit 5); the exit code. GenerationError
+    when what is asked cannot be made."""
+    if shard is not None:
+        shard.run = run_of("generate", (asked, seeds, sorted((shown or {}).items()), output.fmt))
+        seeds = shard.seeds(seeds)
+    out = output.console(output.out())
+    fmt = output.fmt or (GENERATE_FORMATS.terminal if out.is_terminal else GENERATE_FORMATS.many)
+    view = view_for(fmt, out, many=len(seeds) > 1, generated=True, **(shown or {}))
+    deadline = deadline_after(timeout)
+    chunks = [seeds[i : i + GENERATE_CHUNK] for i in range(0, len(seeds), GENERATE_CHUNK)]
+    tasks = [(list(chunk), asked, deadline, view) for chunk in chunks]
+    workers = jobs if len(tasks) > 1 else 1
+    summary = _run_and_sum_up(
+        tasks, _make_chunk, view, workers, len(seeds) > 1, output, "making", _seeds_of
+    )
+    _end_shard(shard, fmt, summary, output)
+    if summary.stopped:
+        noun = "puzzle" if summary.puzzles == 1 else "puzzles"
+        output.console(output.err()).print(
+            f"timeout: made {summary.puzzles} of {len(seeds)} {noun} within {timeout:g} s",
+            markup=False,
+            highlight=False,
+        )
+        return EXIT_TIMEOUT
+    return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK
+
+
+def _end_shard(shard: Shard | None, fmt: str, summary: Summary, output: Output) -> None:
+    """A shard's trailer after its JSON Lines, when it ran to the end (see
+    :mod:`shards`): what ``sudosat merge`` checks a set of shards by."""
+    whole = not (summary.interrupted or summary.stopped or summary.failure)
+    if shard is not None and fmt == "jsonl" and whole:
+        _write(output.out(), shard.trailer(summary.puzzles) + "\n")
+
+
+def _make_chunk(task: tuple[list[int], Asked, float | None, View]) -> Done:
+    """Some seeds' puzzles, rendered (in a worker, or in process)."""
+    seeds, asked, deadline, view = task
+    made, late = make_many(seeds, asked, deadline)
+    done = Done(render_generated(made, view), len(made), stopped=late)
+    done.statuses["made"] = len(made)
+    return done
+
+
+def _seeds_of(task: tuple[list[int], Asked, float | None, View]) -> str:
+    seeds = task[0]
+    return f"the puzzles of seeds {seeds[0]} to {seeds[-1]}"
+
+
+def _run_and_sum_up(
+    tasks: Iterable[T],
+    func: Callable[[T], Done],
+    view: View,
+    jobs: int,
+    many: bool,
+    output: Output,
+    doing: str,
+    describe: Callable[[T], str],
+) -> Summary:
+    """:func:`run_tasks` with the output's document around the records, the
+    progress bar on a terminal (many puzzles), and the summary at the end."""
+    stdout = output.out()
+    errors = output.console(output.err())
+
+    def report(said: str) -> None:
+        style = "red" if said.startswith("Error:") else None
+        errors.print(said, markup=False, highlight=False, style=style)
+
+    document = Document(view)
+    _write(stdout, document.head())
+
+    def write(text: str) -> None:
+        _write(stdout, document.piece(text))
+
+    if output.quiet or not many or not errors.is_terminal:
+        summary = run_tasks(tasks, func, write, jobs=jobs, report=report, describe=describe)
+    else:
+        from rich.progress import (  # deferred: only a terminal shows progress
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        with held():  # its refresh thread starts with the stopping signals blocked
+            bar = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.completed:,} puzzles"),
+                TimeElapsedColumn(),
+                console=errors,
+                transient=True,
+                redirect_stdout=False,  # records go to stdout, never into the bar's stream
+                redirect_stderr=False,
+            )
+            bar.start()
+        try:
+            progress = bar.add_task(doing, total=None)
+            summary = run_tasks(
+                tasks,
+                func,
+                write,
+                jobs=jobs,
+                report=report,
+                progress=lambda n: bar.advance(progress, n),
+                describe=describe,
+            )
+        finally:
+            bar.stop()
+    _write(stdout, document.tail())
+    if summary.failure:
+        report(f"Error: {summary.failure}")
+    if many and not output.quiet:
+        for line in summary.lines():
+            errors.print(line, markup=False, highlight=False)
+    if summary.interrupted:  # last, as every interrupted command ends
+        errors.print("sudosat: interrupted", markup=False, highlight=False)
+    return summary
+
+
+def _write(stream: IO[str], text: str | bytes) -> None:
+    if isinstance(text, bytes):  # a PDF
+        stream.flush()
+        stream.buffer.write(text)  # type: ignore[attr-defined]
+        stream.buffer.flush()  # type: ignore[attr-defined]
+    elif text:
+        stream.write(text)
+        stream.flush()  # a stream's answers go out as they come
+
+
+def run_tasks(
+    tasks: Iterable[T],
+    func: Callable[[T], Done],
+    write: Callable[[str], None],
+    *,
+    jobs: int,
+    report: Callable[[str], None] = lambda note: None,
+    progress: Callable[[int], None] | None = None,
+    describe: Callable[[T], str] = lambda task: "a task",
+) -> Summary:
+    """``func`` over every task, in ``jobs`` worker processes (or in process for
+    one), writing each answer's text in task order. Ctrl-C stops it: what was
+    written is whole records, and the summary says how far it got; so does a
+    task that says the run must stop (``Done.stopped``, a deadline)."""
+    summary = Summary()
+    start = time.perf_counter()
+    try:
+        answers: Iterator[Done]
+        if jobs > 1:
+            answers = ordered_map(func, tasks, jobs, describe=describe, warn=report)
+        else:
+            answers = map(func, tasks)
+        for done in answers:
+            with held():  # a stopping signal acts after both, never between
+                summary.add(done)
+                write(done.text)  # whole records, never cut in half
+            for said in done.notes:
+                report(said)
+            if progress is not None:
+                progress(done.puzzles)
+            if done.interrupted:
+                raise KeyboardInterrupt
+            if done.stopped:
+                summary.stopped = True
+                break
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    except WorkerError as error:
+        summary.failure = str(error)
+    except Exception as err:
+        if not caught_interrupt(err):
+            raise
+        summary.interrupted = True
+    finally:
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def exit_code(summary: Summary, fail_on: frozenset[str]) -> int:
+    """The most severe code of what ``fail_on`` counts; 130 when interrupted, 4 when
+    worker processes kept dying."""
+    if summary.interrupted:
+        return EXIT_INTERRUPTED
+    if summary.failure:
+        return EXIT_SOLVER
+    codes = [FAIL_ON[name] for name, n in summary.failures.items() if n and name in fail_on]
+    return max(codes, key=SEVERITY.index, default=EXIT_OK)
+
+
+def fail_on(value: str) -> frozenset[str]:
+    """``--fail-on``'s names as a set (``all``, ``never``); ValueError for others."""
+    names = {name.strip() for name in value.split(",") if name.strip()}
+    if names == {"all"}:
+        return frozenset(FAIL_ON)
+    if names == {"never"}:
+        return frozenset()
+    unknown = names - set(FAIL_ON)
+    if unknown:
+        raise ValueError(
+            f"unknown {', '.join(sorted(unknown))}; choose from {', '.join(FAIL_ON)}, all or never"
+        )
+    return frozenset(names)
+
+
+def make_many(
+    seeds: Iterable[int], asked: Asked, deadline: float | None = None
+) -> tuple[list[Generated], bool]:
+    """The puzzles of some seeds, in order, and whether ``deadline`` stopped the
+    work before the last (then the list holds those finished before it)."""
+    made: list[Generated] = []
+    for seed in seeds:
+        try:
+            if asked.variant != "classic":
+                from sudosat.making.variant_generator import make_variant  # deferred: the rules
+
+                made.append(make_variant(seed, asked, deadline))
+                continue
+            made.append(
+                generator(asked.rank).generate(
+                    seed,
+                    symmetry=asked.symmetry,
+                    clues=asked.clues,
+                    level=asked.level,
+                    alphabet=asked.symbols,
+                    deadline=deadline,
+                )
+            )
+        except SolverTimeout:
+            return made, True
+    return made, False
