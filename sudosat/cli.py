@@ -53,7 +53,6 @@ from sudosat.sat.solvers import (
     solver_spec,
     trusting,
 )
-from sudosat.sat.solvers.external import executable
 from sudosat.solving.engine import COUNT_LIMIT, Options, check_answer
 from sudosat.solving.outcome import Status
 from sudosat.system.process import (
@@ -293,6 +292,8 @@ def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | N
         hint = "--solver" if solver_cmd is None else "--solver-cmd"
         raise click.BadParameter(str(err), param_hint=hint) from None
     for program in spec.programs if spec is not None else []:
+        from sudosat.sat.solvers.external import executable
+
         try:
             executable(program)
         except SolverError as err:

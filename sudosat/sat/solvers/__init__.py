@@ -8,18 +8,15 @@ backend must accept clauses after a solve (non-incremental ones rebuild).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sudosat.core.errors import SolverError
 from sudosat.sat.solvers.base import DEFAULT_SOLVER, SatSolver
-from sudosat.sat.solvers.external import (
-    PROGRAMS,
-    ExternalSolver,
-    Program,
-    command_program,
-    external_programs,
-)
-from sudosat.sat.solvers.pysat_backend import PySatSolver, canonical_name, pysat_solvers
+
+# The backends are imported where first used: a run that never starts a solver
+# program should not pay for the program machinery at start-up.
+if TYPE_CHECKING:
+    from sudosat.sat.solvers.external import Program
 
 __all__ = ["DEFAULT_SOLVER", "SatSolver", "SolverSpec", "command_spec", "solver_spec", "trusting"]
 
@@ -51,7 +48,11 @@ class SolverSpec:
         if self.members:
             raise SolverError(f"the portfolio {self.name} is raced by the engine, not opened")
         if self.program is None:
+            from sudosat.sat.solvers.pysat_backend import PySatSolver
+
             return PySatSolver(self.name)
+        from sudosat.sat.solvers.external import ExternalSolver
+
         return ExternalSolver(self.program, deadline, self.trusted)
 
 
@@ -65,6 +66,9 @@ def solver_spec(name: str) -> SolverSpec:
     """A solver by name: a known program (minisat, cadical, kissat, picosat,
     cryptominisat5, glucose) or a PySAT solver name or alias (cadical195, g4, ...);
     several, comma-separated, make a portfolio (``cadical195,glucose4``)."""
+    from sudosat.sat.solvers.external import PROGRAMS
+    from sudosat.sat.solvers.pysat_backend import canonical_name
+
     if "," in name:
         members = tuple(solver_spec(part.strip()) for part in name.split(",") if part.strip())
         if len({member.name for member in members}) < len(members):
@@ -82,6 +86,8 @@ def solver_spec(name: str) -> SolverSpec:
 
 def command_spec(command: str) -> SolverSpec:
     """A solver program given as a command line, following the competition convention."""
+    from sudosat.sat.solvers.external import command_program
+
     program = command_program(command)
     return SolverSpec(program.name, program)
 
@@ -89,6 +95,9 @@ def command_spec(command: str) -> SolverSpec:
 def installed_solvers() -> list[dict[str, Any]]:
     """What this installation can run, as ``sudosat solvers`` lists it: PySAT's
     solvers (in process), then the solver programs sudosat knows, found or not."""
+    from sudosat.sat.solvers.external import external_programs
+    from sudosat.sat.solvers.pysat_backend import pysat_solvers
+
     listing: list[dict[str, Any]] = [
         {
             "name": i.name,
