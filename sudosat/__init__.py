@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from sudosat.core.errors import InputError, SolverError
     from sudosat.core.notation import format_grid, format_line
     from sudosat.core.puzzle import Layout, Puzzle, verify
+    from sudosat.making.candidates import Candidates, candidates
+    from sudosat.making.explain import Explanation, explain
     from sudosat.reading.formats import parse, read_text
     from sudosat.reading.inputs import read_file, read_puzzles
     from sudosat.rules import Rule, Rules
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from sudosat.sat.encoding import decode_model, encode
     from sudosat.sat.solvers import SolverSpec, command_spec, solver_spec
     from sudosat.solving.engine import Count, check_answer, count, solve, solve_many
+    from sudosat.solving.estimate import Estimate, estimate
     from sudosat.solving.outcome import Outcome, Stats, Status
 
 __version__ = "0.1.0"
@@ -51,6 +54,8 @@ _HOMES = {
     "core.errors": ("InputError", "SolverError"),
     "core.notation": ("format_grid", "format_line"),
     "core.puzzle": ("Layout", "Puzzle", "verify"),
+    "making.candidates": ("Candidates", "candidates"),
+    "making.explain": ("Explanation", "explain"),
     "reading.formats": ("parse", "read_text"),
     "reading.inputs": ("read_file", "read_puzzles"),
     "rules": ("Rule", "Rules"),
@@ -59,15 +64,19 @@ _HOMES = {
     "sat.encoding": ("decode_model", "encode"),
     "sat.solvers": ("SolverSpec", "command_spec", "solver_spec"),
     "solving.engine": ("Count", "check_answer", "count", "solve", "solve_many"),
+    "solving.estimate": ("Estimate", "estimate"),
     "solving.outcome": ("Outcome", "Stats", "Status"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "Answer",
+    "Candidates",
     "Cnf",
     "Count",
     "Encoding",
+    "Estimate",
+    "Explanation",
     "InputError",
     "Layout",
     "Outcome",
@@ -78,11 +87,14 @@ __all__ = [
     "SolverSpec",
     "Stats",
     "Status",
+    "candidates",
     "check_answer",
     "command_spec",
     "count",
     "decode_model",
     "encode",
+    "estimate",
+    "explain",
     "format_grid",
     "format_line",
     "parse",

@@ -472,6 +472,42 @@ def cli(debug: bool) -> None:
     help=f"Print the number of solutions (up to --max-solutions, default {COUNT_LIMIT}); "
     "N+ when the search stopped before it was complete.",
 )
+@click.option(
+    "--estimate",
+    is_flag=True,
+    help="Print about how many solutions there are: exact up to 1000, else an estimate "
+    "with its interval (see --epsilon, --delta, --estimator); json: an estimate object.",
+)
+@click.option(
+    "--epsilon",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.2,
+    show_default=True,
+    help="--estimate: how far the interval may reach either side of the estimate, as a "
+    "fraction of it (ApproxMC: the count within a factor 1 + epsilon).",
+)
+@click.option(
+    "--delta",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="--estimate: the chance the interval may miss (it holds at confidence 1 - delta).",
+)
+@click.option(
+    "--estimator",
+    type=click.Choice(["sampling", "approxmc"]),
+    default="sampling",
+    show_default=True,
+    help="--estimate: sampling (Knuth's estimator over true candidates; a statistical "
+    "interval) or approxmc (ApproxMC's guarantee; far slower).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="--estimate: the random seed (the same seed, the same estimate).",
+)
 @timeout_option("Give up on a puzzle after this long (exit code 5).")
 @click.option(
     "--stats",
@@ -533,6 +569,11 @@ def solve(
     reduced: bool,
     max_solutions: int | None,
     count: bool,
+    estimate: bool,
+    epsilon: float,
+    delta: float,
+    estimator: str,
+    seed: int,
     timeout: float | None,
     stats: bool,
     fmt: str | None,
@@ -567,6 +608,7 @@ def solve(
       sudosat solve --solver-cmd 'kissat -q' --timeout 60 puzzles/rank6-36x36.txt
       sudosat solve puzzles/royle17-25.txt
       sudosat solve --count -n 1000 puzzles/several-solutions.txt
+      sudosat solve --estimate puzzles/empty-9x9.txt
       sudosat solve --format jsonl --jobs 2 puzzles/tdoku-magictour-25.txt > out.jsonl
       sudosat solve --format csv --check --fail-on error,mismatch sudoku.csv
       sudosat solve --shard 2/4 --format jsonl puzzles/royle17-25.txt
@@ -580,8 +622,10 @@ def solve(
         max_solutions or (COUNT_LIMIT if count else 2),
         timeout,
     )
-    shown = {"count": count, "check": check, "stats": stats, "timed": timed}
-    shown |= pictures(fmt, solution, per_page)
+    shown: dict[str, Any] = {"count": count or estimate, "check": check, "stats": stats}
+    shown |= {"timed": timed, **pictures(fmt, solution, per_page)}
+    if estimate:
+        shown["estimate"] = (epsilon, delta, estimator, seed)
     how = How(jobs, shard, fail_on, front_end)
     sys.exit(answer(puzzles, reading, options, shown, how, Output(fmt, color, quiet)))
 
@@ -909,6 +953,60 @@ def explain(each: EachPuzzle, fmt: str | None, color: bool | None) -> None:
     """
     shown = {"explain": True, **pictures(fmt)}
     sys.exit(each.answer(fmt, color, shown, runner.EXPLAIN_FORMATS))
+
+
+@cli.command()
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@input_options
+@click.option(
+    "--count-each",
+    type=click.IntRange(1),
+    metavar="N",
+    help="Also count the solutions holding each candidate of a cell with several, up "
+    "to N (json: counts, 'N+' when there are more): the cell to disambiguate is the "
+    "one whose counts are most even.",
+)
+@output_options(
+    *FORMATS,
+    "fpuzzles",
+    *PICTURES,
+    defaults="rich (default on a terminal: pencil marks in the cells), line (default "
+    "when piped for many: a token of candidates per cell), grid (for one: the tokens "
+    "as a grid), json or jsonl (cell to values), csv, svg or pdf (small digits in the "
+    "cells), or fpuzzles (a link with the candidates as centre pencil marks)",
+)
+@picture_options("Not used by candidates: a cell with one candidate shows it.")
+@each_puzzle_options(
+    "Seconds for each puzzle: the candidates witnessed by then are printed, the rest "
+    "are undecided (json: undecided), exit code 5."
+)
+def candidates(
+    each: EachPuzzle,
+    count_each: int | None,
+    fmt: str | None,
+    color: bool | None,
+    solution: bool,
+    per_page: int,
+) -> None:
+    """Show each cell's true candidates: the values some solution puts there.
+
+    \b
+    Every candidate shown is in a solution that was found and checked against the
+    rules; every value left out was proved impossible. A unique puzzle's candidates
+    are its solution; a puzzle with no solution has none, and the clues and rules
+    that cannot all hold are named (as `explain` does). Classic and variant, any
+    size. Input as for `solve`. Exit codes: 0 unique, 1 several solutions, 2 bad
+    input, 3 no solution, 5 out of time.
+
+    \b
+    Examples:
+      sudosat candidates puzzles/several-solutions.txt
+      sudosat candidates --count-each 100 --format json puzzles/several-solutions.txt
+      sudosat candidates --format svg puzzles/several-solutions.txt > marks.svg
+      sudosat candidates --format fpuzzles puzzles/killer.txt
+    """
+    shown = {"candidates": True, "count_each": count_each, **pictures(fmt, False, per_page)}
+    sys.exit(each.answer(fmt, color, shown, runner.CANDIDATES_FORMATS))
 
 
 @cli.command(name="merge")

@@ -12,6 +12,7 @@ named under the grid.
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -324,9 +325,11 @@ def picture(
     marked: Iterable[int] = (),
     alert: Iterable[Any] = (),
     title: str = "",
+    pencil: Sequence[Sequence[int]] | None = None,
 ) -> str:
     """The puzzle as an SVG document (with ``grid``: its digits beside the
-    givens), ``marked`` cells shaded, the rules in ``alert`` drawn in red."""
+    givens), ``marked`` cells shaded, the rules in ``alert`` drawn in red;
+    ``pencil``: each cell's candidates, as small digits (one alone: the digit)."""
     n = puzzle.size
     margin = margin_of(puzzle)
     constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
@@ -345,6 +348,9 @@ def picture(
         rule.draw(pen)
     pen.accent = None
     _borders(pen, puzzle)
+    if pencil is not None:
+        grid = [values[0] if len(values) == 1 else 0 for values in pencil]
+        _pencil_marks(pen, puzzle, pencil)
     _digits(pen, puzzle, grid)
     canvas.extend(pen.elements)
     if title:
@@ -401,6 +407,24 @@ def _digits(pen: Pen, puzzle: Puzzle, grid: Sequence[int] | None) -> None:
             ink = INK if given else SOLVED_INK
             kind = "given" if given else "solved"
             pen.text(x, y + 0.03 * CELL, symbols[value - 1], size, ink, bool(given), kind)
+
+
+def _pencil_marks(pen: Pen, puzzle: Puzzle, pencil: Sequence[Sequence[int]]) -> None:
+    """Candidates as setters pencil them: small, each value in its own place of a
+    square in the cell (1 top left), for the cells with more than one."""
+    n = puzzle.size
+    side = math.isqrt(n - 1) + 1
+    longest = max(len(puzzle.symbol(v)) for v in range(1, n + 1))
+    size = 0.9 / side / max(1, longest * 0.6)
+    for cell, values in enumerate(pencil):
+        if len(values) < 2 or puzzle.cells[cell]:
+            continue
+        x, y = pen.centre(cell)
+        for value in values:
+            row, col = divmod(value - 1, side)
+            dx, dy = (col + 0.5) / side - 0.5, (row + 0.5) / side - 0.5
+            px, py = x + dx * 0.9 * CELL, y + dy * 0.9 * CELL + 0.02 * CELL
+            pen.text(px, py, puzzle.symbol(value), size, SOLVED_INK, False, "pencil")
 
 
 ROOT = re.compile(r'<svg ([^>]*?)width="([0-9.]+)" height="([0-9.]+)"')

@@ -10,7 +10,12 @@
 * Several solutions: ``differ``, the cells where two solutions differ, and
   ``add``, a small set of clues from the first solution that makes it unique
   (greedy, then shrunk by deletion).
-* Unique: the rating (see :mod:`rating`).
+* Unique: ``redundant``, the clues and rules whose removal alone keeps it
+  unique; ``minimal``, one minimal set of them that keeps it unique (each a
+  question to one solver: is there a solution other than the known one
+  without this part? the givens and one selector per rule as assumptions, the
+  answer's core dropping every part it did not need); the rating (see
+  :mod:`rating`).
 
 Memory stays in proportion to the grid's candidates: the rules are Minicard's
 native "exactly one" constraints (one per group, not a clause per pair: a
@@ -27,12 +32,14 @@ from dataclasses import dataclass, field, replace
 
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNFPlus
+from pysat.solvers import Minicard
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Constraint, Grid, Puzzle, differences
 from sudosat.making.rating import Rating, rate
 from sudosat.sat.deadline import compute_by, deadline_after, remaining, solve_by
 from sudosat.sat.encoding import explaining, layout_groups
+from sudosat.sat.limits import TooBig, check_solvable
 from sudosat.solving.engine import solve
 from sudosat.solving.fast import exactly_one
 from sudosat.solving.outcome import Outcome, Status
@@ -41,7 +48,7 @@ Clue = tuple[int, int]
 """(cell, value)."""
 Part = Clue | Constraint
 """What a conflict is made of: clues, and a variant's rules."""
-PARTS = ("solve", "conflict", "fewest_removed", "best_fill", "add", "rating")
+PARTS = ("solve", "conflict", "fewest_removed", "best_fill", "add", "rating", "redundant")
 """The parts of an explanation, as ``timed_out`` names them."""
 
 
@@ -55,6 +62,10 @@ class Explanation:
     best_fill: Grid | None = None
     differ: list[int] | None = None
     add: list[Clue] | None = None
+    redundant: list[Part] | None = None
+    """Unique: the clues and rules whose removal alone keeps it unique."""
+    minimal: list[Part] | None = None
+    """Unique: one minimal set of the clues and rules that keeps it unique."""
     rating: Rating | None = None
     notes: list[str] = field(default_factory=list)
     timed_out: list[str] = field(default_factory=list)
@@ -68,14 +79,8 @@ class Explanation:
 def minimal_conflict(puzzle: Puzzle, deadline: float | None = None) -> list[Part]:
     """A minimal set of clues, and of a variant's rules, that cannot all hold with
     the rows, columns and regions (a MUS over the givens and one selector per rule)."""
-    n = puzzle.size
-    groups, rule_clauses, selectors, _ = explaining(puzzle)
-    rule_of = dict(zip(selectors, puzzle.rules.constraints if puzzle.rules else (), strict=True))
-    sat = exactly_one(groups)
+    sat, core, rule_of, _ = _parts(puzzle)
     try:
-        for clause in rule_clauses:
-            sat.add_clause(clause)
-        core = [cell * n + v for cell, v in puzzle.givens] + selectors
         if solve_by(sat, deadline, core):
             return []
         core = sorted(sat.get_core() or core)
@@ -86,7 +91,54 @@ def minimal_conflict(puzzle: Puzzle, deadline: float | None = None) -> list[Part
                 core = [x for x in trial if x in kept]
     finally:
         sat.delete()
-    return [rule_of[lit] if lit in rule_of else ((lit - 1) // n, (lit - 1) % n + 1) for lit in core]
+    return [_part(puzzle, rule_of, lit) for lit in core]
+
+
+def _parts(puzzle: Puzzle) -> tuple[Minicard, list[int], dict[int, Constraint], int]:
+    """A Minicard holding the layout's groups and a variant's rules each behind its
+    selector; the parts (the givens' literals, then the selectors) to assume; which
+    rule each selector switches on; the top variable."""
+    n = puzzle.size
+    groups, rule_clauses, selectors, top = explaining(puzzle)
+    rule_of = dict(zip(selectors, puzzle.rules.constraints if puzzle.rules else (), strict=True))
+    sat = exactly_one(groups)
+    for clause in rule_clauses:
+        sat.add_clause(clause)
+    return sat, [cell * n + v for cell, v in puzzle.givens] + selectors, rule_of, top
+
+
+def _part(puzzle: Puzzle, rule_of: dict[int, Constraint], lit: int) -> Part:
+    n = puzzle.size
+    return rule_of[lit] if lit in rule_of else ((lit - 1) // n, (lit - 1) % n + 1)
+
+
+def needed_parts(
+    puzzle: Puzzle, solution: Grid, deadline: float | None = None
+) -> tuple[list[Part], list[Part]]:
+    """For a unique ``puzzle``: the clues and rules whose removal alone keeps it
+    unique (redundant), and one minimal set of them that keeps it unique (givens
+    dropped before rules). Each question: a solution other than ``solution``
+    with these parts assumed (UNSAT: still unique; its core says which parts
+    were needed, so the rest go at once)."""
+    n = puzzle.size
+    sat, parts, rule_of, _ = _parts(puzzle)
+    try:
+        sat.add_clause([-(cell * n + value) for cell, value in enumerate(solution)])
+        if solve_by(sat, deadline, parts):
+            raise ValueError("needed_parts: the puzzle is not unique")
+        redundant = [lit for lit in parts if not solve_by(sat, deadline, _without(parts, lit))]
+        kept = parts
+        for lit in parts:
+            if lit in kept and not solve_by(sat, deadline, trial := _without(kept, lit)):
+                core = set(sat.get_core() or trial)
+                kept = [x for x in trial if x in core]
+    finally:
+        sat.delete()
+    return [_part(puzzle, rule_of, x) for x in redundant], [_part(puzzle, rule_of, x) for x in kept]
+
+
+def _without(parts: list[int], lit: int) -> list[int]:
+    return [x for x in parts if x != lit]
 
 
 def _maxsat(hard: list[list[int]], atmost: list[list[int]], soft: list[list[int]]) -> RC2:
@@ -211,10 +263,18 @@ def explain(
         steps.append(("add", add))
     elif outcome.status == Status.UNIQUE:
 
+        def redundant() -> None:
+            try:  # every clue an assumption: the full grid's groups, held once
+                check_solvable(puzzle, False, why=" to find its redundant clues")
+            except TooBig as err:
+                found.notes.append(f"redundant clues not looked for: {err}")
+                return
+            found.redundant, found.minimal = needed_parts(puzzle, outcome.solutions[0], deadline)
+
         def rating() -> None:
             found.rating = rate(puzzle, timeout=remaining(deadline))
 
-        steps.append(("rating", rating))
+        steps += [("rating", rating), ("redundant", redundant)]
     for name, step in steps:
         try:
             step()

@@ -221,7 +221,12 @@ def write(puzzle: Puzzle) -> dict[str, Any]:
 
 def link(puzzle: Puzzle) -> str:
     """The f-puzzles link of a puzzle."""
+    return pack(write(puzzle))
+
+
+def pack(data: dict[str, Any]) -> str:
+    """The f-puzzles link of an f-puzzles object."""
     import lzstring  # deferred: only links out need it
 
-    packed = lzstring.LZString().compressToBase64(json.dumps(write(puzzle)))
+    packed = lzstring.LZString().compressToBase64(json.dumps(data))
     return f"https://f-puzzles.com/?load={packed}"

@@ -33,7 +33,7 @@ from sudosat.sat.deadline import deadline_after, remaining
 from sudosat.sat.limits import TooBig
 from sudosat.solving.engine import Options, solve_or_error
 from sudosat.solving.fast import NAME as ENGINE
-from sudosat.solving.outcome import Outcome, Status
+from sudosat.solving.outcome import Outcome, Status, status_of
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -87,6 +87,8 @@ def failure(result: Result) -> str | None:
         return MALFORMED
     if result.explanation is not None and result.explanation.timed_out:
         return str(Status.TIMEOUT)
+    if result.candidates is not None and result.candidates.timed_out:
+        return str(Status.TIMEOUT)
     if result.check is not None and result.check.verdict != NO_EXPECTATION:
         return MISMATCH if result.check.failed else None
     status = result.status
@@ -123,6 +125,10 @@ def answer(
         return Result(source, row.line, row.text.strip(), None, str(entry), name=row.name)
     options, view = settings.options, settings.view
     try:
+        if view.candidates:
+            return _candidates(source, row, entry, settings)
+        if view.estimate is not None:
+            return _estimate(source, row, entry, settings)
         if view.explain:
             from sudosat.making.explain import explain  # here: PySAT's RC2
 
@@ -149,6 +155,52 @@ def answer(
     if settings.view.check:
         result.check = check(outcome, row, chunk.reader)
     return result
+
+
+def _candidates(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:
+    """One puzzle's true candidates; a solver's failure is a record saying so."""
+    from sudosat.making.candidates import candidates  # here: the workbench, for this alone
+
+    text = row.text.strip()
+    try:
+        found = candidates(
+            entry, count_each=settings.view.count_each, timeout=settings.options.timeout
+        )
+    except SolverError as err:
+        failed = Outcome(entry, Status.ERROR, reason=str(err))
+        return Result(source, row.line, text, failed, name=row.name)
+    return Result(source, row.line, text, found.outcome, candidates=found, name=row.name)
+
+
+def _estimate(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:
+    """One puzzle's number of solutions, exact when small, else estimated."""
+    from sudosat.solving.estimate import estimate  # here: for --estimate alone
+
+    assert settings.view.estimate is not None
+    epsilon, delta, method, seed = settings.view.estimate
+    text = row.text.strip()
+    try:
+        found = estimate(
+            entry,
+            epsilon=epsilon,
+            delta=delta,
+            method=method,
+            seed=seed,
+            timeout=settings.options.timeout,
+        )
+    except SolverTimeout as err:
+        reason = f"no count within {settings.options.timeout:g} s ({err})"
+        return Result(
+            source, row.line, text, Outcome(entry, Status.TIMEOUT, reason=reason), name=row.name
+        )
+    status = status_of(int(found.estimate), True) if found.exact else Status.MULTIPLE
+    outcome = Outcome(
+        entry, status, list(found.solutions), exhausted=found.exact, solver="minicard"
+    )
+    outcome.stats.time, outcome.stats.solves = found.time, found.solves
+    if not found.converged:
+        outcome.status, outcome.reason = Status.TIMEOUT, "out of time before the interval narrowed"
+    return Result(source, row.line, text, outcome, estimate=found, name=row.name)
 
 
 def work(task: Task) -> Done:
@@ -203,6 +255,8 @@ def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
         and not view.rate
         and not view.stats
         and not view.explain
+        and not view.candidates
+        and view.estimate is None
     )
 
 
@@ -237,7 +291,13 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
 
 
 def _done(results: list[Result], view: View, interrupted: bool) -> Done:
-    done = Done(render(results, view), len(results), interrupted=interrupted)
+    if view.candidates:
+        from sudosat.running import marks  # deferred: for candidates alone
+
+        text, say = marks.render_candidates(results, view), marks.candidates_note
+    else:
+        text, say = render(results, view), note
+    done = Done(text, len(results), interrupted=interrupted)
     for r in results:
         done.statuses[str(r.status)] += 1
         if r.outcome is None:
@@ -249,7 +309,7 @@ def _done(results: list[Result], view: View, interrupted: bool) -> Done:
             done.failures[kind] += 1
         if done.slowest is None or r.time > done.slowest.seconds:
             done.slowest = Slowest(r.time, r.source, r.line)
-        said = note(r, view)
+        said = say(r, view)
         if said is not None:
             done.notes.append(said)
         if view.stats and r.outcome is not None and view.fmt in ("line", "grid"):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -33,8 +34,10 @@ from sudosat.solving.outcome import Outcome, Status
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from sudosat.making.candidates import Candidates
     from sudosat.making.explain import Explanation
     from sudosat.making.generator import Generated
+    from sudosat.solving.estimate import Estimate
 
 FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
 PICTURES = ("svg", "pdf")
@@ -66,6 +69,7 @@ CSV_FIELDS = (
     "reason",
 )
 CHECK_FIELDS = ("expected", "expected_count", "check")
+ESTIMATE_FIELDS = ("estimate", "estimate_low", "estimate_high", "estimate_exact")
 RATE_FIELDS = ("level", "rating", "conflicts")
 RATING_NONE = dict.fromkeys(RATE_FIELDS)
 STATS_FIELDS = (
@@ -108,6 +112,8 @@ class Result:
     check: Check | None = None
     rating: Rating | None = None
     explanation: Explanation | None = None
+    candidates: Candidates | None = None
+    estimate: Estimate | None = None
     name: str = ""
     """The puzzle's name, from a header line above it."""
 
@@ -137,6 +143,12 @@ class View:
     """Add each unique puzzle's rating and level (``sudosat rate``)."""
     explain: bool = False
     """Explain each puzzle's answer (``sudosat explain``)."""
+    candidates: bool = False
+    """Each puzzle's true candidates (``sudosat candidates``)."""
+    count_each: int | None = None
+    """Candidates: count, up to this many, the solutions holding each one."""
+    estimate: tuple[float, float, str, int] | None = None
+    """Estimate each puzzle's number of solutions: (epsilon, delta, method, seed)."""
     generated: bool = False
     """Records of generated puzzles (``sudosat generate``)."""
     color_system: str | None = None
@@ -205,6 +217,11 @@ def sentence(result: Result, view: View) -> str:
     if result.outcome is None:
         return result.error
     text = count_line(result.outcome) if view.count else status_line(result.outcome)
+    if result.estimate is not None:
+        noun = (
+            "solution" if result.estimate.exact and result.estimate.estimate == 1 else "solutions"
+        )
+        text = f"{result.estimate.text()} {noun}"
     if result.rating is not None:
         text += f"; level {result.rating.level}, rating {result.rating.rating:g}"
         text += f" ({result.rating.conflicts} search conflicts)" if result.rating.conflicts else ""
@@ -313,26 +330,40 @@ def record(result: Result, view: View) -> dict[str, Any]:
         data["check"] = check.verdict
     if view.rate:
         data.update(result.rating.as_dict() if result.rating else RATING_NONE)
+    if view.estimate is not None:
+        data["estimate"] = result.estimate.as_dict() if result.estimate else None
     if view.stats and outcome is not None:
         data["stats"] = outcome.stats.as_dict()
         data["stats"]["encoding"] = outcome.encoding.describe() if outcome.encoding else None
     return data
 
 
+CANDIDATE_FIELDS = (
+    *("source", "line", "name", "puzzle", "status", "candidates", "witnesses", "reason"),
+)
+"""The csv columns of ``sudosat candidates`` (candidates: the line format's tokens)."""
+
+
 def csv_header(view: View) -> str:
-    fields = GENERATED_FIELDS if view.generated else csv_fields(view)
+    fields: tuple[str, ...] | list[str] = csv_fields(view)
+    if view.generated or view.candidates:
+        fields = GENERATED_FIELDS if view.generated else CANDIDATE_FIELDS
     return ",".join(fields) + "\n"  # plain names: nothing to quote
 
 
 def csv_fields(view: View) -> list[str]:
     extra = (CHECK_FIELDS if view.check else ()) + (RATE_FIELDS if view.rate else ())
     extra += STATS_FIELDS if view.stats else ()
+    extra += ESTIMATE_FIELDS if view.estimate is not None else ()
     return [*CSV_FIELDS, *extra]
 
 
 def _csv_row(result: Result, view: View) -> list[Any]:
     data = record(result, view)
     data.update(data.pop("stats", None) or {})
+    found = data.pop("estimate", None) or {}
+    data.update({f"estimate_{key}": found.get(key) for key in ("low", "high", "exact")})
+    data["estimate"] = found.get("estimate")
     return [_csv_value(data.get(name)) for name in csv_fields(view)]
 
 
@@ -347,6 +378,11 @@ def line_of(result: Result, view: View) -> str:
     outcome = result.outcome
     if outcome is None or outcome.status == Status.ERROR:
         return "error"
+    if result.estimate is not None:
+        found = result.estimate
+        if found.exact or found.high == float("inf"):  # counted (all, or some: N+)
+            return str(int(found.estimate)) + ("" if found.exact else "+")
+        return f"{found.estimate:.6g}"
     if view.count:
         return f"{len(outcome.solutions)}" + ("" if outcome.exhausted else "+")
     if view.rate:
@@ -385,12 +421,8 @@ def render(results: list[Result], view: View) -> str:
         return "".join(_link(r.outcome.puzzle if r.outcome else None) for r in results)
     if view.explain:
         return _explanations(results, view)
-    if fmt == "jsonl":
-        return "".join(json.dumps(record(r, view)) + "\n" for r in results)
-    if fmt == "json":
-        if not view.many:
-            return "".join(json.dumps(record(r, view), indent=2) + "\n" for r in results)
-        return ",\n".join(json.dumps(record(r, view)) for r in results)
+    if fmt in ("json", "jsonl"):
+        return json_text([record(r, view) for r in results], view)
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -401,6 +433,16 @@ def render(results: list[Result], view: View) -> str:
     if fmt == "rich":
         return _rich(results, view)
     return "".join(line_of(r, view) + "\n" for r in results)
+
+
+def json_text(records: list[dict[str, Any]], view: View) -> str:
+    """Records as jsonl (a line each), or as json: one puzzle indented, many as the
+    list's items, joined (:class:`Document` adds the brackets)."""
+    if view.fmt == "jsonl":
+        return "".join(json.dumps(data) + "\n" for data in records)
+    if not view.many:
+        return "".join(json.dumps(data, indent=2) + "\n" for data in records)
+    return ",\n".join(json.dumps(data) for data in records)
 
 
 class Document:
@@ -558,7 +600,7 @@ LISTED = 24
 """Rules listed under a variant's grid, at most."""
 
 
-def _console(out: io.StringIO, view: View) -> Console:
+def view_console(out: io.StringIO, view: View) -> Console:
     """A console that writes into ``out`` what the real terminal would show."""
     return Console(
         file=out,
@@ -571,17 +613,27 @@ def _console(out: io.StringIO, view: View) -> Console:
     )
 
 
-def _rich(results: list[Result], view: View) -> str:
-    """Every solution found (the puzzle when there is none), then the status line."""
+def rich_each(results: list[Result], view: View, show: Callable[[Console, Result], None]) -> str:
+    """Results as the terminal would show them: a heading each when there are many,
+    a red line for input that could not be read, ``show`` for the rest."""
     out = io.StringIO()
-    console = _console(out, view)
+    console = view_console(out, view)
     for result in results:
         if view.many:
             console.print(Text(result.where(), style="bold underline"))
-        outcome = result.outcome
-        if outcome is None:
+        if result.outcome is None:
             console.print(Text(f"error: {result.error}", style="bold red"))
             continue
+        show(console, result)
+    return out.getvalue()
+
+
+def _rich(results: list[Result], view: View) -> str:
+    """Every solution found (the puzzle when there is none), then the status line."""
+
+    def show(console: Console, result: Result) -> None:
+        outcome = result.outcome
+        assert outcome is not None
         if not view.count:
             grids = outcome.solutions
             diff = set(differences(*grids[:2])) if len(grids) > 1 else None
@@ -594,7 +646,8 @@ def _rich(results: list[Result], view: View) -> str:
         console.print(Text(sentence(result, view), style=STATUS_STYLE[outcome.status]))
         if view.stats:
             console.print("\n".join(stats_lines(outcome)), markup=False, style="dim")
-    return out.getvalue()
+
+    return rich_each(results, view, show)
 
 
 # --- pictures and links ---------------------------------------------------------
@@ -611,10 +664,13 @@ def _picture(result: Result, view: View) -> str:
     puzzle, grid, marked, alert = outcome.puzzle, None, set[int](), list[Any]()
     if result.explanation is not None:
         grid, marked = _shown_grid(result.explanation)
-        alert = [part for part in result.explanation.conflict or () if not isinstance(part, tuple)]
+        named = (result.explanation.conflict or []) + (result.explanation.redundant or [])
+        alert = [part for part in named if not isinstance(part, tuple)]
     elif view.solution and outcome.solutions:
         grid = outcome.solutions[0]
     title = f"{result.where()}: {outcome.status}"
+    if result.estimate is not None:
+        title = f"{result.where()}: {result.estimate.text()} solutions"
     return picture(puzzle, grid, marked, alert, title)
 
 
@@ -679,7 +735,7 @@ def render_generated(batch: list[Generated], view: View) -> str:
         return "".join(_grid_text(made.puzzle) + "\n\n" for made in batch)
     if fmt == "rich":
         text = io.StringIO()
-        shown = _console(text, view)
+        shown = view_console(text, view)
         for made in batch:
             shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
             level = f"level {made.rating.level}, rating {made.rating.rating:g}"
@@ -743,12 +799,18 @@ def explanation_json(found: Explanation) -> dict[str, Any]:
         else {"filled": found.filled, "grid": format_line(p, fill)},
         "differ": None if found.differ is None else [cell_name(p.size, c) for c in found.differ],
         "add": None if found.add is None else [clue_text(p, *c) for c in found.add],
+        "redundant": _parts_text(p, found.redundant),
+        "minimal": _parts_text(p, found.minimal),
         "rating": found.rating.rating if found.rating else None,
         "level": found.rating.level if found.rating else None,
         "timed_out": found.timed_out,
         "reason": outcome.reason or None,
         "notes": found.notes,
     }
+
+
+def _parts_text(puzzle: Puzzle, parts: list[Any] | None) -> list[str] | None:
+    return None if parts is None else [part_text(puzzle, part) for part in parts]
 
 
 def explanation_record(result: Result) -> dict[str, Any]:
@@ -769,6 +831,8 @@ EXPLANATION_LINES = {
     "fewest_removed": "the fewest clues to drop for a solution: {}",
     "differ": "two solutions differ in: {}",
     "add": "these clues make it unique: {}",
+    "redundant": "each of these alone can go and it stays unique: {}",
+    "minimal": "these alone keep it unique (a minimal set): {}",
     "level": "level: {}",
     "rating": "rating: {}",
     "timed_out": "ran out of time: {}",
@@ -784,6 +848,9 @@ def explanation_lines(found: Explanation) -> list[str]:
     if puzzle.rules is not None and puzzle.rules.constraints:
         forms["conflict"] = "these clues and rules cannot all hold: {}"
         forms["fewest_removed"] = "the fewest clues and rules to drop for a solution: {}"
+    if found.redundant == []:  # nothing can go: the minimal set is all of it
+        data["minimal"] = None
+        lines.append("every clue and rule is needed: none can go and keep it unique")
     for key, form in forms.items():
         value = data[key]
         if value is not None and value != []:
@@ -811,6 +878,8 @@ def _shown_grid(found: Explanation) -> tuple[Grid, set[int]]:
     if found.best_fill is not None:
         grid = found.best_fill
         marked |= {cell for cell, v in enumerate(grid) if not v}
+    if found.redundant:  # the clues that could go, shaded
+        marked |= {part[0] for part in found.redundant if isinstance(part, tuple)}
     return grid, marked
 
 
@@ -833,19 +902,15 @@ def explanation_text(found: Explanation) -> str:
 
 def _explanations(results: list[Result], view: View) -> str:
     """Explanations in ``view``'s format: json, jsonl, text or rich."""
-    if view.fmt == "jsonl":
-        return "".join(json.dumps(explanation_record(r)) + "\n" for r in results)
-    if view.fmt == "json":
-        if not view.many:
-            return "".join(json.dumps(explanation_record(r), indent=2) + "\n" for r in results)
-        return ",\n".join(json.dumps(explanation_record(r)) for r in results)
+    if view.fmt in ("json", "jsonl"):
+        return json_text([explanation_record(r) for r in results], view)
     blocks = []
     for result in results:
         head = f"# {result.where()}\n" if view.many else ""
         found = result.explanation
         if view.fmt == "rich":
             out = io.StringIO()
-            console = _console(out, view)
+            console = view_console(out, view)
             if view.many:
                 console.print(Text(result.where(), style="bold underline"))
             if found is None:

@@ -105,6 +105,7 @@ class Formats(NamedTuple):
 SOLVE_FORMATS = Formats("rich", "line", "grid")
 RATE_FORMATS = Formats("rich", "line", "line")
 EXPLAIN_FORMATS = Formats("rich", "json", "json")
+CANDIDATES_FORMATS = Formats("rich", "line", "grid")
 GENERATE_FORMATS = Formats("rich", "line", "line")
 
 

@@ -125,6 +125,14 @@ class Cnf:
             return first + values.index(value)
         return first - values[0] + value
 
+    def literals(self) -> dict[tuple[int, int], int]:
+        """(cell, value) -> its variable, for every open cell's candidates."""
+        found = {}
+        for first, (cell, values) in zip(self.first_variables(), self.open_cells, strict=True):
+            for value in values:
+                found[cell, value] = self.variable(first, values, value)
+        return found
+
     @property
     def variable_count(self) -> int:
         """Variables the clauses use: the open candidates' and the auxiliary ones."""
@@ -165,7 +173,10 @@ class Cnf:
         true = {lit for lit in model if lit > 0}
         grid = list(self.puzzle.cells)
         for first, (cell, values) in zip(self.first_variables(), self.open_cells, strict=True):
-            chosen = [v for v in values if self.variable(first, values, v) in true]
+            if self.compact:  # (as :meth:`variable` numbers them, without a search per value)
+                chosen = [v for i, v in enumerate(values) if first + i in true]
+            else:
+                chosen = [v for v in values if first - values[0] + v in true]
             grid[cell] = chosen[0] if len(chosen) == 1 else 0
         return tuple(grid)
 

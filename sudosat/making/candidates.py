@@ -1,0 +1,242 @@
+"""True candidates: for every cell, the values that some solution puts there.
+
+One incremental solver does it all: Minicard holding the reduced CNF (what the
+singles leave open; every value they rule out is out of every solution). Each
+solution found marks all of its values at once; then one clause asks for a
+solution holding at least one value not yet marked (switched on by a selector
+for that solve, then retired); the phases point the solver at unmarked values,
+so a solution marks many. When it answers UNSAT, every value still unmarked
+is refuted.
+
+Honesty: every candidate has a witness, a solution checked by the rules' own
+checks (:func:`outcome.accept`); every value left out was refuted by the
+singles or by the solver. ``count_each`` counts, up to a limit, the solutions
+holding each candidate of the cells that have several (every solution found is
+blocked, so each is counted once).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from pysat.solvers import Minicard
+
+from sudosat.core.errors import SolverTimeout
+from sudosat.core.puzzle import Constraint, Grid, Puzzle
+from sudosat.sat.cnf import Cnf, Encoding
+from sudosat.sat.deadline import deadline_after, solve_by
+from sudosat.sat.encoding import encode
+from sudosat.solving.deduce import deduce
+from sudosat.solving.engine import Count
+from sudosat.solving.fast import holding
+from sudosat.solving.outcome import (
+    Outcome,
+    Stats,
+    Status,
+    accept,
+    forced_grid_breaks,
+    no_solution,
+)
+
+SOLVER = "minicard"
+"""The solver candidates run on: native "exactly one" groups, interruptible."""
+
+
+@dataclass
+class Candidates:
+    """What each cell can hold. ``outcome``: the status (unique when every cell has
+    one candidate, multiple when some cell has more, none, or timeout) with the
+    first witnesses as its solutions."""
+
+    outcome: Outcome
+    marks: tuple[tuple[int, ...], ...] = ()
+    """Per cell (row-major), the values some solution puts there, in order."""
+    undecided: tuple[tuple[int, ...], ...] = ()
+    """Per cell, values neither witnessed nor refuted when time ran out."""
+    counts: dict[tuple[int, int], Count] = field(default_factory=dict)
+    """With ``count_each``: (cell, value) -> solutions holding it, for the cells
+    with several candidates."""
+    witnesses: int = 0
+    """Solutions found (each checked): every candidate is in one of them."""
+    conflict: list[tuple[int, int] | Constraint] | None = None
+    """No solution: a minimal set of clues and rules that cannot all hold."""
+    timed_out: list[str] = field(default_factory=list)
+
+    @property
+    def unique(self) -> bool:
+        return self.outcome.status == Status.UNIQUE
+
+    def open_cells(self) -> list[int]:
+        """The cells with more than one candidate."""
+        return [cell for cell, values in enumerate(self.marks) if len(values) > 1]
+
+
+def candidates(
+    puzzle: Puzzle, *, count_each: int | None = None, timeout: float | None = None
+) -> Candidates:
+    """Every cell's true candidates (see the module's text). ``count_each``: also count,
+    up to that many, the solutions holding each candidate of a cell with several.
+    ``timeout``: seconds; what is witnessed by then is kept, the rest undecided."""
+    if count_each is not None and count_each < 1:
+        raise ValueError("count_each must be at least 1")
+    start = time.perf_counter()
+    deadline = deadline_after(timeout)
+    found = _candidates(puzzle, count_each, deadline)
+    found.outcome.stats.time = time.perf_counter() - start
+    return found
+
+
+def _candidates(puzzle: Puzzle, count_each: int | None, deadline: float | None) -> Candidates:
+    none = no_solution(puzzle, SOLVER, dead_cells=False)
+    if none.reason:  # clashing givens
+        return _refuted(none, deadline)
+    deduced = deduce(puzzle)
+    if deduced.contradiction:
+        return _refuted(_none(puzzle, deduced.contradiction), deadline)
+    target = replace(puzzle, cells=deduced.grid)
+    cnf = encode(target, Encoding(), compact=True, masks=deduced.masks)
+    stats = Stats(variables=cnf.variable_count, clauses=cnf.clause_count)
+    stats.deduced, stats.ruled_out = deduced.placed, deduced.removed
+    if not cnf.open_cells:  # the singles filled every cell
+        broken = forced_grid_breaks(puzzle, target.cells)
+        if broken:
+            return _refuted(_none(puzzle, broken), deadline)
+        outcome = Outcome(puzzle, Status.UNIQUE, [target.cells], exhausted=True, solver=SOLVER)
+        outcome.stats = stats
+        return Candidates(outcome, _single(target.cells), witnesses=1)
+    return _Marking(puzzle, cnf, stats, deadline).run(count_each)
+
+
+def _none(puzzle: Puzzle, reason: str) -> Outcome:
+    return Outcome(puzzle, Status.NONE, exhausted=True, reason=reason, solver=SOLVER)
+
+
+def _single(grid: Grid) -> tuple[tuple[int, ...], ...]:
+    return tuple((value,) for value in grid)
+
+
+def _refuted(outcome: Outcome, deadline: float | None) -> Candidates:
+    """No solution: no candidates, and the conflict as ``explain`` gives it."""
+    found = Candidates(outcome, marks=tuple(() for _ in outcome.puzzle.cells))
+    _name_conflict(found, deadline)
+    return found
+
+
+def _name_conflict(found: Candidates, deadline: float | None) -> None:
+    """The clues and rules that cannot all hold, as ``explain`` names them."""
+    from sudosat.making.explain import minimal_conflict  # deferred: RC2, for none alone
+
+    try:
+        found.conflict = minimal_conflict(found.outcome.puzzle, deadline)
+    except SolverTimeout:
+        found.timed_out.append("conflict")
+
+
+class _Marking:
+    """The marking loop of one puzzle, on one Minicard."""
+
+    def __init__(self, puzzle: Puzzle, cnf: Cnf, stats: Stats, deadline: float | None) -> None:
+        self.puzzle, self.cnf, self.stats, self.deadline = puzzle, cnf, stats, deadline
+        self.literal = cnf.literals()
+        self.marked: set[tuple[int, int]] = set()
+        self.top = cnf.nv
+        self.witnesses: list[Grid] = []
+
+    def run(self, count_each: int | None) -> Candidates:
+        search = holding(self.cnf)
+        timed_out: list[str] = []
+        counts: dict[tuple[int, int], Count] = {}
+        try:
+            try:
+                self._mark(search)
+            except SolverTimeout:
+                timed_out.append("candidates")
+            if count_each is not None and not timed_out:
+                try:
+                    counts = self._count(search, count_each)
+                except SolverTimeout:
+                    timed_out.append("count_each")
+            self.stats.add_search(dict(search.accum_stats()))
+        finally:
+            search.delete()
+        return self._result(counts, timed_out)
+
+    def _mark(self, search: Minicard) -> None:
+        """Solutions until one holding an unmarked value no longer exists."""
+        while True:
+            unmarked = [lit for key, lit in self.literal.items() if key not in self.marked]
+            if not unmarked:
+                return
+            search.set_phases(unmarked)  # marked values keep the phase of the last solve
+            self.top += 1  # a selector, retired after the solve: counting needs them gone
+            search.add_clause([-self.top, *unmarked])
+            holds = self._solve(search, [self.top])
+            search.add_clause([-self.top])
+            if not holds:
+                return
+            self._witness(search)
+
+    def _solve(self, search: Minicard, assumptions: list[int]) -> bool:
+        self.stats.solves += 1
+        return solve_by(search, self.deadline, assumptions)
+
+    def _witness(self, search: Minicard) -> Grid:
+        """The solution the solver holds, checked, its values marked, and blocked."""
+        grid = accept(self.puzzle, self.cnf.decode(search.get_model()), self.witnesses, SOLVER)
+        for cell, _ in self.cnf.open_cells:
+            self.marked.add((cell, grid[cell]))
+        search.add_clause(self.cnf.blocking_clause(grid))
+        return grid
+
+    def _count(self, search: Minicard, limit: int) -> dict[tuple[int, int], Count]:
+        """Solutions holding each candidate of the cells with several, up to ``limit``:
+        more solutions under that candidate until the limit or UNSAT (then exact)."""
+        tally: Counter[tuple[int, int]] = Counter()
+        for grid in self.witnesses:
+            tally.update((cell, grid[cell]) for cell, _ in self.cnf.open_cells)
+        complete: set[tuple[int, int]] = set()
+        wanted = [key for key in self.literal if key in self.marked and self._several(key[0])]
+        if not self._solve(search, []):  # every solution is found already: all exact
+            return {key: Count(min(tally[key], limit), tally[key] <= limit) for key in wanted}
+        grid = self._witness(search)
+        tally.update((cell, grid[cell]) for cell, _ in self.cnf.open_cells)
+        for key in wanted:
+            while tally[key] < limit:
+                if not self._solve(search, [self.literal[key]]):
+                    complete.add(key)
+                    break
+                grid = self._witness(search)
+                tally.update((cell, grid[cell]) for cell, _ in self.cnf.open_cells)
+        return {key: Count(min(tally[key], limit), key in complete) for key in wanted}
+
+    def _several(self, cell: int) -> bool:
+        return sum(1 for key in self.marked if key[0] == cell) > 1
+
+    def _result(self, counts: dict[tuple[int, int], Count], timed_out: list[str]) -> Candidates:
+        grid = self.cnf.puzzle.cells  # the givens and what the singles placed
+        marks: list[tuple[int, ...]] = [(value,) if value else () for value in grid]
+        undecided: list[tuple[int, ...]] = [() for _ in grid]
+        for cell, values in self.cnf.open_cells:
+            marks[cell] = tuple(v for v in values if (cell, v) in self.marked)
+            if timed_out and "candidates" in timed_out:
+                undecided[cell] = tuple(v for v in values if (cell, v) not in self.marked)
+        witnesses = self.witnesses
+        if "candidates" in timed_out:
+            status = Status.TIMEOUT
+        elif not witnesses:
+            status = Status.NONE
+        else:
+            status = Status.MULTIPLE if len(witnesses) > 1 else Status.UNIQUE
+        outcome = Outcome(self.puzzle, status, witnesses[:2], solver=SOLVER)
+        outcome.exhausted = status in (Status.UNIQUE, Status.NONE)
+        outcome.stats = self.stats
+        if status == Status.TIMEOUT:
+            outcome.reason = "ran out of time: the candidates shown are witnessed, not all found"
+        found = Candidates(outcome, tuple(marks), tuple(undecided), counts, len(witnesses))
+        found.timed_out = timed_out
+        if status == Status.NONE:
+            found.marks = tuple(() for _ in grid)
+            _name_conflict(found, self.deadline)
+        return found
