@@ -230,6 +230,17 @@ def distinct_sum(
         else:
             layered_sum(b, cells, value, when, sorted(possible))
         return
+    one_of_sets(b, cells, sets, when)
+
+
+def one_of_sets(
+    b: Builder, cells: Sequence[int], sets: Sequence[frozenset[int]], when: Iterable[Lit] = ()
+) -> None:
+    """The digits of ``cells`` (distinct, the caller sees to that) are exactly one of
+    ``sets``, each of len(cells) digits: a digit in every set is on some cell, a
+    digit in none on no cell, and one selector per set fixes which of the others
+    are there (a killer cage's sums, a renban line's runs)."""
+    when = list(when)
     if not sets:
         b.implies(when, [])
         return
