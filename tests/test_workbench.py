@@ -394,6 +394,15 @@ def test_estimate_command() -> None:
     assert slow.returncode == 5 and json.loads(slow.stdout)["estimate"]["converged"] is False
 
 
+@pytest.mark.slow
+def test_approxmc_stops_at_the_timeout() -> None:
+    # ApproxMC holds the interpreter: it counts in a child, killed at the deadline
+    args = ("solve", "--estimate", "--estimator", "approxmc", "--timeout", "2", "-f", "json")
+    run = sudosat(*args, "puzzles/empty-9x9.txt")
+    assert run.returncode == 5, run.stderr
+    assert json.loads(run.stdout)["status"] == "timeout"
+
+
 def test_explain_lists_redundant_clues_in_every_format() -> None:
     run = sudosat("explain", "puzzles/killer.txt", "-f", "json")
     data = json.loads(run.stdout)

@@ -23,7 +23,9 @@ Either way the count is of grids: auxiliary variables never multiply it.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
+import signal
 import statistics
 import time
 from dataclasses import dataclass, replace
@@ -31,7 +33,7 @@ from typing import Any
 
 from pysat.solvers import Minicard
 
-from sudosat.core.errors import SolverTimeout
+from sudosat.core.errors import SolverError, SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.sat.cnf import Cnf, Encoding
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
@@ -39,6 +41,7 @@ from sudosat.sat.encoding import encode
 from sudosat.solving.deduce import deduce
 from sudosat.solving.fast import holding
 from sudosat.solving.outcome import accept, forced_grid_breaks, why_none
+from sudosat.system.signals import PR_SET_PDEATHSIG, prctl
 
 EXACT_LIMIT = 1000
 """Up to this many solutions the count is exact (they are all found)."""
@@ -282,15 +285,52 @@ def _interval(logs: list[float], z: float) -> tuple[float, float]:
 def _approxmc(
     puzzle: Puzzle, cnf: Cnf, epsilon: float, delta: float, seed: int, deadline: float | None
 ) -> Estimate:
-    """ApproxMC over the reduced CNF, projected on the cell variables."""
-    import pyapproxmc  # deferred: for this method alone
-
-    if deadline is not None:
-        remaining(deadline)  # ApproxMC cannot be stopped midway (the supervisor can)
-    counter = pyapproxmc.Counter(seed=seed + 1, epsilon=epsilon, delta=delta)
-    counter.add_clauses(list(cnf.iter_clauses()))
-    cells, hashes = counter.count(list(cnf.literals().values()))
+    """ApproxMC over the reduced CNF, projected on the cell variables. It holds the
+    interpreter until it is done, so with a deadline it counts in a child process,
+    killed when the deadline passes (SolverTimeout)."""
+    if deadline is None:
+        cells, hashes = _approxmc_count(cnf, epsilon, delta, seed)
+    else:
+        cells, hashes = _approxmc_by(deadline, cnf, epsilon, delta, seed)
     count = float(cells * 2**hashes)
     return Estimate(
         count, count / (1 + epsilon), count * (1 + epsilon), False, "approxmc", epsilon, delta
     )
+
+
+def _approxmc_count(cnf: Cnf, epsilon: float, delta: float, seed: int) -> tuple[int, int]:
+    import pyapproxmc  # deferred: for this method alone
+
+    counter = pyapproxmc.Counter(seed=seed + 1, epsilon=epsilon, delta=delta)
+    counter.add_clauses(list(cnf.iter_clauses()))
+    cells, hashes = counter.count(list(cnf.literals().values()))
+    return int(cells), int(hashes)
+
+
+def _approxmc_by(
+    deadline: float, cnf: Cnf, epsilon: float, delta: float, seed: int
+) -> tuple[int, int]:
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_approxmc_child, args=(send, cnf, epsilon, delta, seed))
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(remaining(deadline)):
+            raise SolverTimeout("deadline passed")
+        try:
+            found: tuple[int, int] = receive.recv()
+        except EOFError:
+            raise SolverError(f"ApproxMC died (exit code {child.exitcode})") from None
+        return found
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+
+
+def _approxmc_child(send: Any, cnf: Cnf, epsilon: float, delta: float, seed: int) -> None:
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # never outlive the run that asked
+    send.send(_approxmc_count(cnf, epsilon, delta, seed))
+    send.close()
