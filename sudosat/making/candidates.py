@@ -28,6 +28,7 @@ from sudosat.core.puzzle import Constraint, Grid, Puzzle
 from sudosat.sat.cnf import Cnf, Encoding
 from sudosat.sat.deadline import deadline_after, solve_by
 from sudosat.sat.encoding import encode
+from sudosat.sat.limits import check_solvable
 from sudosat.solving.deduce import deduce
 from sudosat.solving.engine import Count
 from sudosat.solving.fast import holding
@@ -96,6 +97,7 @@ def _candidates(puzzle: Puzzle, count_each: int | None, deadline: float | None) 
     if deduced.contradiction:
         return _refuted(_none(puzzle, deduced.contradiction), deadline)
     target = replace(puzzle, cells=deduced.grid)
+    check_solvable(target, True)  # a one-line TooBig, not a MemoryError later
     cnf = encode(target, Encoding(), compact=True, masks=deduced.masks)
     stats = Stats(variables=cnf.variable_count, clauses=cnf.clause_count)
     stats.deduced, stats.ruled_out = deduced.placed, deduced.removed

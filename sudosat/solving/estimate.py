@@ -38,6 +38,7 @@ from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.sat.cnf import Cnf, Encoding
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
 from sudosat.sat.encoding import encode
+from sudosat.sat.limits import check_solvable
 from sudosat.solving.deduce import deduce
 from sudosat.solving.fast import holding
 from sudosat.solving.outcome import accept, forced_grid_breaks, why_none
@@ -146,6 +147,7 @@ def _estimate(
     if deduced.contradiction:
         return _exact(0, epsilon, delta, 0, [])
     target = replace(puzzle, cells=deduced.grid)
+    check_solvable(target, True)  # a one-line TooBig, not a MemoryError later
     cnf = encode(target, Encoding(), compact=True, masks=deduced.masks)
     if not cnf.open_cells:
         broken = forced_grid_breaks(puzzle, target.cells)
