@@ -145,6 +145,8 @@ class _Marking:
         self.marked: set[tuple[int, int]] = set()
         self.top = cnf.nv
         self.witnesses: list[Grid] = []
+        self.tally: Counter[tuple[int, int]] = Counter()
+        """Solutions found holding each (cell, value) of the open cells."""
 
     def run(self, count_each: int | None) -> Candidates:
         search = holding(self.cnf)
@@ -187,34 +189,29 @@ class _Marking:
     def _witness(self, search: Minicard) -> Grid:
         """The solution the solver holds, checked, its values marked, and blocked."""
         grid = accept(self.puzzle, self.cnf.decode(search.get_model()), self.witnesses, SOLVER)
-        for cell, _ in self.cnf.open_cells:
-            self.marked.add((cell, grid[cell]))
+        held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
+        self.marked.update(held)
+        self.tally.update(held)
         search.add_clause(self.cnf.blocking_clause(grid))
         return grid
 
     def _count(self, search: Minicard, limit: int) -> dict[tuple[int, int], Count]:
         """Solutions holding each candidate of the cells with several, up to ``limit``:
         more solutions under that candidate until the limit or UNSAT (then exact)."""
-        tally: Counter[tuple[int, int]] = Counter()
-        for grid in self.witnesses:
-            tally.update((cell, grid[cell]) for cell, _ in self.cnf.open_cells)
-        complete: set[tuple[int, int]] = set()
-        wanted = [key for key in self.literal if key in self.marked and self._several(key[0])]
+        tally = self.tally
+        per_cell = Counter(cell for cell, _ in self.marked)
+        wanted = [key for key in self.literal if key in self.marked and per_cell[key[0]] > 1]
         if not self._solve(search, []):  # every solution is found already: all exact
             return {key: Count(min(tally[key], limit), tally[key] <= limit) for key in wanted}
-        grid = self._witness(search)
-        tally.update((cell, grid[cell]) for cell, _ in self.cnf.open_cells)
+        self._witness(search)
+        complete: set[tuple[int, int]] = set()
         for key in wanted:
             while tally[key] < limit:
                 if not self._solve(search, [self.literal[key]]):
                     complete.add(key)
                     break
-                grid = self._witness(search)
-                tally.update((cell, grid[cell]) for cell, _ in self.cnf.open_cells)
+                self._witness(search)
         return {key: Count(min(tally[key], limit), key in complete) for key in wanted}
-
-    def _several(self, cell: int) -> bool:
-        return sum(1 for key in self.marked if key[0] == cell) > 1
 
     def _result(self, counts: dict[tuple[int, int], Count], timed_out: list[str]) -> Candidates:
         grid = self.cnf.puzzle.cells  # the givens and what the singles placed
@@ -222,7 +219,7 @@ class _Marking:
         undecided: list[tuple[int, ...]] = [() for _ in grid]
         for cell, values in self.cnf.open_cells:
             marks[cell] = tuple(v for v in values if (cell, v) in self.marked)
-            if timed_out and "candidates" in timed_out:
+            if "candidates" in timed_out:
                 undecided[cell] = tuple(v for v in values if (cell, v) not in self.marked)
         witnesses = self.witnesses
         if "candidates" in timed_out:

@@ -188,18 +188,19 @@ def _estimate(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Res
             seed=seed,
             timeout=settings.options.timeout,
         )
-    except SolverTimeout as err:
-        reason = f"no count within {settings.options.timeout:g} s ({err})"
-        return Result(
-            source, row.line, text, Outcome(entry, Status.TIMEOUT, reason=reason), name=row.name
-        )
+    except (SolverTimeout, SolverError) as err:  # a record saying so; the batch goes on
+        stopped = isinstance(err, SolverTimeout)
+        why = f"no count within {settings.options.timeout:g} s ({err})" if stopped else str(err)
+        failed = Outcome(entry, Status.TIMEOUT if stopped else Status.ERROR, reason=why)
+        return Result(source, row.line, text, failed, name=row.name)
     status = status_of(int(found.estimate), True) if found.exact else Status.MULTIPLE
     outcome = Outcome(
         entry, status, list(found.solutions), exhausted=found.exact, solver="minicard"
     )
     outcome.stats.time, outcome.stats.solves = found.time, found.solves
     if not found.converged:
-        outcome.status, outcome.reason = Status.TIMEOUT, "out of time before the interval narrowed"
+        late = "while counting" if found.at_least else "before the interval narrowed"
+        outcome.status, outcome.reason = Status.TIMEOUT, f"out of time {late}"
     return Result(source, row.line, text, outcome, estimate=found, name=row.name)
 
 

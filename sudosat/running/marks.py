@@ -23,6 +23,7 @@ from rich.text import Text
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.running.report import (
     CANDIDATE_FIELDS,
+    PICTURE_BREAK,
     PICTURES,
     STATUS_STYLE,
     Result,
@@ -128,8 +129,6 @@ def render_candidates(results: list[Result], view: View) -> str:
     """The text (or pictures, joined) of some consecutive results in ``view``'s format."""
     fmt = view.fmt
     if fmt in PICTURES:
-        from sudosat.running.report import PICTURE_BREAK
-
         return PICTURE_BREAK.join(_picture(r) for r in results)
     if fmt == "fpuzzles":
         return "".join(_link(r) for r in results)

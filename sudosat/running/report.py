@@ -380,7 +380,7 @@ def line_of(result: Result, view: View) -> str:
         return "error"
     if result.estimate is not None:
         found = result.estimate
-        if found.exact or found.high == float("inf"):  # counted (all, or some: N+)
+        if found.exact or found.at_least:  # counted (all, or some: N+)
             return str(int(found.estimate)) + ("" if found.exact else "+")
         return f"{found.estimate:.6g}"
     if view.count:

@@ -75,6 +75,11 @@ class Estimate:
     solutions: tuple[Grid, ...] = ()
     """The solutions found while counting (all of them when ``exact``), each checked."""
 
+    @property
+    def at_least(self) -> bool:
+        """Time ran out while counting: ``low`` solutions found, no upper bound."""
+        return math.isinf(self.high)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "estimate": int(self.estimate) if self.exact else self.estimate,
@@ -93,7 +98,7 @@ class Estimate:
         """``7.02e+21 (6.1e+21 to 8.0e+21 at 95% confidence)``, or the exact count."""
         if self.exact:
             return str(int(self.estimate))
-        if self.high == math.inf:
+        if self.at_least:
             return f"at least {int(self.low)} (out of time while counting them)"
         sure = f"{(1 - self.delta) * 100:g}% confidence"
         said = f"about {self.estimate:.3g} ({self.low:.3g} to {self.high:.3g} at {sure}"
@@ -132,9 +137,9 @@ def estimate(
 
 
 def _exact(count: int, epsilon: float, delta: float, solves: int, grids: list[Grid]) -> Estimate:
-    return Estimate(
-        count, count, count, True, "exact", epsilon, delta, 0, solves, 0.0, True, tuple(grids)
-    )
+    found = Estimate(count, count, count, True, "exact", epsilon, delta, solves=solves)
+    found.solutions = tuple(grids)
+    return found
 
 
 def _estimate(
@@ -219,19 +224,10 @@ class _Sampler:
         finally:
             search.delete()
         mean, half = _interval(logs, z)
-        return Estimate(
-            mean,
-            max(mean - half, 0.0),
-            mean + half,
-            False,
-            "sampling",
-            epsilon,
-            delta,
-            len(logs),
-            self.solves,
-            0.0,
-            converged,
-        )
+        low, high = max(mean - half, 0.0), mean + half
+        found = Estimate(mean, low, high, False, "sampling", epsilon, delta, len(logs), self.solves)
+        found.converged = converged
+        return found
 
     def _sample(self, search: Minicard) -> float:
         """One walk to a solution; the log of the product of its branchings."""
