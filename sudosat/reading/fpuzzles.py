@@ -3,7 +3,7 @@
 A puzzle comes as the JSON itself (a ``.json`` file), as a link holding it
 (``https://f-puzzles.com/?load=<data>``; SudokuPad's ``...fpuzzles<data>``),
 or as the bare ``<data>``: the JSON compressed with lz-string's
-``compressToBase64`` (decoded here with the ``lzstring`` package). Links
+``compressToBase64`` (decoded by :mod:`sudosat.reading.lz`). Links
 that went through a form or a chat arrive with ``+`` turned into spaces and
 ``%``-escapes; both are undone.
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import string
 from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
@@ -28,6 +27,7 @@ from urllib.parse import unquote
 from sudosat.core.errors import InputError
 from sudosat.core.notation import DIGITS, FPUZZLES_LINK, is_link
 from sudosat.core.puzzle import MAX_SIZE, Layout, Puzzle, Rules
+from sudosat.reading.lz import decompress_base64
 from sudosat.rules import BY_FIELD, Where
 
 DRAWING = frozenset(
@@ -97,24 +97,12 @@ def read(text: str, source: str, line: int = 1, values_as_givens: bool = False) 
     return puzzle_of(data, source, line, values_as_givens)
 
 
-BASE64 = string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/="
-BASE64_VALUES = {char: i for i, char in enumerate(BASE64)} | {"\\": 64}
-"""lz-string's base64 alphabet (its ``keyStrBase64``), value by character;
-SudokuPad pads with a backslash where lz-string writes ``=``."""
-
-
 @lru_cache(maxsize=256)  # a line is looked at (the first lines of a file twice), then read
 def decompress(data: str) -> str | None:
-    """lz-string's ``decompressFromBase64``, its characters looked up in a table
-    made once (the package rebuilds its table for every character: 7 ms for a
-    9x9 killer's link)."""
-    import lzstring  # here: only f-puzzles input needs it
-
-    try:
-        found = lzstring._decompress(len(data), 32, lambda index: BASE64_VALUES[data[index]])
-    except Exception:  # the package raises what it meets: garbage is no puzzle
-        return None
-    return found if isinstance(found, str) and found.lstrip().startswith("{") else None
+    """The JSON text of an f-puzzles payload (lz-string's
+    ``decompressFromBase64``, :mod:`lz`), or None when it holds none."""
+    found = decompress_base64(data)
+    return found if found is not None and found.lstrip().startswith("{") else None
 
 
 def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bool) -> Puzzle:

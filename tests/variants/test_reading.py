@@ -9,9 +9,12 @@ from pathlib import Path
 
 import lzstring
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudosat import parse, solve
 from sudosat.core.errors import InputError
+from sudosat.reading import lz
 from sudosat.reading.fpuzzles import link
 from sudosat.reading.inputs import read_puzzles
 
@@ -262,3 +265,45 @@ def test_read_puzzles_reads_every_kind_of_link_line(tmp_path: Path) -> None:
     path.write_text(scl(killer_as_sudokupad()) + "\nhttps://bit.ly/x\n")
     first, second = list(read_puzzles(str(path)))
     assert not isinstance(first, InputError) and isinstance(second, InputError)
+
+
+def _package_decompress(data: str) -> str | None:
+    """What the ``lzstring`` package reads from ``data``; None where it fails."""
+    values = {char: i for i, char in enumerate(lz.BASE64)} | {"\\": 64}
+    try:
+        found = lzstring._decompress(len(data), 32, lambda index: values[data[index]])
+    except Exception:
+        return None
+    return found if isinstance(found, str) else None
+
+
+TEXTS = st.text(alphabet=st.sampled_from('ab{}":,[]0123456789 é€truefalsgiven'), max_size=400)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, st.data())
+def test_lz_reads_what_the_package_reads_whole_or_damaged(text: str, data: st.DataObject) -> None:
+    packed = lzstring.LZString().compressToBase64(text)
+    assert lz.decompress_base64(packed) == text == _package_decompress(packed)
+    where = data.draw(st.integers(0, len(packed)))
+    damaged = data.draw(
+        st.sampled_from(
+            [
+                packed[:where],
+                packed[:where] + data.draw(st.sampled_from(lz.BASE64 + "\\!")) + packed[where:],
+                packed[:where] + packed[where + 1 :],
+            ]
+        )
+    )
+    assert lz.decompress_base64(damaged) == _package_decompress(damaged)
+
+
+def test_lz_reads_every_bundled_link_as_the_package_does() -> None:
+    links = [
+        line.split("load=", 1)[1].strip()
+        for line in (PUZZLES / "variants.links").read_text().splitlines()
+        if "load=" in line
+    ]
+    assert links
+    for data in links:
+        assert lz.decompress_base64(data) == _package_decompress(data) is not None
