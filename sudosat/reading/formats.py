@@ -18,7 +18,7 @@ from typing import Any
 from sudosat.core.errors import AmbiguousInput, InputError, shorten
 from sudosat.core.notation import BASE36, DIGITS, HEX, REXL, is_link
 from sudosat.core.puzzle import MAX_RANK, Layout, Puzzle, Rules, rank_for_cells
-from sudosat.reading import ruletext
+from sudosat.reading import records, ruletext
 
 NAMED_ALPHABETS = {"digits": DIGITS, "hex": HEX, "base36": BASE36, "rexl": REXL}
 NUMBERS = "numbers"
@@ -515,6 +515,8 @@ def read_text(
     InputError when the text as a whole cannot be read.
     """
     _reject_binary(text, source)
+    if records.is_record_document(text):  # sudosat's own --format json
+        return _read_records(text, source, rank, alphabet, variants)
     if text.lstrip().startswith("{"):  # an f-puzzles JSON file
         from sudosat.reading import fpuzzles  # deferred: rules and lz-string, for f-puzzles only
 
@@ -533,6 +535,21 @@ def read_text(
     found = _read_classic(text, rows, source, rank, alphabet, layout)
     groups = (statements, *variants.statements) if statements else variants.statements
     return [_with_rules(entry, groups) for entry in found] if groups else found
+
+
+def _read_records(
+    text: str, source: str, rank: int | None, alphabet: str | None, variants: Variants
+) -> list[Puzzle | InputError]:
+    """The puzzles of ``--format json`` output, each with its rules and name."""
+    reader = LineReader(source, rank, alphabet, variants)
+    found: list[Puzzle | InputError] = []
+    for record in records.read_document(text):
+        if record.error:
+            found.append(InputError(source, 1, 1, record.error))
+            continue
+        puzzle = reader.read_row(Row(1, record.puzzle), record.rules)
+        found.append(replace(puzzle, name=record.name) if isinstance(puzzle, Puzzle) else puzzle)
+    return found
 
 
 def maybe_fpuzzles(text: str, json: bool = True) -> bool:
@@ -788,15 +805,30 @@ class LineReader:
             self.alphabet = _file_alphabet(sample)
             self.settled = True
 
-    def read_row(self, row: Row) -> Puzzle | InputError:
-        """One line's puzzle, with the rules of ``variants``; an f-puzzles link is
-        read as such."""
+    def read_row(self, row: Row, rules: Sequence[str] = ()) -> Puzzle | InputError:
+        """One line's puzzle, with the rules of ``variants`` (and ``rules``: the
+        statements of a record's or a CSV's ``rules``); an f-puzzles link is read
+        as such."""
+        if rules:
+            return self._read_with_rules(row, rules)
         if is_link(row.text):  # a link is no row of cells: read it at once
             return _fpuzzles_row(row, self.source, self.variants)
         found = self._read_classic_row(row)
         if isinstance(found, InputError) and maybe_fpuzzles(row.text):
             return _fpuzzles_row(row, self.source, self.variants)
         return _with_rules(found, self.variants.statements)
+
+    def _read_with_rules(self, row: Row, rules: Sequence[str]) -> Puzzle | InputError:
+        statements = ruletext.Statements([(row.number, rule) for rule in rules], self.source)
+        try:
+            size = statements.size()
+            if size is not None and rank_for_cells(size * size) is None:  # a 6x6
+                found: Puzzle | InputError = _sized_grid([row], size, self.source, self.alphabet)
+            else:
+                found = self.read_row(row)
+            return found if isinstance(found, InputError) else ruletext.apply(found, [statements])
+        except InputError as err:
+            return err
 
     def _read_classic_row(self, row: Row) -> Puzzle | InputError:
         first, source = self.first, self.source

@@ -26,6 +26,7 @@ from typing import IO, Any, NamedTuple
 from sudosat.core.errors import InputError
 from sudosat.core.notation import format_line
 from sudosat.core.puzzle import Puzzle
+from sudosat.reading import records
 from sudosat.reading.formats import (
     NO_VARIANTS,
     LineReader,
@@ -47,8 +48,8 @@ CHUNK = 128
 many. Later chunks double up to MAX_CHUNK: the first answers come at once, and
 the front end works on arrays big enough to pay for numpy's calls."""
 MAX_CHUNK = 2048
-PUZZLE_COLUMNS = ("quizzes", "quiz", "puzzle", "puzzles", "sudoku", "grid", "board", "question")
-SOLUTION_COLUMNS = ("solutions", "solution", "answer", "answers")
+PUZZLE_COLUMNS = records.PUZZLE_KEYS
+SOLUTION_COLUMNS = records.SOLUTION_KEYS
 
 
 MAX_LINE = 2 * 1024 * 1024
@@ -74,6 +75,10 @@ class Entry(NamedTuple):
     """The expected number of solutions (tdoku's second field)."""
     name: str = ""
     """The puzzle's name, from a header line above it."""
+    rules: tuple[str, ...] = ()
+    """Rule statements that come with the line (a record's or a CSV's ``rules``)."""
+    error: str = ""
+    """Why the line holds no puzzle, found while splitting it (a broken record)."""
 
 
 @dataclass
@@ -105,7 +110,9 @@ class Chunk:
         assert self.reader is not None
         if row.text == _OVERLONG_TEXT:
             return row._replace(text=""), overlong(self.source, row.line)
-        puzzle = self.reader.read_row(Row(row.line, row.text))
+        if row.error:
+            return row, InputError(self.source, row.line, 1, row.error)
+        puzzle = self.reader.read_row(Row(row.line, row.text), row.rules)
         if row.name and isinstance(puzzle, Puzzle):
             puzzle = replace(puzzle, name=row.name)
         return row, puzzle
@@ -235,9 +242,18 @@ def _whole_puzzle(text: str, rank: int | None) -> bool:
     return maybe_fpuzzles(text, json=False)
 
 
-def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int | None] | None:
-    """(puzzle column, solution column) of a CSV header; None when ``text`` is no CSV.
-    A header that names no puzzle column is an InputError."""
+class Columns(NamedTuple):
+    """Where a CSV's fields are: the puzzle's, and those of what comes with it."""
+
+    puzzle: int
+    solution: int | None = None
+    rules: int | None = None
+    name: int | None = None
+
+
+def _csv_header(text: str, source: str = "", number: int = 1) -> Columns | None:
+    """The columns a CSV header names; None when ``text`` is no CSV. A header that
+    names no puzzle column is an InputError."""
     if "," not in text:
         return None
     names = [name.strip().lower() for name in csv_fields(text, source, number)]
@@ -250,7 +266,8 @@ def _csv_header(text: str, source: str = "", number: int = 1) -> tuple[int, int 
             f"a CSV header naming no puzzle column; expected one of {', '.join(PUZZLE_COLUMNS)}",
         )
     solution = next((names.index(n) for n in SOLUTION_COLUMNS if n in names), None)
-    return puzzle, solution
+    rules = names.index("rules") if "rules" in names else None
+    return Columns(puzzle, solution, rules, names.index("name") if "name" in names else None)
 
 
 def is_csv(lines: Lines) -> bool:
@@ -269,14 +286,24 @@ def is_csv(lines: Lines) -> bool:
     return bool(second) and "," in second[0][1] and not is_statement(second[0][1])
 
 
+def _records(lines: Lines) -> bool:
+    """Whether an input is sudosat's records a line (jsonl, or a json list's items)."""
+    first = lines.peek_content(2)
+    if first and records.is_bracket(first[0][1]):
+        first = first[1:]
+    return bool(first) and records.is_record_line(first[0][1])
+
+
 def _is_stream(lines: Lines, rank: int | None, layout: str, lines_needed: int) -> bool:
     """Whether the input is one puzzle per line: a CSV, or whole puzzles on the first
     ``lines_needed`` content lines. What was peeked at stays in ``lines``."""
     if layout == "grid":
         return False
     first = lines.peek_content(lines_needed)
+    if _records(lines):
+        return True
     if first and first[0][1].lstrip().startswith("{"):
-        return False  # an f-puzzles JSON file: read whole
+        return False  # an f-puzzles JSON file, or a record of one puzzle: read whole
     if is_csv(lines):
         return True
     if layout == "line":
@@ -352,8 +379,9 @@ def _line_chunks(
     """The input's content lines in chunks; CSV columns split off; the first chunk
     settles the alphabet and the size for the rest."""
     reader = LineReader(source, rank, alphabet, variants)
-    csv = is_csv(lines)
-    columns: tuple[int, int | None] | None = None
+    json_lines = _records(lines)
+    csv = not json_lines and is_csv(lines)
+    columns: Columns | None = None
     header_seen = False
     name = ""  # from a header line, for the next puzzle
     unclosed: tuple[int, str] | None = None  # a CSV record whose quoted field goes on
@@ -367,6 +395,10 @@ def _line_chunks(
                     continue
             if not is_content(text):
                 continue
+            if json_lines:
+                if not records.is_bracket(text):
+                    rows.append(_record_row(number, text))
+                continue
             if not header_seen:
                 header_seen = True
                 try:
@@ -379,7 +411,8 @@ def _line_chunks(
             if columns is None and stream_header(text):
                 name = header_name(text)
                 continue
-            rows.append(_split_row(number, text, columns)._replace(name=name))
+            row = _split_row(number, text, columns)
+            rows.append(row._replace(name=name or row.name))
             name = ""
         if not rows:
             continue
@@ -402,7 +435,15 @@ def _csv_record(
     return number, text, None
 
 
-def _split_row(number: int, text: str, columns: tuple[int, int | None] | None) -> Entry:
+def _record_row(number: int, text: str) -> Entry:
+    """The entry of a record's line (jsonl, or a json list's item)."""
+    found = records.read_line(text)
+    if found.error:
+        return Entry(number, text, error=found.error)
+    return Entry(number, found.puzzle, found.solution, None, found.name, found.rules)
+
+
+def _split_row(number: int, text: str, columns: Columns | None) -> Entry:
     """The puzzle and what is expected of it: CSV columns, or tdoku's
     ``puzzle:count[:solution]``."""
     if columns is None:
@@ -416,12 +457,13 @@ def _split_row(number: int, text: str, columns: tuple[int, int | None] | None) -
         fields = csv_fields(text, "", number)
     except InputError:  # a broken row: its puzzle text is what the reader will refuse
         fields = [text]
-    puzzle_at, solution_at = columns
-    puzzle = fields[puzzle_at] if puzzle_at < len(fields) else ""
-    solution = (
-        fields[solution_at] if solution_at is not None and solution_at < len(fields) else None
-    )
-    return Entry(number, puzzle, solution)
+
+    def field(at: int | None) -> str | None:
+        return fields[at] if at is not None and at < len(fields) else None
+
+    rules = records.split_rules(field(columns.rules) or "")
+    name = field(columns.name) or ""
+    return Entry(number, field(columns.puzzle) or "", field(columns.solution), None, name, rules)
 
 
 def _is_pipe(stream: IO[bytes]) -> bool:

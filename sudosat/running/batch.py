@@ -258,6 +258,7 @@ def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
         and not view.explain
         and not view.candidates
         and view.estimate is None
+        and not any(row.rules or row.error for row in chunk.rows)  # records of variants
     )
 
 

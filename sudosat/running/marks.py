@@ -28,9 +28,11 @@ from sudosat.running.report import (
     STATUS_STYLE,
     Result,
     View,
+    csv_value,
     json_text,
     part_text,
     rich_each,
+    rule_statements,
 )
 from sudosat.solving.outcome import Status
 
@@ -77,6 +79,7 @@ def candidates_record(result: Result, view: View) -> dict[str, Any]:
         "line": result.line,
         "name": result.name or None,
         "puzzle": result.puzzle,
+        "rules": rule_statements(result.outcome.puzzle if result.outcome else None, result.puzzle),
         "status": result.status,
     }
     found = result.candidates
@@ -143,7 +146,7 @@ def render_candidates(results: list[Result], view: View) -> str:
             data["candidates"] = (
                 " ".join(tokens(found.outcome.puzzle, found.marks)) if found else None
             )
-            writer.writerow(["" if data.get(k) is None else data[k] for k in CANDIDATE_FIELDS])
+            writer.writerow([csv_value(data.get(k)) for k in CANDIDATE_FIELDS])
         return out.getvalue()
     if fmt == "rich":
         return _rich(results, view)

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from rich.console import Console
 from rich.text import Text
 
-from sudosat.core.notation import format_grid, format_line, symbols_of
-from sudosat.core.puzzle import Grid, Puzzle, cell_name, differences
+from sudosat.core.notation import format_grid, format_line, is_link, symbols_of
+from sudosat.core.puzzle import Grid, Puzzle, cell_name, differences, rank_for_cells
 from sudosat.making.rating import Rating
 from sudosat.reading import ruletext
+from sudosat.reading.records import join_rules
 from sudosat.solving.outcome import Outcome, Status
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ CSV_FIELDS = (
     "count_complete",
     "time",
     "reason",
+    "rules",
 )
 CHECK_FIELDS = ("expected", "expected_count", "check")
 ESTIMATE_FIELDS = ("estimate", "estimate_low", "estimate_high", "estimate_exact")
@@ -311,6 +313,7 @@ def record(result: Result, view: View) -> dict[str, Any]:
         "line": result.line,
         "name": result.name or None,
         "puzzle": result.puzzle,
+        "rules": rule_statements(outcome.puzzle if outcome else None, result.puzzle),
         "rank": outcome.puzzle.rank if outcome else None,
         "status": result.status,
         "unique": outcome.unique if outcome else None,
@@ -339,7 +342,7 @@ def record(result: Result, view: View) -> dict[str, Any]:
 
 
 CANDIDATE_FIELDS = (
-    *("source", "line", "name", "puzzle", "status", "candidates", "witnesses", "reason"),
+    *("source", "line", "name", "puzzle", "status", "candidates", "witnesses", "reason", "rules"),
 )
 """The csv columns of ``sudosat candidates`` (candidates: the line format's tokens)."""
 
@@ -364,12 +367,14 @@ def _csv_row(result: Result, view: View) -> list[Any]:
     found = data.pop("estimate", None) or {}
     data.update({f"estimate_{key}": found.get(key) for key in ("low", "high", "exact")})
     data["estimate"] = found.get("estimate")
-    return [_csv_value(data.get(name)) for name in csv_fields(view)]
+    return [csv_value(data.get(name)) for name in csv_fields(view)]
 
 
-def _csv_value(value: Any) -> Any:
+def csv_value(value: Any) -> Any:
     if value is None:
         return ""
+    if isinstance(value, list):  # a variant's rules
+        return join_rules(value)
     return str(value).lower() if isinstance(value, bool) else value
 
 
@@ -744,6 +749,19 @@ def render_generated(batch: list[Generated], view: View) -> str:
     return "".join(puzzle_line(made.puzzle) + "\n" for made in batch)
 
 
+def rule_statements(puzzle: Puzzle | None, text: str) -> list[str] | None:
+    """A variant's rules as statements, for a record to be read back with them
+    (:mod:`records`); None for a classic puzzle, or one read from a link (which
+    holds its rules), or a jigsaw too big for ``regions:``."""
+    if puzzle is None or puzzle.classic or is_link(text):
+        return None
+    sized = [] if rank_for_cells(puzzle.size**2) else [f"size {puzzle.size}"]
+    try:
+        return sized + ruletext.write(puzzle)
+    except ValueError:
+        return None
+
+
 def puzzle_line(puzzle: Puzzle) -> str:
     """A puzzle on one line that sudosat reads back: its values, or a variant's
     f-puzzles link (the rules cannot go on a line of values)."""
@@ -791,6 +809,7 @@ def explanation_json(found: Explanation) -> dict[str, Any]:
     return {
         "status": outcome.status,
         "puzzle": format_line(p),
+        "rules": rule_statements(p, ""),
         "clashes": [c.describe(p) for c in outcome.clashes],
         "conflict": None if found.conflict is None else [part_text(p, c) for c in found.conflict],
         "fewest_removed": found.fewest_removed,

@@ -1,0 +1,117 @@
+"""sudosat's own records read back: what ``--format json``, ``jsonl`` and ``csv``
+write, so that every structured output is input again.
+
+A record is a JSON object with a ``puzzle`` (a line of cells or a link), and
+what else sudosat wrote with it: ``rules`` (a variant's statements, as
+:mod:`ruletext` reads them; a list, or one string with ``;`` between them),
+``name``, and ``solution`` (the expected one, as a CSV's solution column). The
+other fields (status, time, ...) are answers, not input, and are passed over.
+``jsonl`` is one record a line; ``json`` of many is a list with a record a
+line; ``json`` of one puzzle is one indented record, read whole.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+PUZZLE_KEYS = ("puzzle", "quizzes", "quiz", "puzzles", "sudoku", "grid", "board", "question")
+"""Names of the puzzle: a record's key, a CSV's column (the first found wins)."""
+SOLUTION_KEYS = ("solution", "solutions", "answer", "answers")
+RECORD_LINE = re.compile(r"\s*\{.*\}\s*,?\s*")
+"""A line holding one JSON object (a json list's item ends with a comma)."""
+
+
+class Record(NamedTuple):
+    """What one record holds as input; ``error`` when it holds no puzzle."""
+
+    puzzle: str = ""
+    solution: str | None = None
+    rules: tuple[str, ...] = ()
+    name: str = ""
+    error: str = ""
+    column: int = 1
+
+
+def is_record_line(text: str) -> bool:
+    """Whether a line is a record of sudosat's (not an f-puzzles JSON, which has a
+    ``grid`` of rows)."""
+    if not RECORD_LINE.fullmatch(text):
+        return False
+    found = _object(text)
+    if not isinstance(found, dict) or isinstance(found.get("grid"), list):  # f-puzzles'
+        return False
+    return any(key in found for key in PUZZLE_KEYS)
+
+
+def is_record_document(text: str) -> bool:
+    """Whether a whole text is one record (``--format json`` of one puzzle) or a
+    list of them (of many)."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        return False
+    try:
+        found = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return False
+    items = found if isinstance(found, list) else [found]
+    return bool(items) and all(isinstance(i, dict) and _puzzle_key(i) for i in items)
+
+
+def is_bracket(text: str) -> bool:
+    """A json list's opening or closing line, between its records."""
+    return text.strip() in ("[", "]", "],", "[]")
+
+
+def read_line(text: str) -> Record:
+    """The record of one line (a json list's item: its comma passed over)."""
+    found = _object(text)
+    if not isinstance(found, dict):
+        return Record(error="a JSON record: expected one object with a puzzle")
+    return of(found)
+
+
+def read_document(text: str) -> list[Record]:
+    """The records of ``--format json`` output: one object, or a list of them."""
+    found = json.loads(text)
+    return [of(item) for item in (found if isinstance(found, list) else [found])]
+
+
+def of(found: dict[str, Any]) -> Record:
+    """The input fields of one record."""
+    key = _puzzle_key(found)
+    puzzle = found.get(key) if key else None
+    if not isinstance(puzzle, str) or not puzzle.strip():
+        return Record(error=f"a JSON record: expected a puzzle field ({', '.join(PUZZLE_KEYS)})")
+    solution = next((found[k] for k in SOLUTION_KEYS if isinstance(found.get(k), str)), None)
+    rules = found.get("rules") or ()
+    if isinstance(rules, str):
+        rules = split_rules(rules)
+    if not isinstance(rules, list | tuple) or not all(isinstance(r, str) for r in rules):
+        return Record(error="a JSON record's rules: expected a list of rule statements")
+    name = found.get("name")
+    return Record(puzzle, solution, tuple(rules), name if isinstance(name, str) else "")
+
+
+def split_rules(text: str) -> tuple[str, ...]:
+    """Rule statements written on one line (a CSV's ``rules`` column), ``;`` between."""
+    return tuple(part.strip() for part in re.split(r"[;\n]", text) if part.strip())
+
+
+def join_rules(statements: list[str]) -> str:
+    """A variant's statements on one line, as :func:`split_rules` reads them."""
+    return "; ".join(statements)
+
+
+def _object(text: str) -> Any:
+    try:
+        return json.loads(text.strip().removesuffix(","))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _puzzle_key(found: dict[str, Any]) -> str | None:
+    if "grid" in found and isinstance(found["grid"], list):  # an f-puzzles JSON
+        return None
+    return next((k for k in PUZZLE_KEYS if isinstance(found.get(k), str)), None)
