@@ -249,16 +249,71 @@ quiet_option = click.option(
 )
 
 
+def _page_option(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    """A picture option's callback: its value kept for :func:`pictures` (the page
+    options are many, and the commands' own parameters stay few)."""
+
+    def keep(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value is not None:
+            ctx.meta.setdefault("page", {})[name] = value
+
+    return keep
+
+
+PAGE_OPTIONS = [
+    click.option(
+        "--title",
+        metavar="TEXT",
+        callback=_page_option("title"),
+        expose_value=False,
+        help="svg, pdf and png: the title over each grid (default: the puzzle's own "
+        "title and author).",
+    ),
+    click.option(
+        "--no-title",
+        is_flag=True,
+        default=None,
+        callback=lambda ctx, param, value: _page_option("title")(ctx, param, "" if value else None),
+        expose_value=False,
+        help="svg, pdf and png: no title over the grids.",
+    ),
+    click.option(
+        "--rules-text/--no-rules-text",
+        default=None,
+        callback=_page_option("rules_text"),
+        expose_value=False,
+        help="svg, pdf and png: the rules in words under each grid: the setter's "
+        "ruleset, or each rule's meaning (default: where the puzzle has a ruleset).",
+    ),
+    click.option(
+        "--paper",
+        type=click.Choice(["a4", "letter"]),
+        callback=_page_option("paper"),
+        expose_value=False,
+        help="pdf: the page size (default: a4).",
+    ),
+    click.option(
+        "--dpi",
+        type=click.IntRange(30, 1200),
+        callback=_page_option("dpi"),
+        expose_value=False,
+        help="png: dots an inch (default: 150).",
+    ),
+]
+
+
 def picture_options(solution_help: str) -> Callable[[F], F]:
-    """--solution and --per-page, for the svg and pdf formats."""
+    """--solution, --per-page and the page's options, for the picture formats."""
 
     def decorate(func: F) -> F:
+        for option in reversed(PAGE_OPTIONS):
+            func = option(func)
         func = click.option(
             "--per-page",
             type=click.IntRange(1, 30),
             default=1,
             show_default=True,
-            help="svg and pdf: puzzles on a PDF page, or in a row of an SVG sheet.",
+            help="svg, pdf and png: puzzles on a PDF page, or in a row of a sheet.",
         )(func)
         return click.option("--solution", is_flag=True, help=solution_help)(func)
 
@@ -266,16 +321,18 @@ def picture_options(solution_help: str) -> Callable[[F], F]:
 
 
 def pictures(fmt: str | None, solution: bool = False, per_page: int = 1) -> dict[str, Any]:
-    """What the picture formats show; a PDF is never written to a terminal."""
-    if fmt == "pdf" and sys.stdout.isatty():
-        raise click.UsageError("a PDF is binary: send it to a file (> puzzles.pdf)")
-    if fmt == "pdf":
+    """What the picture formats show; a PDF or a PNG is never written to a terminal."""
+    if fmt in ("pdf", "png") and sys.stdout.isatty():
+        raise click.UsageError(f"a {fmt.upper()} is binary: send it to a file (> puzzles.{fmt})")
+    if fmt in ("pdf", "png"):
         from sudosat.core.draw import missing_pdf  # deferred: drawsvg, for PDFs only
 
-        missing = missing_pdf()
+        missing = missing_pdf(fmt)
         if missing:
             raise click.UsageError(missing)
-    return {"solution": solution, "per_page": per_page}
+    context = click.get_current_context(silent=True)
+    page = context.meta.get("page", {}) if context is not None else {}
+    return {"solution": solution, "per_page": per_page, **page}
 
 
 def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | None:
@@ -519,9 +576,9 @@ def cli(debug: bool) -> None:
     *PICTURES,
     "fpuzzles",
     note="; for many puzzles line; line, jsonl (an object per puzzle) or csv for programs; "
-    "svg or pdf for pictures, fpuzzles for f-puzzles links",
+    "svg, pdf or png for pictures, fpuzzles for f-puzzles links",
 )
-@picture_options("svg and pdf: draw the solved grid (the first solution) instead of the puzzle.")
+@picture_options("svg, pdf and png: draw the solved grid (the first solution), not the puzzle.")
 @jobs_option
 @shard_option(
     "Take every N-th puzzle starting at the K-th (1-based): one of N machines. "
@@ -831,10 +888,10 @@ def rate(each: EachPuzzle, fmt: str | None, color: bool | None) -> None:
     "csv",
     *PICTURES,
     "fpuzzles",
-    defaults="rich (default on a terminal), line (default when piped); svg or pdf for "
-    "pictures, fpuzzles for f-puzzles links",
+    defaults="rich (default on a terminal), line (default when piped); svg, pdf or png "
+    "for pictures, fpuzzles for f-puzzles links",
 )
-@picture_options("svg and pdf: the solutions too, after the puzzles (at the back of a PDF).")
+@picture_options("svg, pdf and png: the solutions too, after the puzzles (at the back of a PDF).")
 @click.option(
     "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
 )
@@ -923,7 +980,7 @@ def generate(
     "text",
     *PICTURES,
     defaults="rich (default on a terminal), json (default when piped), jsonl (an object per "
-    "puzzle), text (plain, for logs and mail), or svg or pdf (pictures: the cells an "
+    "puzzle), text (plain, for logs and mail), or svg, pdf or png (pictures: the cells an "
     "explanation names shaded, the rules of a conflict in red)",
 )
 @each_puzzle_options(
@@ -972,7 +1029,7 @@ def explain(each: EachPuzzle, fmt: str | None, color: bool | None) -> None:
     *PICTURES,
     defaults="rich (default on a terminal: pencil marks in the cells), line (default "
     "when piped for many: a token of candidates per cell), grid (for one: the tokens "
-    "as a grid), json or jsonl (cell to values), csv, svg or pdf (small digits in the "
+    "as a grid), json or jsonl (cell to values), csv, svg, pdf or png (small digits in the "
     "cells), or fpuzzles (a link with the candidates as centre pencil marks)",
 )
 @picture_options("Not used by candidates: a cell with one candidate shows it.")

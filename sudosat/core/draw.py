@@ -15,6 +15,7 @@ import io
 import math
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import drawsvg as dw
@@ -27,9 +28,14 @@ SOLVED_INK = "#1f5fbf"
 MARKED = "#ffb3b3"
 ALERT = "#d62728"
 FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
-ARROWS = {(1, 1): "\u2198", (1, -1): "\u2199", (-1, 1): "\u2197", (-1, -1): "\u2196"}
-PAGE = (595.0, 842.0)
-"""A4 in points, for PDF pages."""
+PAPER = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+"""Page sizes in points, for PDF pages."""
+PAGE_MARGIN = 40.0
+"""Points of white around a page's puzzles."""
+LARGEST_CELL = 36.0
+"""Points a cell may take on a page at most (about 13 mm: a puzzle book's)."""
+LINE = 0.45
+"""A line of words under the grid, in cells."""
 
 
 class Pen:
@@ -271,36 +277,44 @@ class Pen:
         else:  # a pill: a thick line, hollowed
             self.line(circle, colour, 0.82)
             self.line(circle, "#ffffff", 0.72)
-        (xa, ya), (xb, yb) = self.centre(([start, *line])[-2]), self.centre(line[-1])
-        length = max(((xb - xa) ** 2 + (yb - ya) ** 2) ** 0.5, 1e-9)
-        ux, uy = (xb - xa) / length, (yb - ya) / length
-        back = 0.25 * CELL
-        for side in (1, -1):
-            x = xb - back * ux + side * back * 0.6 * uy
-            y = yb - back * uy - side * back * 0.6 * ux
-            self.elements.append(
-                dw.Line(x, y, xb, yb, stroke=self.colour(colour), stroke_width=0.05 * CELL)
-            )
+        tail, head = self.centre(([start, *line])[-2]), self.centre(line[-1])
+        self._arrowhead(tail, head, self.colour(colour), 0.25)
 
     def diagonal_clue(self, cells: Sequence[int], words: str) -> None:
-        """A little killer's number outside the grid, and its arrow along ``cells``."""
+        """A little killer's number outside the grid, and its arrow along ``cells``:
+        a drawn arrow of a cell's scale, ending at the grid's edge so that no digit
+        hides its head."""
         n = self.size
         r, c = divmod(cells[0], n)
         if len(cells) > 1:
             r2, c2 = divmod(cells[1], n)
-            step = (r2 - r, c2 - c)
+            dy, dx = (r2 - r, c2 - c)
         else:  # a corner cell: its arrow points in from the corner
-            step = (1 if r == 0 else -1, 1 if c == 0 else -1)
-        x, y = self.place(r + 1 - step[0], c + 1 - step[1])
+            dy, dx = (1 if r == 0 else -1, 1 if c == 0 else -1)
+        x, y = self.place(r + 1 - dy, c + 1 - dx)
         ink = self.colour(INK)
-        self.text(x, y - 0.1 * CELL, words, 0.28, ink)
-        self.text(
-            x + 0.2 * CELL * step[1],
-            y + 0.2 * CELL * step[0] + 0.05 * CELL,
-            ARROWS[step],
-            0.24,
-            ink,
-        )
+        self.text(x - 0.16 * CELL * dx, y - 0.16 * CELL * dy, words, 0.3, ink)
+        tail = (x + 0.1 * CELL * dx, y + 0.1 * CELL * dy)
+        head = (x + 0.44 * CELL * dx, y + 0.44 * CELL * dy)
+        self.elements.append(dw.Line(*tail, *head, stroke=ink, stroke_width=0.04 * CELL))
+        self._arrowhead(tail, head, ink, 0.16)
+
+    def _arrowhead(
+        self, tail: tuple[float, float], head: tuple[float, float], colour: str, size: float
+    ) -> None:
+        """Two strokes back from ``head``, away from ``tail``: an arrow's head."""
+        (xa, ya), (xb, yb) = tail, head
+        length = max(math.hypot(xb - xa, yb - ya), 1e-9)
+        ux, uy = (xb - xa) / length, (yb - ya) / length
+        back = size * CELL
+        for side in (1, -1):
+            x = xb - back * ux + side * back * 0.6 * uy
+            y = yb - back * uy - side * back * 0.6 * ux
+            self.elements.append(
+                dw.Line(
+                    x, y, xb, yb, stroke=colour, stroke_width=0.05 * CELL, stroke_linecap="round"
+                )
+            )
 
     def outside(self, row: int, col: int, words: str) -> None:
         """A clue beside the grid, at (row, col) counted from 1 (0 and N+1 outside)."""
@@ -319,24 +333,41 @@ def margin_of(puzzle: Puzzle) -> float:
     return CELL if any(rule.outside for rule in constraints) else 0.3 * CELL
 
 
+@dataclass(frozen=True)
+class Caption:
+    """What a page says with its grid: a title and a byline above it, the rules in
+    words below it (wrapped to the grid's width)."""
+
+    title: str = ""
+    byline: str = ""
+    rules: str = ""
+
+
 def picture(
     puzzle: Puzzle,
     grid: Sequence[int] | None = None,
     marked: Iterable[int] = (),
     alert: Iterable[Any] = (),
-    title: str = "",
+    title: str | Caption = "",
     pencil: Sequence[Sequence[int]] | None = None,
 ) -> str:
     """The puzzle as an SVG document (with ``grid``: its digits beside the
     givens), ``marked`` cells shaded, the rules in ``alert`` drawn in red;
-    ``pencil``: each cell's candidates, as small digits (one alone: the digit)."""
+    ``pencil``: each cell's candidates, as small digits (one alone: the digit).
+    Under the grid: the whole-grid rules by name, a legend of the lines drawn,
+    and the caption's rules."""
+    caption = title if isinstance(title, Caption) else Caption(title)
     n = puzzle.size
     margin = margin_of(puzzle)
+    width = n * CELL + 2 * margin
     constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
-    flags = [rule.describe(n) for rule in constraints if rule.flag and not rule.drawn]
-    top = margin + (0.6 * CELL if title else 0)
-    bottom = margin + (0.5 * CELL if flags else 0)
-    width, height = n * CELL + 2 * margin, n * CELL + top + bottom
+    head = [(caption.title, 0.4, True), (caption.byline, 0.28, False)]
+    head = [line for line in head if line[0]]
+    heading = sum(size * 1.5 * CELL for _, size, _ in head) + (0.3 * CELL if head else 0)
+    top = heading + margin
+    below = _footer(constraints, n, caption.rules, n * CELL)
+    bottom = margin + (len(below) * LINE * CELL + 0.3 * CELL if below else 0)
+    height = n * CELL + top + bottom
     canvas = dw.Drawing(width, height)
     canvas.append(dw.Rectangle(0, 0, width, height, fill="#ffffff"))
     pen = Pen(n, (margin, top))
@@ -353,16 +384,86 @@ def picture(
         _pencil_marks(pen, puzzle, pencil)
     _digits(pen, puzzle, grid)
     canvas.extend(pen.elements)
-    if title:
-        canvas.append(dw.Text(title, 0.35 * CELL, margin, 0.4 * CELL, font_family=FONT, fill=INK))
-    if flags:
-        y = top + n * CELL + margin * 0.5 + 0.3 * CELL
+    y = 0.2 * CELL
+    for words, size, bold in head:
+        y += size * 1.25 * CELL
+        weight = "bold" if bold else "normal"
         canvas.append(
-            dw.Text(
-                ", ".join(flags), 0.3 * CELL, width / 2, y, font_family=FONT, text_anchor="middle"
+            dw.Text(words, size * CELL, margin, y, font_family=FONT, fill=INK, font_weight=weight)
+        )
+    y = top + n * CELL + max(margin, 0.5 * CELL) + 0.2 * CELL
+    for line in below:
+        canvas.extend(_footer_line(line, margin, y))
+        y += LINE * CELL
+    return str(canvas.as_svg())
+
+
+FOOT = 0.28
+"""The words under the grid, in cells."""
+
+
+def _footer(constraints: Sequence[Any], n: int, rules: str, width: float) -> list[Any]:
+    """The lines under the grid: the whole-grid rules named, the line rules' legend
+    (a swatch of each colour and its name), then the rules' words, wrapped."""
+    lines: list[Any] = []
+    flags = [rule.describe(n) for rule in constraints if rule.flag and not rule.drawn]
+    if flags:
+        lines += [("words", line) for line in _wrap(", ".join(flags), width)]
+    legend: dict[str, str] = {}
+    for rule in constraints:
+        colour = getattr(rule, "colour", None)
+        if rule.drawn and colour and rule.title and rule.title not in legend:
+            legend[rule.title] = colour
+    row: list[tuple[str, str]] = []
+    for name, colour in legend.items():
+        if row and _legend_width([*row, (name, colour)]) > width:
+            lines.append(("legend", row))
+            row = []
+        row.append((name, colour))
+    if row:
+        lines.append(("legend", row))
+    for paragraph in rules.splitlines():
+        lines += [("words", line) for line in _wrap(paragraph, width)]
+    return lines
+
+
+def _text_width(words: str, size: float = FOOT) -> float:
+    """About how wide ``words`` are in the pictures' font (DejaVu Sans)."""
+    return len(words) * 0.56 * size * CELL
+
+
+def _legend_width(items: Sequence[tuple[str, str]]) -> float:
+    return sum(0.9 * CELL + _text_width(name) + 0.4 * CELL for name, _ in items)
+
+
+def _wrap(text: str, width: float) -> list[str]:
+    import textwrap  # deferred: pictures with words under them only
+
+    return textwrap.wrap(text, max(10, int(width / _text_width("m")))) or []
+
+
+def _footer_line(line: Any, margin: float, y: float) -> list[Any]:
+    kind, what = line
+    if kind == "words":
+        return [dw.Text(what, FOOT * CELL, margin, y, font_family=FONT, fill=INK)]
+    parts: list[Any] = []
+    x = margin + 0.1 * CELL
+    for name, colour in what:
+        parts.append(
+            dw.Line(
+                x,
+                y - 0.1 * CELL,
+                x + 0.6 * CELL,
+                y - 0.1 * CELL,
+                stroke=colour,
+                stroke_width=0.18 * CELL,
+                stroke_linecap="round",
             )
         )
-    return str(canvas.as_svg())
+        x += 0.9 * CELL
+        parts.append(dw.Text(name, FOOT * CELL, x, y, font_family=FONT, fill=INK))
+        x += _text_width(name) + 0.4 * CELL
+    return parts
 
 
 def _cell_lines(pen: Pen) -> None:
@@ -437,41 +538,94 @@ def size_of(picture: str) -> tuple[float, float]:
     return float(found[2]), float(found[3])
 
 
-def sheet(pictures: Sequence[str], columns: int, width: float | None = None) -> str:
+def sheet(pictures: Sequence[str], columns: int) -> str:
     """Pictures side by side, ``columns`` a row (each an SVG of :func:`picture`),
-    as one SVG; ``width``: scaled to it (a page)."""
+    as one SVG at their own size."""
     sizes = [size_of(p) for p in pictures]
     cell_w, cell_h = max(w for w, _ in sizes), max(h for _, h in sizes)
     gap = 0.06 * cell_w
     columns = max(1, min(columns, len(pictures)))
     rows = -(-len(pictures) // columns)
-    natural = columns * cell_w + (columns + 1) * gap
-    scale = 1.0 if width is None else width / natural
-    total_w, total_h = natural * scale, (rows * cell_h + (rows + 1) * gap) * scale
+    total_w = columns * cell_w + (columns + 1) * gap
+    total_h = rows * cell_h + (rows + 1) * gap
+    places = []
+    for i in range(len(pictures)):
+        row, col = divmod(i, columns)
+        places.append((gap + col * (cell_w + gap), gap + row * (cell_h + gap)))
+    return _placed(pictures, places, 1.0, (f"{total_w:.1f}", f"{total_h:.1f}"), (total_w, total_h))
+
+
+def _placed(
+    pictures: Sequence[str],
+    places: Sequence[tuple[float, float]],
+    scale: float,
+    size: tuple[str, str],
+    box: tuple[float, float],
+) -> str:
+    """One SVG of ``box`` units (written ``size``: ``595.3pt``), each picture at its
+    place, scaled by ``scale``."""
+    (width, height), (w, h) = size, box
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-        f'width="{total_w:.1f}" height="{total_h:.1f}" viewBox="0 0 {total_w:.1f} {total_h:.1f}">',
-        f'<rect width="{total_w:.1f}" height="{total_h:.1f}" fill="#ffffff"/>',
+        f'width="{width}" height="{height}" viewBox="0 0 {w:.2f} {h:.2f}">',
+        f'<rect width="{w:.2f}" height="{h:.2f}" fill="#ffffff"/>',
     ]
-    for i, (picture, (w, h)) in enumerate(zip(pictures, sizes, strict=True)):
-        row, col = divmod(i, columns)
-        x = (gap + col * (cell_w + gap)) * scale
-        y = (gap + row * (cell_h + gap)) * scale
+    for picture, (x, y) in zip(pictures, places, strict=True):
+        pw, ph = size_of(picture)
         body = picture[picture.index("<svg") :]
-        placed = f'x="{x:.1f}" y="{y:.1f}" width="{w * scale:.1f}" height="{h * scale:.1f}"'
+        placed = f'x="{x:.2f}" y="{y:.2f}" width="{pw * scale:.2f}" height="{ph * scale:.2f}"'
         parts.append(ROOT.sub(f"<svg \\1{placed}", body, count=1))
     parts.append("</svg>\n")
     return "\n".join(parts)
 
 
-def pages(pictures: Sequence[str], per_page: int) -> list[str]:
-    """The pages of ``per_page`` pictures each, scaled to A4's width (one: the
-    picture alone, its own size)."""
-    if per_page == 1:
-        return list(pictures)
-    columns = 2 if per_page <= 6 else 3
-    chunks = [pictures[i : i + per_page] for i in range(0, len(pictures), per_page)]
-    return [sheet(chunk, columns, PAGE[0]) for chunk in chunks]
+def page_scale(pictures: Sequence[str], per_page: int, paper: str = "a4") -> float:
+    """Points a picture unit takes on the pages of ``pictures``: the same for every
+    picture (one cell size throughout, so that a grid with clues outside it is
+    not shrunk below the others), the largest that fits each in its place and
+    keeps a cell at most LARGEST_CELL."""
+    slot_w, slot_h = _slot(per_page, paper)
+    sizes = [size_of(p) for p in pictures] or [(1.0, 1.0)]
+    fits = min(min(slot_w / w, slot_h / h) for w, h in sizes)
+    return min(fits, LARGEST_CELL / CELL)
+
+
+def _grid_of(per_page: int) -> tuple[int, int]:
+    """(columns, rows) of a page holding ``per_page`` puzzles."""
+    columns = 1 if per_page == 1 else 2 if per_page <= 6 else 3
+    return columns, -(-per_page // columns)
+
+
+def _slot(per_page: int, paper: str) -> tuple[float, float]:
+    """The points each puzzle's place on a page is wide and high."""
+    (width, height), gap = PAPER[paper], PAGE_MARGIN / 2
+    columns, rows = _grid_of(per_page)
+    inner_w, inner_h = width - 2 * PAGE_MARGIN, height - 2 * PAGE_MARGIN
+    return (inner_w - (columns - 1) * gap) / columns, (inner_h - (rows - 1) * gap) / rows
+
+
+def pages(
+    pictures: Sequence[str], per_page: int, paper: str = "a4", scale: float | None = None
+) -> list[str]:
+    """Whole pages of ``paper`` (A4 or US letter, in points), ``per_page``
+    pictures each in rows, each centred in its place; ``scale``: points a picture
+    unit (:func:`page_scale` of these pictures when not given)."""
+    scale = page_scale(pictures, per_page, paper) if scale is None else scale
+    (width, height), gap = PAPER[paper], PAGE_MARGIN / 2
+    columns, _ = _grid_of(per_page)
+    slot_w, slot_h = _slot(per_page, paper)
+    found = []
+    for first in range(0, len(pictures), per_page):
+        chunk = pictures[first : first + per_page]
+        places = []
+        for i, picture in enumerate(chunk):
+            row, col = divmod(i, columns)
+            w, _ = size_of(picture)
+            x = PAGE_MARGIN + col * (slot_w + gap) + (slot_w - w * scale) / 2
+            places.append((x, PAGE_MARGIN + row * (slot_h + gap)))
+        size = (f"{width:.2f}pt", f"{height:.2f}pt")
+        found.append(_placed(chunk, places, scale, size, (width, height)))
+    return found
 
 
 def notice(words: str) -> str:
@@ -522,12 +676,13 @@ def png(page: str, scale: float = 1.0) -> bytes:
     return bytes(cairosvg.svg2png(bytestring=page.encode(), scale=scale))
 
 
-def missing_pdf() -> str | None:
-    """What PDF output lacks here (None: nothing), to say before a run starts."""
+def missing_pdf(fmt: str = "pdf") -> str | None:
+    """What PDF (or PNG) output lacks here (None: nothing), to say before a run starts."""
     try:
         import cairosvg  # noqa: F401
     except (ImportError, OSError) as err:
-        return f"PDF needs cairosvg and the cairo library: pip install 'sudosat[pdf]' ({err})"
+        what = fmt.upper()
+        return f"{what} needs cairosvg and the cairo library: pip install 'sudosat[pdf]' ({err})"
     return None
 
 

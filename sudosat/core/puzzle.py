@@ -199,6 +199,8 @@ class Constraint(Protocol):
     flag: ClassVar[bool]
     outside: ClassVar[bool]
     drawn: ClassVar[bool]
+    title: ClassVar[str]
+    meaning: ClassVar[str]
 
     def settle(self, others: Sequence[Any]) -> Any: ...
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None: ...
@@ -275,6 +277,10 @@ class Puzzle:
     """The puzzle's name, from a header line above it (``Grid 01``), if any."""
     rules: Rules | None = None
     """A variant's layout and constraints; None for classic Sudoku."""
+    author: str = ""
+    """Who set it (f-puzzles' ``author``, a text file's ``author:``), if known."""
+    ruleset: str = ""
+    """The rules as its setter wrote them for solvers (f-puzzles' ``ruleset``)."""
 
     def __post_init__(self) -> None:
         n = self.size

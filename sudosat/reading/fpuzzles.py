@@ -55,6 +55,23 @@ and the setter's own solution."""
 SHAPES = ("line", "cage", "circle", "rectangle", "text")
 """The drawing-only fields a setter may draw a rule with (a whispers line as a
 plain ``line``): named on stderr when such a puzzle comes out not unique."""
+NATIVE_LINES = frozenset({"thermometer", "palindrome", "betweenline", "arrow"})
+"""The lines f-puzzles itself draws. Others (renban, whispers, ...) come from
+its new-constraints script, which writes each also as a plain ``line`` marked
+``isNewConstraint`` so that f-puzzles without the script shows it; sudosat
+writes them so too, and passes those copies over when reading."""
+LINE_WIDTH = 0.3
+"""A cell's share a copied line is wide (the script's whispers)."""
+
+
+def _drawn(shapes: Any) -> bool:
+    """Whether a drawing field holds a shape of the setter's (not a copy of a rule)."""
+    if not isinstance(shapes, list):
+        return bool(shapes)
+    copied = ("isNewConstraint", "isLLConstraint")
+    return any(not (isinstance(s, dict) and any(s.get(k) for k in copied)) for s in shapes)
+
+
 BASE64_LINE = re.compile(r"[A-Za-z0-9+/= ]{40,}")
 
 
@@ -126,12 +143,14 @@ def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bo
                 f"unknown constraint {key!r}: sudosat cannot solve this puzzle by its rules"
             )
         constraints += kind.from_fpuzzles(value, where.at(key))
-    drawn = tuple(key for key in SHAPES if data.get(key))
+    drawn = tuple(key for key in SHAPES if _drawn(data.get(key)))
     rules = Rules.of(layout, constraints, drawn)
     alphabet = DIGITS[:size] if size <= 9 else ""
-    title = data.get("title")
-    name = title.strip() if isinstance(title, str) else ""
-    return Puzzle(layout.rank, cells, alphabet, source, line, name, rules)
+    name, author, ruleset = (
+        data[key].strip() if isinstance(data.get(key), str) else ""
+        for key in ("title", "author", "ruleset")
+    )
+    return Puzzle(layout.rank, cells, alphabet, source, line, name, rules, author, ruleset)
 
 
 def _grid(
@@ -194,8 +213,8 @@ def write(puzzle: Puzzle) -> dict[str, Any]:
             row.append(cell)
         grid.append(row)
     data: dict[str, Any] = {"size": n, "grid": grid}
-    if puzzle.name:
-        data["title"] = puzzle.name
+    about = {"title": puzzle.name, "author": puzzle.author, "ruleset": puzzle.ruleset}
+    data.update({key: value for key, value in about.items() if value})
     for rule in puzzle.rules.constraints if puzzle.rules else ():
         key, entry = rule.to_fpuzzles(n)
         if entry is True:
@@ -204,6 +223,10 @@ def write(puzzle: Puzzle) -> dict[str, Any]:
             data.setdefault("negative", []).extend(entry)
         else:
             data.setdefault(key, []).append(entry)
+        colour = getattr(rule, "colour", None)
+        if colour and "lines" in entry and key not in NATIVE_LINES:
+            copy = {"lines": entry["lines"], "outlineC": colour, "width": LINE_WIDTH}
+            data.setdefault("line", []).append({**copy, "isNewConstraint": True})
     return data
 
 

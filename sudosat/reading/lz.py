@@ -21,10 +21,10 @@ padding ``\\`` read as zeros, as in lz-string."""
 def decompress_base64(data: str) -> str | None:
     """The text ``data`` holds, or None when it is no lz-string base64 (an
     unknown character, a code past the end, a code for no entry)."""
-    try:
-        bits = "".join([SIXES[char] for char in data])[::-1]
-    except KeyError:
-        return None
+    sixes = [SIXES.get(char) for char in data]
+    if None in sixes:  # lz-string fails once it reaches the first unknown character
+        sixes = sixes[: sixes.index(None)]
+    bits = "".join(sixes)[::-1]  # type: ignore[arg-type]
     # ``bits`` runs backwards from the end: lz-string reads each code least
     # significant bit first, so a code is a plain slice read from the right
     end = len(bits)

@@ -19,6 +19,8 @@ from typing import Any, NamedTuple
 PUZZLE_KEYS = ("puzzle", "quizzes", "quiz", "puzzles", "sudoku", "grid", "board", "question")
 """Names of the puzzle: a record's key, a CSV's column (the first found wins)."""
 SOLUTION_KEYS = ("solution", "solutions", "answer", "answers")
+ABOUT = re.compile(r"\s*(title|author|ruleset)\s*:", re.IGNORECASE)
+"""A statement of what a puzzle says about itself, whose text may hold ``;``."""
 RECORD_LINE = re.compile(r"\s*\{.*\}\s*,?\s*")
 """A line holding one JSON object (a json list's item ends with a comma)."""
 
@@ -95,13 +97,18 @@ def of(found: dict[str, Any]) -> Record:
 
 
 def split_rules(text: str) -> tuple[str, ...]:
-    """Rule statements written on one line (a CSV's ``rules`` column), ``;`` between."""
-    return tuple(part.strip() for part in re.split(r"[;\n]", text) if part.strip())
+    """Rule statements written in one field (a CSV's ``rules``): a line each, or
+    ``;`` between them; a ``ruleset:`` line is kept whole (its prose may hold ``;``)."""
+    found: list[str] = []
+    for line in text.splitlines():
+        parts = [line] if ABOUT.match(line) else line.split(";")
+        found += [part.strip() for part in parts if part.strip()]
+    return tuple(found)
 
 
 def join_rules(statements: list[str]) -> str:
-    """A variant's statements on one line, as :func:`split_rules` reads them."""
-    return "; ".join(statements)
+    """A variant's statements in one field, as :func:`split_rules` reads them."""
+    return ("\n" if any(ABOUT.match(s) for s in statements) else "; ").join(statements)
 
 
 def _object(text: str) -> Any:

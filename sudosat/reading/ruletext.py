@@ -11,6 +11,9 @@ the whole grid::
     difference: r1c1 r1c2        # a white kropki dot (difference 3: ...), ratio: black
     sandwich 10: r0c3            # outside clues sit in row or column 0 or N+1
     regions: 111222333111222333...   # a jigsaw: N*N region labels, or N rows of them below
+    title: Miracle                   # what the puzzle says about itself: title, author,
+    author: Mitchell Lee             # ruleset (the rules in the setter's words), each
+    ruleset: Normal sudoku rules...  # drawn on its page (a line each; ``#`` kept)
 
 Cells are ``r1c1`` (1-based, any case) or straight runs ``r1c1-r1c5``. Each
 rule's words are in :data:`rules.BY_WORD`; the README lists them all.
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from sudosat.core.errors import InputError
@@ -54,6 +57,8 @@ def place(source: str, line: int, size: int, what: str = "", layout: Layout | No
 STATEMENT = re.compile(r"\s*([A-Za-z][A-Za-z0-9+\-]*)\s*([^:]*?)\s*(?::(.*))?")
 SPECIAL = ("size", "regions")
 CELLS = re.compile(r"\s*r\d+\s*c\d+", re.IGNORECASE)
+META = re.compile(r"\s*(title|author|ruleset)\s*:\s*(.*?)\s*", re.IGNORECASE)
+"""What a puzzle says about itself (``title: Miracle``), kept whole: a title may hold ``#``."""
 COMMENT = re.compile(r"(?:^|\s)#.*$")
 """A comment: from a ``#`` that starts the line or follows a space, to its end."""
 WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*[+-]?")
@@ -97,6 +102,8 @@ class Statements:
 
 def is_statement(text: str) -> bool:
     """Whether a line of a puzzle file is a rule statement (not a row of cells)."""
+    if META.fullmatch(text):
+        return True
     match = STATEMENT.fullmatch(text)
     if match is None:  # most rows of cells: decided without the rules
         return False
@@ -131,6 +138,10 @@ def split(text: str, source: str) -> tuple[Statements, str]:
             taking -= 1
             kept.append("")
             continue
+        if META.fullmatch(line):
+            found.lines.append((number, line.strip()))
+            kept.append("")
+            continue
         said = uncommented(line)
         if said and is_statement(said):
             found.lines.append((number, said))
@@ -163,8 +174,9 @@ def from_option(text: str, source: str = "--rules") -> Statements:
     """``--rules`` statements: separated by ``;`` or new lines."""
     found = Statements(source=source)
     for part in re.split(r"[;\n]", text):
-        if uncommented(part):
-            found.lines.append((0, uncommented(part)))
+        said = part.strip() if META.fullmatch(part) else uncommented(part)
+        if said:
+            found.lines.append((0, said))
     return found
 
 
@@ -174,8 +186,14 @@ def apply(puzzle: Puzzle, statements: Iterable[Statements]) -> Puzzle:
     layout = puzzle.layout
     constraints: list[Constraint] = list(puzzle.rules.constraints) if puzzle.rules else []
     regions: tuple[int, str] | None = None
+    about: dict[str, str] = {}  # title, author, ruleset
     for group in statements:
         for number, text in group.lines:
+            meta = META.fullmatch(text)
+            if meta:
+                key = {"title": "name"}.get(meta[1].lower(), meta[1].lower())
+                about[key] = f"{about[key]}\n{meta[2]}" if key in about else meta[2]
+                continue
             where = place(group.source, number, puzzle.size, text[:40], layout)
             word = text.split(":")[0].split()[0].lower()
             if word == "size":
@@ -190,12 +208,15 @@ def apply(puzzle: Puzzle, statements: Iterable[Statements]) -> Puzzle:
         layout = _regions(
             regions[1], place(_source(statements), regions[0], puzzle.size, "regions")
         )
+    if about:
+        name, author = about.get("name", puzzle.name), about.get("author", puzzle.author)
+        puzzle = replace(
+            puzzle, name=name, author=author, ruleset=about.get("ruleset", puzzle.ruleset)
+        )
     if not constraints and layout == puzzle.layout and puzzle.rules is None:
         return puzzle
     rules = Rules.of(layout, constraints, puzzle.rules.drawings if puzzle.rules else ())
-    return Puzzle(
-        layout.rank, puzzle.cells, puzzle.alphabet, puzzle.source, puzzle.line, puzzle.name, rules
-    )
+    return replace(puzzle, rank=layout.rank, rules=rules)
 
 
 def _source(statements: Iterable[Statements]) -> str:

@@ -68,6 +68,8 @@ GLOBALS = {"antiknight": "antiknight", "antiking": "antiking", "nonconsecutive":
 """Flags of the whole grid (SudokuPad's ``global``) and their f-puzzles fields."""
 META = re.compile(r"^([A-Za-z]+):\s*(.*)$", re.DOTALL)
 """A cage without cells whose value says ``title: ...``: metadata, the older way."""
+ABOUT = {"title": "title", "author": "author", "rules": "ruleset"}
+"""SudokuPad's metadata, and f-puzzles' names for it."""
 NUMBER = re.compile(r"-?\d+")
 
 
@@ -131,9 +133,9 @@ def as_fpuzzles(raw: dict[str, Any], source: str, line: int) -> dict[str, Any]:
         raise refuse(f"a grid of {size} rows that is not {size} cells wide: not a Sudoku")
     drawn = sorted({DRAWINGS[k] for k, v in raw.items() if k in DRAWINGS and v})
     unknown = sorted(k for k in raw if k not in DRAWINGS and k not in KNOWN and k not in IGNORED)
-    cages, title = _cages(raw.get("cages", []), size, refuse)
-    if isinstance(raw.get("metadata"), dict) and isinstance(raw["metadata"].get("title"), str):
-        title = raw["metadata"]["title"]
+    cages, about = _cages(raw.get("cages", []), size, refuse)
+    if isinstance(raw.get("metadata"), dict):
+        about |= {k: v for k, v in raw["metadata"].items() if k in ABOUT and isinstance(v, str)}
     if drawn or unknown:
         what = ", ".join(drawn + [f"'{k}'" for k in unknown])
         raise refuse(
@@ -144,8 +146,7 @@ def as_fpuzzles(raw: dict[str, Any], source: str, line: int) -> dict[str, Any]:
     found: dict[str, Any] = {"size": size, "grid": _grid(cells, raw.get("regions"), refuse)}
     if cages:
         found["killercage"] = cages
-    if title:
-        found["title"] = title
+    found.update({ABOUT[key]: value.strip() for key, value in about.items() if value.strip()})
     for flag in raw.get("global", []) or []:
         field = GLOBALS.get(str(flag).lower())
         if field is None:
@@ -209,13 +210,14 @@ def _cell(cell: Any, size: int, refuse: Any) -> int:
     return int(row) * size + int(col)
 
 
-def _cages(cages: Any, size: int, refuse: Any) -> tuple[list[dict[str, Any]], str]:
-    """f-puzzles' killer cages of SudokuPad's cages, and the title a metadata cage
-    gives. A cage drawn with another style is a drawing, and is refused."""
+def _cages(cages: Any, size: int, refuse: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """f-puzzles' killer cages of SudokuPad's cages, and what metadata cages say
+    (title, author, rules). A cage drawn with another style is a drawing, and is
+    refused."""
     if not isinstance(cages, list):
         raise refuse("expected cages: a list")
     found: list[dict[str, Any]] = []
-    title = ""
+    about: dict[str, str] = {}
     for cage in cages:
         if not isinstance(cage, dict):
             raise refuse("expected each cage to be an object")
@@ -223,8 +225,8 @@ def _cages(cages: Any, size: int, refuse: Any) -> tuple[list[dict[str, Any]], st
         members = cage.get("cells") or []
         meta = META.match(str(value)) if isinstance(value, str) else None
         if not members and meta:
-            if meta[1].lower() == "title":
-                title = meta[2].strip()
+            if meta[1].lower() in ABOUT:
+                about[meta[1].lower()] = meta[2]
             continue
         if cage.get("style") not in (None, "killer") or cage.get("hidden"):
             raise refuse(
@@ -246,4 +248,4 @@ def _cages(cages: Any, size: int, refuse: Any) -> tuple[list[dict[str, Any]], st
         if cage.get("unique") is False:
             raise refuse("a cage whose digits may repeat, which sudosat has no rule for")
         found.append(entry)
-    return found, title
+    return found, about

@@ -501,7 +501,8 @@ class LineRule(GroupRule):
 
     def describe(self, size: int) -> str:
         names = [cell_name(size, c) for c in self.group]
-        return f"{self.words[0]}{self.shown_value(size)} {names[0]}>{names[-1]}"
+        # "to", not ">": a line has two ends, and ">" reads as "greater than"
+        return f"{self.words[0]}{self.shown_value(size)} {names[0]} to {names[-1]}"
 
     def draw(self, pen: Pen) -> None:
         pen.line(self.group, self.colour)

@@ -86,7 +86,7 @@ class LittleKiller(Rule):
 
     def describe(self, size: int) -> str:
         a, z = cell_name(size, self.diagonal[0]), cell_name(size, self.diagonal[-1])
-        return f"little killer {self.value} {a}>{z}"
+        return f"little killer {self.value} {a} to {z}"
 
     def text(self, size: int) -> str:
         return f"little-killer {self.value}: " + " ".join(cell_name(size, c) for c in self.diagonal)

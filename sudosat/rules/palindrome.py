@@ -21,7 +21,8 @@ class Palindrome(LineRule):
     field: ClassVar[str] = "palindrome"
     words: ClassVar[tuple[str, ...]] = ("palindrome",)
     family: ClassVar[str] = "palindromes: the same from either end"
-    colour: ClassVar[str] = "#8c8c8c"
+    colour: ClassVar[str] = "#a0522d"
+    """Not f-puzzles' grey: grey without a bulb reads as a thermometer on paper."""
 
     def mirrored(self) -> list[tuple[int, int]]:
         line = self.group

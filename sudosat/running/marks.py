@@ -28,6 +28,7 @@ from sudosat.running.report import (
     STATUS_STYLE,
     Result,
     View,
+    caption_of,
     csv_value,
     json_text,
     part_text,
@@ -132,7 +133,7 @@ def render_candidates(results: list[Result], view: View) -> str:
     """The text (or pictures, joined) of some consecutive results in ``view``'s format."""
     fmt = view.fmt
     if fmt in PICTURES:
-        return PICTURE_BREAK.join(_picture(r) for r in results)
+        return PICTURE_BREAK.join(_picture(r, view) for r in results)
     if fmt == "fpuzzles":
         return "".join(_link(r) for r in results)
     if fmt in ("json", "jsonl"):
@@ -265,7 +266,7 @@ def _cell_line(
     text.append(" ".join(parts), style="yellow")
 
 
-def _picture(result: Result) -> str:
+def _picture(result: Result, view: View) -> str:
     from sudosat.core.draw import notice, picture  # deferred: drawsvg, for pictures only
 
     found = result.candidates
@@ -274,8 +275,7 @@ def _picture(result: Result) -> str:
     puzzle = found.outcome.puzzle
     alert = [part for part in found.conflict or () if not isinstance(part, tuple)]
     marked = {part[0] for part in found.conflict or () if isinstance(part, tuple)}
-    title = f"{result.where()}: {found.outcome.status}"
-    return picture(puzzle, None, marked, alert, title, pencil=found.marks)
+    return picture(puzzle, None, marked, alert, caption_of(puzzle, view), pencil=found.marks)
 
 
 def _link(result: Result) -> str:

@@ -19,7 +19,7 @@ import csv
 import io
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.console import Console
@@ -35,13 +35,14 @@ from sudosat.solving.outcome import Outcome, Status
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from sudosat.core.draw import Caption
     from sudosat.making.candidates import Candidates
     from sudosat.making.explain import Explanation
     from sudosat.making.generator import Generated
     from sudosat.solving.estimate import Estimate
 
 FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
-PICTURES = ("svg", "pdf")
+PICTURES = ("svg", "pdf", "png")
 """Formats drawn with :mod:`draw`: a picture a puzzle, put together at the end."""
 PICTURE_BREAK, BACK = "\f", "\v"
 """Between the pictures of a rendered piece; between a picture and the one for the
@@ -161,6 +162,15 @@ class View:
     """Pictures: the solved grid (solve), the solutions at the back (generate)."""
     per_page: int = 1
     """Pictures: puzzles on a PDF page or in a row of an SVG sheet."""
+    title: str | None = None
+    """Pictures: the title over every grid (``--title``; "" for none, ``--no-title``);
+    None: the puzzle's own title and author."""
+    rules_text: bool | None = None
+    """Pictures: the rules in words under the grid (None: where the puzzle has a ruleset)."""
+    paper: str = "a4"
+    """PDF: the pages' size, ``a4`` or ``letter``."""
+    dpi: int = 150
+    """PNG: dots an inch."""
     timed: bool = True
     """Records say how long each puzzle took (``--no-time``: null, so that runs
     compare byte for byte)."""
@@ -480,14 +490,29 @@ class Document:
 
     def tail(self) -> str | bytes:
         if self.view.fmt in PICTURES:
-            from sudosat.core.draw import pages, pdf, sheet  # deferred: drawsvg, for pictures only
+            from sudosat.core.draw import (  # deferred: drawsvg, for pictures only
+                page_scale,
+                pages,
+                pdf,
+                png,
+                sheet,
+            )
 
-            if self.view.fmt == "pdf":
-                per_page = self.view.per_page
-                return pdf(pages(self.fronts, per_page) + pages(self.backs, per_page))
+            view = self.view
+            if view.fmt == "pdf":
+                per_page, paper = view.per_page, view.paper
+                scale = page_scale([*self.fronts, *self.backs], per_page, paper)
+                return pdf(
+                    pages(self.fronts, per_page, paper, scale)
+                    + pages(self.backs, per_page, paper, scale)
+                )
+            if not self.fronts:
+                return ""
             if len(self.fronts) == 1 and not self.backs:
-                return self.fronts[0]
-            return sheet([*self.fronts, *self.backs], self.view.per_page) if self.fronts else ""
+                picture = self.fronts[0]
+            else:
+                picture = sheet([*self.fronts, *self.backs], view.per_page)
+            return png(picture, view.dpi / 96) if view.fmt == "png" else picture
         return "\n]\n" if self.view.fmt == "json" and self.view.many else ""
 
 
@@ -659,8 +684,9 @@ def _rich(results: list[Result], view: View) -> str:
 
 
 def _picture(result: Result, view: View) -> str:
-    """One puzzle's picture: the puzzle, its solved grid (``--solution``), or
-    what explains it (the cells it names shaded, its rules in red)."""
+    """One puzzle's picture: the puzzle, its solved grid (``--solution``; in a PDF
+    the puzzle, and its solution for the back), or what explains it (the cells it
+    names shaded, its rules in red)."""
     from sudosat.core.draw import notice, picture  # deferred: drawsvg, for pictures only
 
     outcome = result.outcome
@@ -671,12 +697,57 @@ def _picture(result: Result, view: View) -> str:
         grid, marked = _shown_grid(result.explanation)
         named = (result.explanation.conflict or []) + (result.explanation.redundant or [])
         alert = [part for part in named if not isinstance(part, tuple)]
-    elif view.solution and outcome.solutions:
+    elif view.solution and outcome.solutions and view.fmt != "pdf":
         grid = outcome.solutions[0]
-    title = f"{result.where()}: {outcome.status}"
-    if result.estimate is not None:
-        title = f"{result.where()}: {result.estimate.text()} solutions"
-    return picture(puzzle, grid, marked, alert, title)
+    caption = caption_of(puzzle, view)
+    if result.explanation is not None:  # what explain says is the point of its picture
+        caption = replace(caption, title=f"{result.where()}: {outcome.status}")
+    front = picture(puzzle, grid, marked, alert, caption)
+    if view.fmt == "pdf" and view.solution and outcome.solutions and result.explanation is None:
+        # a PDF is a book: the puzzles first, their solutions at the back
+        return front + BACK + picture(puzzle, outcome.solutions[0], title=solution_caption(caption))
+    return front
+
+
+def caption_of(puzzle: Puzzle, view: View, title: str = "") -> Caption:
+    """What a puzzle's page says: its title (``--title``, or its own, or ``title``)
+    and author above the grid; its rules in words below (``--rules-text``: the
+    setter's ruleset, or each rule's meaning when it has none)."""
+    from sudosat.core.draw import Caption  # deferred: drawsvg, for pictures only
+
+    if view.title is not None:
+        title, byline = view.title, ""
+    else:
+        title, byline = puzzle.name or title, f"by {puzzle.author}" if puzzle.author else ""
+    rules = ""
+    if view.rules_text is not False:
+        rules = puzzle.ruleset
+    if view.rules_text and not rules:
+        rules = rules_in_words(puzzle)
+    return Caption(title, byline, rules)
+
+
+def solution_caption(caption: Caption) -> Caption:
+    """The caption of a solution at the back: the puzzle's title, said to be its
+    solution, and no rules."""
+    title = f"{caption.title}: solution" if caption.title else ""
+    return replace(caption, title=title, rules="")
+
+
+def rules_in_words(puzzle: Puzzle) -> str:
+    """The puzzle's rules said in words: the classic rule, then each kind of rule's
+    meaning once (a paragraph each)."""
+    n = puzzle.size
+    region = "region" if puzzle.layout.irregular else "box"
+    said = [f"Place the digits 1 to {n} once each in every row, column and {region}."]
+    if n > 9:
+        said[0] = f"Place each of the {n} symbols once in every row, column and {region}."
+    kinds: dict[str, str] = {}
+    for rule in puzzle.rules.constraints if puzzle.rules else ():
+        if rule.title and rule.meaning:
+            kinds.setdefault(rule.title, rule.meaning)
+    said += [f"{title[0].upper()}{title[1:]}: {meaning}" for title, meaning in kinds.items()]
+    return "\n".join(said)
 
 
 def _link(puzzle: Puzzle | None) -> str:
@@ -750,16 +821,20 @@ def render_generated(batch: list[Generated], view: View) -> str:
 
 
 def rule_statements(puzzle: Puzzle | None, text: str) -> list[str] | None:
-    """A variant's rules as statements, for a record to be read back with them
-    (:mod:`records`); None for a classic puzzle, or one read from a link (which
-    holds its rules), or a jigsaw too big for ``regions:``."""
-    if puzzle is None or puzzle.classic or is_link(text):
+    """A variant's rules as statements (and the puzzle's author and ruleset), for a
+    record to be read back with them (:mod:`records`); None for a classic puzzle
+    that has neither, or one read from a link (which holds them all)."""
+    if puzzle is None or is_link(text):
         return None
+    about = [f"author: {puzzle.author}"] if puzzle.author else []
+    about += [f"ruleset: {line}" for line in puzzle.ruleset.splitlines()]
+    if puzzle.classic:
+        return about or None
     sized = [] if rank_for_cells(puzzle.size**2) else [f"size {puzzle.size}"]
     try:
-        return sized + ruletext.write(puzzle)
-    except ValueError:
-        return None
+        return about + sized + ruletext.write(puzzle)
+    except ValueError:  # a jigsaw too big for ``regions:``
+        return about or None
 
 
 def puzzle_line(puzzle: Puzzle) -> str:
@@ -783,11 +858,11 @@ def _generated_picture(made: Generated, view: View) -> str:
     """A generated puzzle's picture, and with ``solution`` its solution's for the back."""
     from sudosat.core.draw import picture  # deferred: drawsvg, for pictures only
 
-    title = f"seed {made.seed}: {made.clues} clues, {made.rating.level}"
-    front = picture(made.puzzle, None, title=title)
+    caption = caption_of(made.puzzle, view, f"{made.rating.level.capitalize()} ({made.seed})")
+    front = picture(made.puzzle, None, title=caption)
     if not view.solution:
         return front
-    return front + BACK + picture(made.puzzle, made.solution, title=f"seed {made.seed}: solution")
+    return front + BACK + picture(made.puzzle, made.solution, title=solution_caption(caption))
 
 
 def clue_text(puzzle: Puzzle, cell: int, value: int) -> str:
