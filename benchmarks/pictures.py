@@ -14,7 +14,10 @@ baseline of the same run:
    --format pdf --per-page 6 --solution``), beside ``--format line`` (target
    <= 5 s);
 5. 16x16 killers, cages only, seeds 1..KILLERS16 (target <= 5 s each),
-   each beside classic 16x16 ``generate`` of the same seed.
+   each beside classic 16x16 ``generate`` of the same seed;
+6. 16x16 jigsaws, seeds 1..JIGSAWS16, each beside classic 16x16 ``generate``
+   of the same seed (issue 37's target: within 5x);
+7. variants at each level: ``generate --variant V --level L --count 10``.
 
     python benchmarks/pictures.py [--count N]
 """
@@ -32,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))
 RUNS = 3
 KILLERS16 = 8
+JIGSAWS16 = 5
 
 
 def took(*args: str) -> float:
@@ -79,6 +83,20 @@ def main() -> None:
         one = ["generate", "--rank", "4", "--seed", str(seed), "-q"]
         killer, classic = took(*one, "--variant", "killer"), took(*one)
         print(f"   seed {seed}: {killer:5.2f} s (classic 16x16 {classic:.2f} s)")
+    print(f"6. 16x16 jigsaws, seeds 1..{JIGSAWS16} (target within 5x the classic):")
+    for seed in range(1, JIGSAWS16 + 1):
+        one = ["generate", "--rank", "4", "--seed", str(seed), "-q"]
+        jigsaw16, classic = paired([*one, "--variant", "jigsaw"], one)
+        print(
+            f"   seed {seed}: {jigsaw16:5.2f} s, classic {classic:.2f} s: {jigsaw16 / classic:.1f}x"
+        )
+    print("7. 10 variants at each level (whole process):")
+    for variant in ("killer", "jigsaw", "x"):
+        times = []
+        for level in ("easy", "intermediate", "expert"):
+            level_args = ["generate", "--variant", variant, "--level", level, "-n", "10", "-q"]
+            times.append(f"{level} {took(*level_args, '--seed', '1'):.2f} s")
+        print(f"   {variant:7} " + ", ".join(times))
 
 
 if __name__ == "__main__":

@@ -26,8 +26,8 @@ from sudosat.core.errors import AmbiguousInput, InputError, SolverError, printab
 from sudosat.core.notation import format_line
 from sudosat.core.puzzle import Puzzle
 from sudosat.making.generator import (
-    KILLER_LEVELS,
     SYMMETRIES,
+    VARIANT_LEVELS,
     VARIANTS,
     Asked,
     GenerationError,
@@ -874,7 +874,8 @@ def rate(each: EachPuzzle, fmt: str | None, color: bool | None) -> None:
 @click.option(
     "--level",
     type=click.Choice((*LEVELS, *LEVEL_NAMES)),
-    help="Keep only puzzles of this level (see `rate`); medium is intermediate, hard is expert.",
+    help="Keep only puzzles of this level (see `rate`); medium is intermediate, hard is "
+    "expert. Variants: easy, intermediate or expert (made by steering towards the level).",
 )
 @timeout_option(
     "Stop after this long for the whole run: the puzzles made by then are printed "
@@ -956,9 +957,10 @@ def generate(
         )
     shown = pictures(fmt, solution, per_page)
     level = LEVEL_NAMES.get(level or "", level)
-    if variant == "killer" and level not in (None, *KILLER_LEVELS):
+    if variant != "classic" and level not in (None, *VARIANT_LEVELS):
         raise click.BadParameter(
-            f"killers are made {' or '.join(KILLER_LEVELS)} (cages only: never {level})",
+            f"variants are made {', '.join(VARIANT_LEVELS)}: never {level} (naked singles "
+            "alone are a level of classic givens)",
             param_hint="--level",
         )
     asked = Asked(rank, symmetry, clues, level, symbols, variant, largest)

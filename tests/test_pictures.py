@@ -171,12 +171,12 @@ def test_generated_variants_read_back_from_grid_and_line(run: Run) -> None:
 def test_generate_rejects_what_a_variant_cannot_take(run: Run) -> None:
     code, _, err = run("generate", "--variant", "killer", "--clues", "20")
     assert code == 2 and "--clues" in err and "Traceback" not in err
-    for level in ("simple", "medium"):
-        code, _, err = run("generate", "--variant", "killer", "--level", level)
+    for variant in ("killer", "jigsaw", "x"):  # no variant is simple: refused at once
+        code, _, err = run("generate", "--variant", variant, "--level", "simple")
         assert code == 2 and "--level" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("level", ["easy", "expert"])
+@pytest.mark.parametrize("level", ["easy", "intermediate", "expert"])
 def test_killers_are_made_at_the_level_asked(level: str, run: Run) -> None:
     args = ("generate", "--variant", "killer", "--level", level, "--count", "3", "--seed", "5")
     code, out, _ = run(*args, "-f", "jsonl")

@@ -10,6 +10,9 @@ from sudosat.core.puzzle import Grid, Puzzle
 DIGITS = "123456789"
 
 
+PUZZLE_KEYS = ("quizzes", "quiz", "puzzle", "puzzles", "sudoku", "grid", "board", "question")
+"""Names of the puzzle: a CSV's column, a JSON record's key (the first found wins)."""
+SOLUTION_KEYS = ("solutions", "solution", "answer", "answers")
 HEX = "0123456789abcdef"
 
 

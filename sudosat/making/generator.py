@@ -40,11 +40,11 @@ SYMMETRIES = ("none", "rotate180", "rotate90", "mirror", "diagonal")
 VARIANTS = ("classic", "killer", "jigsaw", "x")
 """What ``generate --variant`` makes (all but classic: :mod:`variant_generator`)."""
 
-KILLER_LEVELS = ("easy", "expert")
-"""The levels killers are made at: cages only land at expert; for easy, cages
-are split until the singles settle every cell. The rater's intermediate (unit
-propagation over all the rules) settles a killer only where the singles do
-already (BENCHMARKS.md), and no killer is simple (a level of givens)."""
+VARIANT_LEVELS = ("easy", "intermediate", "expert")
+"""The levels variants are made at (:mod:`logic`): cages only land at expert;
+for easy and intermediate, cages are split (jigsaw and X: givens kept) until
+that level's reasoning settles every cell. No variant is simple: naked singles
+alone are a level of classic givens."""
 
 ATTEMPTS = 50
 """Full grids tried for one puzzle (a --clues count, a --level) before giving up."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pysat.solvers import Minicard, Solver
 
@@ -119,17 +120,22 @@ def rate(puzzle: Puzzle, searched: Outcome | None = None, timeout: float | None 
 
 
 def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
-    """A variant's rating, by the same idea over its own rules: ``easy`` when the
-    singles (over rows, columns and regions) settle every cell, ``intermediate``
-    when unit propagation over all its rules does, else ``expert``: 4 + log2(1 +
-    the conflicts of a Minicard search over the reduced CNF), deterministic."""
+    """A variant's rating, on the classic scale by the reasoning each level allows
+    (:mod:`logic`): ``easy`` when singles over every house (rows, columns,
+    regions and the rules' own, such as diagonals) settle every cell,
+    ``intermediate`` when locked candidates and each rule's own propagation are
+    needed too, else ``expert``: 4 + log2(1 + the conflicts of a Minicard search
+    over the reduced CNF), deterministic."""
+    from sudosat.making.logic import level_settles  # deferred: variants only
+
     deduced = deduce(puzzle)
     if not deduced.masks:
         return Rating("easy", 2.0)
-    search, open_cells = _propagated(puzzle, deduced)
+    for level in ("easy", "intermediate"):
+        if level_settles(puzzle, level):
+            return Rating(level, float(LEVELS.index(level) + 1))
+    search, _ = _propagated(puzzle, deduced)
     try:
-        if not open_cells:
-            return Rating("intermediate", 3.0)
         solve_by(search, deadline_after(timeout))
         conflicts = int(search.accum_stats().get("conflicts", 0))
     finally:
@@ -138,15 +144,21 @@ def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
 
 
 def unsettled(puzzle: Puzzle, level: str = "intermediate") -> list[int]:
-    """The cells of a variant that the reasoning of ``level`` leaves open: the
-    singles (``easy``), then unit propagation over all its rules
-    (``intermediate``). None open: the puzzle is of that level or easier."""
+    """The cells of a variant that the reasoning of ``level`` (:mod:`logic`)
+    leaves open. None open: the puzzle is of that level or easier."""
     deduced = deduce(puzzle)
-    if level == "easy" or not deduced.masks:
-        return sorted(deduced.masks)
-    search, open_cells = _propagated(puzzle, deduced)
-    search.delete()
-    return open_cells
+    if not deduced.masks:
+        return []
+    if level == "easy" and not any(rule.houses(puzzle.layout) for rule in _rules(puzzle)):
+        return sorted(deduced.masks)  # no house beyond the layout's: the singles said it
+    from sudosat.making.logic import Reasoner  # deferred: variants only
+
+    with Reasoner(puzzle, level) as reasoner:
+        return reasoner.open_cells(puzzle)
+
+
+def _rules(puzzle: Puzzle) -> tuple[Any, ...]:
+    return puzzle.rules.constraints if puzzle.rules else ()
 
 
 def _propagated(puzzle: Puzzle, deduced: Deduced) -> tuple[Minicard, list[int]]:

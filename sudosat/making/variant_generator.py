@@ -25,10 +25,12 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Layout, Puzzle, verify
 from sudosat.making.generator import Asked, Generated, GenerationError
+from sudosat.making.logic import TECHNIQUES, Reasoner
 from sudosat.making.rating import rate, unsettled
 from sudosat.making.shapes import beside, cages, jigsaw, random_grid, split
 from sudosat.rules import Rules
@@ -37,7 +39,7 @@ from sudosat.rules.killer import IMPLIED_FROM, OUTIES, KillerCage, implied_sums
 from sudosat.sat.arith import distinct_sum, sum_equals
 from sudosat.sat.builder import Builder
 from sudosat.sat.cnf import Cnf, Encoding, var
-from sudosat.sat.deadline import remaining, solve_by
+from sudosat.sat.deadline import remaining, solve_budgeted, solve_by
 from sudosat.sat.encoding import encode, layout_groups
 from sudosat.solving.fast import exactly_one, holding
 
@@ -51,12 +53,12 @@ def make_variant(seed: int, asked: Asked, deadline: float | None = None) -> Gene
     size = asked.rank * asked.rank
     for _ in range(ATTEMPTS if asked.level else 1):
         if asked.variant == "killer":
-            steer = asked.level if asked.level == "easy" else None
+            steer = asked.level if asked.level in TECHNIQUES else None
             puzzle, solution = unique_killer(Layout.boxes(size), rng, asked.largest, level=steer)
         else:
             made = None
             while made is None:  # some random regions admit no grid at all
-                made = _carved(_rules_only(asked.variant, size, rng), rng, deadline)
+                made = _carved(_rules_only(asked.variant, size, rng), rng, deadline, asked.level)
             puzzle, solution = made
         puzzle = replace(puzzle, alphabet=asked.symbols, source="<generated>")
         _check(puzzle, solution, deadline)
@@ -76,10 +78,12 @@ def _rules_only(variant: str, size: int, rng: random.Random) -> Puzzle:
 
 
 def _carved(
-    empty: Puzzle, rng: random.Random, deadline: float | None
+    empty: Puzzle, rng: random.Random, deadline: float | None, level: str | None = None
 ) -> tuple[Puzzle, Grid] | None:
     """A random grid of ``empty``'s rules, and minimal givens that make it unique
-    (None: the rules have no grid)."""
+    (None: the rules have no grid); with ``level`` easy or intermediate, minimal
+    givens that that level's reasoning (:mod:`logic`) still solves: a removal
+    is kept only while it does."""
     n = empty.size
     cnf = encode(empty, Encoding(reduced=False))
     with holding(cnf) as sat:  # the groups natively: quick to load
@@ -92,11 +96,20 @@ def _carved(
         kept = dict.fromkeys(range(n * n))
         order = list(range(n * n))
         rng.shuffle(order)
-        for cell in order:
-            del kept[cell]
-            assumptions = [var(n, c, grid[c]) for c in kept] + [-var(n, cell, grid[cell])]
-            if solve_by(sat, deadline, assumptions):
-                kept[cell] = None  # a second solution differs here: the given stays
+        reasoner = Reasoner(empty, level) if level in TECHNIQUES else None
+        try:
+            for cell in order:
+                del kept[cell]
+                assumptions = [var(n, c, grid[c]) for c in kept] + [-var(n, cell, grid[cell])]
+                if _may_differ(sat, deadline, assumptions, n):
+                    kept[cell] = None  # a second solution differs here (or may): it stays
+                elif reasoner is not None:
+                    trial = tuple(grid[c] if c in kept else 0 for c in range(n * n))
+                    if reasoner.open_cells(replace(empty, cells=trial)):
+                        kept[cell] = None  # unique, but past the level's reasoning
+        finally:
+            if reasoner is not None:
+                reasoner.close()
     cells = tuple(grid[c] if c in kept else 0 for c in range(n * n))
     return replace(empty, cells=cells), grid
 
@@ -115,6 +128,24 @@ def _check(puzzle: Puzzle, solution: Grid, deadline: float | None) -> None:
         sat.add_clause(cnf.blocking_clause(solution))
         if solve_by(sat, deadline):
             raise GenerationError("a made puzzle failed its check: it has a second solution")
+
+
+CARVE_BUDGET = 300
+"""Conflicts the question "may this given go?" may take while carving a jigsaw or
+an X puzzle from BUDGET_FROM on; past it the given stays (the puzzle stays
+unique, perhaps short of minimal). On a 16x16 jigsaw with few givens left one
+such question took minutes: seed 1 in 659 s, now 3 s (BENCHMARKS.md)."""
+BUDGET_FROM = 12
+"""Grid sizes carved within CARVE_BUDGET; below, every question is answered (the
+hardest of 60 9x9 jigsaws and X puzzles took 724 conflicts)."""
+
+
+def _may_differ(sat: Any, deadline: float | None, assumptions: list[int], size: int) -> bool:
+    """Whether a solution of the givens left may differ in the cell just taken out:
+    yes, no, or (past the budget) maybe, which keeps the given."""
+    if size < BUDGET_FROM:
+        return solve_by(sat, deadline, assumptions)
+    return solve_budgeted(sat, deadline, assumptions, CARVE_BUDGET) is not False
 
 
 CHECK_BUDGET = 2_000

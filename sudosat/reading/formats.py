@@ -18,7 +18,7 @@ from typing import Any
 from sudosat.core.errors import AmbiguousInput, InputError, shorten
 from sudosat.core.notation import BASE36, DIGITS, HEX, REXL, is_link
 from sudosat.core.puzzle import MAX_RANK, Layout, Puzzle, Rules, rank_for_cells
-from sudosat.reading import records, ruletext
+from sudosat.reading import ruletext
 
 NAMED_ALPHABETS = {"digits": DIGITS, "hex": HEX, "base36": BASE36, "rexl": REXL}
 NUMBERS = "numbers"
@@ -515,8 +515,11 @@ def read_text(
     InputError when the text as a whole cannot be read.
     """
     _reject_binary(text, source)
-    if records.is_record_document(text):  # sudosat's own --format json
-        return _read_records(text, source, rank, alphabet, variants)
+    if text.lstrip().startswith(("{", "[")):
+        from sudosat.reading import records  # deferred: JSON input only
+
+        if records.is_record_document(text):  # sudosat's own --format json
+            return _read_records(text, source, rank, alphabet, variants)
     if text.lstrip().startswith("{"):  # an f-puzzles JSON file
         from sudosat.reading import fpuzzles  # deferred: rules and lz-string, for f-puzzles only
 
@@ -543,6 +546,8 @@ def _read_records(
     """The puzzles of ``--format json`` output, each with its rules and name."""
     reader = LineReader(source, rank, alphabet, variants)
     found: list[Puzzle | InputError] = []
+    from sudosat.reading import records
+
     for record in records.read_document(text):
         if record.error:
             found.append(InputError(source, 1, 1, record.error))

@@ -24,9 +24,8 @@ from itertools import chain
 from typing import IO, Any, NamedTuple
 
 from sudosat.core.errors import InputError
-from sudosat.core.notation import format_line
+from sudosat.core.notation import PUZZLE_KEYS, SOLUTION_KEYS, format_line
 from sudosat.core.puzzle import Puzzle
-from sudosat.reading import records
 from sudosat.reading.formats import (
     NO_VARIANTS,
     LineReader,
@@ -48,8 +47,7 @@ CHUNK = 128
 many. Later chunks double up to MAX_CHUNK: the first answers come at once, and
 the front end works on arrays big enough to pay for numpy's calls."""
 MAX_CHUNK = 2048
-PUZZLE_COLUMNS = records.PUZZLE_KEYS
-SOLUTION_COLUMNS = records.SOLUTION_KEYS
+PUZZLE_COLUMNS, SOLUTION_COLUMNS = PUZZLE_KEYS, SOLUTION_KEYS
 
 
 MAX_LINE = 2 * 1024 * 1024
@@ -289,7 +287,11 @@ def is_csv(lines: Lines) -> bool:
 def _records(lines: Lines) -> bool:
     """Whether an input is sudosat's records a line (jsonl, or a json list's items)."""
     first = lines.peek_content(2)
-    if first and records.is_bracket(first[0][1]):
+    if not first or not first[0][1].lstrip().startswith(("{", "[")):
+        return False  # decided without loading the module
+    from sudosat.reading import records
+
+    if records.is_bracket(first[0][1]):
         first = first[1:]
     return bool(first) and records.is_record_line(first[0][1])
 
@@ -380,6 +382,8 @@ def _line_chunks(
     settles the alphabet and the size for the rest."""
     reader = LineReader(source, rank, alphabet, variants)
     json_lines = _records(lines)
+    if json_lines:
+        from sudosat.reading import records  # deferred: records' inputs only
     csv = not json_lines and is_csv(lines)
     columns: Columns | None = None
     header_seen = False
@@ -437,6 +441,8 @@ def _csv_record(
 
 def _record_row(number: int, text: str) -> Entry:
     """The entry of a record's line (jsonl, or a json list's item)."""
+    from sudosat.reading import records  # deferred: records' inputs only
+
     found = records.read_line(text)
     if found.error:
         return Entry(number, text, error=found.error)
@@ -461,7 +467,12 @@ def _split_row(number: int, text: str, columns: Columns | None) -> Entry:
     def field(at: int | None) -> str | None:
         return fields[at] if at is not None and at < len(fields) else None
 
-    rules = records.split_rules(field(columns.rules) or "")
+    said = field(columns.rules)
+    rules: tuple[str, ...] = ()
+    if said:
+        from sudosat.reading.records import split_rules  # deferred: rules' columns only
+
+        rules = split_rules(said)
     name = field(columns.name) or ""
     return Entry(number, field(columns.puzzle) or "", field(columns.solution), None, name, rules)
 

@@ -16,9 +16,8 @@ import json
 import re
 from typing import Any, NamedTuple
 
-PUZZLE_KEYS = ("puzzle", "quizzes", "quiz", "puzzles", "sudoku", "grid", "board", "question")
-"""Names of the puzzle: a record's key, a CSV's column (the first found wins)."""
-SOLUTION_KEYS = ("solution", "solutions", "answer", "answers")
+from sudosat.core.notation import PUZZLE_KEYS, SOLUTION_KEYS
+
 ABOUT = re.compile(r"\s*(title|author|ruleset)\s*:", re.IGNORECASE)
 """A statement of what a puzzle says about itself, whose text may hold ``;``."""
 RECORD_LINE = re.compile(r"\s*\{.*\}\s*,?\s*")
@@ -61,9 +60,12 @@ def is_record_document(text: str) -> bool:
     return bool(items) and all(isinstance(i, dict) and _puzzle_key(i) for i in items)
 
 
+BRACKETS = ("[", "]", "],", "[]")
+"""A json list's opening and closing lines, between its records."""
+
+
 def is_bracket(text: str) -> bool:
-    """A json list's opening or closing line, between its records."""
-    return text.strip() in ("[", "]", "],", "[]")
+    return text.strip() in BRACKETS
 
 
 def read_line(text: str) -> Record:

@@ -99,6 +99,11 @@ class Rule:
         negative constraint takes the pairs that carry a mark)."""
         return self
 
+    def houses(self, layout: Layout) -> tuple[tuple[int, ...], ...]:
+        """Groups of N cells it makes hold every value once, beyond rows, columns
+        and regions (a diagonal): where a person looks for singles."""
+        return ()
+
     def allowed(self, size: int) -> dict[int, int]:
         """The values it leaves each of its cells, whatever the others hold (a
         mask: bit v for value v), for cells it narrows; taken out of the

@@ -45,6 +45,9 @@ class Diagonal(FlagRule):
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         return repeated(grid, self.diagonal(layout.size))
 
+    def houses(self, layout: Layout) -> tuple[tuple[int, ...], ...]:
+        return (self.diagonal(layout.size),)
+
     def draw(self, pen: Pen) -> None:
         pen.diagonal(self.rising)
 

@@ -34,6 +34,9 @@ class DisjointGroups(FlagRule):
             for digit in range(1, b.size + 1):
                 b.exactly_one([b.lit(c, digit) for c in group])
 
+    def houses(self, layout: Layout) -> tuple[tuple[int, ...], ...]:
+        return tuple(disjoint_groups(layout))
+
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         for group in disjoint_groups(layout):
             why = repeated(grid, group)

@@ -44,5 +44,8 @@ class ExtraRegion(GroupRule):
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         return repeated(grid, self.group)
 
+    def houses(self, layout: Layout) -> tuple[tuple[int, ...], ...]:
+        return (self.group,) if len(self.group) == layout.size else ()
+
     def draw(self, pen: Pen) -> None:
         pen.shade(self.group, "#d9d9d9")

@@ -29,7 +29,6 @@ from sudosat.core.notation import format_grid, format_line, is_link, symbols_of
 from sudosat.core.puzzle import Grid, Puzzle, cell_name, differences, rank_for_cells
 from sudosat.making.rating import Rating
 from sudosat.reading import ruletext
-from sudosat.reading.records import join_rules
 from sudosat.solving.outcome import Outcome, Status
 
 if TYPE_CHECKING:
@@ -384,6 +383,8 @@ def csv_value(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, list):  # a variant's rules
+        from sudosat.reading.records import join_rules  # deferred: variants' rules only
+
         return join_rules(value)
     return str(value).lower() if isinstance(value, bool) else value
 

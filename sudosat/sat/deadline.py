@@ -111,6 +111,31 @@ def solve_by(solver: Any, deadline: float | None, assumptions: Iterable[int] = (
     SolverTimeout when ``deadline`` passes first (the solver stays usable)."""
     if deadline is None:
         return bool(interruptible(solver.solve, assumptions=list(assumptions)))
+    result = _limited(solver, deadline, assumptions)
+    if result is None:
+        raise SolverTimeout("deadline passed")
+    return result
+
+
+def solve_budgeted(
+    solver: Any, deadline: float | None, assumptions: Iterable[int], conflicts: int
+) -> bool | None:
+    """:func:`solve_by` within ``conflicts`` conflicts: None when they run out (a
+    budget, not a time, so that the same question gets the same answer on any
+    machine); SolverTimeout when ``deadline`` passes first."""
+    solver.conf_budget(conflicts)
+    result = _limited(solver, deadline, assumptions)
+    if result is None and deadline is not None:
+        remaining(deadline)  # raises when it was the deadline, not the budget
+    return result
+
+
+def _limited(solver: Any, deadline: float | None, assumptions: Iterable[int]) -> bool | None:
+    """``solve_limited``, stopped at ``deadline`` when there is one; None when it
+    stopped (the deadline, or a budget set on the solver)."""
+    if deadline is None:
+        result = interruptible(solver.solve_limited, assumptions=list(assumptions))
+        return None if result is None else bool(result)
     remaining(deadline)
     _alarm.watch(solver, deadline)
     try:
@@ -120,9 +145,7 @@ def solve_by(solver: Any, deadline: float | None, assumptions: Iterable[int] = (
     finally:
         _alarm.release()
         solver.clear_interrupt()  # the alarm may ring just as the solve ends
-    if result is None:
-        raise SolverTimeout("deadline passed")
-    return bool(result)
+    return None if result is None else bool(result)
 
 
 def compute_by(maxsat: Any, deadline: float | None) -> list[int] | None:
