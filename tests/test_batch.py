@@ -304,7 +304,10 @@ def test_16x16_batch_in_hex(tmp_path: Path, run: Run) -> None:
 
 
 @pytest.mark.slow
-def test_stdin_is_answered_before_it_ends(sudosat: str) -> None:
+@pytest.mark.parametrize("record", [False, True])
+def test_stdin_is_answered_before_it_ends(record: bool, sudosat: str) -> None:
+    """Lines of puzzles, or sudosat's own jsonl records, from a pipe: the first
+    answered while the pipe is still open."""
     child = subprocess.Popen(
         [sudosat, "solve", "--format", "jsonl", "-j", "2", "-"],
         stdin=subprocess.PIPE,
@@ -314,11 +317,11 @@ def test_stdin_is_answered_before_it_ends(sudosat: str) -> None:
     )
     assert child.stdin is not None and child.stdout is not None
     try:
-        child.stdin.write(ESCARGOT + "\n")
+        child.stdin.write((json.dumps({"puzzle": ESCARGOT}) if record else ESCARGOT) + "\n")
         child.stdin.flush()
         first = json.loads(child.stdout.readline())  # while stdin is still open
         assert first["line"] == 1 and first["status"] == "unique"
-        child.stdin.write(REXL_FIRST + "\n")
+        child.stdin.write((json.dumps({"puzzle": REXL_FIRST}) if record else REXL_FIRST) + "\n")
         child.stdin.close()
         rest = child.stdout.read()
     finally:

@@ -64,6 +64,9 @@ class Reasoner:
             if len(set(self.houses[a]) & set(self.houses[b])) >= 2
         ]
         self._solver: Minicard | None = None
+        constraints = puzzle.rules.constraints if puzzle.rules else ()
+        self.said_by_houses = all(rule.houses(puzzle.layout) for rule in constraints)
+        """Every rule is houses (a jigsaw, diagonals): its propagation is the singles'."""
 
     def close(self) -> None:
         if self._solver is not None:
@@ -98,7 +101,7 @@ class Reasoner:
             changed = self._singles(values)
             if "locked" in self.techniques:
                 changed = self._locked(values) or changed
-            if "rules" in self.techniques and not changed:
+            if "rules" in self.techniques and not changed and not self.said_by_houses:
                 changed = self._rules(values)
             if any(not held for held in values):
                 return [set() for _ in values]
@@ -128,15 +131,20 @@ class Reasoner:
 
     def _locked(self, values: list[set[int]]) -> bool:
         """Pointing and claiming, for every two houses that meet in two cells or more."""
+        n = self.n
+        places = [
+            [frozenset(c for c in house if value in values[c]) for value in range(n + 1)]
+            for house in self.houses
+        ]
         changed = False
         for a, b, common in self.meets:
             for one, other in ((a, b), (b, a)):
-                for value in range(1, self.n + 1):
-                    places = [c for c in self.houses[one] if value in values[c]]
-                    if len(places) < 2 or not common.issuperset(places):
+                for value in range(1, n + 1):
+                    here = places[one][value]
+                    if len(here) < 2 or not here <= common:
                         continue
-                    for cell in self.houses[other]:
-                        if cell not in common and value in values[cell]:
+                    for cell in places[other][value] - common:
+                        if value in values[cell]:
                             values[cell].discard(value)
                             changed = True
         return changed

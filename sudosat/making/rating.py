@@ -131,9 +131,9 @@ def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
     deduced = deduce(puzzle)
     if not deduced.masks:
         return Rating("easy", 2.0)
-    for level in ("easy", "intermediate"):
-        if level_settles(puzzle, level):
-            return Rating(level, float(LEVELS.index(level) + 1))
+    if level_settles(puzzle, "intermediate"):  # the stronger first: most made are expert
+        level = "easy" if level_settles(puzzle, "easy") else "intermediate"
+        return Rating(level, float(LEVELS.index(level) + 1))
     search, _ = _propagated(puzzle, deduced)
     try:
         solve_by(search, deadline_after(timeout))

@@ -286,13 +286,13 @@ def is_csv(lines: Lines) -> bool:
 
 def _records(lines: Lines) -> bool:
     """Whether an input is sudosat's records a line (jsonl, or a json list's items)."""
-    first = lines.peek_content(2)
+    first = lines.peek_content(1)  # one line: a pipe's first puzzle is answered as it comes
     if not first or not first[0][1].lstrip().startswith(("{", "[")):
         return False  # decided without loading the module
     from sudosat.reading import records
 
-    if records.is_bracket(first[0][1]):
-        first = first[1:]
+    if records.is_bracket(first[0][1]):  # a json list: its first record is on the next line
+        first = lines.peek_content(2)[1:]
     return bool(first) and records.is_record_line(first[0][1])
 
 
