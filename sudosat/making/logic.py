@@ -51,18 +51,12 @@ class Reasoner:
 
     def __init__(self, puzzle: Puzzle, level: str) -> None:
         self.rules_of = puzzle
-        self.n = n = puzzle.size
+        self.n = puzzle.size
         self.techniques = TECHNIQUES[level]
         self.houses = houses(puzzle)
-        self.house_of: list[list[int]] = [[] for _ in range(n * n)]
-        for index, house in enumerate(self.houses):
-            for cell in house:
-                self.house_of[cell].append(index)
-        self.meets = [
-            (a, b, frozenset(self.houses[a]) & frozenset(self.houses[b]))
-            for a, b in combinations(range(len(self.houses)), 2)
-            if len(set(self.houses[a]) & set(self.houses[b])) >= 2
-        ]
+        sets = [frozenset(house) for house in self.houses]
+        meeting = ((a, b, sets[a] & sets[b]) for a, b in combinations(range(len(sets)), 2))
+        self.meets = [(a, b, common) for a, b, common in meeting if len(common) >= 2]
         self._solver: Minicard | None = None
         constraints = puzzle.rules.constraints if puzzle.rules else ()
         self.said_by_houses = all(rule.houses(puzzle.layout) for rule in constraints)
