@@ -45,6 +45,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/killer16.py
 	$(PY) benchmarks/pictures.py
 	$(PY) benchmarks/workbench.py
+	$(PY) benchmarks/steps.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).
 readme: $(VENV)/.installed

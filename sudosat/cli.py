@@ -35,10 +35,18 @@ from sudosat.making.generator import (
 )
 from sudosat.making.rating import LEVEL_NAMES, LEVELS
 from sudosat.reading.formats import Variants, is_content
-from sudosat.reading.inputs import MAX_WHOLE, open_source, read_file, read_source
+from sudosat.reading.inputs import MAX_WHOLE, open_source, read_file, read_source, source_name
 from sudosat.reading.ruletext import Statements, apply, from_option, split
 from sudosat.running import runner
-from sudosat.running.report import FORMATS, PICTURES, Result, note, render, solver_tables
+from sudosat.running.report import (
+    FORMATS,
+    PICTURES,
+    STEP_FORMATS,
+    Result,
+    note,
+    render,
+    solver_tables,
+)
 from sudosat.running.runner import FAIL_ON, Formats, How, Output, Reading
 from sudosat.running.shards import Shard, merge, parse_shard
 from sudosat.sat.cnf import AMO_ENCODINGS, RULES, Encoding
@@ -811,21 +819,37 @@ def decode(
     defaults="rich (default on a terminal), line (default when piped): `LEVEL RATING` per "
     "puzzle; json, jsonl or csv add level, rating and conflicts to solve's record",
 )
+@click.option(
+    "--by",
+    type=click.Choice(["path", "search"]),
+    default="path",
+    show_default=True,
+    help="Rate by the logical path's hardest technique, or (classic puzzles) by the "
+    "engine's search: faster on big batches.",
+)
 @each_puzzle_options(
     "Give up on a puzzle after this long: its record says timeout, and the run "
     "goes on (exit code 5)."
 )
-def rate(each: EachPuzzle, fmt: str | None, color: bool | None) -> None:
+def rate(each: EachPuzzle, by: str, fmt: str | None, color: bool | None) -> None:
     """Rate how hard each puzzle is: a `level` and a `rating` that grows with difficulty.
 
     \b
-    Levels (the weakest reasoning that settles every cell):
-      simple        naked singles (unit propagation: one value per cell, per unit)
-      easy          hidden singles too (each value somewhere in each unit)
-      intermediate  box-line reasoning too (propagation over row/column-box triads)
-      expert        search: rating 4 + log2(1 + conflicts of the engine's search)
-    Ratings: 1, 2, 3, then 4 + log2(1 + conflicts). Only unique puzzles are rated; the
-    others get their status. Input as for `solve`; exit codes as for `solve`.
+    By path (the default): the hardest technique of the puzzle's logical path
+    (`sudosat steps`) gives the level:
+      simple        naked singles alone
+      easy          hidden singles; a variant's rules one at a time
+      intermediate  locked candidates (pointing, claiming); rules together, and
+                    each rule with its units
+      expert        pairs, fish, wings, colouring, chains, forcing chains
+    Ratings: 1, 2, 3; expert: 1 + the technique's weight (a pair 4, an X-wing 4.2,
+    an XY-wing 5.2, an AIC 8, forcing chains 9) + log2(its steps) / 10; where no
+    technique finishes the path, 12 + log2(1 + the search's conflicts) / 4.
+    `technique` names the hardest ("search" beyond them).
+    By search (classic puzzles; as before 2026-11): the same first three levels by
+    propagation, then 4 + log2(1 + conflicts of the engine's search); fast.
+    Only unique puzzles are rated; the others get their status. Input as for
+    `solve`; exit codes as for `solve`.
 
     \b
     Examples:
@@ -833,7 +857,7 @@ def rate(each: EachPuzzle, fmt: str | None, color: bool | None) -> None:
       sudosat rate --format jsonl puzzles/tdoku-magictour-25.txt
       sudosat rate --timeout 10 --jobs 2 collection.txt
     """
-    sys.exit(each.answer(fmt, color, {"rate": True}, runner.RATE_FORMATS))
+    sys.exit(each.answer(fmt, color, {"rate": True, "rate_by": by}, runner.RATE_FORMATS))
 
 
 @cli.command()
@@ -1066,6 +1090,98 @@ def candidates(
     """
     shown = {"candidates": True, "count_each": count_each, **pictures(fmt, False, per_page)}
     sys.exit(each.answer(fmt, color, shown, runner.CANDIDATES_FORMATS))
+
+
+@cli.command()
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@input_options
+@click.option("--hint", is_flag=True, help="Only the next step (from --marks, if given).")
+@click.option(
+    "--marks",
+    "marks_file",
+    metavar="FILE",
+    help="Start from these pencil marks, as `candidates -f line` or `-f grid` writes them "
+    "(a token of candidates per cell; one candidate: a filled cell). A value a solution "
+    "holds may not be left out.",
+)
+@click.option(
+    "--bifurcation",
+    type=click.IntRange(0, 4),
+    default=0,
+    show_default=True,
+    metavar="DEPTH",
+    help="When no technique applies, guess (in the cells with fewest candidates) and "
+    "follow the guess until it fails, up to DEPTH guesses deep. 0: never guess.",
+)
+@click.option("--grid", "show_grid", is_flag=True, help="rich, text: the pencil marks too.")
+@click.option(
+    "--each-step", is_flag=True, help="svg, pdf, png: a picture for every step, not the last."
+)
+@output_options(
+    *STEP_FORMATS,
+    defaults="rich (default on a terminal): a sentence a step; text (the same, plain); "
+    "json (default when piped for one) or jsonl (for many): the steps to replay; line: "
+    "END LEVEL RATING STEPS HARDEST; svg, pdf or png: the pencil marks, a step's cells "
+    "shaded, its removals struck",
+)
+@picture_options("Not used by steps.")
+@each_puzzle_options(
+    "Seconds for each puzzle: the steps found by then are printed, the path ends "
+    "`timeout` (exit code 5)."
+)
+def steps(
+    each: EachPuzzle,
+    hint: bool,
+    marks_file: str | None,
+    bifurcation: int,
+    show_grid: bool,
+    each_step: bool,
+    fmt: str | None,
+    color: bool | None,
+    solution: bool,
+    per_page: int,
+) -> None:
+    """Solve each puzzle by logic, a step at a time, as a person would.
+
+    \b
+    Each step is the first deduction of the easiest technique that finds one:
+      naked single, hidden single, (a variant's rule alone), locked candidates,
+      (two rules that share cells, a rule with its units), naked and hidden pairs,
+      X-wing, triples, swordfish, XY-wing, XYZ-wing, W-wing, quads, jellyfish,
+      simple colouring, X-chain, XY-chain, AIC, forcing chains, dynamic forcing
+      chains; bifurcation only with --bifurcation. None assumes uniqueness.
+    Every step is checked against the true candidates before it is shown. The
+    path ends solved, stuck (nothing applies), or in a contradiction (no
+    solution); its hardest technique gives the level and rating `rate` reports.
+    Input as for `solve`. Exit codes: 0 unique, 1 several solutions, 2 bad input,
+    3 no solution, 5 out of time.
+
+    \b
+    Examples:
+      sudosat steps puzzles/miracle.txt
+      sudosat steps --format jsonl puzzles/tdoku-magictour-25.txt
+      sudosat candidates -f line puzzles/hodoku.txt > marks.txt
+      sudosat steps --hint --marks marks.txt puzzles/hodoku.txt
+      sudosat steps --format pdf --each-step puzzles/kropki-6x6.txt > path.pdf
+    """
+    marks = None
+    if marks_file is not None:
+        try:
+            with open_source(marks_file, "pencil marks") as handle:
+                text = handle.read().decode("utf-8", errors="replace")
+        except InputError as err:
+            raise bad_input(err) from None
+        marks = (source_name(marks_file), text)
+    shown = {
+        "steps": True,
+        "hint": hint,
+        "marks": marks,
+        "bifurcation": bifurcation,
+        "show_grid": show_grid,
+        "each_step": each_step,
+        **pictures(fmt, False, per_page),
+    }
+    sys.exit(each.answer(fmt, color, shown, runner.STEPS_FORMATS))
 
 
 @cli.command(name="merge")

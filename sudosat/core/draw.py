@@ -27,6 +27,10 @@ INK = "#000000"
 SOLVED_INK = "#1f5fbf"
 MARKED = "#ffb3b3"
 ALERT = "#d62728"
+RINGED = "#2ca02c"
+"""A step's placed value, ringed among its cell's candidates."""
+JUSTIFYING = "#cfe2ff"
+"""The cells that justify a step of a logical path."""
 FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
 PAPER = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 """Page sizes in points, for PDF pages."""
@@ -350,10 +354,15 @@ def picture(
     alert: Iterable[Any] = (),
     title: str | Caption = "",
     pencil: Sequence[Sequence[int]] | None = None,
+    struck: Iterable[tuple[int, int]] = (),
+    ringed: Iterable[tuple[int, int]] = (),
+    shade: str = MARKED,
 ) -> str:
     """The puzzle as an SVG document (with ``grid``: its digits beside the
     givens), ``marked`` cells shaded, the rules in ``alert`` drawn in red;
-    ``pencil``: each cell's candidates, as small digits (one alone: the digit).
+    ``pencil``: each cell's candidates, as small digits (one alone: the digit),
+    those in ``struck`` (cell, value) red and struck through, those in ``ringed``
+    ringed (a step's removals and placements).
     Under the grid: the whole-grid rules by name, a legend of the lines drawn,
     and the caption's rules."""
     caption = title if isinstance(title, Caption) else Caption(title)
@@ -371,7 +380,7 @@ def picture(
     canvas = dw.Drawing(width, height)
     canvas.append(dw.Rectangle(0, 0, width, height, fill="#ffffff"))
     pen = Pen(n, (margin, top))
-    pen.shade(marked, MARKED)
+    pen.shade(marked, shade)
     _cell_lines(pen)
     alerted = set(alert)
     for rule in constraints:
@@ -381,7 +390,7 @@ def picture(
     _borders(pen, puzzle)
     if pencil is not None:
         grid = [values[0] if len(values) == 1 else 0 for values in pencil]
-        _pencil_marks(pen, puzzle, pencil)
+        _pencil_marks(pen, puzzle, pencil, set(struck), set(ringed))
     _digits(pen, puzzle, grid)
     canvas.extend(pen.elements)
     y = 0.2 * CELL
@@ -510,9 +519,16 @@ def _digits(pen: Pen, puzzle: Puzzle, grid: Sequence[int] | None) -> None:
             pen.text(x, y + 0.03 * CELL, symbols[value - 1], size, ink, bool(given), kind)
 
 
-def _pencil_marks(pen: Pen, puzzle: Puzzle, pencil: Sequence[Sequence[int]]) -> None:
+def _pencil_marks(
+    pen: Pen,
+    puzzle: Puzzle,
+    pencil: Sequence[Sequence[int]],
+    struck: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
+    ringed: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
+) -> None:
     """Candidates as setters pencil them: small, each value in its own place of a
-    square in the cell (1 top left), for the cells with more than one."""
+    square in the cell (1 top left), for the cells with more than one; the
+    ``struck`` red and crossed out, the ``ringed`` in a green ring."""
     n = puzzle.size
     side = math.isqrt(n - 1) + 1
     longest = max(len(puzzle.symbol(v)) for v in range(1, n + 1))
@@ -525,7 +541,18 @@ def _pencil_marks(pen: Pen, puzzle: Puzzle, pencil: Sequence[Sequence[int]]) -> 
             row, col = divmod(value - 1, side)
             dx, dy = (col + 0.5) / side - 0.5, (row + 0.5) / side - 0.5
             px, py = x + dx * 0.9 * CELL, y + dy * 0.9 * CELL + 0.02 * CELL
-            pen.text(px, py, puzzle.symbol(value), size, SOLVED_INK, False, "pencil")
+            out = (cell, value) in struck
+            if (cell, value) in ringed:
+                radius = 0.45 * CELL / side
+                pen.elements.append(
+                    dw.Circle(px, py, radius, fill="none", stroke=RINGED, stroke_width=1.5)
+                )
+            ink = ALERT if out else SOLVED_INK
+            pen.text(px, py, puzzle.symbol(value), size, ink, False, "pencil")
+            if out:
+                half = 0.35 * CELL / side
+                stroke = {"stroke": ALERT, "stroke_width": 1.2}
+                pen.elements.append(dw.Line(px - half, py + half, px + half, py - half, **stroke))
 
 
 ROOT = re.compile(r'<svg ([^>]*?)width="([0-9.]+)" height="([0-9.]+)"')

@@ -52,9 +52,16 @@ class Rating:
     rating: float
     conflicts: int = 0
     """The search's conflicts (``expert`` only)."""
+    technique: str | None = None
+    """Rated by a logical path: the hardest technique it needs (``search``: beyond them)."""
 
     def as_dict(self) -> dict[str, object]:
-        return {"level": self.level, "rating": self.rating, "conflicts": self.conflicts}
+        return {
+            "level": self.level,
+            "rating": self.rating,
+            "conflicts": self.conflicts,
+            "technique": self.technique,
+        }
 
 
 class Rater:
@@ -120,9 +127,11 @@ def rate(puzzle: Puzzle, searched: Outcome | None = None, timeout: float | None 
 
 
 def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
-    """A variant's rating, on the classic scale by the reasoning each level allows
-    (:mod:`logic`): ``easy`` when singles over every house (rows, columns,
-    regions and the rules' own, such as diagonals) settle every cell,
+    """A variant's rating by search (what generate records, ``rate --by search``;
+    ``rate`` itself rates by the path, :func:`rate_by_path`), on the classic scale
+    by the reasoning each level allows (:mod:`logic`): ``easy`` when singles over
+    every house (rows, columns, regions and the rules' own, such as diagonals)
+    settle every cell,
     ``intermediate`` when locked candidates and each rule's own propagation are
     needed too, else ``expert``: 4 + log2(1 + the conflicts of a Minicard search
     over the reduced CNF), deterministic."""
@@ -134,13 +143,19 @@ def rate_variant(puzzle: Puzzle, timeout: float | None = None) -> Rating:
     if level_settles(puzzle, "intermediate"):  # the stronger first: most made are expert
         level = "easy" if level_settles(puzzle, "easy") else "intermediate"
         return Rating(level, float(LEVELS.index(level) + 1))
-    search, _ = _propagated(puzzle, deduced)
+    conflicts = search_conflicts(puzzle, deadline_after(timeout), deduced)
+    return Rating("expert", round(4 + math.log2(1 + conflicts), 3), conflicts)
+
+
+def search_conflicts(puzzle: Puzzle, deadline: float | None, deduced: Deduced | None = None) -> int:
+    """The conflicts of a deterministic search for ``puzzle``'s solution (Minicard
+    over the reduced CNF of what the singles, ``deduced``, leave)."""
+    search, _ = _propagated(puzzle, deduced or deduce(puzzle))
     try:
-        solve_by(search, deadline_after(timeout))
-        conflicts = int(search.accum_stats().get("conflicts", 0))
+        solve_by(search, deadline)
+        return int(search.accum_stats().get("conflicts", 0))
     finally:
         search.delete()
-    return Rating("expert", round(4 + math.log2(1 + conflicts), 3), conflicts)
 
 
 def unsettled(puzzle: Puzzle, level: str = "intermediate") -> list[int]:

@@ -89,6 +89,8 @@ def failure(result: Result) -> str | None:
         return str(Status.TIMEOUT)
     if result.candidates is not None and result.candidates.timed_out:
         return str(Status.TIMEOUT)
+    if result.path is not None and result.path.end == "timeout":
+        return str(Status.TIMEOUT)
     if result.check is not None and result.check.verdict != NO_EXPECTATION:
         return MISMATCH if result.check.failed else None
     status = result.status
@@ -127,6 +129,8 @@ def answer(
     try:
         if view.candidates:
             return _candidates(source, row, entry, settings)
+        if view.steps:
+            return _steps(source, row, entry, settings)
         if view.estimate is not None:
             return _estimate(source, row, entry, settings)
         if view.explain:
@@ -145,7 +149,12 @@ def answer(
         if view.rate and outcome.status == Status.UNIQUE:
             searched = outcome if outcome.solver == ENGINE else None  # its search is rated
             try:
-                rating = rate(entry, searched, remaining(deadline))
+                if view.rate_by == "path":
+                    from sudosat.making.path import rate_by_path  # deferred: a path's techniques
+
+                    rating = rate_by_path(entry, outcome.solutions[0], remaining(deadline))
+                else:
+                    rating = rate(entry, searched, remaining(deadline))
             except SolverTimeout:
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no rating within {options.timeout:g} s"
@@ -170,6 +179,31 @@ def _candidates(source: str, row: Entry, entry: Puzzle, settings: Settings) -> R
         failed = Outcome(entry, Status.ERROR, reason=str(err))
         return Result(source, row.line, text, failed, name=row.name)
     return Result(source, row.line, text, found.outcome, candidates=found, name=row.name)
+
+
+def _steps(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:
+    """One puzzle's logical path; a solver's failure, or pencil marks that rule out
+    a solution's value, is a record saying so."""
+    from sudosat.making.path import MarksError, logical_path  # here: for steps alone
+    from sudosat.reading.pencil import read_marks
+
+    view, text = settings.view, row.text.strip()
+    try:
+        marks = read_marks(view.marks[1], view.marks[0], entry) if view.marks else None
+        found = logical_path(
+            entry,
+            bifurcation=view.bifurcation,
+            marks=marks,
+            hint=view.hint,
+            timeout=settings.options.timeout,
+        )
+    except (MarksError, InputError) as err:
+        return Result(source, row.line, text, None, str(err), name=row.name)
+    except SolverError as err:
+        failed = Outcome(entry, Status.ERROR, reason=str(err))
+        return Result(source, row.line, text, failed, name=row.name)
+    assert found.outcome is not None
+    return Result(source, row.line, text, found.outcome, path=found, name=row.name)
 
 
 def _estimate(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:
@@ -257,6 +291,7 @@ def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
         and not view.stats
         and not view.explain
         and not view.candidates
+        and not view.steps
         and view.estimate is None
         and not any(row.rules or row.error for row in chunk.rows)  # records of variants
     )
@@ -297,6 +332,10 @@ def _done(results: list[Result], view: View, interrupted: bool) -> Done:
         from sudosat.running import marks  # deferred: for candidates alone
 
         text, say = marks.render_candidates(results, view), marks.candidates_note
+    elif view.steps:
+        from sudosat.running import paths  # deferred: for steps alone
+
+        text, say = paths.render_steps(results, view), paths.steps_note
     else:
         text, say = render(results, view), note
     done = Done(text, len(results), interrupted=interrupted)

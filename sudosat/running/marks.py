@@ -32,8 +32,8 @@ from sudosat.running.report import (
     csv_value,
     json_text,
     part_text,
+    record_head,
     rich_each,
-    rule_statements,
 )
 from sudosat.solving.outcome import Status
 
@@ -75,14 +75,7 @@ def summary(found: Candidates) -> str:
 def candidates_record(result: Result, view: View) -> dict[str, Any]:
     """One puzzle's candidates as JSON: cell name to values; with ``--count-each``,
     cell name to value to the number of solutions holding it (``"12+"``: at least)."""
-    data: dict[str, Any] = {
-        "source": result.source,
-        "line": result.line,
-        "name": result.name or None,
-        "puzzle": result.puzzle,
-        "rules": rule_statements(result.outcome.puzzle if result.outcome else None, result.puzzle),
-        "status": result.status,
-    }
+    data = record_head(result)
     found = result.candidates
     if found is None:  # input that could not be read, or a solver's failure
         reason = result.error or (result.outcome.reason if result.outcome else "")

@@ -38,11 +38,14 @@ if TYPE_CHECKING:
     from sudosat.making.candidates import Candidates
     from sudosat.making.explain import Explanation
     from sudosat.making.generator import Generated
+    from sudosat.making.path import SolvePath
     from sudosat.solving.estimate import Estimate
 
 FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
 PICTURES = ("svg", "pdf", "png")
 """Formats drawn with :mod:`draw`: a picture a puzzle, put together at the end."""
+STEP_FORMATS = ("rich", "text", "json", "jsonl", "line", *PICTURES)
+"""What ``steps`` writes (:mod:`paths`)."""
 PICTURE_BREAK, BACK = "\f", "\v"
 """Between the pictures of a rendered piece; between a picture and the one for the
 back pages (a generated puzzle's solution)."""
@@ -72,7 +75,7 @@ CSV_FIELDS = (
 )
 CHECK_FIELDS = ("expected", "expected_count", "check")
 ESTIMATE_FIELDS = ("estimate", "estimate_low", "estimate_high", "estimate_exact")
-RATE_FIELDS = ("level", "rating", "conflicts")
+RATE_FIELDS = ("level", "rating", "conflicts", "technique")
 RATING_NONE = dict.fromkeys(RATE_FIELDS)
 STATS_FIELDS = (
     "deduced",
@@ -116,6 +119,7 @@ class Result:
     explanation: Explanation | None = None
     candidates: Candidates | None = None
     estimate: Estimate | None = None
+    path: SolvePath | None = None
     name: str = ""
     """The puzzle's name, from a header line above it."""
 
@@ -151,6 +155,20 @@ class View:
     """Candidates: count, up to this many, the solutions holding each one."""
     estimate: tuple[float, float, str, int] | None = None
     """Estimate each puzzle's number of solutions: (epsilon, delta, method, seed)."""
+    steps: bool = False
+    """Each puzzle's logical solve path (``sudosat steps``)."""
+    hint: bool = False
+    """Steps: the next step only."""
+    bifurcation: int = 0
+    """Steps: guesses may go this deep when no technique applies (0: none)."""
+    marks: tuple[str, str] | None = None
+    """Steps: pencil marks to start from: (their source's name, their text)."""
+    show_grid: bool = False
+    """Steps: the pencil marks before the first step and after the last."""
+    each_step: bool = False
+    """Steps, pictures: one per step."""
+    rate_by: str = "path"
+    """Rate: by the logical path, or by ``search`` (classic: propagation, then conflicts)."""
     generated: bool = False
     """Records of generated puzzles (``sudosat generate``)."""
     color_system: str | None = None
@@ -311,6 +329,19 @@ def stats_lines(outcome: Outcome) -> list[str]:
 
 
 # --- records -----------------------------------------------------------------
+
+
+def record_head(result: Result) -> dict[str, Any]:
+    """What every record of a puzzle starts with: where it came from, the puzzle as
+    given with its rules, the status."""
+    return {
+        "source": result.source,
+        "line": result.line,
+        "name": result.name or None,
+        "puzzle": result.puzzle,
+        "rules": rule_statements(result.outcome.puzzle if result.outcome else None, result.puzzle),
+        "status": result.status,
+    }
 
 
 def record(result: Result, view: View) -> dict[str, Any]:

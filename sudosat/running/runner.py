@@ -106,6 +106,7 @@ SOLVE_FORMATS = Formats("rich", "line", "grid")
 RATE_FORMATS = Formats("rich", "line", "line")
 EXPLAIN_FORMATS = Formats("rich", "json", "json")
 CANDIDATES_FORMATS = Formats("rich", "line", "grid")
+STEPS_FORMATS = Formats("rich", "jsonl", "json")
 GENERATE_FORMATS = Formats("rich", "line", "line")
 
 

@@ -1,0 +1,68 @@
+"""Find, for each technique of the logical path, a grid of candidates where it is the
+easiest that makes progress: the examples tests/test_steps.py checks each technique on.
+
+    python scripts/technique_examples.py > tests/data/techniques.jsonl
+
+Reads tdoku's sets (BSD-2-Clause) from ../shared/puzzles; each line: the technique,
+the puzzle's givens, the candidates before the step (as `candidates -f line` writes
+them), and where the puzzle came from.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from itertools import islice
+from pathlib import Path
+
+from sudosat.making.board import Step
+from sudosat.making.path import Pathfinder, truth_of
+from sudosat.reading.inputs import read_puzzles
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "tdoku"
+SETS = {
+    "puzzles3_magictour_top1465": 1465,
+    "puzzles6_forum_hardest_1106": 3,
+    "puzzles7_serg_benchmark": 3000,
+    "puzzles2_17_clue": 3000,
+}
+"""Each set, and how many of its puzzles to look through at most."""
+
+
+def tokens(masks: list[int]) -> str:
+    return " ".join("".join(str(v) for v in range(1, 10) if m >> (v - 1) & 1) for m in masks)
+
+
+def main() -> None:
+    found: dict[str, dict[str, object]] = {}
+    wanted = None
+    for name, most in SETS.items():
+        for index, puzzle in enumerate(islice(read_puzzles(str(SHARED / name)), most)):
+            truth = truth_of(puzzle)
+            with Pathfinder(puzzle, bifurcation=1 if "hardest" in name else 0) as finder:
+                wanted = wanted or {t.name for t in finder.order[1:]} | {"bifurcation depth 1"}
+                board = finder.board()
+                while not board.solved and not board.contradiction():
+                    masks = list(board.masks)
+                    step = finder.next_step(board)
+                    if step is None:
+                        break
+                    made: Step = board.apply(step[0])
+                    family = step[1].name
+                    if family not in found and family != "naked single":  # marks: placed
+                        found[family] = {
+                            "technique": family,
+                            "step": made.technique,
+                            "puzzle": "".join(str(v or ".") for v in puzzle.cells),
+                            "marks": tokens(masks),
+                            "source": f"tdoku/{name} puzzle {index + 1}",
+                        }
+                        print(json.dumps(found[family]), flush=True)
+                        print(f"{family}: {name} {index + 1}", file=sys.stderr)
+                    assert truth is not None
+            if wanted and wanted <= set(found):
+                return
+
+
+if __name__ == "__main__":
+    main()

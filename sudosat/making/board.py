@@ -1,0 +1,229 @@
+"""The board a logical solve works on: each cell's candidates, the houses, the steps.
+
+A cell's candidates are one integer, bit ``v - 1`` set while value ``v`` is
+possible (as in :mod:`deduce`). A house is a group of N cells that holds every
+value once: a row, a column, a region, or a house a rule declares (a diagonal,
+an extra region). Peers are the cells sharing a house with a cell. A
+:class:`Step` is one deduction: what it places and removes, and what justifies
+it (the cells, the values, the houses and rules, a sentence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from itertools import combinations
+
+from sudosat.core.puzzle import Puzzle, cell_name
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The values of a candidate mask, smallest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length()
+        mask ^= low
+
+
+def bit(value: int) -> int:
+    return 1 << (value - 1)
+
+
+Candidate = tuple[int, int]
+"""(cell, value)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction of a logical solve."""
+
+    technique: str
+    placements: tuple[Candidate, ...] = ()
+    eliminations: tuple[Candidate, ...] = ()
+    cells: tuple[int, ...] = ()
+    """The cells that justify it (shaded in its picture)."""
+    values: tuple[int, ...] = ()
+    """The values it reasons about."""
+    houses: tuple[str, ...] = ()
+    """The houses and rules it reasons about, named (``row 3``, ``killer cage ...``)."""
+    reason: str = ""
+    """Why, in a few words (without the technique's name or what it removes)."""
+    depth: int = 0
+    """Bifurcation only: how many guesses deep its contradiction lies."""
+    tells_what_is_left: bool = False
+    """Its reason names what its cells may still hold (its removals go without saying)."""
+
+
+@dataclass
+class Board:
+    """One puzzle's candidates while it is solved by logic."""
+
+    puzzle: Puzzle
+    masks: list[int]
+    houses: list[tuple[int, ...]]
+    house_names: list[str]
+    placed: list[int] = field(default_factory=list)
+    """The value each cell holds once placed (0: open)."""
+    lines: int = 0
+    """The first ``lines`` houses are rows then columns (the fish's houses)."""
+    boxes: range = range(0)
+    """Indices of the layout's regions among the houses."""
+    _where: list[list[list[int]]] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        n = self.size
+        self.full = (1 << n) - 1
+        self.cell_houses: list[list[int]] = [[] for _ in range(n * n)]
+        for index, house in enumerate(self.houses):
+            for cell in house:
+                self.cell_houses[cell].append(index)
+        self.peers: list[frozenset[int]] = [
+            frozenset(c for h in self.cell_houses[cell] for c in self.houses[h]) - {cell}
+            for cell in range(n * n)
+        ]
+        if not self.placed:
+            self.placed = [0] * (n * n)
+
+    @property
+    def size(self) -> int:
+        return self.puzzle.size
+
+    def name(self, cell: int) -> str:
+        return cell_name(self.size, cell)
+
+    def names(self, cells: Iterable[int]) -> str:
+        return ", ".join(self.name(c) for c in cells)
+
+    def symbol(self, value: int) -> str:
+        return self.puzzle.symbol(value)
+
+    def symbols(self, mask: int) -> str:
+        joiner = "" if self.size <= 9 or self.puzzle.alphabet else ","
+        return joiner.join(self.symbol(v) for v in bits(mask))
+
+    @cached_property
+    def meetings(self) -> list[tuple[int, int, frozenset[int]]]:
+        """Every two houses that share two cells or more, both ways round, with the
+        cells they share (where locked candidates look)."""
+        sets = [frozenset(h) for h in self.houses]
+        found = []
+        for a, b in combinations(range(len(sets)), 2):
+            common = sets[a] & sets[b]
+            if len(common) >= 2:
+                found += [(a, b, common), (b, a, common)]
+        return found
+
+    def copy(self) -> Board:
+        clone = replace(self, masks=list(self.masks), placed=list(self.placed))
+        return clone
+
+    def open_cells(self) -> list[int]:
+        return [c for c, v in enumerate(self.placed) if not v]
+
+    @property
+    def solved(self) -> bool:
+        return all(self.placed)
+
+    def places(self, house: int, value: int) -> list[int]:
+        """The open cells of a house that can still take ``value`` (do not change it)."""
+        where = self._where
+        if where is None:
+            where = self._where = self._index()
+        return where[house][value]
+
+    def _index(self) -> list[list[list[int]]]:
+        """For each house and value, its places: made once per change of candidates."""
+        n = self.size
+        table = []
+        for house in self.houses:
+            row: list[list[int]] = [[] for _ in range(n + 1)]
+            for c in house:
+                if not self.placed[c]:
+                    for v in bits(self.masks[c]):
+                        row[v].append(c)
+            table.append(row)
+        return table
+
+    def changed(self) -> None:
+        """Say that ``masks`` or ``placed`` were changed from outside."""
+        self._where = None
+
+    def missing(self, house: int) -> int:
+        """The values not yet placed in a house, as a mask."""
+        held = 0
+        for c in self.houses[house]:
+            if self.placed[c]:
+                held |= bit(self.placed[c])
+        return self.full & ~held
+
+    def sees(self, a: int, b: int) -> bool:
+        return b in self.peers[a]
+
+    def seen_by_all(self, cells: Sequence[int]) -> frozenset[int]:
+        """The cells that share a house with every one of ``cells`` (not themselves)."""
+        common = self.peers[cells[0]]
+        for c in cells[1:]:
+            common = common & self.peers[c]
+        return common - set(cells)
+
+    def contradiction(self) -> str:
+        """Why the candidates cannot hold a solution ("" while they may)."""
+        for cell, mask in enumerate(self.masks):
+            if not mask:
+                return f"{self.name(cell)} has no candidate left"
+        for index, house in enumerate(self.houses):
+            left = 0
+            for c in house:
+                left |= self.masks[c]
+            if left != self.full:
+                value = next(bits(self.full & ~left))
+                return f"{self.house_names[index]} has no place for {self.symbol(value)}"
+        return ""
+
+    def eliminated(self, removals: Iterable[Candidate]) -> tuple[Candidate, ...]:
+        """The removals that take away a candidate still there, in cell order, once each."""
+        return tuple(sorted({(c, v) for c, v in removals if self.masks[c] & bit(v)}))
+
+    def apply(self, step: Step) -> Step:
+        """Make the step's placements and removals; a placement also removes its
+        value from every peer (added to the step's eliminations). The step as made."""
+        removed = set(step.eliminations)
+        for cell, value in step.placements:
+            removed.update((c, v) for c in [cell] for v in bits(self.masks[c] & ~bit(value)))
+            removed.update((p, value) for p in self.peers[cell] if self.masks[p] & bit(value))
+        self._where = None
+        for cell, value in removed:
+            self.masks[cell] &= ~bit(value)
+        for cell, value in step.placements:
+            self.placed[cell] = value
+            self.masks[cell] = bit(value)
+        kept = tuple(sorted(x for x in removed if x[0] not in {c for c, _ in step.placements}))
+        return replace(step, eliminations=kept)
+
+    def place_silently(self, cell: int, value: int) -> None:
+        """A given: placed, its value out of its peers, no step."""
+        self._where = None
+        self.placed[cell] = value
+        self.masks[cell] = bit(value)
+        for p in self.peers[cell]:
+            self.masks[p] &= ~bit(value)
+
+
+def board_of(puzzle: Puzzle, rule_houses: Sequence[tuple[tuple[int, ...], str]] = ()) -> Board:
+    """The board of ``puzzle``: every value possible, then each given placed
+    (its peers lose it). ``rule_houses``: houses the rules add, with their names."""
+    grid = puzzle.layout
+    n = puzzle.size
+    houses = list(grid.units)
+    names = [grid.unit_name(i) for i in range(len(houses))]
+    for house, name in rule_houses:
+        if house not in houses:
+            houses.append(house)
+            names.append(name)
+    board = Board(
+        puzzle, [(1 << n) - 1] * (n * n), houses, names, lines=2 * n, boxes=range(2 * n, 3 * n)
+    )
+    for cell, value in puzzle.givens:
+        board.place_silently(cell, value)
+    return board

@@ -1,0 +1,427 @@
+"""A logical solve path: the steps a person would take, named and checked.
+
+From the givens' candidates, each step is the first deduction of the easiest
+technique that finds one (:data:`techniques.CLASSIC`, and for a variant each
+rule's own steps, see :mod:`rulesteps`), until the grid is solved, nothing
+applies (``stuck``), or the candidates break a rule (``contradiction``: no
+solution). Bifurcation (a guess followed until it fails) comes last, only
+when asked for, and is named with its depth.
+
+Every step is checked against the true candidates (the values some solution
+puts in a cell, see :mod:`candidates`): one that removes a true candidate is a
+bug in a technique, raised as :class:`UnsoundStep` and never shown.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from sudosat.core.errors import SolverTimeout
+from sudosat.core.puzzle import Puzzle, cell_name
+from sudosat.making.board import Board, Step, bit, bits, board_of
+from sudosat.making.rating import LEVELS, Rating, search_conflicts
+from sudosat.making.techniques import CLASSIC, Technique, propagate
+from sudosat.sat.deadline import deadline_after
+from sudosat.solving.outcome import Outcome, Status
+
+RULE_TECHNIQUES = {
+    "rule": Technique("rule", "easy", 1.8, lambda board: None),
+    "rule pair": Technique("rule pair", "intermediate", 2.8, lambda board: None),
+    "rule and units": Technique("rule and units", "intermediate", 3.0, lambda board: None),
+}
+"""The generic rule steps (their finders are bound to a puzzle's rules)."""
+
+BIFURCATION_WEIGHT = 9.0
+"""Bifurcation's weight at depth 1; each level deeper adds one."""
+
+
+BRANCH_WEIGHT = 7.0
+"""Inside a guess, only techniques up to this weight are followed (wings, small
+fish and subsets): a guess is refuted by plain reasoning, or by guessing deeper."""
+
+
+class UnsoundStep(AssertionError):
+    """A technique removed a value some solution puts there: a bug, never shown."""
+
+
+@dataclass
+class SolvePath:
+    """A puzzle's logical solve path and where it ended."""
+
+    puzzle: Puzzle
+    steps: list[Step]
+    board: Board
+    end: str
+    """``solved``, ``stuck`` (no technique applies), ``contradiction`` (no solution),
+    or ``hint`` (the first step only was asked for)."""
+    reason: str = ""
+    """Why it ended as it did, in words (contradiction, stuck)."""
+    weights: dict[str, Technique] = field(default_factory=dict)
+    """Each technique used, by its step's name."""
+    seconds: float = 0.0
+    outcome: Outcome | None = None
+    """What the puzzle's true candidates say: unique, multiple, none or timeout."""
+    start: tuple[int, ...] = ()
+    """The candidates the path starts from, as masks."""
+
+    def technique(self, step: Step) -> Technique:
+        return self.weights[technique_key(step)]
+
+    def hardest(self) -> Technique | None:
+        """The hardest technique the path needs (None: no step)."""
+        used = [self.technique(s) for s in self.steps]
+        return max(used, key=lambda t: t.weight, default=None)
+
+    def level(self) -> str:
+        found = [LEVELS.index(self.technique(s).level) for s in self.steps]
+        return LEVELS[max(found, default=0)]
+
+    def counts(self) -> dict[str, int]:
+        """How many steps each technique took, in the order first used."""
+        counted: dict[str, int] = {}
+        for s in self.steps:
+            counted[s.technique] = counted.get(s.technique, 0) + 1
+        return counted
+
+
+def truth_of(puzzle: Puzzle, timeout: float | None = None) -> list[int] | None:
+    """Each cell's true candidates as masks (None: no solution), from :mod:`candidates`."""
+    return _truth(puzzle, timeout)[1]
+
+
+def _truth(puzzle: Puzzle, timeout: float | None) -> tuple[Outcome, list[int] | None]:
+    from sudosat.making.candidates import candidates  # deferred: a solver, for this alone
+
+    found = candidates(puzzle, timeout=timeout)
+    if found.outcome.status != Status.NONE and found.outcome.status != Status.TIMEOUT:
+        return found.outcome, [sum(bit(v) for v in values) for values in found.marks]
+    return found.outcome, None
+
+
+class MarksError(ValueError):
+    """Pencil marks that rule out a value some solution holds."""
+
+
+def logical_path(
+    puzzle: Puzzle,
+    *,
+    bifurcation: int = 0,
+    marks: Sequence[int] | None = None,
+    hint: bool = False,
+    timeout: float | None = None,
+    only: Sequence[str] | None = None,
+) -> SolvePath:
+    """What ``sudosat steps`` answers for one puzzle: its true candidates first
+    (the status, and what every step is checked against), then its path, or its
+    first step (``hint``) from the givens or from pencil ``marks`` (a mask per
+    cell). MarksError when the marks rule out a true candidate."""
+    deadline = deadline_after(timeout)
+    outcome, truth = _truth(puzzle, timeout)
+    if outcome.status == Status.TIMEOUT:
+        board = board_of(puzzle)
+        reason = outcome.reason or "the true candidates took all the time"
+        return SolvePath(puzzle, [], board, "timeout", reason, outcome=outcome)
+    if marks is not None and truth is not None:
+        for cell, (mark, true) in enumerate(zip(marks, truth, strict=True)):
+            lost = true & ~mark
+            if lost:
+                value = puzzle.symbol(next(bits(lost)))
+                raise MarksError(
+                    f"the marks rule out {cell_name(puzzle.size, cell)}={value}, "
+                    "which a solution holds"
+                )
+    with Pathfinder(puzzle, bifurcation, only) as finder:
+        found = finder.path(truth, marks, hint, deadline=deadline)
+    found.outcome = outcome
+    return found
+
+
+class Pathfinder:
+    """The techniques of one puzzle, in order, and the steps they take."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        bifurcation: int = 0,
+        only: Sequence[str] | None = None,
+        levels: Sequence[str] | None = None,
+    ) -> None:
+        """``only``: these techniques (and naked singles) alone; ``levels``: the
+        techniques of these rating levels alone."""
+        self.puzzle = puzzle
+        self.bifurcation = bifurcation
+        self.rule_steps = None
+        self.truth: Sequence[int] | None = None
+        constraints = puzzle.rules.constraints if puzzle.rules else ()
+        houses = [
+            (house, rule.describe(puzzle.size))
+            for rule in constraints
+            for house in rule.houses(puzzle.layout)
+        ]
+        self.rule_houses = houses
+        order: list[Technique] = list(CLASSIC)
+        if any(not rule.houses(puzzle.layout) for rule in constraints):
+            from sudosat.making.rulesteps import RuleSteps  # deferred: variants only
+
+            steps = self.rule_steps = RuleSteps(puzzle)
+            bound = {
+                tier: Technique(t.name, t.level, t.weight, _tier(steps, tier))
+                for tier, t in RULE_TECHNIQUES.items()
+            }
+            order.insert(2, bound["rule"])
+            order.insert(4, bound["rule pair"])
+            order.insert(5, bound["rule and units"])
+        if only is not None:
+            order = [t for t in order if t.name in only or t.name == "naked single"]
+        if levels is not None:
+            order = [t for t in order if t.level in levels]
+        self.order = order
+        self.weights = {t.name: t for t in order}
+
+    def close(self) -> None:
+        if self.rule_steps is not None:
+            self.rule_steps.close()
+
+    def __enter__(self) -> Pathfinder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def board(self, marks: Sequence[int] | None = None, puzzle: Puzzle | None = None) -> Board:
+        """The givens' board (of ``puzzle``, when given: the same rules, other givens);
+        ``marks``: candidates a solver has pencilled in (a cell with one mark counts
+        as placed)."""
+        board = board_of(puzzle or self.puzzle, self.rule_houses)
+        if marks is not None:
+            for cell, mark in enumerate(marks):
+                board.masks[cell] &= mark
+            board.changed()
+            for cell, mark in enumerate(marks):
+                one = mark and not mark & (mark - 1)
+                if one and not board.placed[cell] and board.masks[cell] & mark:
+                    board.place_silently(cell, mark.bit_length())
+        return board
+
+    def next_step(self, board: Board) -> tuple[Step, Technique] | None:
+        """The easiest technique's first step on ``board`` (not yet made)."""
+        for technique in self.order:
+            step = technique.find(board)
+            if step is not None:
+                return step, technique
+        if self.bifurcation:
+            step = self._bifurcate(board)
+            if step is not None:
+                return step, self._bifurcation_weight(step.depth)
+        return None
+
+    def _bifurcation_weight(self, depth: int) -> Technique:
+        name = f"bifurcation depth {depth}"
+        technique = Technique(name, "expert", BIFURCATION_WEIGHT + depth - 1, lambda b: None)
+        self.weights[name] = technique
+        return technique
+
+    def path(
+        self,
+        truth: Sequence[int] | None,
+        marks: Sequence[int] | None = None,
+        hint: bool = False,
+        on_step: Callable[[Step], None] | None = None,
+        deadline: float | None = None,
+        puzzle: Puzzle | None = None,
+    ) -> SolvePath:
+        """Steps until solved, stuck or a contradiction (or ``deadline``, a
+        ``time.monotonic()``, passes: ``timeout``); each checked against ``truth``
+        (the true candidates; None: there is no solution)."""
+        start = time.perf_counter()
+        self.truth = truth
+        board = self.board(marks, puzzle)
+        first = tuple(board.masks)
+        steps: list[Step] = []
+        used: dict[str, Technique] = {}
+        end, reason = "stuck", ""
+        while True:
+            why = board.contradiction()
+            if why:
+                end, reason = "contradiction", why
+                break
+            if board.solved:
+                end = "solved"
+                break
+            if deadline is not None and time.monotonic() > deadline:
+                end, reason = "timeout", f"{len(steps)} steps made in the time given"
+                break
+            found = self.next_step(board)
+            if found is None:
+                reason = "no technique of the path applies"
+                break
+            step, technique = found
+            if not step.eliminations and not step.placements:  # a rule that cannot hold
+                steps.append(step)
+                used[technique_key(step)] = technique
+                end, reason = "contradiction", step.reason
+                break
+            made = board.apply(step)
+            _check(made, truth, board)
+            steps.append(made)
+            used[technique_key(made)] = technique
+            if on_step is not None:
+                on_step(made)
+            if hint:
+                end = "hint"
+                break
+        seconds = time.perf_counter() - start
+        return SolvePath(board.puzzle, steps, board, end, reason, used, seconds, start=first)
+
+    def open_cells(self, puzzle: Puzzle) -> list[int]:
+        """The cells the path leaves open in ``puzzle`` (these rules, other givens);
+        every cell when it ends in a contradiction."""
+        found = self.path(None, puzzle=puzzle)
+        if found.end == "contradiction":
+            return list(range(puzzle.size**2))
+        return found.board.open_cells()
+
+    def _bifurcate(self, board: Board) -> Step | None:
+        """A guess that fails, the shallowest first, in cells with fewest candidates
+        first. Only values the true candidates rule out are tried: a true one
+        never fails, so the solution only spares the search, never decides it."""
+        open_cells = [c for c in board.open_cells() if board.masks[c].bit_count() > 1]
+        open_cells.sort(key=lambda c: (board.masks[c].bit_count(), c))
+        truth = self.truth
+        for depth in range(1, self.bifurcation + 1):
+            for cell in open_cells:
+                for value in bits(board.masks[cell]):
+                    if truth is not None and truth[cell] & bit(value):
+                        continue
+                    if self._fails(board, cell, value, depth):
+                        return Step(
+                            "bifurcation",
+                            eliminations=((cell, value),),
+                            cells=(cell,),
+                            values=(value,),
+                            reason=f"{board.name(cell)}={board.symbol(value)} fails "
+                            f"{depth} guess{'es' if depth > 1 else ''} deep",
+                            depth=depth,
+                        )
+        return None
+
+    def _fails(self, board: Board, cell: int, value: int, depth: int) -> bool:
+        """Whether ``cell`` holding ``value`` leads to a contradiction by the path's
+        techniques, guessing again (in the cell with fewest candidates) below depth 1."""
+        masks = propagate(board, cell, value)
+        if masks is None:
+            return True
+        trial = board.copy()
+        trial.masks = masks
+        trial.placed = [v if v else 0 for v in board.placed]
+        trial.placed[cell] = value
+        trial.changed()
+        while not trial.contradiction():
+            for c in trial.open_cells():
+                m = trial.masks[c]
+                if not m & (m - 1):
+                    trial.placed[c] = m.bit_length()
+            trial.changed()
+            if trial.solved:
+                return False
+            found = None
+            for technique in self.order:
+                if technique.weight > BRANCH_WEIGHT:
+                    break
+                found = technique.find(trial)
+                if found is not None:
+                    break
+            if found is None:
+                if depth <= 1:
+                    return False
+                guess = min(
+                    (c for c in trial.open_cells() if trial.masks[c].bit_count() > 1),
+                    key=lambda c: trial.masks[c].bit_count(),
+                )
+                return all(
+                    self._fails(trial, guess, v, depth - 1) for v in bits(trial.masks[guess])
+                )
+            if not found.eliminations and not found.placements:
+                return True
+            trial.apply(found)
+        return True
+
+
+def technique_key(step: Step) -> str:
+    """The name a step's technique is weighed by (a bifurcation's with its depth)."""
+    return f"{step.technique} depth {step.depth}" if step.depth else step.technique
+
+
+def _tier(steps: object, tier: str) -> Callable[[Board], Step | None]:
+    return lambda board: steps.step(board, tier)  # type: ignore[attr-defined]
+
+
+def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:
+    """Raise UnsoundStep when ``step`` removed a true candidate."""
+    if truth is None:
+        return
+    for cell, value in step.eliminations:
+        if truth[cell] & bit(value):
+            raise UnsoundStep(
+                f"{step.technique} removed {board.name(cell)}={board.symbol(value)}, "
+                "which a solution holds"
+            )
+
+
+def solve_path(
+    puzzle: Puzzle,
+    truth: Sequence[int] | None,
+    bifurcation: int = 0,
+    marks: Sequence[int] | None = None,
+    hint: bool = False,
+    only: Sequence[str] | None = None,
+) -> SolvePath:
+    """The logical solve path of ``puzzle``, checked against ``truth`` (its true
+    candidates as masks, :func:`truth_of`; None when it has no solution)."""
+    with Pathfinder(puzzle, bifurcation, only) as finder:
+        return finder.path(truth, marks, hint)
+
+
+SEARCH_RATING = 12.0
+"""Where a puzzle the path's techniques cannot finish starts: above every technique
+(bifurcation at depth 2 rates 11), growing with the search it needs."""
+
+
+def path_rating(path: SolvePath, conflicts: int = 0) -> Rating:
+    """The rating a logical path earns. Solved: its level is its hardest technique's
+    (``simple``: naked singles alone; ``easy``: hidden singles and rules alone;
+    ``intermediate``: locked candidates, rules together and with their units;
+    ``expert``: the rest), rated 1, 2, 3, or, for ``expert``, 1 + the hardest
+    technique's weight (Sudoku Explainer's scale: a pair 4.0, forcing chains 9.0)
+    + a tenth of log2 of how many steps it took. Stuck: ``expert``, 12 + a
+    quarter of log2(1 + ``conflicts``), the search the rest needs."""
+    hardest = path.hardest()
+    if path.end != "solved" or hardest is None:
+        rating = round(SEARCH_RATING + math.log2(1 + conflicts) / 4, 3)
+        return Rating("expert", rating, conflicts, "search")
+    level = path.level()
+    if level != "expert":
+        return Rating(level, float(LEVELS.index(level) + 1), 0, hardest.name)
+    count = sum(1 for step in path.steps if path.technique(step) is hardest)
+    return Rating("expert", round(1 + hardest.weight + math.log2(count) / 10, 3), 0, hardest.name)
+
+
+def rate_by_path(
+    puzzle: Puzzle, solution: Sequence[int] | None = None, timeout: float | None = None
+) -> Rating:
+    """The rating of ``puzzle``'s logical path (:mod:`path`); its solution must be
+    unique (``solution``: when known, else found). Where the path's techniques do
+    not finish, the rest is rated by the conflicts of a search (Minicard over the
+    reduced CNF, deterministic). SolverTimeout when it takes longer than ``timeout``."""
+    deadline = deadline_after(timeout)
+    truth = truth_of(puzzle, timeout) if solution is None else [1 << (v - 1) for v in solution]
+    with Pathfinder(puzzle) as finder:
+        path = finder.path(truth, deadline=deadline)
+    if path.end == "timeout":
+        raise SolverTimeout(f"no rating within {timeout:g} s")
+    if path.end == "solved":
+        return path_rating(path)
+    return path_rating(path, search_conflicts(puzzle, deadline))

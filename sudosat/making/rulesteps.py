@@ -1,0 +1,245 @@
+"""A variant's rules as steps of a logical solve, by one generic mechanism.
+
+"This rule alone, given the current candidates of its cells, rules out d in c"
+is an exact question for a SAT solver: the rule's clauses, each cell holding
+one value, and the candidates ruled out so far as assumptions. d goes when no
+assignment of the rule's cells from their candidates keeps d in c and the rule.
+The same question is asked, in order, of:
+
+* ``rule``: each rule alone (a cage's combinations, a thermometer's order);
+* ``rule pair``: two rules that share a cell, together;
+* ``rule and units``: a rule with the rows, columns and regions its cells lie in
+  (a cage inside a box, innies and outies of the units it crosses).
+
+One Minicard holds every rule's clauses behind a selector of its own (as
+``explain`` uses them) and each unit's "exactly one" behind another, so each
+question is a set of assumptions. A model found answers for every candidate
+it holds at once; only the candidates no model has shown are asked about one
+by one. Answers are kept by the candidates of the cells asked about, so an
+unchanged rule is not asked again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from pysat.card import CardEnc, EncType
+
+from sudosat.core.puzzle import Constraint, Layout, Puzzle
+from sudosat.making.board import Board, Candidate, Step, bit, bits
+from sudosat.sat.cnf import var
+from sudosat.sat.encoding import explaining
+from sudosat.solving.fast import exactly_one
+
+TIERS = ("rule", "rule pair", "rule and units")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What one question switches on, and the cells it asks about."""
+
+    rules: tuple[int, ...]
+    units: tuple[int, ...]
+    cells: tuple[int, ...]
+
+
+class RuleSteps:
+    """The generic rule steps of one puzzle (keep one per path)."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        n = self.n = puzzle.size
+        constraints = puzzle.rules.constraints if puzzle.rules else ()
+        layout = puzzle.layout
+        self.rules: list[Constraint] = list(constraints)
+        groups, clauses, selectors, top = explaining(puzzle)
+        self.solver = exactly_one(groups[: n * n])  # each cell one value: always on
+        for clause in clauses:
+            self.solver.add_clause(clause)
+        self.rule_selectors = selectors
+        self.unit_selectors = []
+        for index in range(len(layout.units)):
+            top += 1
+            guard = top
+            self.unit_selectors.append(guard)
+            for group in groups[n * n + index * n : n * n + (index + 1) * n]:
+                self.solver.add_clause([-guard, *group])
+                most = CardEnc.atmost(group, 1, top_id=top, encoding=EncType.seqcounter)
+                top = max(top, most.nv)
+                for clause in most.clauses:
+                    self.solver.add_clause([-guard, *clause])
+        everywhere = tuple(range(n * n))
+        self.rule_cells = [tuple(rule.cells()) or everywhere for rule in self.rules]
+        self.asked = [not rule.houses(layout) for rule in self.rules]
+        """Houses-only rules (a jigsaw's regions, diagonals) speak through singles."""
+        self.units_of = [
+            tuple(sorted({u for c in cells for u in _units_of(layout, c)}))
+            for cells in self.rule_cells
+        ]
+        self.cache: dict[tuple[Scope, tuple[int, ...]], tuple[Candidate, ...] | None] = {}
+        self.witnesses: dict[Scope, list[tuple[int, ...]]] = {}
+        self._assumed: dict[Scope, tuple[int, ...]] = {}
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def scopes(self, tier: str) -> list[tuple[Scope, str]]:
+        """The questions of a tier, each with the words that name it."""
+        n, found = self.n, []
+        indices = [i for i, asked in enumerate(self.asked) if asked]
+        if tier == "rule":
+            for i in indices:
+                found.append((Scope((i,), (), self.rule_cells[i]), self._name(i)))
+        elif tier == "rule pair":
+            for i, j in combinations(indices, 2):
+                if set(self.rule_cells[i]) & set(self.rule_cells[j]):
+                    cells = tuple(sorted(set(self.rule_cells[i]) | set(self.rule_cells[j])))
+                    named = f"{self._name(i)} with {self._name(j)}"
+                    found.append((Scope((i, j), (), cells), named))
+        else:
+            layout = self.puzzle.layout
+            units = layout.units
+            every_unit = tuple(range(len(units)))
+            for i in indices:
+                if len(self.rule_cells[i]) == n * n:  # a whole-grid rule: with every unit
+                    named = f"{self._name(i)} with every row, column and region"
+                    found.append((Scope((i,), every_unit, self.rule_cells[i]), named))
+                    continue
+                cells = tuple(sorted({c for u in self.units_of[i] for c in units[u]}))
+                named = f"{self._name(i)} in its units"
+                found.append((Scope((i,), self.units_of[i], cells), named))
+        return found
+
+    def _name(self, index: int) -> str:
+        return self.rules[index].describe(self.n)
+
+    def step(self, board: Board, tier: str) -> Step | None:
+        """The first question of ``tier`` that removes a candidate, as a step."""
+        for scope, name in self.scopes(tier):
+            removed = self.removes(board, scope)
+            if removed is None:
+                return Step(
+                    tier,
+                    eliminations=(),
+                    cells=scope.cells,
+                    houses=(name,),
+                    reason=f"{name} cannot hold with these candidates",
+                )
+            if removed:
+                touched = sorted({c for c, _ in removed})
+                left = ", ".join(
+                    f"{board.name(c)} {{{board.symbols(board.masks[c] & ~_lost(removed, c))}}}"
+                    for c in touched
+                )
+                shown = scope.cells if len(scope.cells) < self.n * self.n else tuple(touched)
+                return Step(
+                    tier,
+                    eliminations=removed,
+                    cells=tuple(c for c in shown if not board.placed[c] or c in touched),
+                    houses=(name,),
+                    values=tuple(sorted({v for _, v in removed})),
+                    reason=f"{name}: {left}" if len(touched) <= SAID_CELLS else name,
+                    tells_what_is_left=len(touched) <= SAID_CELLS,
+                )
+        return None
+
+    def removes(self, board: Board, scope: Scope) -> tuple[Candidate, ...] | None:
+        """The candidates of the scope's cells it rules out (None: it cannot hold).
+
+        Solutions of the scope found before (its witnesses) that still fit the
+        candidates show their values possible at no cost; only the candidates
+        none of them holds are asked about."""
+        key = (scope, tuple(board.masks[c] for c in self.assumed(scope)))
+        if key in self.cache:
+            return self.cache[key]
+        n = self.n
+        cells = self.assumed(scope)
+        masks = [board.masks[c] for c in cells]
+        witnesses = [w for w in self.witnesses.get(scope, []) if all(map(_holds, masks, w))]
+        assumptions = [self.rule_selectors[i] for i in scope.rules]
+        assumptions += [self.unit_selectors[u] for u in scope.units]
+        assumptions += [
+            -var(n, c, v) for c, m in zip(cells, masks, strict=True) for v in bits(board.full & ~m)
+        ]
+        found: tuple[Candidate, ...] | None = ()
+        if not witnesses:
+            if self.solver.solve(assumptions=assumptions):
+                witnesses.append(self._model(cells))
+            else:
+                found = None
+        if found is not None:
+            shown = [0] * len(cells)
+            for w in witnesses:
+                shown = [s | bit(v) for s, v in zip(shown, w, strict=True)]
+            asked = set(scope.cells)
+            removed = []
+            # MiniSat's phase saving overwrites polarities: point it again before each call
+            choices = [
+                (j, bit(v), var(n, c, v))
+                for j, (c, m) in enumerate(zip(cells, masks, strict=True))
+                for v in bits(m)
+            ]
+            for i, c in enumerate(cells):
+                if c not in asked:
+                    continue
+                for v in bits(masks[i] & ~shown[i]):
+                    if shown[i] & bit(v):
+                        continue
+                    self.solver.set_phases([x if not shown[j] & b else -x for j, b, x in choices])
+                    if self.solver.solve(assumptions=[*assumptions, var(n, c, v)]):
+                        w = self._model(cells)
+                        witnesses.append(w)
+                        shown = [s | bit(x) for s, x in zip(shown, w, strict=True)]
+                    else:
+                        removed.append((c, v))
+            found = tuple(removed)
+        self.witnesses[scope] = witnesses[-WITNESSES:]
+        self.cache[key] = found
+        return found
+
+    def assumed(self, scope: Scope) -> tuple[int, ...]:
+        """The cells whose candidates a question assumes: its own, its rules' and its
+        units'."""
+        found = self._assumed.get(scope)
+        if found is None:
+            units = self.puzzle.layout.units
+            cells = set(scope.cells)
+            cells.update(c for i in scope.rules for c in self.rule_cells[i])
+            cells.update(c for u in scope.units for c in units[u])
+            found = self._assumed[scope] = tuple(sorted(cells))
+        return found
+
+    def _model(self, cells: Sequence[int]) -> tuple[int, ...]:
+        """The values the last model puts in ``cells``."""
+        n = self.n
+        model = (self.solver.get_model() or [])[: n**3]
+        values = [(x - 1) % n + 1 for x in model if x > 0]  # one a cell, in cell order
+        return tuple(values[c] for c in cells)
+
+
+def _holds(mask: int, value: int) -> bool:
+    return bool(mask & bit(value))
+
+
+SAID_CELLS = 4
+"""A rule step names what its cells may still hold when it touches this many or fewer."""
+
+WITNESSES = 64
+"""Solutions kept for each question, to show values possible without asking again."""
+
+
+def _lost(removed: Sequence[Candidate], cell: int) -> int:
+    mask = 0
+    for c, v in removed:
+        if c == cell:
+            mask |= bit(v)
+    return mask
+
+
+def _units_of(layout: Layout, cell: int) -> tuple[int, ...]:
+    """The indices in :attr:`Layout.units` of a cell's row, column and region."""
+    rows, cols, regions = layout.unit_index
+    n = layout.size
+    return (rows[cell], n + cols[cell], 2 * n + regions[cell])

@@ -1,0 +1,721 @@
+"""The classic techniques of a logical solve, each a function from a board to its
+first step (None: it finds nothing). They look at candidates only, never at the
+solution, and none assumes the puzzle is unique.
+
+Each technique reads as a setter would say it: a house, a value, the cells
+involved. Chains follow alternating inference: from a candidate assumed false
+a strong link (the only other place, or the only other value) makes the next
+true, and a weak link (a peer, or another value of the cell) makes the next
+false; a chain from ``A`` false to ``E`` true proves "A or E", and whatever
+sees both goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from sudosat.making.board import Board, Candidate, Step, bit, bits
+
+Finder = Callable[[Board], "Step | None"]
+
+
+@dataclass(frozen=True)
+class Technique:
+    """A technique, where it sits in the order of difficulty, and its weight."""
+
+    name: str
+    level: str
+    """The rating level a puzzle needing it gets at least."""
+    weight: float
+    """How hard it is, on Sudoku Explainer's scale (1.0: a naked single)."""
+    find: Finder
+
+
+def _popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+# --- singles -------------------------------------------------------------------
+
+
+def naked_single(board: Board) -> Step | None:
+    for cell in board.open_cells():
+        mask = board.masks[cell]
+        if mask and not mask & (mask - 1):
+            value = mask.bit_length()
+            return Step(
+                "naked single",
+                placements=((cell, value),),
+                cells=(cell,),
+                values=(value,),
+                reason=f"{board.name(cell)} can only be {board.symbol(value)}",
+            )
+    return None
+
+
+def hidden_single(board: Board) -> Step | None:
+    for house, cells in enumerate(board.houses):
+        for value in bits(board.missing(house)):
+            places = board.places(house, value)
+            if len(places) == 1:
+                where = board.house_names[house]
+                return Step(
+                    "hidden single",
+                    placements=((places[0], value),),
+                    cells=cells,
+                    values=(value,),
+                    houses=(where,),
+                    reason=f"{board.symbol(value)} has one place in {where}: "
+                    f"{board.name(places[0])}",
+                )
+    return None
+
+
+# --- intersections ---------------------------------------------------------------
+
+
+def locked_candidates(board: Board) -> Step | None:
+    """A value whose places in one house all lie where it meets another: the other's
+    remaining cells lose it (pointing from a box, claiming from a line)."""
+    for one, other, common in board.meetings:
+        for value in bits(board.missing(one)):
+            places = board.places(one, value)
+            if len(places) < 2 or not common.issuperset(places):
+                continue
+            removed = [(c, value) for c in board.places(other, value) if c not in common]
+            if removed:
+                kind = _locked_kind(board, one, other)
+                a, b = board.house_names[one], board.house_names[other]
+                return Step(
+                    kind,
+                    eliminations=tuple(removed),
+                    cells=tuple(places),
+                    values=(value,),
+                    houses=(a, b),
+                    reason=f"in {a}, {board.symbol(value)} is only where it meets {b}",
+                )
+    return None
+
+
+def _locked_kind(board: Board, one: int, other: int) -> str:
+    if one in board.boxes and other < board.lines:
+        return "pointing"
+    if one < board.lines and other in board.boxes:
+        return "claiming"
+    return "locked candidates"
+
+
+# --- subsets ---------------------------------------------------------------------
+
+SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def naked_subset(size: int) -> Finder:
+    def find(board: Board) -> Step | None:
+        for house, cells in enumerate(board.houses):
+            open_cells = [c for c in cells if not board.placed[c]]
+            if len(open_cells) <= size:
+                continue
+            small = [c for c in open_cells if 2 <= _popcount(board.masks[c]) <= size]
+            for group in combinations(small, size):
+                union = 0
+                for c in group:
+                    union |= board.masks[c]
+                if _popcount(union) != size:
+                    continue
+                removed = [
+                    (c, v)
+                    for c in open_cells
+                    if c not in group
+                    for v in bits(board.masks[c] & union)
+                ]
+                if removed:
+                    where = board.house_names[house]
+                    return Step(
+                        f"naked {SUBSET_NAMES[size]}",
+                        eliminations=tuple(removed),
+                        cells=group,
+                        values=tuple(bits(union)),
+                        houses=(where,),
+                        reason=f"in {where}, {board.names(group)} hold "
+                        f"{{{board.symbols(union)}}} between them",
+                    )
+        return None
+
+    return find
+
+
+def hidden_subset(size: int) -> Finder:
+    def find(board: Board) -> Step | None:
+        for house, cells in enumerate(board.houses):
+            if sum(1 for c in cells if not board.placed[c]) <= size:
+                continue
+            spots = {v: board.places(house, v) for v in bits(board.missing(house))}
+            few = [v for v, places in spots.items() if 2 <= len(places) <= size]
+            for group in combinations(few, size):
+                where_cells = sorted({c for v in group for c in spots[v]})
+                if len(where_cells) != size:
+                    continue
+                kept = sum(bit(v) for v in group)
+                removed = [(c, v) for c in where_cells for v in bits(board.masks[c] & ~kept)]
+                if removed:
+                    where = board.house_names[house]
+                    return Step(
+                        f"hidden {SUBSET_NAMES[size]}",
+                        eliminations=tuple(removed),
+                        cells=tuple(where_cells),
+                        values=group,
+                        houses=(where,),
+                        reason=f"in {where}, {{{board.symbols(kept)}}} fit only in "
+                        f"{board.names(where_cells)}",
+                    )
+        return None
+
+    return find
+
+
+# --- fish --------------------------------------------------------------------------
+
+FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
+
+
+def fish(size: int) -> Finder:
+    """``size`` rows whose places for a value lie in ``size`` columns: those columns'
+    other cells lose it (and the same with rows and columns swapped)."""
+
+    def find(board: Board) -> Step | None:
+        n = board.size
+        for value in range(1, n + 1):
+            for by_rows in (True, False):
+                bases = []
+                for i in range(n):
+                    places = board.places(i if by_rows else n + i, value)
+                    if 2 <= len(places) <= size:
+                        bases.append((i, places))
+                for group in combinations(bases, size):
+                    covers = {(c % n if by_rows else c // n) for _, places in group for c in places}
+                    if len(covers) != size:
+                        continue
+                    base_cells = {c for _, places in group for c in places}
+                    removed = [
+                        (c, value)
+                        for cover in sorted(covers)
+                        for c in board.places(n + cover if by_rows else cover, value)
+                        if c not in base_cells
+                    ]
+                    if removed:
+                        names = [board.house_names[i if by_rows else n + i] for i, _ in group]
+                        cover_names = [board.house_names[n + k if by_rows else k] for k in covers]
+                        return Step(
+                            FISH_NAMES[size],
+                            eliminations=tuple(removed),
+                            cells=tuple(sorted(base_cells)),
+                            values=(value,),
+                            houses=tuple(names + sorted(cover_names)),
+                            reason=f"{board.symbol(value)} in {', '.join(names)} lies "
+                            f"only in {', '.join(sorted(cover_names))}",
+                        )
+        return None
+
+    return find
+
+
+# --- wings -----------------------------------------------------------------------
+
+
+def _bivalue(board: Board) -> list[int]:
+    return [c for c in board.open_cells() if _popcount(board.masks[c]) == 2]
+
+
+def xy_wing(board: Board) -> Step | None:
+    """A pivot {x,y} seeing pincers {x,z} and {y,z}: z goes from what sees both pincers."""
+    pairs = _bivalue(board)
+    for pivot in pairs:
+        pm = board.masks[pivot]
+        pincers = [c for c in pairs if c in board.peers[pivot]]
+        for a, b in combinations(pincers, 2):
+            ma, mb = board.masks[a], board.masks[b]
+            z = ma & ~pm
+            if _popcount(ma & pm) != 1 or _popcount(mb & pm) != 1 or ma & mb & pm:
+                continue
+            if not z or mb & ~pm != z:
+                continue
+            value = z.bit_length()
+            removed = [(c, value) for c in board.peers[a] & board.peers[b] if board.masks[c] & z]
+            removed = [x for x in removed if x[0] != pivot]
+            if removed:
+                return Step(
+                    "XY-wing",
+                    eliminations=tuple(sorted(removed)),
+                    cells=(pivot, a, b),
+                    values=tuple(bits(pm | z)),
+                    reason=f"pivot {board.name(pivot)} {{{board.symbols(pm)}}} makes "
+                    f"{board.name(a)} or {board.name(b)} {board.symbol(value)}",
+                )
+    return None
+
+
+def xyz_wing(board: Board) -> Step | None:
+    """A pivot {x,y,z} seeing pincers {x,z} and {y,z}: z goes from what sees all three."""
+    pairs = _bivalue(board)
+    for pivot in board.open_cells():
+        pm = board.masks[pivot]
+        if _popcount(pm) != 3:
+            continue
+        pincers = [c for c in pairs if c in board.peers[pivot] and board.masks[c] & ~pm == 0]
+        for a, b in combinations(pincers, 2):
+            ma, mb = board.masks[a], board.masks[b]
+            if ma == mb or ma | mb != pm:
+                continue
+            z = ma & mb
+            value = z.bit_length()
+            seen = board.peers[pivot] & board.peers[a] & board.peers[b]
+            removed = sorted((c, value) for c in seen if board.masks[c] & z)
+            if removed:
+                return Step(
+                    "XYZ-wing",
+                    eliminations=tuple(removed),
+                    cells=(pivot, a, b),
+                    values=tuple(bits(pm)),
+                    reason=f"one of {board.name(pivot)}, {board.name(a)}, {board.name(b)} "
+                    f"is {board.symbol(value)}",
+                )
+    return None
+
+
+def w_wing(board: Board) -> Step | None:
+    """Two far cells {x,y} whose x's are joined by a strong link on x: y goes from
+    what sees both."""
+    pairs = _bivalue(board)
+    for a, b in combinations(pairs, 2):
+        mask = board.masks[a]
+        if board.masks[b] != mask or b in board.peers[a]:
+            continue
+        for x, y in (tuple(bits(mask)), tuple(bits(mask))[::-1]):
+            seen = board.peers[a] & board.peers[b]
+            removed = sorted((c, y) for c in seen if board.masks[c] & bit(y))
+            if not removed:
+                continue
+            for house in range(len(board.houses)):
+                places = board.places(house, x)
+                if len(places) != 2 or a in places or b in places:
+                    continue
+                p, q = places
+                if (p in board.peers[a] and q in board.peers[b]) or (
+                    q in board.peers[a] and p in board.peers[b]
+                ):
+                    return Step(
+                        "W-wing",
+                        eliminations=tuple(removed),
+                        cells=(a, b, p, q),
+                        values=(x, y),
+                        houses=(board.house_names[house],),
+                        reason=f"{board.name(a)} and {board.name(b)} are {{{board.symbols(mask)}}} "
+                        f"and {board.symbol(x)} in {board.house_names[house]} is in "
+                        f"{board.name(p)} or {board.name(q)}: one of them is {board.symbol(y)}",
+                    )
+    return None
+
+
+# --- colouring and chains ----------------------------------------------------------
+
+
+def _strong_places(board: Board, value: int) -> dict[int, set[int]]:
+    """For each cell, the cells joined to it by a strong link on ``value`` (a house
+    where the two are its only places)."""
+    links: dict[int, set[int]] = {}
+    for house in range(len(board.houses)):
+        places = board.places(house, value)
+        if len(places) == 2:
+            p, q = places
+            links.setdefault(p, set()).add(q)
+            links.setdefault(q, set()).add(p)
+    return links
+
+
+def simple_colouring(board: Board) -> Step | None:
+    """The strong links of one value, coloured in two colours: a colour twice in a house
+    is false; a cell seeing both colours loses the value."""
+    for value in range(1, board.size + 1):
+        links = _strong_places(board, value)
+        seen: set[int] = set()
+        for start in sorted(links):
+            if start in seen:
+                continue
+            colour = {start: 0}
+            queue = [start]
+            for cell in queue:
+                for other in sorted(links[cell]):
+                    if other not in colour:
+                        colour[other] = 1 - colour[cell]
+                        queue.append(other)
+            seen.update(colour)
+            if len(colour) < 3:
+                continue
+            sides = [[c for c in colour if colour[c] == k] for k in (0, 1)]
+            step = _colour_wrap(board, value, sides) or _colour_trap(board, value, sides)
+            if step:
+                return step
+    return None
+
+
+def _colour_wrap(board: Board, value: int, sides: list[list[int]]) -> Step | None:
+    for side in sides:
+        for a, b in combinations(side, 2):
+            if b in board.peers[a]:
+                return Step(
+                    "simple colouring",
+                    eliminations=tuple(sorted((c, value) for c in side)),
+                    cells=tuple(sorted(sides[0] + sides[1])),
+                    values=(value,),
+                    reason=f"the strong links of {board.symbol(value)} coloured: "
+                    f"{board.name(a)} and {board.name(b)} share a colour and a house",
+                )
+    return None
+
+
+def _colour_trap(board: Board, value: int, sides: list[list[int]]) -> Step | None:
+    inside = set(sides[0]) | set(sides[1])
+    removed = []
+    for cell in board.open_cells():
+        if cell in inside or not board.masks[cell] & bit(value):
+            continue
+        peers = board.peers[cell]
+        if any(c in peers for c in sides[0]) and any(c in peers for c in sides[1]):
+            removed.append((cell, value))
+    if not removed:
+        return None
+    return Step(
+        "simple colouring",
+        eliminations=tuple(removed),
+        cells=tuple(sorted(inside)),
+        values=(value,),
+        reason=f"the strong links of {board.symbol(value)} coloured: one colour is "
+        f"true, and {board.names(c for c, _ in removed)} see both",
+    )
+
+
+CHAIN_LINKS = 16
+"""The longest chain looked for, in links."""
+
+
+def _links(
+    board: Board, kind: str
+) -> tuple[dict[Candidate, list[Candidate]], Callable[[Candidate], list[Candidate]]]:
+    """Strong links between candidates as a chain of ``kind`` may use them, and a
+    function giving a candidate's weak links (found when first asked for)."""
+    strong: dict[Candidate, list[Candidate]] = {}
+    open_cells = board.open_cells()
+    bivalue_only = kind == "XY-chain"
+    if kind != "X-chain":
+        for c in open_cells:
+            values = list(bits(board.masks[c]))
+            if len(values) == 2:
+                strong.setdefault((c, values[0]), []).append((c, values[1]))
+                strong.setdefault((c, values[1]), []).append((c, values[0]))
+    if not bivalue_only:
+        for value in range(1, board.size + 1):
+            for cell, others in _strong_places(board, value).items():
+                strong.setdefault((cell, value), []).extend((o, value) for o in sorted(others))
+    known: dict[Candidate, list[Candidate]] = {}
+
+    def weak(node: Candidate) -> list[Candidate]:
+        found = known.get(node)
+        if found is None:
+            c, v = node
+            b = bit(v)
+            found = [
+                (p, v)
+                for p in sorted(board.peers[c])
+                if not board.placed[p]
+                and board.masks[p] & b
+                and (not bivalue_only or _popcount(board.masks[p]) == 2)
+            ]
+            if kind == "AIC":
+                found += [(c, w) for w in bits(board.masks[c] & ~b)]
+            known[node] = found
+        return found
+
+    return strong, weak
+
+
+def chain(kind: str) -> Finder:
+    """Alternating inference chains: ``X-chain`` (one value, strong links between
+    places), ``XY-chain`` (bivalue cells, each the only other value of its cell),
+    ``AIC`` (any of these links)."""
+
+    def find(board: Board) -> Step | None:
+        strong, weak = _links(board, kind)
+        for start in sorted(strong):
+            found = _chain_from(board, kind, start, strong, weak)
+            if found:
+                return found
+        return None
+
+    return find
+
+
+def _chain_from(
+    board: Board,
+    kind: str,
+    start: Candidate,
+    strong: dict[Candidate, list[Candidate]],
+    weak: Callable[[Candidate], list[Candidate]],
+) -> Step | None:
+    """The shortest chain from ``start`` assumed false to a candidate proved true that
+    removes something, as a step."""
+    parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None] = {(start, False): None}
+    frontier = [(start, False)]
+    for _ in range(CHAIN_LINKS):
+        ahead = []
+        for node, true in frontier:
+            for nxt in weak(node) if true else strong.get(node, ()):
+                state = (nxt, not true)
+                if state in parent or nxt == start:
+                    continue
+                parent[state] = (node, true)
+                ahead.append(state)
+                if not true:  # nxt is now proved true: "start or nxt"
+                    removed = _either_removes(board, start, nxt)
+                    if removed:
+                        path = _path(parent, state)
+                        return Step(
+                            kind,
+                            eliminations=removed,
+                            cells=tuple(dict.fromkeys(c for c, _ in path)),
+                            values=tuple(sorted({v for _, v in path})),
+                            reason=_chain_text(board, path),
+                        )
+        frontier = ahead
+        if not frontier:
+            break
+    return None
+
+
+def _either_removes(board: Board, a: Candidate, e: Candidate) -> tuple[Candidate, ...]:
+    """What "a or e is true" removes."""
+    (ca, va), (ce, ve) = a, e
+    if va == ve:
+        if ca == ce:
+            return ()
+        seen = board.peers[ca] & board.peers[ce]
+        return tuple(sorted((c, va) for c in seen if board.masks[c] & bit(va)))
+    if ca == ce:
+        return tuple((ca, v) for v in bits(board.masks[ca] & ~(bit(va) | bit(ve))))
+    removed = []
+    if ce in board.peers[ca]:
+        if board.masks[ca] & bit(ve):
+            removed.append((ca, ve))
+        if board.masks[ce] & bit(va):
+            removed.append((ce, va))
+    return tuple(sorted(removed))
+
+
+def _path(
+    parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None],
+    state: tuple[Candidate, bool],
+) -> list[Candidate]:
+    path = []
+    at: tuple[Candidate, bool] | None = state
+    while at is not None:
+        path.append(at[0])
+        at = parent[at]
+    return path[::-1]
+
+
+def _chain_text(board: Board, path: list[Candidate]) -> str:
+    words = []
+    for i, (c, v) in enumerate(path):
+        sign = "=" if i % 2 else "≠"
+        words.append(f"{board.name(c)}{sign}{board.symbol(v)}")
+    return " → ".join(words)
+
+
+# --- forcing chains and bifurcation ---------------------------------------------------
+
+
+def propagate(board: Board, cell: int, value: int, locked: bool = False) -> list[int] | None:
+    """The candidates once ``cell`` holds ``value`` and naked and hidden singles (and,
+    ``locked``, locked candidates) have run out; None: a contradiction."""
+    run = Propagation(board)
+    run.todo.append((cell, value))
+    while True:
+        if not run.singles():
+            return None
+        if not locked or not run.locked():
+            return run.masks
+
+
+class Propagation:
+    """A board's candidates copied and reasoned on quickly, without steps: the
+    placements still to make (``todo``) and the houses whose candidates changed
+    since they were last looked at (``dirty``)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.masks = list(board.masks)
+        self.placed = list(board.placed)
+        self.todo: list[tuple[int, int]] = []
+        self.dirty: set[int] = set()
+
+    def singles(self) -> bool:
+        """Naked and hidden singles to a fixpoint; False: a contradiction."""
+        masks, placed, todo, dirty = self.masks, self.placed, self.todo, self.dirty
+        board = self.board
+        full, houses, cell_houses, peers = board.full, board.houses, board.cell_houses, board.peers
+        while todo or dirty:
+            while todo:
+                c, v = todo.pop()
+                if placed[c]:
+                    if placed[c] != v:
+                        return False
+                    continue
+                b = bit(v)
+                if not masks[c] & b:
+                    return False
+                placed[c] = v
+                masks[c] = b
+                dirty.update(cell_houses[c])
+                for p in peers[c]:
+                    if masks[p] & b:
+                        masks[p] &= ~b
+                        m = masks[p]
+                        if not m:
+                            return False
+                        dirty.update(cell_houses[p])
+                        if not placed[p] and not m & (m - 1):
+                            todo.append((p, m.bit_length()))
+            checking = list(dirty)
+            dirty.clear()
+            for index in checking:
+                house = houses[index]
+                seen = once = 0
+                for c in house:
+                    m = masks[c]
+                    once = (once & ~m) | (m & ~seen)
+                    seen |= m
+                if seen != full:
+                    return False
+                for c in house:
+                    hit = masks[c] & once
+                    if hit and not placed[c]:
+                        if hit & (hit - 1):
+                            return False
+                        todo.append((c, hit.bit_length()))
+        return True
+
+    def locked(self) -> bool:
+        """One round of locked candidates; whether it removed anything."""
+        board, masks = self.board, self.masks
+        changed = False
+        for one, other, common in board.meetings:
+            inside = outside = 0
+            for c in board.houses[one]:
+                if c in common:
+                    inside |= masks[c]
+                else:
+                    outside |= masks[c]
+            locked = inside & ~outside
+            if not locked:
+                continue
+            for c in board.houses[other]:
+                if c not in common and masks[c] & locked and not self.placed[c]:
+                    masks[c] &= ~locked
+                    m = masks[c]
+                    changed = True
+                    self.dirty.update(board.cell_houses[c])
+                    if m and not m & (m - 1):
+                        self.todo.append((c, m.bit_length()))
+        return changed
+
+
+def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, ...], str]]:
+    """Sets of candidates one of which is true: each cell's (fewest first), then each
+    house's places for a value."""
+    open_cells = sorted(board.open_cells(), key=lambda c: _popcount(board.masks[c]))
+    for c in open_cells:
+        if _popcount(board.masks[c]) <= 4:
+            yield "cell", [(c, v) for v in bits(board.masks[c])], (c,), board.name(c)
+    for house in range(len(board.houses)):
+        for value in bits(board.missing(house)):
+            places = board.places(house, value)
+            if 2 <= len(places) <= 3:
+                name = f"{board.symbol(value)} in {board.house_names[house]}"
+                yield "house", [(c, value) for c in places], tuple(places), name
+
+
+def forcing(dynamic: bool) -> Finder:
+    """Each candidate of a cell (or each place of a value in a house) followed through
+    singles (``dynamic``: and locked candidates): one that ends in a contradiction
+    goes; what every choice removes goes."""
+    prefix = "dynamic " if dynamic else ""
+    through = "singles and locked candidates" if dynamic else "singles"
+
+    def find(board: Board) -> Step | None:
+        branches = list(_branches(board))
+        outcomes: dict[Candidate, list[int] | None] = {}
+
+        def follow(c: int, v: int) -> list[int] | None:
+            if (c, v) not in outcomes:
+                outcomes[c, v] = propagate(board, c, v, dynamic)
+            return outcomes[c, v]
+
+        for _kind, options, cells, _name in branches:
+            for c, v in options:
+                if follow(c, v) is None:
+                    return Step(
+                        f"{prefix}contradiction chain",
+                        eliminations=((c, v),),
+                        cells=cells,
+                        values=(v,),
+                        reason=f"{board.name(c)}={board.symbol(v)} leads through {through} "
+                        "to a contradiction",
+                    )
+        for kind, options, cells, name in branches:
+            live = [m for m in (follow(c, v) for c, v in options) if m is not None]
+            removed = []
+            for c in board.open_cells():
+                union = 0
+                for masks in live:
+                    union |= masks[c]
+                removed += [(c, v) for v in bits(board.masks[c] & ~union)]
+            if removed:
+                return Step(
+                    f"{prefix}{kind} forcing chains",
+                    eliminations=tuple(removed),
+                    cells=cells,
+                    values=tuple(sorted({v for _, v in options})),
+                    reason=f"every choice for {name} leads through {through} to this",
+                )
+        return None
+
+    return find
+
+
+CLASSIC: tuple[Technique, ...] = (
+    Technique("naked single", "simple", 1.0, naked_single),
+    Technique("hidden single", "easy", 1.5, hidden_single),
+    Technique("locked candidates", "intermediate", 2.6, locked_candidates),
+    Technique("naked pair", "expert", 3.0, naked_subset(2)),
+    Technique("X-wing", "expert", 3.2, fish(2)),
+    Technique("hidden pair", "expert", 3.4, hidden_subset(2)),
+    Technique("naked triple", "expert", 3.6, naked_subset(3)),
+    Technique("swordfish", "expert", 3.8, fish(3)),
+    Technique("hidden triple", "expert", 4.0, hidden_subset(3)),
+    Technique("XY-wing", "expert", 4.2, xy_wing),
+    Technique("XYZ-wing", "expert", 4.4, xyz_wing),
+    Technique("W-wing", "expert", 4.4, w_wing),
+    Technique("naked quad", "expert", 5.0, naked_subset(4)),
+    Technique("jellyfish", "expert", 5.2, fish(4)),
+    Technique("hidden quad", "expert", 5.4, hidden_subset(4)),
+    Technique("simple colouring", "expert", 5.6, simple_colouring),
+    Technique("X-chain", "expert", 6.6, chain("X-chain")),
+    Technique("XY-chain", "expert", 6.8, chain("XY-chain")),
+    Technique("AIC", "expert", 7.0, chain("AIC")),
+    Technique("forcing chains", "expert", 8.0, forcing(False)),
+    Technique("dynamic forcing chains", "expert", 8.5, forcing(True)),
+)
+"""The classic techniques, easiest first: a path always takes the first that finds
+something."""

@@ -1,0 +1,295 @@
+"""Showing logical solve paths (``sudosat steps``) in every format.
+
+* ``rich`` / ``text``: each step as a short sentence: its number, the technique,
+  why, what it places and removes; then where the path ended, its level and
+  rating; ``--grid`` adds the pencil marks before the first step and after the
+  last;
+* ``json`` / ``jsonl``: :func:`path_record`, a list of steps a web page can
+  replay (technique, cells, values, houses and rules, placements, eliminations);
+* ``line``: ``END LEVEL RATING STEPS HARDEST`` a puzzle, for logs;
+* ``svg`` / ``pdf`` / ``png``: the candidates where the path ended (or after the
+  hint); ``--each-step``: a picture per step, the justifying cells shaded, the
+  removed candidates struck in red, the placed value ringed.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from sudosat.core.puzzle import Puzzle, cell_name
+from sudosat.running.marks import rich_pencil_grid
+from sudosat.running.report import (
+    PICTURE_BREAK,
+    PICTURES,
+    STATUS_STYLE,
+    Result,
+    View,
+    caption_of,
+    json_text,
+    record_head,
+    rich_each,
+)
+
+if TYPE_CHECKING:
+    from sudosat.making.board import Step
+    from sudosat.making.path import SolvePath
+    from sudosat.making.rating import Rating
+
+ENDS = {
+    "solved": "solved by logic",
+    "stuck": "stuck: no technique of the path applies (--bifurcation N guesses)",
+    "contradiction": "a contradiction: the puzzle has no solution",
+    "hint": "the next step",
+    "timeout": "out of time",
+}
+
+
+def values_of(mask: int) -> tuple[int, ...]:
+    found, v = [], 1
+    while mask:
+        if mask & 1:
+            found.append(v)
+        mask >>= 1
+        v += 1
+    return tuple(found)
+
+
+def rating_of(path: SolvePath) -> Rating | None:
+    """The rating the path earns (None: it ended in a contradiction or ran out)."""
+    from sudosat.making.path import path_rating  # deferred: steps only
+
+    if path.end not in ("solved", "stuck"):
+        return None
+    return path_rating(path)
+
+
+def _candidate(puzzle: Puzzle, candidate: tuple[int, int]) -> dict[str, Any]:
+    cell, value = candidate
+    return {"cell": cell_name(puzzle.size, cell), "value": puzzle.symbol(value)}
+
+
+def step_record(puzzle: Puzzle, step: Step) -> dict[str, Any]:
+    """One step as JSON."""
+    n = puzzle.size
+    data: dict[str, Any] = {
+        "technique": step.technique,
+        "placements": [_candidate(puzzle, x) for x in step.placements],
+        "eliminations": [_candidate(puzzle, x) for x in step.eliminations],
+        "cells": [cell_name(n, c) for c in step.cells],
+        "values": [puzzle.symbol(v) for v in step.values],
+        "houses": list(step.houses),
+        "reason": step.reason,
+    }
+    if step.depth:
+        data["depth"] = step.depth
+    return data
+
+
+def path_record(result: Result, view: View) -> dict[str, Any]:
+    """One puzzle's path as JSON: where it came from, its status, how the path
+    ended, its rating, the steps."""
+    data = record_head(result)
+    path = result.path
+    if path is None:
+        reason = result.error or (result.outcome.reason if result.outcome else "")
+        return {**data, "end": None, "reason": reason or None, "steps": None}
+    rating = rating_of(path) if not view.hint else None
+    hardest = path.hardest()
+    data.update(
+        {
+            "end": path.end,
+            "reason": path.reason or None,
+            "level": rating.level if rating else None,
+            "rating": rating.rating if rating else None,
+            "hardest": hardest.name if hardest and path.end == "solved" else None,
+            "techniques": path.counts(),
+            "steps": [step_record(path.puzzle, s) for s in path.steps],
+            "time": round(path.seconds, 6) if view.timed else None,
+        }
+    )
+    return data
+
+
+def steps_note(result: Result, view: View) -> str | None:
+    """The line for stderr: errors always; with many puzzles in line format, the
+    ones whose path did not solve them."""
+    if result.path is None:
+        return f"Error: {result.where()}: {result.error or _reason(result)}"
+    return None
+
+
+def _reason(result: Result) -> str:
+    return result.outcome.reason if result.outcome else "error"
+
+
+def render_steps(results: list[Result], view: View) -> str:
+    """The text (or pictures, joined) of some consecutive results in ``view``'s format."""
+    fmt = view.fmt
+    if fmt in PICTURES:
+        return PICTURE_BREAK.join(p for r in results for p in _pictures(r, view))
+    if fmt in ("json", "jsonl"):
+        return json_text([path_record(r, view) for r in results], view)
+    if fmt == "line":
+        return "".join(_line(r, view) + "\n" for r in results)
+    if fmt == "text":
+        out = io.StringIO()
+        console = Console(file=out, no_color=True, highlight=False, soft_wrap=True)
+        for r in results:
+            if view.many:
+                console.print(r.where(), markup=False)
+            _show(console, r, view)
+        return out.getvalue()
+    return rich_each(results, view, lambda console, r: _show(console, r, view))
+
+
+def _line(result: Result, view: View) -> str:
+    path = result.path
+    if path is None:
+        return "error"
+    rating = rating_of(path) if not view.hint else None
+    hardest = path.hardest()
+    words = [path.end]
+    if rating is not None:
+        words += [rating.level, f"{rating.rating:g}"]
+    words.append(str(len(path.steps)))
+    if hardest is not None and path.end in ("solved", "hint"):
+        words.append(hardest.name)
+    return " ".join(words)
+
+
+def sentence(puzzle: Puzzle, step: Step) -> str:
+    """A step in words: the technique, why, what it does."""
+    said = f"{step.technique}: {step.reason}" if step.reason else step.technique
+    done = [f"{cell_name(puzzle.size, c)}={puzzle.symbol(v)}" for c, v in step.placements]
+    if done:
+        said += f"; place {', '.join(done)}"
+    obvious = step.placements or step.tells_what_is_left  # json lists the removals anyway
+    removed = "" if obvious else _removals(puzzle, step.eliminations)
+    if removed:
+        said += f"; remove {removed}"
+    return said
+
+
+def _removals(puzzle: Puzzle, eliminations: Sequence[tuple[int, int]]) -> str:
+    """``5 from r1c2, r1c3; 7 from r2c2``: by value, when there are three values or
+    fewer; else by cell, ``3,5 from r1c2; 5 from r2c2``."""
+    name = functools.partial(cell_name, puzzle.size)
+    joiner = "," if puzzle.size > 9 and not puzzle.alphabet else ""
+    groups: dict[int, list[int]] = {}
+    by_value = len({v for _, v in eliminations}) <= 3
+    for cell, value in eliminations:
+        groups.setdefault(value if by_value else cell, []).append(cell if by_value else value)
+    if by_value:
+        return "; ".join(
+            f"{puzzle.symbol(v)} from {', '.join(name(c) for c in cells)}"
+            for v, cells in sorted(groups.items())
+        )
+    return "; ".join(
+        f"{joiner.join(puzzle.symbol(v) for v in held)} from {name(c)}"
+        for c, held in sorted(groups.items())
+    )
+
+
+def _show(console: Console, result: Result, view: View) -> None:
+    path = result.path
+    if path is None:
+        console.print(Text(f"error: {result.error or _reason(result)}", style="bold red"))
+        return
+    puzzle = path.puzzle
+    if view.show_grid and path.start:
+        console.print(rich_pencil_grid(puzzle, tuple(values_of(m) for m in path.start)), end="")
+    width = len(str(len(path.steps)))
+    for number, step in enumerate(path.steps, 1):
+        line = Text(f"{number:>{width}}. ", style="dim")
+        line.append(step.technique, style="bold")
+        line.append(sentence(puzzle, step)[len(step.technique) :])
+        console.print(line)
+    if view.show_grid and path.steps:
+        marks = tuple(values_of(m) for m in path.board.masks)
+        console.print(rich_pencil_grid(puzzle, marks), end="")
+    console.print(Text(summary(path, view), style=_style(path)))
+
+
+def summary(path: SolvePath, view: View) -> str:
+    """Where the path ended, in one sentence, with its rating."""
+    status = path.outcome.status if path.outcome else ""
+    said = ENDS.get(path.end, path.end)
+    if path.end == "contradiction" and path.reason:
+        said = f"a contradiction: {path.reason}"
+    if path.end == "stuck" and status == "multiple":
+        said = "stuck, as it must be: the puzzle has several solutions"
+    said += f" ({len(path.steps)} step{'s' if len(path.steps) != 1 else ''})"
+    rating = rating_of(path) if not view.hint else None
+    if rating is not None:
+        said += f"; level {rating.level}, rating {rating.rating:g}"
+        if rating.technique:
+            said += f", hardest: {rating.technique}"
+    return f"{status}: {said}" if status else said
+
+
+def _style(path: SolvePath) -> str:
+    if path.outcome is None:
+        return "bold red"
+    return STATUS_STYLE[path.outcome.status]
+
+
+def _pictures(result: Result, view: View) -> list[str]:
+    from sudosat.core.draw import notice, picture  # deferred: drawsvg, for pictures only
+
+    path = result.path
+    if path is None:
+        return [notice(f"{result.where()}: error: {result.error or _reason(result)}")]
+    puzzle = path.puzzle
+    caption = caption_of(puzzle, view)
+    if not view.each_step:
+        marks = [values_of(m) for m in path.board.masks]
+        last = path.steps[-1] if view.hint and path.steps else None
+        if last is not None:
+            return [_step_picture(path, last, _before(path, len(path.steps) - 1), caption)]
+        return [picture(puzzle, None, (), (), caption, pencil=marks)]
+    drawn = []
+    masks = list(path.start)
+    for number, step in enumerate(path.steps, 1):
+        titled = caption_of(puzzle, view, f"{number}. {step.technique}")
+        drawn.append(_step_picture(path, step, masks, titled))
+        masks = _after(masks, step)
+    return drawn
+
+
+def _step_picture(path: SolvePath, step: Step, masks: Sequence[int], caption: Any) -> str:
+    from sudosat.core.draw import JUSTIFYING, picture
+
+    marks = [values_of(m) for m in masks]
+    return picture(
+        path.puzzle,
+        None,
+        step.cells,
+        (),
+        caption,
+        pencil=marks,
+        struck=step.eliminations,
+        ringed=step.placements,
+        shade=JUSTIFYING,
+    )
+
+
+def _before(path: SolvePath, index: int) -> list[int]:
+    masks = list(path.start)
+    for step in path.steps[:index]:
+        masks = _after(masks, step)
+    return masks
+
+
+def _after(masks: list[int], step: Step) -> list[int]:
+    masks = list(masks)
+    for cell, value in step.eliminations:
+        masks[cell] &= ~(1 << (value - 1))
+    for cell, value in step.placements:
+        masks[cell] = 1 << (value - 1)
+    return masks

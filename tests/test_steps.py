@@ -1,0 +1,332 @@
+"""The logical solve path (``sudosat steps``): each technique where it alone makes
+progress, every step checked against the true candidates on many puzzles, the
+variant steps of one generic mechanism, the rating derived from the path, and
+the command in every format."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from itertools import islice
+from pathlib import Path
+
+import pytest
+
+from sudosat import parse
+from sudosat.core.puzzle import Layout, Puzzle
+from sudosat.making.board import Board
+from sudosat.making.path import Pathfinder, logical_path, rate_by_path, truth_of
+from sudosat.making.techniques import CLASSIC
+from sudosat.making.variant_generator import unique_killer
+from sudosat.reading.inputs import read_puzzles
+from sudosat.reading.pencil import read_marks
+
+from .conftest import PUZZLES, Run, shared
+
+EXAMPLES = Path(__file__).parent / "data" / "techniques.jsonl"
+"""For each technique, candidates where it is the easiest that makes progress
+(found in tdoku's sets by scripts/technique_examples.py)."""
+
+
+def examples() -> list[dict[str, str]]:
+    return [json.loads(line) for line in EXAMPLES.read_text().splitlines()]
+
+
+def board_at(puzzle: Puzzle, finder: Pathfinder, marks: str) -> Board:
+    return finder.board(read_marks(marks, "example", puzzle))
+
+
+@pytest.mark.parametrize("example", examples(), ids=lambda e: e["technique"])
+def test_each_technique_alone_makes_progress_where_it_is_claimed(example: dict[str, str]) -> None:
+    puzzle = parse(example["puzzle"])
+    truth = truth_of(puzzle)
+    assert truth is not None
+    name = example["technique"]
+    with Pathfinder(puzzle, bifurcation=1) as finder:
+        board = board_at(puzzle, finder, example["marks"])
+        order = [t.name for t in finder.order]
+        easier = order[: order.index(name)] if name in order else order
+        for technique in finder.order:
+            if technique.name in easier:  # none easier applies here
+                assert technique.find(board) is None, technique.name
+        found = finder.next_step(board)
+        assert found is not None
+        step, technique = found
+        assert technique.name == name and step.technique == example["step"]
+        assert step.eliminations or step.placements
+        made = board.apply(step)  # sound: no true candidate goes
+        assert not any(truth[c] & 1 << (v - 1) for c, v in made.eliminations)
+        without = Pathfinder(puzzle, levels=())  # and without it (or anything), none
+        assert without.next_step(board_at(puzzle, without, example["marks"])) is None
+
+
+def test_a_naked_single_comes_first() -> None:
+    # in pencil marks a lone candidate is a filled cell: a naked single is tested here
+    _, found = first_step("12345678." + "." * 72)
+    assert found is not None and found[0].technique == "naked single"
+    assert found[0].placements == ((8, 9),)
+
+
+def test_the_examples_cover_the_techniques() -> None:
+    found = {e["technique"] for e in examples()} | {"naked single"}
+    rare = {"jellyfish", "hidden quad"}  # need nine open cells in a house: rare in practice
+    assert {t.name for t in CLASSIC} - rare <= found
+    assert "bifurcation depth 1" in found
+
+
+def test_bifurcation_comes_only_when_asked_and_says_its_depth() -> None:
+    example = next(e for e in examples() if e["technique"] == "bifurcation depth 1")
+    puzzle = parse(example["puzzle"])
+    with Pathfinder(puzzle) as finder:
+        assert finder.next_step(board_at(puzzle, finder, example["marks"])) is None
+    found = logical_path(puzzle, bifurcation=2)
+    guesses = [s for s in found.steps if s.technique == "bifurcation"]
+    assert guesses and all(s.depth >= 1 and "deep" in s.reason for s in guesses)
+    assert found.end == "solved"
+
+
+# --- sound on many puzzles ---------------------------------------------------
+
+
+def paths_are_sound(puzzles: list[Puzzle]) -> dict[str, int]:
+    """Each puzzle's path, checked step by step against its true candidates (an
+    unsound step raises); how the paths ended."""
+    ends: dict[str, int] = {}
+    for puzzle in puzzles:
+        found = logical_path(puzzle)
+        ends[found.end] = ends.get(found.end, 0) + 1
+        if found.outcome is not None and found.outcome.status == "unique":
+            assert found.end in ("solved", "stuck")
+    return ends
+
+
+def test_paths_are_sound_on_the_bundled_puzzles() -> None:
+    names = ["tdoku-magictour-25.txt", "royle17-25.txt", "hodoku.txt", "explainer.txt"]
+    puzzles = [p for n in names for p in read_puzzles(str(PUZZLES / n)) if isinstance(p, Puzzle)]
+    ends = paths_are_sound(puzzles)
+    assert ends.get("solved", 0) >= 40
+
+
+def variant_puzzles(count: int) -> list[Puzzle]:
+    """Variants with a few givens of a solution: many solutions, so that the true
+    candidates are many and a step that removes one of them is caught."""
+    from .test_levels import puzzles  # the same rules as the levels' soundness check
+
+    return [parse(text) for text in puzzles(count)]
+
+
+def test_paths_are_sound_on_variants_with_many_solutions() -> None:
+    ends = paths_are_sound(variant_puzzles(14))
+    assert ends.get("stuck", 0) >= 1  # several solutions: logic cannot finish
+
+
+@pytest.mark.slow
+def test_paths_are_sound_on_thousands_of_puzzles() -> None:
+    puzzles = []
+    for name, take in (
+        ("puzzles3_magictour_top1465", 1465),
+        ("puzzles2_17_clue", 600),
+        ("puzzles1_unbiased.first1000", 300),
+    ):
+        puzzles += list(islice(read_puzzles(str(shared(f"tdoku/{name}"))), take))
+    ends = paths_are_sound(puzzles)
+    assert sum(ends.values()) == len(puzzles) and ends.get("solved", 0) > 0.95 * len(puzzles)
+
+
+@pytest.mark.slow
+def test_paths_are_sound_on_generated_variants() -> None:
+    puzzles = [unique_killer(Layout.boxes(9), random.Random(s), 4)[0] for s in range(12)]
+    paths_are_sound(puzzles + variant_puzzles(42))
+
+
+# --- variant steps ---------------------------------------------------------------
+
+
+def first_step(text: str, levels: tuple[str, ...] = ("simple", "easy", "intermediate")):  # type: ignore[no-untyped-def]
+    puzzle = parse(text)
+    with Pathfinder(puzzle, levels=levels) as finder:
+        board = finder.board()
+        found = finder.next_step(board)
+        return board, found
+
+
+def test_a_rule_alone_says_what_its_cells_may_hold() -> None:
+    _, found = first_step("thermo: r1c1 r1c2\n.5" + "." * 79)
+    assert found is not None
+    step, technique = found
+    assert technique.name == "rule" and step.houses == ("thermo r1c1 to r1c2",)
+    assert {v for c, v in step.eliminations if c == 0} == {6, 7, 8, 9}  # 5: the given's
+
+
+def test_two_rules_on_the_same_cells_say_more_than_each() -> None:
+    # a cage of 9 is {1,2,6}, {1,3,5} or {2,3,4}; a renban of three is a run: only
+    # together do they say {2,3,4}
+    puzzle = parse("cage 9: r1c1 r1c2 r1c3\nrenban: r1c1 r1c2 r1c3\n" + "." * 81)
+    with Pathfinder(puzzle, levels=("simple", "easy")) as alone:
+        board = alone.board()
+        while (found := alone.next_step(board)) is not None:
+            board.apply(found[0])
+        assert board.masks[0] == 0b111111  # each rule alone: 1-6
+    found = logical_path(puzzle)
+    pairs = [s for s in found.steps if s.technique == "rule pair"]
+    assert pairs and {(0, 1), (0, 5), (0, 6)} <= set(pairs[0].eliminations)
+
+
+def test_a_cage_with_its_units_clears_its_digits_from_them() -> None:
+    board, found = first_step("cage 3: r1c1 r1c2\n" + "." * 81)
+    assert found is not None and found[1].name == "rule"  # the cage alone: 1 and 2
+    board.apply(found[0])
+    with Pathfinder(parse("cage 3: r1c1 r1c2\n" + "." * 81)) as finder:
+        step, technique = finder.next_step(board) or (None, None)
+    assert technique is not None and technique.name == "rule and units"
+    assert step is not None and {(c, v) for c, v in step.eliminations} >= {(2, 1), (9, 2)}
+
+
+def test_the_miracle_sudoku_is_solved_by_logic_in_a_readable_path() -> None:
+    puzzle = parse((PUZZLES / "miracle.txt").read_text())
+    found = logical_path(puzzle)
+    assert found.end == "solved" and len(found.steps) <= 120
+    hardest = found.hardest()
+    assert hardest is not None and hardest.level in ("easy", "intermediate")
+
+
+def test_an_easy_killer_needs_singles_and_cage_combinations_alone() -> None:
+    for seed in range(3):
+        puzzle, _ = unique_killer(Layout.boxes(9), random.Random(seed), 4, level="easy")
+        found = logical_path(puzzle)
+        assert found.end == "solved"
+        assert set(found.counts()) <= {"naked single", "hidden single", "rule"}
+
+
+# --- the rating --------------------------------------------------------------------
+
+
+def test_the_rating_follows_the_hardest_technique() -> None:
+    puzzles = islice(read_puzzles(str(PUZZLES / "tdoku-magictour-25.txt")), 6)
+    rated = [rate_by_path(p) for p in puzzles if isinstance(p, Puzzle)]
+    assert all(r.level == "expert" and r.technique for r in rated)
+    easy = rate_by_path(parse((PUZZLES / "kropki-6x6.txt").read_text()))
+    assert (easy.level, easy.rating, easy.technique) == ("easy", 2.0, "rule")
+
+
+@pytest.mark.slow
+def test_path_ratings_order_tdokus_sets() -> None:
+    def mean(name: str, take: int) -> float:
+        puzzles = list(islice(read_puzzles(str(shared(f"tdoku/{name}"))), take))
+        return sum(rate_by_path(p).rating for p in puzzles) / len(puzzles)
+
+    clue17 = mean("puzzles2_17_clue", 60)
+    magictour = mean("puzzles3_magictour_top1465", 60)
+    hardest = mean("puzzles5_forum_hardest_1905_11+", 20)
+    assert clue17 < magictour < hardest
+
+
+@pytest.mark.slow
+def test_path_ratings_order_qqwings_levels() -> None:
+    if shutil.which("qqwing") is None:
+        pytest.skip("qqwing is not installed")
+    rated = []
+    for rank, level in enumerate(("simple", "easy", "intermediate", "expert")):
+        made = subprocess.run(
+            ["qqwing", "--generate", "25", "--difficulty", level, "--one-line"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rated += [(rank, rate_by_path(parse(line)).rating) for line in made.stdout.split()]
+    pairs = [(a, b) for a in rated for b in rated if a[0] < b[0]]
+    won = sum(1.0 if a[1] < b[1] else 0.5 if a[1] == b[1] else 0.0 for a, b in pairs)
+    assert won / len(pairs) >= 0.95
+
+
+# --- the command -------------------------------------------------------------------
+
+
+def test_steps_prints_a_sentence_a_step_and_the_rating(run: Run) -> None:
+    code, out, _ = run("steps", "-f", "text", str(PUZZLES / "kropki-6x6.txt"))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith(" 1. rule: ")
+    assert "solved by logic" in lines[-1] and "level easy" in lines[-1]
+
+
+def test_steps_json_replays_to_the_solution(run: Run) -> None:
+    escargot = str(PUZZLES / "ai-escargot.txt")
+    code, out, _ = run("steps", "-f", "json", escargot, "--bifurcation", "2")
+    record = json.loads(out)
+    assert code == 0 and record["end"] == "solved"
+    puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
+    candidates = [{v} if v else set(range(1, 10)) for v in puzzle.cells]
+    for step in record["steps"]:
+        assert step["technique"] and step["reason"]
+        for change in step["eliminations"]:
+            candidates[cell_index(change["cell"])].discard(int(change["value"]))
+        for change in step["placements"]:
+            candidates[cell_index(change["cell"])] = {int(change["value"])}
+    solution = puzzle_solution(puzzle)
+    assert [next(iter(c)) for c in candidates] == solution
+
+
+def cell_index(name: str) -> int:
+    row, col = name[1:].split("c")
+    return (int(row) - 1) * 9 + int(col) - 1
+
+
+def puzzle_solution(puzzle: Puzzle) -> list[int]:
+    from sudosat import solve
+
+    return list(solve(puzzle).solutions[0])
+
+
+def test_hint_from_pencil_marks_gives_the_next_step(run: Run, tmp_path: Path) -> None:
+    example = next(e for e in examples() if e["technique"] == "X-wing")
+    puzzle_file, marks = tmp_path / "p.txt", tmp_path / "marks.txt"
+    puzzle_file.write_text(example["puzzle"] + "\n")
+    marks.write_text(example["marks"] + "\n")
+    code, out, _ = run("steps", "--hint", "--marks", str(marks), "-f", "json", str(puzzle_file))
+    record = json.loads(out)
+    assert code == 0 and record["end"] == "hint" and len(record["steps"]) == 1
+    assert record["steps"][0]["technique"] == "X-wing"
+
+
+def test_marks_that_rule_out_a_solution_value_are_refused(run: Run, tmp_path: Path) -> None:
+    example = next(e for e in examples() if e["technique"] == "X-wing")
+    puzzle = parse(example["puzzle"])
+    truth = truth_of(puzzle)
+    assert truth is not None
+    tokens = example["marks"].split()
+    cell = next(c for c, t in enumerate(tokens) if len(t) > 1)
+    true_value = str(truth[cell].bit_length())
+    tokens[cell] = tokens[cell].replace(true_value, "")
+    (tmp_path / "marks.txt").write_text(" ".join(tokens))
+    (tmp_path / "p.txt").write_text(example["puzzle"])
+    code, _, err = run("steps", "--marks", str(tmp_path / "marks.txt"), str(tmp_path / "p.txt"))
+    assert code == 2 and "which a solution holds" in err
+    (tmp_path / "marks.txt").write_text(" ".join(tokens[:-1]))
+    code, _, err = run("steps", "--marks", str(tmp_path / "marks.txt"), str(tmp_path / "p.txt"))
+    assert code == 2 and "marks.txt:1:" in err and "expected 81" in err
+
+
+def test_steps_of_a_puzzle_with_no_solution_and_with_several(run: Run) -> None:
+    code, out, _ = run("steps", "-f", "jsonl", str(PUZZLES / "several-solutions.txt"))
+    assert code == 1 and json.loads(out)["end"] == "stuck"
+    code, out, _ = run("steps", "-f", "line", str(PUZZLES / "no-solution.txt"))
+    assert code == 3 and out.split()[0] in ("contradiction", "stuck")
+
+
+def test_steps_pictures_strike_the_removed_candidates(run: Run) -> None:
+    code, out, _ = run("steps", "-f", "svg", "--each-step", str(PUZZLES / "kropki-6x6.txt"))
+    assert code == 0 and out.count("<svg") >= 40  # one a step, on one sheet
+    assert "#d62728" in out and "#2ca02c" in out  # struck removals, ringed placements
+
+
+def test_rate_by_path_and_by_search(run: Run) -> None:
+    path = str(PUZZLES / "tdoku-magictour-25.txt")
+    code, out, _ = run("rate", "-f", "jsonl", path)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and all(r["technique"] and r["level"] == "expert" for r in records)
+    code, out, _ = run("rate", "--by", "search", "-f", "jsonl", path)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and all(r["technique"] is None for r in records)
