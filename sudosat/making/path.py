@@ -17,13 +17,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.making.board import Board, Step, bit, bits, board_of
 from sudosat.making.rating import LEVELS, Rating, search_conflicts
-from sudosat.making.techniques import CLASSIC, Technique, propagate
+from sudosat.making.techniques import CLASSIC, Technique, forcing, propagate
 from sudosat.sat.deadline import deadline_after
 from sudosat.solving.outcome import Outcome, Status
 
@@ -172,6 +172,11 @@ class Pathfinder:
                 for tier, t in RULE_TECHNIQUES.items()
             }
             order.insert(2, bound["rule"])
+            for index, technique in enumerate(order):  # forcing chains follow the rules too
+                if technique.name.endswith("forcing chains"):
+                    dynamic = technique.name.startswith("dynamic")
+                    finder = forcing(dynamic, steps.propagate, "the rules")
+                    order[index] = replace(technique, find=finder)
             order.insert(4, bound["rule pair"])
             order.insert(5, bound["rule and units"])
         if only is not None:

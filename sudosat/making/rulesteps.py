@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from pysat.card import CardEnc, EncType
+from pysat.solvers import Minicard
 
 from sudosat.core.puzzle import Constraint, Layout, Puzzle
 from sudosat.making.board import Board, Candidate, Step, bit, bits
+from sudosat.making.techniques import Propagation
 from sudosat.sat.cnf import var
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one
@@ -54,22 +55,21 @@ class RuleSteps:
         constraints = puzzle.rules.constraints if puzzle.rules else ()
         layout = puzzle.layout
         self.rules: list[Constraint] = list(constraints)
-        groups, clauses, selectors, top = explaining(puzzle)
-        self.solver = exactly_one(groups[: n * n])  # each cell one value: always on
+        groups, clauses, selectors, _ = explaining(puzzle)
+        self.cell_groups = groups[: n * n]
+        self.unit_groups = [groups[n * n + u * n : n * n + (u + 1) * n] for u in range(3 * n)]
+        rule_of = {-guard: index for index, guard in enumerate(selectors)}
+        self.rule_clauses: list[list[list[int]]] = [[] for _ in selectors]
+        self.always: list[list[int]] = []
+        """Clauses that only define helper literals (order literals): in every solver."""
         for clause in clauses:
-            self.solver.add_clause(clause)
-        self.rule_selectors = selectors
-        self.unit_selectors = []
-        for index in range(len(layout.units)):
-            top += 1
-            guard = top
-            self.unit_selectors.append(guard)
-            for group in groups[n * n + index * n : n * n + (index + 1) * n]:
-                self.solver.add_clause([-guard, *group])
-                most = CardEnc.atmost(group, 1, top_id=top, encoding=EncType.seqcounter)
-                top = max(top, most.nv)
-                for clause in most.clauses:
-                    self.solver.add_clause([-guard, *clause])
+            index = next((rule_of[lit] for lit in clause if lit in rule_of), None)
+            if index is None:
+                self.always.append(clause)
+            else:
+                self.rule_clauses[index].append([lit for lit in clause if lit not in rule_of])
+        self.solvers: dict[Scope, Minicard] = {}
+        self._everything: Minicard | None = None
         everywhere = tuple(range(n * n))
         self.rule_cells = [tuple(rule.cells()) or everywhere for rule in self.rules]
         self.asked = [not rule.houses(layout) for rule in self.rules]
@@ -83,7 +83,40 @@ class RuleSteps:
         self._assumed: dict[Scope, tuple[int, ...]] = {}
 
     def close(self) -> None:
-        self.solver.delete()
+        for solver in [*self.solvers.values(), self._everything]:
+            if solver is not None:
+                solver.delete()
+        self.solvers.clear()
+        self._everything = None
+
+    def solver_for(self, scope: Scope) -> Minicard:
+        """A small solver of one question's own rules, units and cells: its models
+        are found in microseconds, where one over the whole puzzle takes a millisecond."""
+        found = self.solvers.get(scope)
+        if found is None:
+            cells = self.assumed(scope)
+            groups = [self.cell_groups[c] for c in cells]
+            groups += [g for u in scope.units for g in self.unit_groups[u]]
+            found = self.solvers[scope] = exactly_one(groups)
+            for clause in self.always:
+                found.add_clause(clause)
+            for index in scope.rules:
+                for clause in self.rule_clauses[index]:
+                    found.add_clause(clause)
+        return found
+
+    def everything(self) -> Minicard:
+        """A solver of every rule and unit: what forcing chains follow."""
+        if self._everything is None:
+            everything = self._everything = exactly_one(
+                self.cell_groups + [g for unit in self.unit_groups for g in unit]
+            )
+            for clause in self.always:
+                everything.add_clause(clause)
+            for rule in self.rule_clauses:
+                for clause in rule:
+                    everything.add_clause(clause)
+        return self._everything
 
     def scopes(self, tier: str) -> list[tuple[Scope, str]]:
         """The questions of a tier, each with the words that name it."""
@@ -158,15 +191,14 @@ class RuleSteps:
         cells = self.assumed(scope)
         masks = [board.masks[c] for c in cells]
         witnesses = [w for w in self.witnesses.get(scope, []) if all(map(_holds, masks, w))]
-        assumptions = [self.rule_selectors[i] for i in scope.rules]
-        assumptions += [self.unit_selectors[u] for u in scope.units]
-        assumptions += [
+        solver = self.solver_for(scope)
+        assumptions = [
             -var(n, c, v) for c, m in zip(cells, masks, strict=True) for v in bits(board.full & ~m)
         ]
         found: tuple[Candidate, ...] | None = ()
         if not witnesses:
-            if self.solver.solve(assumptions=assumptions):
-                witnesses.append(self._model(cells))
+            if solver.solve(assumptions=assumptions):
+                witnesses.append(self._model(solver, cells))
             else:
                 found = None
         if found is not None:
@@ -187,9 +219,9 @@ class RuleSteps:
                 for v in bits(masks[i] & ~shown[i]):
                     if shown[i] & bit(v):
                         continue
-                    self.solver.set_phases([x if not shown[j] & b else -x for j, b, x in choices])
-                    if self.solver.solve(assumptions=[*assumptions, var(n, c, v)]):
-                        w = self._model(cells)
+                    solver.set_phases([x if not shown[j] & b else -x for j, b, x in choices])
+                    if solver.solve(assumptions=[*assumptions, var(n, c, v)]):
+                        w = self._model(solver, cells)
                         witnesses.append(w)
                         shown = [s | bit(x) for s, x in zip(shown, w, strict=True)]
                     else:
@@ -198,6 +230,36 @@ class RuleSteps:
         self.witnesses[scope] = witnesses[-WITNESSES:]
         self.cache[key] = found
         return found
+
+    def propagate(
+        self, board: Board, cell: int, value: int, locked: bool = False
+    ) -> list[int] | None:
+        """The candidates once ``cell`` holds ``value`` and unit propagation over every
+        rule and unit (singles included) has run out, with ``locked`` candidates
+        between rounds; None: a contradiction. What a variant's forcing chains follow."""
+        n = self.n
+        solver = self.everything()
+        run = Propagation(board)
+        masks = run.masks
+        masks[cell] = bit(value)
+        while True:
+            assumptions = [
+                -var(n, c, v) for c, m in enumerate(masks) for v in bits(board.full & ~m)
+            ]
+            ok, implied = solver.propagate(assumptions=assumptions)
+            if not ok:
+                return None
+            for lit in implied:
+                if abs(lit) <= n**3:
+                    c, v = divmod(abs(lit) - 1, n)
+                    masks[c] &= bit(v + 1) if lit > 0 else ~bit(v + 1)
+            if not all(masks):
+                return None
+            for c, m in enumerate(masks):
+                if not m & (m - 1) and not run.placed[c]:
+                    run.placed[c] = m.bit_length()
+            if not locked or not run.locked():
+                return masks
 
     def assumed(self, scope: Scope) -> tuple[int, ...]:
         """The cells whose candidates a question assumes: its own, its rules' and its
@@ -211,12 +273,11 @@ class RuleSteps:
             found = self._assumed[scope] = tuple(sorted(cells))
         return found
 
-    def _model(self, cells: Sequence[int]) -> tuple[int, ...]:
-        """The values the last model puts in ``cells``."""
+    def _model(self, solver: Minicard, cells: Sequence[int]) -> tuple[int, ...]:
+        """The values the last model of ``solver`` puts in ``cells``."""
         n = self.n
-        model = (self.solver.get_model() or [])[: n**3]
-        values = [(x - 1) % n + 1 for x in model if x > 0]  # one a cell, in cell order
-        return tuple(values[c] for c in cells)
+        model = solver.get_model() or []
+        return tuple(next(v for v in range(1, n + 1) if model[var(n, c, v) - 1] > 0) for c in cells)
 
 
 def _holds(mask: int, value: int) -> bool:

@@ -541,11 +541,7 @@ def propagate(board: Board, cell: int, value: int, locked: bool = False) -> list
     ``locked``, locked candidates) have run out; None: a contradiction."""
     run = Propagation(board)
     run.todo.append((cell, value))
-    while True:
-        if not run.singles():
-            return None
-        if not locked or not run.locked():
-            return run.masks
+    return run.settle(locked)
 
 
 class Propagation:
@@ -559,6 +555,15 @@ class Propagation:
         self.placed = list(board.placed)
         self.todo: list[tuple[int, int]] = []
         self.dirty: set[int] = set()
+
+    def settle(self, locked: bool = False) -> list[int] | None:
+        """Singles (and ``locked`` candidates) until nothing changes: the candidates,
+        or None for a contradiction."""
+        while True:
+            if not self.singles():
+                return None
+            if not locked or not self.locked():
+                return self.masks
 
     def singles(self) -> bool:
         """Naked and hidden singles to a fixpoint; False: a contradiction."""
@@ -646,12 +651,19 @@ def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, .
                 yield "house", [(c, value) for c in places], tuple(places), name
 
 
-def forcing(dynamic: bool) -> Finder:
+Follower = Callable[[Board, int, int, bool], "list[int] | None"]
+"""How a branch is followed: (board, cell, value, locked) to the candidates it
+leaves (None: a contradiction)."""
+
+
+def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singles") -> Finder:
     """Each candidate of a cell (or each place of a value in a house) followed through
-    singles (``dynamic``: and locked candidates): one that ends in a contradiction
-    goes; what every choice removes goes."""
+    singles (``dynamic``: and locked candidates; ``follower``: another way, such as
+    a variant's rules, named by ``words``): one that ends in a contradiction goes;
+    what every choice removes goes."""
     prefix = "dynamic " if dynamic else ""
-    through = "singles and locked candidates" if dynamic else "singles"
+    through = f"{words} and locked candidates" if dynamic else words
+    follow_one = follower or propagate
 
     def find(board: Board) -> Step | None:
         branches = list(_branches(board))
@@ -659,7 +671,7 @@ def forcing(dynamic: bool) -> Finder:
 
         def follow(c: int, v: int) -> list[int] | None:
             if (c, v) not in outcomes:
-                outcomes[c, v] = propagate(board, c, v, dynamic)
+                outcomes[c, v] = follow_one(board, c, v, dynamic)
             return outcomes[c, v]
 
         for _kind, options, cells, _name in branches:
