@@ -35,8 +35,10 @@ if TYPE_CHECKING:
     from sudosat.core.errors import InputError, SolverError
     from sudosat.core.notation import format_grid, format_line
     from sudosat.core.puzzle import Layout, Puzzle, verify
+    from sudosat.making.board import Step
     from sudosat.making.candidates import Candidates, candidates
     from sudosat.making.explain import Explanation, explain
+    from sudosat.making.path import SolvePath, logical_path, rate_by_path
     from sudosat.reading.formats import parse, read_text
     from sudosat.reading.inputs import read_file, read_puzzles
     from sudosat.rules import Rule, Rules
@@ -55,7 +57,9 @@ _HOMES = {
     "core.notation": ("format_grid", "format_line"),
     "core.puzzle": ("Layout", "Puzzle", "verify"),
     "making.candidates": ("Candidates", "candidates"),
+    "making.board": ("Step",),
     "making.explain": ("Explanation", "explain"),
+    "making.path": ("SolvePath", "logical_path", "rate_by_path"),
     "reading.formats": ("parse", "read_text"),
     "reading.inputs": ("read_file", "read_puzzles"),
     "rules": ("Rule", "Rules"),
@@ -83,10 +87,12 @@ __all__ = [
     "Puzzle",
     "Rule",
     "Rules",
+    "SolvePath",
     "SolverError",
     "SolverSpec",
     "Stats",
     "Status",
+    "Step",
     "candidates",
     "check_answer",
     "command_spec",
@@ -97,7 +103,9 @@ __all__ = [
     "explain",
     "format_grid",
     "format_line",
+    "logical_path",
     "parse",
+    "rate_by_path",
     "read_answer",
     "read_file",
     "read_puzzles",

@@ -839,8 +839,8 @@ def rate(each: EachPuzzle, by: str, fmt: str | None, color: bool | None) -> None
     (`sudosat steps`) gives the level:
       simple        naked singles alone
       easy          hidden singles; a variant's rules one at a time
-      intermediate  locked candidates (pointing, claiming); rules together, and
-                    each rule with its units
+      intermediate  locked candidates (pointing, claiming); rules together, each
+                    rule with its units, a house with its rules (innies, outies)
       expert        pairs, fish, wings, colouring, chains, forcing chains
     Ratings: 1, 2, 3; expert: 1 + the technique's weight (a pair 4, an X-wing 4.2,
     an XY-wing 5.2, an AIC 8, forcing chains 9) + log2(its steps) / 10; where no
@@ -1146,10 +1146,11 @@ def steps(
     \b
     Each step is the first deduction of the easiest technique that finds one:
       naked single, hidden single, (a variant's rule alone), locked candidates,
-      (two rules that share cells, a rule with its units), naked and hidden pairs,
-      X-wing, triples, swordfish, XY-wing, XYZ-wing, W-wing, quads, jellyfish,
-      simple colouring, X-chain, XY-chain, AIC, forcing chains, dynamic forcing
-      chains; bifurcation only with --bifurcation. None assumes uniqueness.
+      (two rules that share cells, a rule with its units, a house with its
+      rules), naked and hidden pairs, X-wing, triples, swordfish, XY-wing,
+      XYZ-wing, W-wing, quads, jellyfish, simple colouring, X-chain, XY-chain,
+      AIC, forcing chains, dynamic forcing chains; bifurcation only with
+      --bifurcation. None assumes uniqueness.
     Every step is checked against the true candidates before it is shown. The
     path ends solved, stuck (nothing applies), or in a contradiction (no
     solution); its hardest technique gives the level and rating `rate` reports.

@@ -18,7 +18,7 @@ from sudosat import parse
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board
 from sudosat.making.path import Pathfinder, logical_path, rate_by_path, truth_of
-from sudosat.making.techniques import CLASSIC
+from sudosat.making.techniques import CLASSIC, propagate
 from sudosat.making.variant_generator import unique_killer
 from sudosat.reading.inputs import read_puzzles
 from sudosat.reading.pencil import read_marks
@@ -184,6 +184,19 @@ def test_a_cage_with_its_units_clears_its_digits_from_them() -> None:
     assert step is not None and {(c, v) for c, v in step.eliminations} >= {(2, 1), (9, 2)}
 
 
+def test_a_house_with_its_cages_knows_what_they_leave_45_rule() -> None:
+    # two cages fill row 1 but r1c9: 45 - 20 - 17 = 8, though neither cage alone
+    # (nor with its units) says anything of r1c9
+    puzzle = parse("cage 20: r1c1 r1c2 r1c3 r1c4\ncage 17: r1c5 r1c6 r1c7 r1c8\n" + "." * 81)
+    with Pathfinder(puzzle) as finder:
+        board = finder.board()
+        found = finder.next_step(board)
+        assert found is not None
+        step, technique = found
+    assert technique.name == "house and rules" and step.houses == ("row 1 with its rules",)
+    assert {v for c, v in step.eliminations if c == 8} == {1, 2, 3, 4, 5, 6, 7, 9}
+
+
 def test_the_miracle_sudoku_is_solved_by_logic_in_a_readable_path() -> None:
     puzzle = parse((PUZZLES / "miracle.txt").read_text())
     found = logical_path(puzzle)
@@ -201,15 +214,21 @@ def test_an_easy_killer_needs_singles_and_cage_combinations_alone() -> None:
 
 
 def test_a_variants_forcing_chains_follow_its_rules() -> None:
-    # a generated killer past the rules' own steps: a branch followed through every
-    # cage's clauses (unit propagation) ends in a contradiction, where singles alone
-    # would not see it
-    puzzle, _ = unique_killer(Layout.boxes(9), random.Random(3), 4)
-    found = logical_path(puzzle)
-    assert found.end == "solved"
-    chains = [s for s in found.steps if "through the rules" in s.reason]
-    assert chains and found.hardest() is not None
-    assert found.hardest().name.endswith("forcing chains")  # type: ignore[union-attr]
+    # r1c3 = 1 leaves a cage of 3 in r1c1-r1c2 only 2s: a contradiction through the
+    # cage's clauses that singles alone do not see
+    puzzle = parse("cage 3: r1c1 r1c2\n" + "." * 81)
+    with Pathfinder(puzzle) as finder:
+        board = finder.board()
+        assert finder.rule_steps is not None
+        assert finder.rule_steps.propagate(board, 2, 1) is None
+        assert propagate(board, 2, 1) is not None
+        assert finder.rule_steps.propagate(board, 2, 5) is not None
+        board.masks[2] = 0b10001  # r1c3 pencilled {1,5}: a branch to follow
+        board.changed()
+        forcing = [t for t in finder.order if t.name.endswith("forcing chains")]
+        step = forcing[0].find(board)
+    assert step is not None and step.eliminations == ((2, 1),)
+    assert "r1c3=1 leads through the rules to a contradiction" in step.reason
 
 
 # --- the rating --------------------------------------------------------------------
@@ -342,3 +361,9 @@ def test_rate_by_path_and_by_search(run: Run) -> None:
     code, out, _ = run("rate", "--by", "search", "-f", "jsonl", path)
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and all(r["technique"] is None for r in records)
+
+
+def test_a_grid_past_36x36_gets_one_line_not_a_path(run: Run) -> None:
+    code, _, err = run("steps", "-f", "line", str(PUZZLES / "rkkautsar-64-1.txt"))
+    assert code == 2 and "made for grids up to 36x36, not 64x64" in err
+    assert err.count("\n") == 1 and "Traceback" not in err

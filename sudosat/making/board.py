@@ -157,16 +157,6 @@ class Board:
                 held |= bit(self.placed[c])
         return self.full & ~held
 
-    def sees(self, a: int, b: int) -> bool:
-        return b in self.peers[a]
-
-    def seen_by_all(self, cells: Sequence[int]) -> frozenset[int]:
-        """The cells that share a house with every one of ``cells`` (not themselves)."""
-        common = self.peers[cells[0]]
-        for c in cells[1:]:
-            common = common & self.peers[c]
-        return common - set(cells)
-
     def contradiction(self) -> str:
         """Why the candidates cannot hold a solution ("" while they may)."""
         for cell, mask in enumerate(self.masks):
@@ -180,10 +170,6 @@ class Board:
                 value = next(bits(self.full & ~left))
                 return f"{self.house_names[index]} has no place for {self.symbol(value)}"
         return ""
-
-    def eliminated(self, removals: Iterable[Candidate]) -> tuple[Candidate, ...]:
-        """The removals that take away a candidate still there, in cell order, once each."""
-        return tuple(sorted({(c, v) for c, v in removals if self.masks[c] & bit(v)}))
 
     def apply(self, step: Step) -> Step:
         """Make the step's placements and removals; a placement also removes its

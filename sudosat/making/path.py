@@ -25,12 +25,14 @@ from sudosat.making.board import Board, Step, bit, bits, board_of
 from sudosat.making.rating import LEVELS, Rating, search_conflicts
 from sudosat.making.techniques import CLASSIC, Technique, forcing, propagate
 from sudosat.sat.deadline import deadline_after
+from sudosat.sat.limits import TooBig
 from sudosat.solving.outcome import Outcome, Status
 
 RULE_TECHNIQUES = {
     "rule": Technique("rule", "easy", 1.8, lambda board: None),
     "rule pair": Technique("rule pair", "intermediate", 2.8, lambda board: None),
     "rule and units": Technique("rule and units", "intermediate", 3.0, lambda board: None),
+    "house and rules": Technique("house and rules", "intermediate", 3.2, lambda board: None),
 }
 """The generic rule steps (their finders are bound to a puzzle's rules)."""
 
@@ -101,6 +103,24 @@ def _truth(puzzle: Puzzle, timeout: float | None) -> tuple[Outcome, list[int] | 
     return found.outcome, None
 
 
+PATH_LARGEST = 36
+"""The largest grid a path is made for: its peers (each cell's, as sets) grow with
+the fourth power of the rank; a 400x400's would take gigabytes."""
+
+
+def check_size(puzzle: Puzzle) -> None:
+    """TooBig (an InputError, exit 2) for a grid past :data:`PATH_LARGEST`."""
+    if puzzle.size > PATH_LARGEST:
+        n = puzzle.size
+        raise TooBig(
+            puzzle.source,
+            puzzle.line,
+            1,
+            f"a logical path is made for grids up to {PATH_LARGEST}x{PATH_LARGEST}, "
+            f"not {n}x{n} (rate --by search rates it)",
+        )
+
+
 class MarksError(ValueError):
     """Pencil marks that rule out a value some solution holds."""
 
@@ -112,12 +132,12 @@ def logical_path(
     marks: Sequence[int] | None = None,
     hint: bool = False,
     timeout: float | None = None,
-    only: Sequence[str] | None = None,
 ) -> SolvePath:
     """What ``sudosat steps`` answers for one puzzle: its true candidates first
     (the status, and what every step is checked against), then its path, or its
     first step (``hint``) from the givens or from pencil ``marks`` (a mask per
     cell). MarksError when the marks rule out a true candidate."""
+    check_size(puzzle)
     deadline = deadline_after(timeout)
     outcome, truth = _truth(puzzle, timeout)
     if outcome.status == Status.TIMEOUT:
@@ -133,7 +153,7 @@ def logical_path(
                     f"the marks rule out {cell_name(puzzle.size, cell)}={value}, "
                     "which a solution holds"
                 )
-    with Pathfinder(puzzle, bifurcation, only) as finder:
+    with Pathfinder(puzzle, bifurcation) as finder:
         found = finder.path(truth, marks, hint, deadline=deadline)
     found.outcome = outcome
     return found
@@ -146,10 +166,9 @@ class Pathfinder:
         self,
         puzzle: Puzzle,
         bifurcation: int = 0,
-        only: Sequence[str] | None = None,
         levels: Sequence[str] | None = None,
     ) -> None:
-        """``only``: these techniques (and naked singles) alone; ``levels``: the
+        """``bifurcation``: how deep guesses may go (0: none); ``levels``: the
         techniques of these rating levels alone."""
         self.puzzle = puzzle
         self.bifurcation = bifurcation
@@ -179,8 +198,7 @@ class Pathfinder:
                     order[index] = replace(technique, find=finder)
             order.insert(4, bound["rule pair"])
             order.insert(5, bound["rule and units"])
-        if only is not None:
-            order = [t for t in order if t.name in only or t.name == "naked single"]
+            order.insert(6, bound["house and rules"])
         if levels is not None:
             order = [t for t in order if t.level in levels]
         self.order = order
@@ -374,20 +392,6 @@ def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:
                 f"{step.technique} removed {board.name(cell)}={board.symbol(value)}, "
                 "which a solution holds"
             )
-
-
-def solve_path(
-    puzzle: Puzzle,
-    truth: Sequence[int] | None,
-    bifurcation: int = 0,
-    marks: Sequence[int] | None = None,
-    hint: bool = False,
-    only: Sequence[str] | None = None,
-) -> SolvePath:
-    """The logical solve path of ``puzzle``, checked against ``truth`` (its true
-    candidates as masks, :func:`truth_of`; None when it has no solution)."""
-    with Pathfinder(puzzle, bifurcation, only) as finder:
-        return finder.path(truth, marks, hint)
 
 
 SEARCH_RATING = 12.0

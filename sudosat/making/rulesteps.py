@@ -34,7 +34,7 @@ from sudosat.sat.cnf import var
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one
 
-TIERS = ("rule", "rule pair", "rule and units")
+TIERS = ("rule", "rule pair", "rule and units", "house and rules")
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,8 @@ class RuleSteps:
                     cells = tuple(sorted(set(self.rule_cells[i]) | set(self.rule_cells[j])))
                     named = f"{self._name(i)} with {self._name(j)}"
                     found.append((Scope((i, j), (), cells), named))
+        elif tier == "house and rules":
+            found = self._houses_and_rules(indices)
         else:
             layout = self.puzzle.layout
             units = layout.units
@@ -143,6 +145,39 @@ class RuleSteps:
                 cells = tuple(sorted({c for u in self.units_of[i] for c in units[u]}))
                 named = f"{self._name(i)} in its units"
                 found.append((Scope((i,), self.units_of[i], cells), named))
+        return found
+
+    def _houses_and_rules(self, indices: Sequence[int]) -> list[tuple[Scope, str]]:
+        """Each unit, and each band of rows and stack of columns a box high or wide
+        (with the boxes in it), with every rule that has a cell in it (whole-grid
+        rules left out): the innies and outies of the cages a house holds."""
+        layout = self.puzzle.layout
+        n, units = self.n, layout.units
+        groups: list[tuple[tuple[int, ...], str]] = [
+            ((u,), layout.unit_name(u)) for u in range(len(units))
+        ]
+        if layout.box is not None:
+            high, wide = layout.box
+            regions = layout.unit_index[2]
+            for first, size, kind in ((0, high, "rows"), (n, wide, "columns")):
+                for start in range(0, n, size):
+                    lines = tuple(range(first + start, first + start + size))
+                    cells = {c for u in lines for c in units[u]}
+                    inside = {2 * n + regions[c] for c in cells}
+                    inside = {u for u in inside if set(units[u]) <= cells}
+                    named = f"{kind} {start + 1}-{start + size}"
+                    groups.append((tuple(sorted(set(lines) | inside)), named))
+        found = []
+        for chosen, named in groups:
+            cells = {c for u in chosen for c in units[u]}
+            rules = tuple(
+                i
+                for i in indices
+                if len(self.rule_cells[i]) < n * n and cells & set(self.rule_cells[i])
+            )
+            if not rules:
+                continue
+            found.append((Scope(rules, chosen, tuple(sorted(cells))), f"{named} with its rules"))
         return found
 
     def _name(self, index: int) -> str:
@@ -197,11 +232,14 @@ class RuleSteps:
         ]
         found: tuple[Candidate, ...] | None = ()
         if not witnesses:
-            if solver.solve(assumptions=assumptions):
+            answer = _ask(solver, assumptions)
+            if answer:
                 witnesses.append(self._model(solver, cells))
+            elif answer is None:
+                found = ()
             else:
                 found = None
-        if found is not None:
+        if found is not None and witnesses:
             shown = [0] * len(cells)
             for w in witnesses:
                 shown = [s | bit(v) for s, v in zip(shown, w, strict=True)]
@@ -220,11 +258,12 @@ class RuleSteps:
                     if shown[i] & bit(v):
                         continue
                     solver.set_phases([x if not shown[j] & b else -x for j, b, x in choices])
-                    if solver.solve(assumptions=[*assumptions, var(n, c, v)]):
+                    answer = _ask(solver, [*assumptions, var(n, c, v)])
+                    if answer:
                         w = self._model(solver, cells)
                         witnesses.append(w)
                         shown = [s | bit(x) for s, x in zip(shown, w, strict=True)]
-                    else:
+                    elif answer is not None:  # proved: not over the budget
                         removed.append((c, v))
             found = tuple(removed)
         self.witnesses[scope] = witnesses[-WITNESSES:]
@@ -278,6 +317,18 @@ class RuleSteps:
         n = self.n
         model = solver.get_model() or []
         return tuple(next(v for v in range(1, n + 1) if model[var(n, c, v) - 1] > 0) for c in cells)
+
+
+QUESTION_BUDGET = 2000
+"""Conflicts one question may take: past it the candidate stays (a person would not
+find that step either), so a hard rule costs no more than this."""
+
+
+def _ask(solver: Minicard, assumptions: list[int]) -> bool | None:
+    """Whether the assumptions hold together (None: not known within the budget)."""
+    solver.conf_budget(QUESTION_BUDGET)
+    answer: bool | None = solver.solve_limited(assumptions=assumptions)
+    return answer
 
 
 def _holds(mask: int, value: int) -> bool:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from sudosat.core.errors import InputError, SolverError, SolverTimeout
 from sudosat.core.puzzle import Puzzle
-from sudosat.making.rating import rate
+from sudosat.making.rating import Rating, rate
 from sudosat.reading.formats import NUMBERS, LineReader, Row
 from sudosat.reading.inputs import Chunk, Entry
 from sudosat.running.report import (
@@ -149,12 +149,7 @@ def answer(
         if view.rate and outcome.status == Status.UNIQUE:
             searched = outcome if outcome.solver == ENGINE else None  # its search is rated
             try:
-                if view.rate_by == "path":
-                    from sudosat.making.path import rate_by_path  # deferred: a path's techniques
-
-                    rating = rate_by_path(entry, outcome.solutions[0], remaining(deadline))
-                else:
-                    rating = rate(entry, searched, remaining(deadline))
+                rating = _rating(entry, outcome, searched, view.rate_by, remaining(deadline))
             except SolverTimeout:
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no rating within {options.timeout:g} s"
@@ -164,6 +159,19 @@ def answer(
     if settings.view.check:
         result.check = check(outcome, row, chunk.reader)
     return result
+
+
+def _rating(
+    entry: Puzzle, outcome: Outcome, searched: Outcome | None, by: str, timeout: float | None
+) -> Rating:
+    """A unique puzzle's rating: by its logical path (up to 36x36; past that, and
+    ``by`` search, by the engine's search)."""
+    if by == "path":
+        from sudosat.making.path import PATH_LARGEST, rate_by_path  # deferred: for rate alone
+
+        if entry.size <= PATH_LARGEST:
+            return rate_by_path(entry, outcome.solutions[0], timeout)
+    return rate(entry, searched, timeout)
 
 
 def _candidates(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:

@@ -119,6 +119,8 @@ def path_record(result: Result, view: View) -> dict[str, Any]:
 def steps_note(result: Result, view: View) -> str | None:
     """The line for stderr: errors always; with many puzzles in line format, the
     ones whose path did not solve them."""
+    if result.path is None and result.error.startswith(result.source):
+        return f"Error: {result.error}"  # it names its place
     if result.path is None:
         return f"Error: {result.where()}: {result.error or _reason(result)}"
     return None
