@@ -6,7 +6,8 @@ the same puzzle: ``solve`` (the uniqueness check a setter runs anyway).
 
 1. the paths of tdoku's top1465 (the first COUNT): target <= 1 s each;
 2. the paths of 9x9 variants (the Miracle Sudoku, the bundled killer, the
-   thermometer-and-arrow puzzle, the 6x6 kropki): <= 2 s each;
+   thermometer-and-arrow puzzle, the 6x6 kropki; then 8 generated killers,
+   cages only): <= 2 s each;
 3. the paths of 16x16 classic puzzles (Gecode's 55 where ../shared is here, else
    the bundled hex puzzle): <= 5 s each.
 
@@ -15,6 +16,7 @@ the same puzzle: ``solve`` (the uniqueness check a setter runs anyway).
 
 from __future__ import annotations
 
+import random
 import statistics
 import sys
 import time
@@ -25,8 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sudosat import parse, solve  # noqa: E402
-from sudosat.core.puzzle import Puzzle  # noqa: E402
+from sudosat.core.puzzle import Layout, Puzzle  # noqa: E402
 from sudosat.making.path import logical_path  # noqa: E402
+from sudosat.making.variant_generator import unique_killer  # noqa: E402
 from sudosat.reading.inputs import read_puzzles  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "puzzles"
@@ -77,6 +80,8 @@ def main() -> None:
         for name in ("miracle.txt", "killer.txt", "kropki-6x6.txt")
     ] + puzzles_of(PUZZLES / "thermo-arrow.json", 1)
     report("2. 9x9 variants", variants, 2.0)
+    killers = [unique_killer(Layout.boxes(9), random.Random(s), 4)[0] for s in range(8)]
+    report("2b. generated 9x9 killers (cages only, seeds 0-7)", killers, 2.0)
     gecode = SHARED / "large" / "gecode" / "gecode_16x16.chars.txt"
     big = puzzles_of(gecode, 55) if gecode.exists() else puzzles_of(PUZZLES / "hex-16x16.txt", 5)
     report("3. 16x16 classic", big, 5.0)
