@@ -126,8 +126,8 @@ def test_paths_are_sound_on_variants_with_many_solutions() -> None:
 def test_paths_are_sound_on_thousands_of_puzzles() -> None:
     puzzles = []
     for name, take in (
-        ("puzzles3_magictour_top1465", 600),
-        ("puzzles2_17_clue", 800),
+        ("puzzles3_magictour_top1465", 300),
+        ("puzzles2_17_clue", 600),
         ("puzzles1_unbiased.first1000", 600),
     ):
         puzzles += list(islice(read_puzzles(str(shared(f"tdoku/{name}"))), take))
@@ -137,8 +137,8 @@ def test_paths_are_sound_on_thousands_of_puzzles() -> None:
 
 @pytest.mark.slow
 def test_paths_are_sound_on_generated_variants() -> None:
-    puzzles = [unique_killer(Layout.boxes(9), random.Random(s), 4)[0] for s in range(12)]
-    paths_are_sound(puzzles + variant_puzzles(42))
+    puzzles = [unique_killer(Layout.boxes(9), random.Random(s), 4)[0] for s in range(8)]
+    paths_are_sound(puzzles + variant_puzzles(28))
 
 
 # --- variant steps ---------------------------------------------------------------
