@@ -41,8 +41,8 @@ BIFURCATION_WEIGHT = 9.0
 
 
 BRANCH_WEIGHT = 7.0
-"""Inside a guess, only techniques up to this weight are followed (wings, small
-fish and subsets): a guess is refuted by plain reasoning, or by guessing deeper."""
+"""Inside a guess, only techniques up to this weight are followed (everything up
+to AIC, no forcing chains): a guess is refuted by them, or by guessing deeper."""
 
 
 class UnsoundStep(AssertionError):

@@ -9,14 +9,19 @@ The same question is asked, in order, of:
 * ``rule``: each rule alone (a cage's combinations, a thermometer's order);
 * ``rule pair``: two rules that share a cell, together;
 * ``rule and units``: a rule with the rows, columns and regions its cells lie in
-  (a cage inside a box, innies and outies of the units it crosses).
+  (a cage inside a box; a whole-grid rule with every unit);
+* ``house and rules``: a row, column or region, or a band or stack a box high
+  or wide, with every rule that has a cell in it (innies and outies).
 
-One Minicard holds every rule's clauses behind a selector of its own (as
-``explain`` uses them) and each unit's "exactly one" behind another, so each
-question is a set of assumptions. A model found answers for every candidate
-it holds at once; only the candidates no model has shown are asked about one
-by one. Answers are kept by the candidates of the cells asked about, so an
-unchanged rule is not asked again.
+Each question has a small Minicard of its own: its rules' clauses (as
+``explain`` separates them, each behind its selector), its units' and its
+cells' "exactly one"; the candidates ruled out come as assumptions. A model
+found answers for every candidate it holds at once (its witnesses are kept
+and reused while they fit the candidates); only the candidates no model has
+shown are asked about one by one, each within a conflict budget. Answers are
+kept by the candidates of the cells assumed, so an unchanged question is not
+asked again. A variant's forcing chains follow one solver of every rule and
+unit (:meth:`RuleSteps.propagate`).
 """
 
 from __future__ import annotations
@@ -33,8 +38,6 @@ from sudosat.making.techniques import Propagation
 from sudosat.sat.cnf import var
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one
-
-TIERS = ("rule", "rule pair", "rule and units", "house and rules")
 
 
 @dataclass(frozen=True)
