@@ -367,3 +367,29 @@ def test_a_grid_past_36x36_gets_one_line_not_a_path(run: Run) -> None:
     code, _, err = run("steps", "-f", "line", str(PUZZLES / "rkkautsar-64-1.txt"))
     assert code == 2 and "made for grids up to 36x36, not 64x64" in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_logic_solvable_collection_by_technique() -> None:
+    # sudoku_acs's "logic-solvable" instances (../shared/puzzles/famous): the ones
+    # within the techniques are solved and name their hardest; the rest (Golden
+    # Nugget, Platinum Blonde, ...) need nested chains: stuck, never a contradiction
+    import csv
+
+    rows = list(csv.DictReader(shared("famous/famous.tsv").open(), delimiter="\t"))
+    solved = {}
+    for row in rows:
+        found = logical_path(parse(row["puzzle"]))
+        assert found.end in ("solved", "stuck"), row["name"]
+        if found.end == "solved":
+            hardest = found.hardest()
+            solved[row["name"].split(": ")[-1]] = hardest.name if hardest else ""
+    assert solved == {
+        "sabuncu1": "naked single",
+        "sabuncu10": "naked single",
+        "sabuncu2": "hidden single",
+        "sabuncu4": "naked pair",
+        "sabuncu5": "naked single",
+        "sabuncu7": "XY-wing",
+        "sabuncu8": "hidden single",
+        "sabuncu9": "naked pair",
+    }
