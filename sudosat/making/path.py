@@ -155,6 +155,7 @@ def logical_path(
                 )
     with Pathfinder(puzzle, bifurcation) as finder:
         found = finder.path(truth, marks, hint, deadline=deadline)
+    outcome.stats.time += found.seconds  # the record's time: the candidates and the path
     found.outcome = outcome
     return found
 
