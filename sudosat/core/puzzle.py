@@ -326,6 +326,12 @@ class Puzzle:
             return "." if self.alphabet else "0"
         return self.alphabet[value - 1] if self.alphabet else str(value)
 
+    def spell(self, values: Iterable[int]) -> str:
+        """Values in this puzzle's symbols, written together: joined by commas where
+        a symbol has several characters (numbers past 9)."""
+        joiner = "," if self.size > 9 and not self.alphabet else ""
+        return joiner.join(self.symbol(v) for v in values)
+
     def clashes(self) -> list[Clash]:
         """Pairs of givens that break the rules before anything is solved."""
         found = []

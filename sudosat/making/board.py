@@ -99,8 +99,7 @@ class Board:
         return self.puzzle.symbol(value)
 
     def symbols(self, mask: int) -> str:
-        joiner = "" if self.size <= 9 or self.puzzle.alphabet else ","
-        return joiner.join(self.symbol(v) for v in bits(mask))
+        return self.puzzle.spell(bits(mask))
 
     @cached_property
     def meetings(self) -> list[tuple[int, int, frozenset[int]]]:
@@ -115,8 +114,7 @@ class Board:
         return found
 
     def copy(self) -> Board:
-        clone = replace(self, masks=list(self.masks), placed=list(self.placed))
-        return clone
+        return replace(self, masks=list(self.masks), placed=list(self.placed))
 
     def open_cells(self) -> list[int]:
         return [c for c, v in enumerate(self.placed) if not v]

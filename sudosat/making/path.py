@@ -18,6 +18,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Puzzle, cell_name
@@ -29,12 +30,15 @@ from sudosat.sat.limits import TooBig
 from sudosat.solving.outcome import Outcome, Status
 
 RULE_TECHNIQUES = {
-    "rule": Technique("rule", "easy", 1.8, lambda board: None),
-    "rule pair": Technique("rule pair", "intermediate", 2.8, lambda board: None),
-    "rule and units": Technique("rule and units", "intermediate", 3.0, lambda board: None),
-    "house and rules": Technique("house and rules", "intermediate", 3.2, lambda board: None),
+    "hidden single": (("rule", "easy", 1.8),),
+    "locked candidates": (
+        ("rule pair", "intermediate", 2.8),
+        ("rule and units", "intermediate", 3.0),
+        ("house and rules", "intermediate", 3.2),
+    ),
 }
-"""The generic rule steps (their finders are bound to a puzzle's rules)."""
+"""The generic rule steps (name, level, weight), after the classic technique they
+follow; their finders are bound to a puzzle's rules (:class:`RuleSteps`)."""
 
 BIFURCATION_WEIGHT = 9.0
 """Bifurcation's weight at depth 1; each level deeper adds one."""
@@ -176,30 +180,27 @@ class Pathfinder:
         self.rule_steps = None
         self.truth: Sequence[int] | None = None
         constraints = puzzle.rules.constraints if puzzle.rules else ()
-        houses = [
+        self.rule_houses = [
             (house, rule.describe(puzzle.size))
             for rule in constraints
             for house in rule.houses(puzzle.layout)
         ]
-        self.rule_houses = houses
-        order: list[Technique] = list(CLASSIC)
+        order: list[Technique] = []
         if any(not rule.houses(puzzle.layout) for rule in constraints):
             from sudosat.making.rulesteps import RuleSteps  # deferred: variants only
 
             steps = self.rule_steps = RuleSteps(puzzle)
-            bound = {
-                tier: Technique(t.name, t.level, t.weight, _tier(steps, tier))
-                for tier, t in RULE_TECHNIQUES.items()
-            }
-            order.insert(2, bound["rule"])
-            for index, technique in enumerate(order):  # forcing chains follow the rules too
-                if technique.name.endswith("forcing chains"):
+            for technique in CLASSIC:
+                if technique.name.endswith("forcing chains"):  # they follow the rules too
                     dynamic = technique.name.startswith("dynamic")
-                    finder = forcing(dynamic, steps.propagate, "the rules")
-                    order[index] = replace(technique, find=finder)
-            order.insert(4, bound["rule pair"])
-            order.insert(5, bound["rule and units"])
-            order.insert(6, bound["house and rules"])
+                    technique = replace(
+                        technique, find=forcing(dynamic, steps.propagate, "the rules")
+                    )
+                order.append(technique)
+                for name, level, weight in RULE_TECHNIQUES.get(technique.name, ()):
+                    order.append(Technique(name, level, weight, partial(steps.step, tier=name)))
+        else:
+            order = list(CLASSIC)
         if levels is not None:
             order = [t for t in order if t.level in levels]
         self.order = order
@@ -339,10 +340,7 @@ class Pathfinder:
         if masks is None:
             return True
         trial = board.copy()
-        trial.masks = masks
-        trial.placed = [v if v else 0 for v in board.placed]
-        trial.placed[cell] = value
-        trial.changed()
+        trial.masks = masks  # the cells it settled are placed below
         while not trial.contradiction():
             for c in trial.open_cells():
                 m = trial.masks[c]
@@ -377,10 +375,6 @@ class Pathfinder:
 def technique_key(step: Step) -> str:
     """The name a step's technique is weighed by (a bifurcation's with its depth)."""
     return f"{step.technique} depth {step.depth}" if step.depth else step.technique
-
-
-def _tier(steps: object, tier: str) -> Callable[[Board], Step | None]:
-    return lambda board: steps.step(board, tier)  # type: ignore[attr-defined]
 
 
 def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:

@@ -319,7 +319,8 @@ class RuleSteps:
         """The values the last model of ``solver`` puts in ``cells``."""
         n = self.n
         model = solver.get_model() or []
-        return tuple(next(v for v in range(1, n + 1) if model[var(n, c, v) - 1] > 0) for c in cells)
+        # a cell's literals are c*n+1..c*n+n, one of them true: the largest
+        return tuple(max(model[c * n : c * n + n]) - c * n for c in cells)
 
 
 QUESTION_BUDGET = 2000

@@ -43,9 +43,7 @@ if TYPE_CHECKING:
 
 def tokens(puzzle: Puzzle, marks: tuple[tuple[int, ...], ...]) -> list[str]:
     """A token per cell: its candidates written in the puzzle's symbols."""
-    symbols = [puzzle.symbol(v) for v in range(1, puzzle.size + 1)]
-    joiner = "" if all(len(s) == 1 for s in symbols) else ","
-    return [joiner.join(symbols[v - 1] for v in values) or "-" for values in marks]
+    return [puzzle.spell(values) or "-" for values in marks]
 
 
 def summary(found: Candidates) -> str:

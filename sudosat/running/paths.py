@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sudosat.core.puzzle import Puzzle, cell_name
+from sudosat.making.board import bits
 from sudosat.running.marks import rich_pencil_grid
 from sudosat.running.report import (
     PICTURE_BREAK,
@@ -48,16 +49,6 @@ ENDS = {
     "hint": "the next step",
     "timeout": "out of time",
 }
-
-
-def values_of(mask: int) -> tuple[int, ...]:
-    found, v = [], 1
-    while mask:
-        if mask & 1:
-            found.append(v)
-        mask >>= 1
-        v += 1
-    return tuple(found)
 
 
 def rating_of(path: SolvePath) -> Rating | None:
@@ -182,7 +173,6 @@ def _removals(puzzle: Puzzle, eliminations: Sequence[tuple[int, int]]) -> str:
     """``5 from r1c2, r1c3; 7 from r2c2``: by value, when there are three values or
     fewer; else by cell, ``3,5 from r1c2; 5 from r2c2``."""
     name = functools.partial(cell_name, puzzle.size)
-    joiner = "," if puzzle.size > 9 and not puzzle.alphabet else ""
     groups: dict[int, list[int]] = {}
     by_value = len({v for _, v in eliminations}) <= 3
     for cell, value in eliminations:
@@ -192,10 +182,7 @@ def _removals(puzzle: Puzzle, eliminations: Sequence[tuple[int, int]]) -> str:
             f"{puzzle.symbol(v)} from {', '.join(name(c) for c in cells)}"
             for v, cells in sorted(groups.items())
         )
-    return "; ".join(
-        f"{joiner.join(puzzle.symbol(v) for v in held)} from {name(c)}"
-        for c, held in sorted(groups.items())
-    )
+    return "; ".join(f"{puzzle.spell(held)} from {name(c)}" for c, held in sorted(groups.items()))
 
 
 def _show(console: Console, result: Result, view: View) -> None:
@@ -205,7 +192,7 @@ def _show(console: Console, result: Result, view: View) -> None:
         return
     puzzle = path.puzzle
     if view.show_grid and path.start:
-        console.print(rich_pencil_grid(puzzle, tuple(values_of(m) for m in path.start)), end="")
+        console.print(rich_pencil_grid(puzzle, tuple(tuple(bits(m)) for m in path.start)), end="")
     width = len(str(len(path.steps)))
     for number, step in enumerate(path.steps, 1):
         line = Text(f"{number:>{width}}. ", style="dim")
@@ -213,7 +200,7 @@ def _show(console: Console, result: Result, view: View) -> None:
         line.append(sentence(puzzle, step)[len(step.technique) :])
         console.print(line)
     if view.show_grid and path.steps:
-        marks = tuple(values_of(m) for m in path.board.masks)
+        marks = tuple(tuple(bits(m)) for m in path.board.masks)
         console.print(rich_pencil_grid(puzzle, marks), end="")
     console.print(Text(summary(path, view), style=_style(path)))
 
@@ -250,7 +237,7 @@ def _pictures(result: Result, view: View) -> list[str]:
     puzzle = path.puzzle
     caption = caption_of(puzzle, view)
     if not view.each_step:
-        marks = [values_of(m) for m in path.board.masks]
+        marks = [tuple(bits(m)) for m in path.board.masks]
         last = path.steps[-1] if view.hint and path.steps else None
         if last is not None:
             return [_step_picture(path, last, _before(path, len(path.steps) - 1), caption)]
@@ -267,7 +254,7 @@ def _pictures(result: Result, view: View) -> list[str]:
 def _step_picture(path: SolvePath, step: Step, masks: Sequence[int], caption: Any) -> str:
     from sudosat.core.draw import JUSTIFYING, picture
 
-    marks = [values_of(m) for m in masks]
+    marks = [tuple(bits(m)) for m in masks]
     return picture(
         path.puzzle,
         None,
