@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from operator import itemgetter, mul
 from typing import Any, ClassVar, Protocol
 
@@ -362,9 +362,7 @@ class Puzzle:
         puzzle, in time proportional to the cells and the candidates.
         """
         masks = self.masks
-        return tuple(
-            (v,) if v else tuple(values_of(masks[cell])) for cell, v in enumerate(self.cells)
-        )
+        return tuple((v,) if v else values_of(masks[cell]) for cell, v in enumerate(self.cells))
 
 
 @cache
@@ -373,15 +371,27 @@ def unit_index(rank: int) -> tuple[list[int], list[int], list[int]]:
     return layout(rank).unit_index
 
 
-def values_of(mask: int) -> list[int]:
+def values_of(mask: int) -> tuple[int, ...]:
     """The values whose bits are set in a candidate mask (bit v: value v), in
-    order; the cost is in proportion to how many there are."""
+    order; the cost is in proportion to how many there are. Up to 36x36 once per
+    mask: a batch of puzzles meets the same masks again and again."""
+    return _values_cached(mask) if mask < CACHED_MASKS else _values(mask)
+
+
+CACHED_MASKS = 1 << 37
+"""Masks below this (grids up to 36x36) have their values kept (see :func:`values_of`)."""
+
+
+def _values(mask: int) -> tuple[int, ...]:
     found = []
     while mask:
         low = mask & -mask
         found.append(low.bit_length() - 1)
         mask ^= low
-    return found
+    return tuple(found)
+
+
+_values_cached = lru_cache(maxsize=4096)(_values)
 
 
 def placed_masks(puzzle: Puzzle) -> list[list[int]]:

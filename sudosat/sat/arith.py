@@ -257,10 +257,12 @@ def one_of_sets(
     present = b.present(cells, sorted(some - every))
     selectors = [b.new() for _ in sets]
     b.implies(when, selectors)
-    held = {d: p for d, p in present.items() if isinstance(p, bool)}  # decided already
+    # decided already: a set without a digit held, or with one ruled out, is out
+    held = {d for d, p in present.items() if p is True}
+    absent = {d for d, p in present.items() if p is False}
     free = [(d, p) for d, p in present.items() if not isinstance(p, bool)]
     for selector, chosen in zip(selectors, sets, strict=True):
-        if any((digit in chosen) != p for digit, p in held.items()):
+        if not held <= chosen or not absent.isdisjoint(chosen):
             b.implies([selector], [])
     b.add_free(
         [-selector, p if digit in chosen else -p]
