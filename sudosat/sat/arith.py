@@ -335,10 +335,10 @@ def distinct(b: Builder, cells: Sequence[int], when: Iterable[Lit] = ()) -> None
     """No digit twice among ``cells`` (under ``when``: pairwise clauses; else one
     "at most one" group per digit, native for Minicard)."""
     when = list(when)
+    if not when:
+        b.no_repeats(cells)
+        return
     for lits in b.by_value(cells):
-        if when:
-            for i, x in enumerate(lits):
-                for y in lits[i + 1 :]:
-                    b.implies([*when, x, y], [])
-        else:
-            b.at_most_one(lits)
+        for i, x in enumerate(lits):
+            for y in lits[i + 1 :]:
+                b.implies([*when, x, y], [])

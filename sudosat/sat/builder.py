@@ -62,6 +62,36 @@ class Builder:
             for value in range(1, self.size + 1)
         ]
 
+    def no_repeats(self, cells: Sequence[int]) -> None:
+        """No value twice among ``cells``: for each value 1..N, :meth:`at_most_one`
+        of the cells' literals, found in one pass over the cells' candidates (the
+        killer batch writes thousands of these)."""
+        if self.guard is not None:
+            for lits in self.by_value(cells):
+                self.at_most_one(lits)
+            return
+        fixed, values = self.fixed, self.values
+        free: dict[int, list[int]] = {}
+        placed: dict[int, int] = {}
+        for cell in cells:
+            if fixed[cell]:
+                placed[fixed[cell]] = placed.get(fixed[cell], 0) + 1
+                continue
+            for value, x in values[cell].items():
+                found = free.get(value)
+                if found is None:
+                    free[value] = [x]
+                else:
+                    found.append(x)
+        for value in range(1, self.size + 1):  # at_most_one's order and its cases
+            times, lits = placed.get(value, 0), free.get(value, [])
+            if times > 1:
+                self.clauses.append([])
+            elif times == 1:
+                self.clauses += [[-x] for x in lits]
+            elif len(lits) > 1:
+                self.atmost.append(lits)
+
     def _held(self, cells: Sequence[int]) -> list[dict[int, int] | None]:
         """Each cell's value -> variable map, None for a decided cell (see :meth:`lit`)."""
         return [None if self.fixed[c] else self.values[c] for c in cells]
@@ -114,22 +144,20 @@ class Builder:
         (the killer batch makes hundreds of these a puzzle)."""
         group = tuple(sorted(cells))
         fixed, somes, found = self.fixed, self.somes, {}
-        open_values = self._held(group)
+        held = self._held(group)
+        decided = {fixed[c] for c, h in zip(group, held, strict=True) if h is None}
+        opens = [h for h in held if h is not None]
         for value in values:
             lit = somes.get((group, value))
             if lit is None:
-                free, lit = [], False
-                for cell, held in zip(group, open_values, strict=True):
-                    x = held.get(value, False) if held is not None else fixed[cell] == value
-                    if x is True:
-                        lit = True
-                        break
-                    if x is not False:
-                        free.append(x)
-                if lit is not True and free:
-                    lit = self.new()
-                    self.clauses += [[-x, lit] for x in free]
-                    self.clauses.append([-lit, *free])
+                if value in decided:
+                    lit = True
+                else:  # (a variable is never 0)
+                    free = [x for h in opens if (x := h.get(value))]
+                    lit = self.new() if free else False
+                    if free:
+                        self.clauses += [[-x, lit] for x in free]
+                        self.clauses.append([-lit, *free])
                 somes[(group, value)] = lit
             found[value] = lit
         return found

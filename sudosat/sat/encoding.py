@@ -117,7 +117,7 @@ def _groups(
     stride = n + 1
     open_cells: list[tuple[int, Sequence[int]]] = []
     cell_groups: list[list[int]] = []
-    by_unit: dict[int, list[int]] = {}
+    by_unit: list[list[int] | None] = [None] * (3 * n * stride)  # unit * stride + value
     top = 0
     for cell, mask in masks.items():
         values = values_of(mask)
@@ -131,12 +131,12 @@ def _groups(
         keys = (rows[cell] * stride, (n + cols[cell]) * stride, (2 * n + boxes[cell]) * stride)
         for variable, v in zip(variables, values, strict=True):
             for key in keys:
-                found = by_unit.get(key + v)
+                found = by_unit[key + v]
                 if found is None:
                     by_unit[key + v] = [variable]
                 else:
                     found.append(variable)
-    return open_cells, cell_groups, [by_unit[key] for key in sorted(by_unit)]
+    return open_cells, cell_groups, [group for group in by_unit if group is not None]
 
 
 def groups(rank: int) -> tuple[list[list[int]], list[list[int]]]:

@@ -63,10 +63,12 @@ class Singles:
                 unit = kind * n + index
                 for value in values_of(~taken & ((1 << self.stride) - 2)):
                     self.where[unit * self.stride + value] = set()
+        where, stride = self.where, self.stride
         for cell, mask in self.masks.items():
+            keys = [unit * stride for unit in self.units_of(cell)]
             for value in values_of(mask):
-                for unit in self.units_of(cell):
-                    self.where[unit * self.stride + value].add(cell)
+                for key in keys:
+                    where[key + value].add(cell)
         self.queue = [(c, m.bit_length() - 1) for c, m in self.masks.items() if not m & (m - 1)]
 
     def run(self) -> Deduced:
