@@ -42,6 +42,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/large.py
 	$(PY) benchmarks/stopping.py
 	$(PY) benchmarks/variants.py
+	$(PY) benchmarks/hard_variants.py
 	$(PY) benchmarks/killer16.py
 	$(PY) benchmarks/pictures.py
 	$(PY) benchmarks/workbench.py
