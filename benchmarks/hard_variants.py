@@ -29,7 +29,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("SUDOSAT_SHARED", ROOT.parent / "shared")) / "puzzles"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from common import SHARED  # noqa: E402
 
 # (name, file, solutions .tsv or None, total CPU target, records' time target, each target)
 COLLECTIONS = [

@@ -84,13 +84,9 @@ class Builder:
                 else:
                     found.append(x)
         for value in range(1, self.size + 1):  # at_most_one's order and its cases
-            times, lits = placed.get(value, 0), free.get(value, [])
-            if times > 1:
-                self.clauses.append([])
-            elif times == 1:
-                self.clauses += [[-x] for x in lits]
-            elif len(lits) > 1:
-                self.atmost.append(lits)
+            group = self._settle(free.get(value, []), placed.get(value, 0))
+            if group is not None and len(group) > 1:
+                self.atmost.append(group)
 
     def _held(self, cells: Sequence[int]) -> list[dict[int, int] | None]:
         """Each cell's value -> variable map, None for a decided cell (see :meth:`lit`)."""
@@ -233,6 +229,11 @@ class Builder:
                 trues += 1
             elif lit is not False:
                 free.append(lit)
+        return self._settle(free, trues, exact)
+
+    def _settle(self, free: list[int], trues: int, exact: bool = False) -> list[int] | None:
+        """:meth:`_group` once its literals are sorted: ``free`` variables and
+        ``trues`` constants that hold."""
         if trues > 1:
             self.clause([])
         elif trues == 1:
