@@ -55,7 +55,7 @@ from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.reading.inputs import read_puzzles
 from sudosat.rules.killer import KillerCage
 from sudosat.rules.renban import Renban
-from sudosat.sat.arith import Int, cell_int, digit_sets, equals_constant, total
+from sudosat.sat.arith import cell_int, complement, digit_sets, equals_constant, total
 from sudosat.sat.builder import Builder, Lit
 from sudosat.sat.cnf import Cnf, Encoding, Pairwise
 from sudosat.sat.encoding import encode
@@ -295,15 +295,9 @@ def signed_sums(
     return found
 
 
-def flipped(b: Builder, cell: int) -> Int:
-    """N + 1 less the cell's digit, on the cell's order literals."""
-    x, top = cell_int(b, cell), b.size + 1
-    return Int(top - x.hi, top - x.lo, lambda t: x.le(top - t))
-
-
 def add_signed_sums(b: Builder, cages: Sequence[KillerCage], most: int) -> None:
     for (plus, minus), value in signed_sums(cages, b.cnf.puzzle.layout, most).items():
-        terms = [cell_int(b, c) for c in plus] + [flipped(b, c) for c in minus]
+        terms = [cell_int(b, c) for c in plus] + [complement(b, c) for c in minus]
         equals_constant(b, total(b, terms), value + (b.size + 1) * len(minus))
 
 

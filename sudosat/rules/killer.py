@@ -10,7 +10,17 @@ from typing import TYPE_CHECKING, ClassVar
 from sudosat.core.puzzle import Layout
 from sudosat.rules.base import GroupRule, Rule, Where, cell_list, rule
 from sudosat.rules.diagonals import repeated
-from sudosat.sat.arith import digit_sets, distinct, distinct_sum, holdable, reachable, sum_equals
+from sudosat.sat.arith import (
+    cell_int,
+    complement,
+    digit_sets,
+    distinct,
+    distinct_sum,
+    holdable,
+    reachable,
+    sum_equals,
+    sum_to,
+)
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
@@ -78,11 +88,18 @@ class KillerCage(GroupRule):
                 if isinstance(cage, KillerCage) and cage.value is not None:
                     cage.point(b)
         wide = b.size >= IMPLIED_FROM
+        written = set()
         for cells, value, apart in implied_sums(rules, b.cnf.puzzle.layout, wide):
             if apart:
                 distinct_sum(b, cells, value)
             elif len(cells) <= OUTIES:
                 sum_equals(b, cells, value)
+            written.add(cells)
+        if b.size >= SIGNED_FROM:
+            for (plus, minus), value in signed_sums(cages, b.cnf.puzzle.layout).items():
+                if minus or plus not in written:
+                    terms = [cell_int(b, c) for c in plus] + [complement(b, c) for c in minus]
+                    sum_to(b, terms, value + (b.size + 1) * len(minus))
 
     def point(self, b: Builder) -> None:
         """A digit the cage holds is in no other cell of a unit the cage lies in:
@@ -136,6 +153,13 @@ from IMPLIED_FROM, two boxes side by side are such an area too."""
 POINTING_FROM = 20
 """Grid sizes from which cages point (see :meth:`KillerCage.point`): it paid on
 25x25 killers, not on 16x16 ones (BENCHMARKS.md, Variants)."""
+
+
+SIGNED_FROM = 16
+"""Grid sizes from which the bands' signed sums are written (:func:`signed_sums`):
+16x16 killers 0.6-0.85x; below, a 9x9's search is too short to pay for them."""
+SIGNED_CELLS = 3
+"""Cells, at most, of a signed sum (4 or 5: fewer conflicts, slower)."""
 
 
 def overlap(cages: Sequence[KillerCage]) -> bool:
@@ -205,3 +229,61 @@ def implied_sums(
                 value = sum(cage.value or 0 for cage in over if cage) - units * total
                 found[out] = (value, False)
     return [(cells, value, apart) for cells, (value, apart) in found.items()]
+
+
+def signed_sums(
+    cages: Sequence[KillerCage], layout: Layout, most: int = SIGNED_CELLS
+) -> dict[tuple[tuple[int, ...], tuple[int, ...]], int]:
+    """The 45 rule over every band of consecutive rows, of columns or of regions
+    (any width), with each cage over the band counted inside (its cells in the
+    band, added) or outside (its sum, less its cells out of the band, taken
+    away), whichever leaves fewer cells: (added, taken away) -> what the added
+    less the taken away make, for at most ``most`` cells. A band is grown a unit
+    at a time, each cage's cells inside it counted as it goes, so a 36x36 costs
+    a pass over each band's cells; only short sums are spelt out.
+    Cages that do not overlap (see :func:`overlap`); cages without a sum are
+    cells like any other."""
+    n = layout.size
+    full = n * (n + 1) // 2
+    cage_of = {cell: cage for cage in cages if cage.value is not None for cell in cage.group}
+    found: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+    # (family, width, start) -> (added, taken away, value)
+    for kind, family in enumerate(
+        (layout.units[:n], layout.units[n : 2 * n], layout.units[2 * n :])
+    ):
+        for start in range(n):
+            inside: dict[KillerCage, int] = {}
+            cost = 0  # cells the sum would have: free cells, and each cage's fewer side
+            for width, unit in enumerate(family[start:], 1):
+                for cell in unit:
+                    cage = cage_of.get(cell)
+                    if cage is None:
+                        cost += 1
+                        continue
+                    size, was = len(cage.group), inside.get(cage, 0)
+                    inside[cage] = was + 1
+                    cost += _side(was + 1, size) - _side(was, size)
+                if 0 < cost <= most:
+                    area = frozenset().union(*family[start : start + width])
+                    found[kind, width, start] = _signed(area, inside, cage_of, width * full)
+    # narrow bands first, as measured (the search is sensitive to clause order)
+    return {(added, taken): value for _, (added, taken, value) in sorted(found.items())}
+
+
+def _side(inside: int, size: int) -> int:
+    """The cells a cage brings to a signed sum: those inside, or those outside when fewer."""
+    return size - inside if size - inside < inside else inside
+
+
+def _signed(
+    area: frozenset[int], inside: dict[KillerCage, int], cage_of: dict[int, KillerCage], value: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    added = [c for c in area if c not in cage_of]
+    taken: list[int] = []
+    for cage, count in inside.items():
+        if len(cage.group) - count < count:
+            value -= cage.value or 0
+            taken += [c for c in cage.group if c not in area]
+        else:
+            added += [c for c in cage.group if c in area]
+    return tuple(sorted(added)), tuple(sorted(taken)), value

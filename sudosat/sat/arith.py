@@ -136,6 +136,27 @@ def total(b: Builder, terms: Sequence[Int]) -> Int:
     return add(b, total(b, terms[:half]), total(b, terms[half:]))
 
 
+def complement(b: Builder, cell: int) -> Int:
+    """N + 1 less the cell's digit, on the cell's own order literals: a digit
+    taken away in a sum becomes a term added."""
+    x, top = cell_int(b, cell), b.size + 1
+    return Int(top - x.hi, top - x.lo, lambda t: x.le(top - t))
+
+
+def sum_to(b: Builder, terms: Sequence[Int], value: int) -> None:
+    """``terms`` add up to ``value``: the totals of the two halves tied by a clause
+    a value each way (the first half >= t: the second <= value - t; <= t: >=
+    value - t), so that the whole sum needs no literals of its own."""
+    if len(terms) == 1:
+        equals_constant(b, terms[0], value)
+        return
+    half = len(terms) // 2
+    x, y = total(b, terms[:half]), total(b, terms[half:])
+    for t in range(x.lo, x.hi + 1):
+        b.implies([x.ge(t)], [y.le(value - t)])
+        b.implies([x.le(t)], [y.ge(value - t)])
+
+
 def equal(b: Builder, x: Int, y: Int, when: Iterable[Lit] = ()) -> None:
     """``x == y`` (under ``when``)."""
     when = list(when)

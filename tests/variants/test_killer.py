@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from itertools import product
 
 import pytest
+from pysat.solvers import Solver
 
 from sudosat import count, solve
 from sudosat.core.puzzle import Layout, Puzzle
@@ -13,6 +15,9 @@ from sudosat.rules import Rules, killer
 from sudosat.rules.extra_region import ExtraRegion
 from sudosat.rules.killer import KillerCage
 from sudosat.sat import arith
+from sudosat.sat.builder import Builder
+from sudosat.sat.cnf import Encoding
+from sudosat.sat.encoding import encode
 
 from .harness import built, check_rule, solution
 
@@ -113,3 +118,60 @@ def test_implied_sums_and_pointing_keep_the_answer(
     assert killer.implied_sums(rules, layout)
     puzzle = built(layout, grid, rules, seed)
     check_rule(puzzle, grid, (KillerCage,))
+
+
+@pytest.mark.parametrize(("size", "seed"), [(9, 21), (16, 22), (16, 23)])
+def test_signed_sums_hold_on_the_grid(size: int, seed: int) -> None:
+    """Each band's signed sum (cages counted in or out, whichever leaves fewer
+    cells) holds on the grid the cages were cut from, a cage without a sum
+    counting as plain cells."""
+    layout = Layout.boxes(size)
+    grid = random_grid(layout, random.Random(seed))
+    shapes = cages(layout, random.Random(seed), 4, grid)
+    rules = [KillerCage(tuple(c), sum(grid[x] for x in c)) for c in shapes[1:]]
+    rules.append(KillerCage(tuple(shapes[0])))
+    found = killer.signed_sums(rules, layout, most=5)
+    assert any(taken for _, taken in found)  # some cage counted out
+    for (added, taken), value in found.items():
+        assert 0 < len(added) + len(taken) <= 5 and not set(added) & set(taken)
+        assert sum(grid[c] for c in added) - sum(grid[c] for c in taken) == value
+
+
+@pytest.mark.parametrize("seed", [24, 25])
+def test_signed_sums_keep_the_answer(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written from 16x16 on; turned on for 9x9 killers, they add clauses and the
+    answers stay those built in."""
+    layout = Layout.boxes(9)
+    grid = solution(layout, seed)
+    rng = random.Random(seed)
+    rules = [KillerCage(tuple(c), sum(grid[x] for x in c)) for c in cages(layout, rng, grid=grid)]
+    puzzle = built(layout, grid, rules, seed)
+    without = len(list(encode(puzzle).iter_clauses()))
+    monkeypatch.setattr(killer, "SIGNED_FROM", 4)
+    monkeypatch.setattr(killer, "SIGNED_CELLS", 5)
+    assert len(list(encode(puzzle).iter_clauses())) > without
+    check_rule(puzzle, grid, (KillerCage,))
+
+
+def test_sum_to_allows_exactly_the_sums() -> None:
+    """``sum_to`` over cells and a complement: with the grid's rules, a choice of
+    the three cells' digits is kept exactly when it makes the sum."""
+    cnf = encode(Puzzle.empty(2), Encoding(reduced=False))
+    cells = (0, 6, 11)  # r1c1, r2c3, r3c4: no two share a unit
+
+    def lit(cell: int, digit: int) -> int:
+        return cell * 4 + digit
+
+    for value in range(3, 13):
+        b = Builder(cnf, cnf.groups[:16])
+        terms = [arith.cell_int(b, 0), arith.complement(b, 6), arith.cell_int(b, 11)]
+        arith.sum_to(b, terms, value)
+        with (
+            Solver(bootstrap_with=list(cnf.iter_clauses())) as alone,
+            Solver(bootstrap_with=[*cnf.iter_clauses(), *b.clauses]) as summed,
+        ):
+            for digits in product(range(1, 5), repeat=3):
+                chosen = [lit(c, d) for c, d in zip(cells, digits, strict=True)]
+                makes = digits[0] + 5 - digits[1] + digits[2] == value
+                expected = makes and alone.solve(assumptions=chosen)
+                assert summed.solve(assumptions=chosen) == expected, (value, digits)
