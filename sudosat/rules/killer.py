@@ -96,7 +96,9 @@ class KillerCage(GroupRule):
                 sum_equals(b, cells, value)
             written.add(cells)
         if b.size >= SIGNED_FROM:
-            for (plus, minus), value in signed_sums(cages, b.cnf.puzzle.layout).items():
+            for (plus, minus), value in signed_sums(
+                cages, b.cnf.puzzle.layout, SIGNED_CELLS
+            ).items():
                 if minus or plus not in written:
                     terms = [cell_int(b, c) for c in plus] + [complement(b, c) for c in minus]
                     sum_to(b, terms, value + (b.size + 1) * len(minus))
@@ -157,7 +159,8 @@ POINTING_FROM = 20
 
 SIGNED_FROM = 16
 """Grid sizes from which the bands' signed sums are written (:func:`signed_sums`):
-16x16 killers 0.6-0.85x; below, a 9x9's search is too short to pay for them."""
+16x16 killers 0.6-0.85x; on 9x9 killers they halve a hard one's search but
+slow a batch of easy ones by 5-8% (BENCHMARKS.md, issue 36)."""
 SIGNED_CELLS = 3
 """Cells, at most, of a signed sum (4 or 5: fewer conflicts, slower)."""
 
@@ -232,7 +235,7 @@ def implied_sums(
 
 
 def signed_sums(
-    cages: Sequence[KillerCage], layout: Layout, most: int = SIGNED_CELLS
+    cages: Sequence[KillerCage], layout: Layout, most: int
 ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], int]:
     """The 45 rule over every band of consecutive rows, of columns or of regions
     (any width), with each cage over the band counted inside (its cells in the
