@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations, islice
@@ -53,7 +54,7 @@ from common import ROOT, SHARED
 from sudosat import solve
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.reading.inputs import read_puzzles
-from sudosat.rules.killer import KillerCage
+from sudosat.rules.killer import KillerCage, signed_sum
 from sudosat.rules.renban import Renban
 from sudosat.sat.arith import cell_int, complement, digit_sets, equals_constant, total
 from sudosat.sat.builder import Builder, Lit
@@ -266,11 +267,10 @@ def cubes(files: Sequence[Path], wanted: int) -> None:
 def signed_sums(
     cages: Sequence[KillerCage], layout: Layout, most: int
 ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], int]:
-    """The 45 rule over every set of rows, of columns or of boxes: the area's total
-    is its cells', so with each cage over it counted inside (its cells in the area)
-    or outside (its sum, less its cells out of the area), whichever leaves fewer
-    cells, (plus, minus) -> the sum of plus less the sum of minus; at most ``most``
-    cells."""
+    """The 45 rule over every set of rows, of columns or of boxes (sudosat's
+    :func:`killer.signed_sums` takes bands of consecutive ones only), each cage
+    counted in or out as there: (added, taken away) -> what they make, for at
+    most ``most`` cells."""
     n = layout.size
     cage_of = {cell: cage for cage in cages for cell in cage.group}
     units = [frozenset(u) for u in layout.units]
@@ -279,19 +279,10 @@ def signed_sums(
         for count in range(1, n):
             for chosen in combinations(family, count):
                 area = frozenset().union(*chosen)
-                value = count * n * (n + 1) // 2
-                plus = [c for c in area if c not in cage_of]
-                minus: list[int] = []
-                for cage in {cage_of[c] for c in area if c in cage_of}:
-                    inside = [c for c in cage.group if c in area]
-                    outside = [c for c in cage.group if c not in area]
-                    if len(outside) < len(inside):
-                        value -= cage.value or 0
-                        minus += outside
-                    else:
-                        plus += inside
-                if 0 < len(plus) + len(minus) <= most:
-                    found[tuple(sorted(plus)), tuple(sorted(minus))] = value
+                inside = Counter(cage_of[c] for c in area if c in cage_of)
+                added, taken, value = signed_sum(area, inside, cage_of, count * n * (n + 1) // 2)
+                if 0 < len(added) + len(taken) <= most:
+                    found[added, taken] = value
     return found
 
 

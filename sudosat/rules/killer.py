@@ -87,21 +87,19 @@ class KillerCage(GroupRule):
             for cage in rules:
                 if isinstance(cage, KillerCage) and cage.value is not None:
                     cage.point(b)
-        wide = b.size >= IMPLIED_FROM
-        written = set()
-        for cells, value, apart in implied_sums(rules, b.cnf.puzzle.layout, wide):
+        implied = implied_sums(rules, b.cnf.puzzle.layout, b.size >= IMPLIED_FROM)
+        for cells, value, apart in implied:
             if apart:
                 distinct_sum(b, cells, value)
             elif len(cells) <= OUTIES:
                 sum_equals(b, cells, value)
-            written.add(cells)
         if b.size >= SIGNED_FROM:
-            for (plus, minus), value in signed_sums(
-                cages, b.cnf.puzzle.layout, SIGNED_CELLS
-            ).items():
-                if minus or plus not in written:
-                    terms = [cell_int(b, c) for c in plus] + [complement(b, c) for c in minus]
-                    sum_to(b, terms, value + (b.size + 1) * len(minus))
+            written = {cells for cells, _, _ in implied}
+            signed = signed_sums(cages, b.cnf.puzzle.layout, SIGNED_CELLS)
+            for (added, taken), value in signed.items():
+                if taken or added not in written:
+                    terms = [cell_int(b, c) for c in added] + [complement(b, c) for c in taken]
+                    sum_to(b, terms, value + (b.size + 1) * len(taken))
 
     def point(self, b: Builder) -> None:
         """A digit the cage holds is in no other cell of a unit the cage lies in:
@@ -268,23 +266,32 @@ def signed_sums(
                     cost += _side(was + 1, size) - _side(was, size)
                 if 0 < cost <= most:
                     area = frozenset().union(*family[start : start + width])
-                    found[kind, width, start] = _signed(area, inside, cage_of, width * full)
+                    found[kind, width, start] = signed_sum(area, inside, cage_of, width * full)
     # narrow bands first, as measured (the search is sensitive to clause order)
     return {(added, taken): value for _, (added, taken, value) in sorted(found.items())}
 
 
+def _counted_out(inside: int, size: int) -> bool:
+    """Whether a cage with ``inside`` of its ``size`` cells in a band is taken away
+    (its sum less the cells outside) rather than its cells inside added: fewer cells."""
+    return size - inside < inside
+
+
 def _side(inside: int, size: int) -> int:
-    """The cells a cage brings to a signed sum: those inside, or those outside when fewer."""
-    return size - inside if size - inside < inside else inside
+    """The cells a cage brings to a signed sum."""
+    return size - inside if _counted_out(inside, size) else inside
 
 
-def _signed(
+def signed_sum(
     area: frozenset[int], inside: dict[KillerCage, int], cage_of: dict[int, KillerCage], value: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """An area's 45-rule sum with the cages over it (``inside``: cage -> its cells in
+    the area) each added or taken away (see :func:`signed_sums`): (added, taken
+    away, what they make), ``value`` being the area's whole total."""
     added = [c for c in area if c not in cage_of]
     taken: list[int] = []
     for cage, count in inside.items():
-        if len(cage.group) - count < count:
+        if _counted_out(count, len(cage.group)):
             value -= cage.value or 0
             taken += [c for c in cage.group if c not in area]
         else:
