@@ -88,6 +88,17 @@ class BadInput(click.ClickException):
     exit_code = EXIT_USAGE
 
 
+class Real(click.FloatRange):
+    """A float in a range, never NaN (click's range lets it through: every
+    comparison with NaN is false)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        found = super().convert(value, param, ctx)
+        if found != found:
+            self.fail(f"{value!r} is not a number.", param, ctx)
+        return found
+
+
 class SolverFailure(click.ClickException):
     exit_code = EXIT_SOLVER
 
@@ -415,9 +426,7 @@ def each_puzzle_options(timeout_help: str) -> Callable[[F], F]:
 
 
 def timeout_option(help: str) -> Callable[[F], F]:
-    return click.option(
-        "--timeout", type=click.FloatRange(0, min_open=True), metavar="SECONDS", help=help
-    )
+    return click.option("--timeout", type=Real(0, min_open=True), metavar="SECONDS", help=help)
 
 
 def out_option(help: str) -> Callable[[F], F]:
@@ -545,7 +554,7 @@ def cli(debug: bool) -> None:
 )
 @click.option(
     "--epsilon",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Real(0, 1, min_open=True, max_open=True),
     default=0.2,
     show_default=True,
     help="--estimate: how far the interval may reach either side of the estimate, as a "
@@ -553,7 +562,7 @@ def cli(debug: bool) -> None:
 )
 @click.option(
     "--delta",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Real(0, 1, min_open=True, max_open=True),
     default=0.05,
     show_default=True,
     help="--estimate: the chance the interval may miss (it holds at confidence 1 - delta).",

@@ -101,7 +101,7 @@ def test_a_solved_line_reads_back_as_its_solution(tmp_path: Path, run: Run) -> N
     "text,says",
     [
         ('{"puzzle": 5}\n{"puzzle": 6}\n', "expected a puzzle field"),
-        (f'{{"puzzle": "{ESCARGOT}"}}\nnot json\n', "expected one object"),
+        (f'{{"puzzle": "{ESCARGOT}"}}\nnot json\n', "does not parse"),
         (f'{{"puzzle": "{ESCARGOT}", "rules": [3]}}\n{{"puzzle": "x"}}\n', "rules"),
         (f'{{"puzzle": "{ESCARGOT}", "rules": ["cage 99: r1c1"]}}\n{{"puzzle": "x"}}\n', "cage"),
     ],

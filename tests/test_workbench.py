@@ -65,6 +65,8 @@ def solutions_by_backtracking(puzzle: Puzzle) -> list[Grid]:
     def place(cell: int) -> None:
         if cell == n * n:
             done = tuple(grid)
+            if layout.violations(done):  # givens that clash are never checked on the way
+                return
             if puzzle.rules is None or not puzzle.rules.violations(done):
                 found.append(done)
             return
@@ -237,10 +239,11 @@ def test_the_6x6_grids_lie_in_the_interval() -> None:
 
 @pytest.mark.slow
 def test_the_9x9_grids_lie_in_the_interval() -> None:
-    found = estimate(empty(9))
+    found = estimate(empty(9), epsilon=0.4)
     assert found.converged and found.low <= GRIDS_9X9 <= found.high
     box = parse("123......\n456......\n789......\n" + ("." * 9 + "\n") * 6)
-    assert estimate(box, seed=3).low <= GRIDS_9X9 // math.factorial(9) <= estimate(box).high
+    boxed = estimate(box, seed=3, epsilon=0.4)
+    assert boxed.low <= GRIDS_9X9 // math.factorial(9) <= boxed.high
 
 
 def test_an_estimate_is_repeatable_and_seeded() -> None:

@@ -26,7 +26,14 @@ FPUZZLES_LINK = re.compile(r"(?:[?&]load=|fpuzzles)([A-Za-z0-9+/=%\-_. ]+)")
 """An f-puzzles link (its data in group 1), or where the text names f-puzzles."""
 
 
-URL = re.compile(r"(?i:https?://|www\.)\S+")
+PUZZLE_HOSTS = (
+    r"(?:[a-z0-9-]+\.)*(?:sudokupad\.app|crackingthecryptic\.com|f-puzzles\.com|svencodes\.com)/"
+)
+"""The puzzle sites whose links people paste without ``https://`` (as the README
+writes them: ``sudokupad.app/scl...``)."""
+
+
+URL = re.compile(rf"(?i:https?://|www\.|{PUZZLE_HOSTS})\S+")
 
 
 BARE_PAYLOAD = re.compile(r"\s*(scl|ctc)[A-Za-z0-9+/=\\]{40,}\s*")
@@ -49,6 +56,8 @@ def is_link(text: str) -> bool:
         or "www." in text
         or "scl" in text
         or "ctc" in text
+        or ".com/" in text
+        or ".app/" in text
     )
     return hinted and LINK.search(text) is not None
 

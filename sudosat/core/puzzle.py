@@ -197,6 +197,7 @@ class Constraint(Protocol):
     field: ClassVar[str]
     words: ClassVar[tuple[str, ...]]
     flag: ClassVar[bool]
+    relative: ClassVar[bool]
     outside: ClassVar[bool]
     drawn: ClassVar[bool]
     title: ClassVar[str]
@@ -212,6 +213,7 @@ class Constraint(Protocol):
     def to_fpuzzles(self, size: int) -> tuple[str, Any]: ...
     def draw(self, pen: Any) -> None: ...
     def encode(self, b: Any) -> None: ...
+    def encode_among(self, b: Any, selectors: Sequence[tuple[Any, int]]) -> None: ...
     def clause_estimate(self, size: int) -> int: ...
 
 
@@ -232,6 +234,18 @@ class Rules:
         """The rules, each settled among the others, without repeats."""
         found = tuple(dict.fromkeys(constraints))
         return cls(layout, tuple(rule.settle(found) for rule in found), drawings)
+
+    def without(self, removed: Iterable[Constraint]) -> Rules:
+        """These rules with ``removed`` taken away, the rest settled again among
+        what is left (a negative constraint takes the pairs of the dots left)."""
+        gone = set(map(id, removed))
+        kept = [c for c in self.constraints if id(c) not in gone]
+        return Rules.of(self.layout, kept, self.drawings)
+
+    @property
+    def relative(self) -> bool:
+        """Whether taking a rule away can constrain more (see ``Rule.relative``)."""
+        return any(c.relative for c in self.constraints)
 
     def violations(self, grid: Sequence[int]) -> list[str]:
         """Why a grid that keeps the rows, columns and regions breaks a constraint."""

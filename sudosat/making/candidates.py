@@ -197,7 +197,8 @@ class _Marking:
 
     def _count(self, search: Minicard, limit: int) -> dict[tuple[int, int], Count]:
         """Solutions holding each candidate of the cells with several, up to ``limit``:
-        more solutions under that candidate until the limit or UNSAT (then exact)."""
+        more solutions under that candidate until one past the limit (a lower
+        bound, ``N+``) or UNSAT (then exact)."""
         tally = self.tally
         per_cell = Counter(cell for cell, _ in self.marked)
         wanted = [key for key in self.literal if key in self.marked and per_cell[key[0]] > 1]
@@ -206,7 +207,7 @@ class _Marking:
         self._witness(search)
         complete: set[tuple[int, int]] = set()
         for key in wanted:
-            while tally[key] < limit:
+            while tally[key] <= limit:  # "N+" says more than N were found: look for one more
                 if not self._solve(search, [self.literal[key]]):
                     complete.add(key)
                     break

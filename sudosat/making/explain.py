@@ -27,12 +27,11 @@ the others keep what they found.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNFPlus
-from pysat.solvers import Minicard
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Constraint, Grid, Puzzle, differences
@@ -76,40 +75,78 @@ class Explanation:
         return None if self.best_fill is None else sum(1 for v in self.best_fill if v)
 
 
+class _Parts:
+    """One Minicard holding the layout's groups and a variant's rules each behind
+    its selector (see :func:`encoding.explaining`), and the parts a question
+    keeps: the givens' literals and the rules' selectors. A part left out is
+    away: its selector assumed false, so that a rule whose absence constrains
+    (a dot under a negative constraint) constrains."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        n = puzzle.size
+        groups, rule_clauses, selectors, _ = explaining(puzzle)
+        constraints = puzzle.rules.constraints if puzzle.rules else ()
+        self.puzzle = puzzle
+        self.rule_of = dict(zip(selectors, constraints, strict=True))
+        self.sat = exactly_one(groups)
+        for clause in rule_clauses:
+            self.sat.add_clause(clause)
+        self.all = [cell * n + v for cell, v in puzzle.givens] + selectors
+        self.relative = puzzle.rules is not None and puzzle.rules.relative
+        """Whether leaving a rule out can constrain more: then a part once needed
+        may be needed no more, and deletion goes round until nothing changes."""
+
+    def unsat(self, kept: Sequence[int], deadline: float | None) -> bool:
+        """Whether no solution keeps the parts ``kept`` (with the rest away)."""
+        return not solve_by(self.sat, deadline, self.assumptions(kept))
+
+    def assumptions(self, kept: Sequence[int]) -> list[int]:
+        held = set(kept)
+        return [*kept, *(-s for s in self.rule_of if s not in held)]
+
+    def core(self, kept: Sequence[int]) -> list[int]:
+        """After :meth:`unsat`: the parts of ``kept`` the answer needed."""
+        found = set(self.sat.get_core() or kept)
+        return [x for x in kept if x in found]
+
+    def grid_holds(self, kept: Sequence[int], grid: Grid) -> bool:
+        """Whether ``grid`` keeps the rules of ``kept`` alone (its givens it keeps):
+        taking a rule away can break it only when the rules are relative."""
+        rules = self.puzzle.rules
+        if rules is None or not self.relative:
+            return True
+        held = set(kept)
+        away = [rule for s, rule in self.rule_of.items() if s not in held]
+        return not rules.without(away).violations(grid)
+
+    def part(self, lit: int) -> Part:
+        n = self.puzzle.size
+        return self.rule_of[lit] if lit in self.rule_of else ((lit - 1) // n, (lit - 1) % n + 1)
+
+    def delete(self) -> None:
+        self.sat.delete()
+
+
 def minimal_conflict(puzzle: Puzzle, deadline: float | None = None) -> list[Part]:
     """A minimal set of clues, and of a variant's rules, that cannot all hold with
-    the rows, columns and regions (a MUS over the givens and one selector per rule)."""
-    sat, core, rule_of, _ = _parts(puzzle)
+    the rows, columns and regions (a MUS over the givens and one selector per rule:
+    the puzzle of these parts alone has no solution, and it has one without any
+    of them)."""
+    parts = _Parts(puzzle)
     try:
-        if solve_by(sat, deadline, core):
+        if not parts.unsat(parts.all, deadline):
             return []
-        core = sorted(sat.get_core() or core)
-        for lit in list(core):  # deletion: drop every part the rest still conflicts without
-            trial = [x for x in core if x != lit]
-            if not solve_by(sat, deadline, trial):
-                kept = set(sat.get_core() or trial)
-                core = [x for x in trial if x in kept]
+        kept = parts.core(parts.all)
+        changed = True
+        while changed:  # once, unless leaving a rule out can constrain more
+            changed = False
+            for lit in list(kept):  # deletion: drop every part the rest conflict without
+                trial = _without(kept, lit)
+                if lit in kept and parts.unsat(trial, deadline):
+                    kept, changed = parts.core(trial), parts.relative
     finally:
-        sat.delete()
-    return [_part(puzzle, rule_of, lit) for lit in core]
-
-
-def _parts(puzzle: Puzzle) -> tuple[Minicard, list[int], dict[int, Constraint], int]:
-    """A Minicard holding the layout's groups and a variant's rules each behind its
-    selector; the parts (the givens' literals, then the selectors) to assume; which
-    rule each selector switches on; the top variable."""
-    n = puzzle.size
-    groups, rule_clauses, selectors, top = explaining(puzzle)
-    rule_of = dict(zip(selectors, puzzle.rules.constraints if puzzle.rules else (), strict=True))
-    sat = exactly_one(groups)
-    for clause in rule_clauses:
-        sat.add_clause(clause)
-    return sat, [cell * n + v for cell, v in puzzle.givens] + selectors, rule_of, top
-
-
-def _part(puzzle: Puzzle, rule_of: dict[int, Constraint], lit: int) -> Part:
-    n = puzzle.size
-    return rule_of[lit] if lit in rule_of else ((lit - 1) // n, (lit - 1) % n + 1)
+        parts.delete()
+    return [parts.part(lit) for lit in kept]
 
 
 def needed_parts(
@@ -117,24 +154,34 @@ def needed_parts(
 ) -> tuple[list[Part], list[Part]]:
     """For a unique ``puzzle``: the clues and rules whose removal alone keeps it
     unique (redundant), and one minimal set of them that keeps it unique (givens
-    dropped before rules). Each question: a solution other than ``solution``
-    with these parts assumed (UNSAT: still unique; its core says which parts
-    were needed, so the rest go at once)."""
-    n = puzzle.size
-    sat, parts, rule_of, _ = _parts(puzzle)
+    dropped before rules). Each question: does ``solution`` keep the parts left
+    (by the rules' own checks; it may not once a dot under a negative
+    constraint is gone), and is there a solution other than it (UNSAT: still
+    unique; its core says which parts were needed, so the rest go at once)."""
+    parts = _Parts(puzzle)
     try:
-        sat.add_clause([-(cell * n + value) for cell, value in enumerate(solution)])
-        if solve_by(sat, deadline, parts):
+        n = puzzle.size
+        parts.sat.add_clause([-(cell * n + value) for cell, value in enumerate(solution)])
+
+        def unique(kept: list[int]) -> bool:
+            return parts.grid_holds(kept, solution) and parts.unsat(kept, deadline)
+
+        if not unique(parts.all):
             raise ValueError("needed_parts: the puzzle is not unique")
-        redundant = [lit for lit in parts if not solve_by(sat, deadline, _without(parts, lit))]
-        kept = parts
-        for lit in parts:
-            if lit in kept and not solve_by(sat, deadline, trial := _without(kept, lit)):
-                core = set(sat.get_core() or trial)
-                kept = [x for x in trial if x in core]
+        redundant = [lit for lit in parts.all if unique(_without(parts.all, lit))]
+        kept = parts.all
+        changed = True
+        while changed:  # once, unless leaving a rule out can constrain more
+            changed = False
+            for lit in list(kept):
+                if lit in kept and unique(trial := _without(kept, lit)):
+                    kept, changed = trial, parts.relative
+                    shrunk = parts.core(trial)
+                    if shrunk != trial and parts.grid_holds(shrunk, solution):
+                        kept = shrunk  # every part the answer did not need, at once
     finally:
-        sat.delete()
-    return [_part(puzzle, rule_of, x) for x in redundant], [_part(puzzle, rule_of, x) for x in kept]
+        parts.delete()
+    return [parts.part(x) for x in redundant], [parts.part(x) for x in kept]
 
 
 def _without(parts: list[int], lit: int) -> list[int]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from sudosat.core.errors import SolverTimeout
-from sudosat.core.puzzle import Puzzle, cell_name
+from sudosat.core.puzzle import Puzzle, cell_name, verify
 from sudosat.making.board import Board, Step, bit, bits, board_of
 from sudosat.making.rating import LEVELS, Rating, search_conflicts
 from sudosat.making.techniques import CLASSIC, Technique, forcing, propagate
@@ -274,7 +274,8 @@ class Pathfinder:
                 end, reason = "contradiction", why
                 break
             if board.solved:
-                end = "solved"
+                broken = verify(board.puzzle, board.placed)
+                end, reason = ("contradiction", broken[0]) if broken else ("solved", "")
                 break
             if deadline is not None and time.monotonic() > deadline:
                 end, reason = "timeout", f"{len(steps)} steps made in the time given"
@@ -347,8 +348,8 @@ class Pathfinder:
                 if not m & (m - 1):
                     trial.placed[c] = m.bit_length()
             trial.changed()
-            if trial.solved:
-                return False
+            if trial.solved:  # a full grid fails only by breaking a rule
+                return bool(verify(trial.puzzle, trial.placed))
             found = None
             for technique in self.order:
                 if technique.weight > BRANCH_WEIGHT:

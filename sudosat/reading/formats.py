@@ -518,6 +518,8 @@ def read_text(
     if text.lstrip().startswith(("{", "[")):
         from sudosat.reading import records  # deferred: JSON input only
 
+        if text.lstrip().startswith("{"):  # JSON, or nothing: what is wrong with it, said once
+            records.check_json(text, source)
         if records.is_record_document(text):  # sudosat's own --format json
             return _read_records(text, source, rank, alphabet, variants)
     if text.lstrip().startswith("{"):  # an f-puzzles JSON file

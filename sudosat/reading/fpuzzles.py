@@ -27,7 +27,8 @@ from urllib.parse import unquote
 from sudosat.core.errors import InputError
 from sudosat.core.notation import DIGITS, FPUZZLES_LINK, is_link
 from sudosat.core.puzzle import MAX_SIZE, Layout, Puzzle, Rules
-from sudosat.reading.lz import decompress_base64
+from sudosat.reading.jsontext import BadJson, load
+from sudosat.reading.lz import TooLong, decompress_base64
 from sudosat.rules import BY_FIELD, Where
 
 DRAWING = frozenset(
@@ -87,7 +88,10 @@ def looks_like_line(text: str) -> bool:
         return True
     if not BASE64_LINE.fullmatch(stripped) or not re.search("[A-Za-z]", stripped):
         return False  # lz-strings hold letters; a line of digits is a puzzle's
-    return decompress(stripped) is not None
+    try:
+        return decompress(stripped) is not None
+    except TooLong:  # an lz-string: read, it is refused as one
+        return True
 
 
 def read(text: str, source: str, line: int = 1, values_as_givens: bool = False) -> Puzzle:
@@ -99,16 +103,17 @@ def read(text: str, source: str, line: int = 1, values_as_givens: bool = False) 
     else:
         match = FPUZZLES_LINK.search(stripped)
         data = match[1] if match else stripped
-        found = decompress(unquote(data).replace(" ", "+"))
+        try:
+            found = decompress(unquote(data).replace(" ", "+"))
+        except TooLong as err:
+            raise InputError(source, line, 1, f"f-puzzles link: {err}") from None
         if found is None:
             raise InputError(source, line, 1, "an f-puzzles link or string that does not decode")
         raw = found
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as err:
-        raise InputError(source, line, 1, f"f-puzzles JSON: {err.msg} at {err.pos}") from None
-    except RecursionError:
-        raise InputError(source, line, 1, "f-puzzles JSON nested too deep to be a puzzle") from None
+        data = load(raw)
+    except BadJson as err:
+        raise InputError(source, line, 1, f"f-puzzles JSON: {err}") from None
     if not isinstance(data, dict):
         raise InputError(source, line, 1, "f-puzzles JSON: expected an object")
     return puzzle_of(data, source, line, values_as_givens)

@@ -77,6 +77,8 @@ class Entry(NamedTuple):
     """Rule statements that come with the line (a record's or a CSV's ``rules``)."""
     error: str = ""
     """Why the line holds no puzzle, found while splitting it (a broken record)."""
+    column: int = 1
+    """Where on the line ``error`` lies."""
 
 
 @dataclass
@@ -109,7 +111,7 @@ class Chunk:
         if row.text == _OVERLONG_TEXT:
             return row._replace(text=""), overlong(self.source, row.line)
         if row.error:
-            return row, InputError(self.source, row.line, 1, row.error)
+            return row, InputError(self.source, row.line, row.column, row.error)
         puzzle = self.reader.read_row(Row(row.line, row.text), row.rules)
         if row.name and isinstance(puzzle, Puzzle):
             puzzle = replace(puzzle, name=row.name)
@@ -291,8 +293,8 @@ def _records(lines: Lines) -> bool:
         return False  # decided without loading the module
     from sudosat.reading import records
 
-    if records.is_bracket(first[0][1]):  # a json list: its first record is on the next line
-        first = lines.peek_content(2)[1:]
+    if records.opens_list(first[0][1]):  # a json list: a record a line, read or not
+        return True
     return bool(first) and records.is_record_line(first[0][1])
 
 
@@ -445,7 +447,7 @@ def _record_row(number: int, text: str) -> Entry:
 
     found = records.read_line(text)
     if found.error:
-        return Entry(number, text, error=found.error)
+        return Entry(number, text, error=found.error, column=found.column)
     return Entry(number, found.puzzle, found.solution, None, found.name, found.rules)
 
 

@@ -12,15 +12,30 @@ from __future__ import annotations
 import string
 from collections.abc import Callable
 
+LIMIT = 8 * 1024 * 1024
+"""The most characters a payload may decompress to: the size of a whole puzzle
+(:data:`inputs.MAX_WHOLE`). Each code can stand for a word one longer than
+the last, so the output grows with the square of the input: a 45 KB link can
+stand for gigabytes. It is counted while it is decoded."""
+
+
+class TooLong(ValueError):
+    """A payload that decompresses past :data:`LIMIT` (a decompression bomb)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the link's data decompresses to more than {limit:,} characters")
+
+
 BASE64 = string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/="
 SIXES = {char: format(i & 63, "06b") for i, char in enumerate(BASE64)} | {"\\": "000000"}
 """Each base64 character's six bits, first read first; ``=`` and SudokuPad's
 padding ``\\`` read as zeros, as in lz-string."""
 
 
-def decompress_base64(data: str) -> str | None:
+def decompress_base64(data: str, limit: int = LIMIT) -> str | None:
     """The text ``data`` holds, or None when it is no lz-string base64 (an
-    unknown character, a code past the end, a code for no entry)."""
+    unknown character, a code past the end, a code for no entry); TooLong,
+    as soon as it is known, when that text is longer than ``limit``."""
     sixes = [SIXES.get(char) for char in data]
     if None in sixes:  # lz-string fails once it reaches the first unknown character
         sixes = sixes[: sixes.index(None)]
@@ -37,13 +52,14 @@ def decompress_base64(data: str) -> str | None:
         return int(bits[end:stop], 2)
 
     try:
-        return _codes(read)
+        return _codes(read, limit)
     except IndexError:
         return None
 
 
-def _codes(read: Callable[[int], int]) -> str | None:
-    """lz-string's dictionary decoding over ``read(width)``, the next code."""
+def _codes(read: Callable[[int], int], limit: int) -> str | None:
+    """lz-string's dictionary decoding over ``read(width)``, the next code; the
+    output counted as it grows (its entries are never longer than it)."""
     kind = read(2)
     if kind == 2:
         return ""
@@ -52,6 +68,7 @@ def _codes(read: Callable[[int], int]) -> str | None:
     first = chr(read(8 if kind == 0 else 16))
     entries: list[str] = ["", "", "", first]
     result = [first]
+    length = 1
     word = first
     width = 3
     enlarge_in = 4
@@ -72,6 +89,9 @@ def _codes(read: Callable[[int], int]) -> str | None:
             entry = word + word[0]
         else:
             return None
+        length += len(entry)
+        if length > limit:
+            raise TooLong(limit)
         result.append(entry)
         entries.append(word + entry[0])
         enlarge_in -= 1

@@ -12,11 +12,12 @@ line; ``json`` of one puzzle is one indented record, read whole.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, NamedTuple
 
+from sudosat.core.errors import InputError
 from sudosat.core.notation import PUZZLE_KEYS, SOLUTION_KEYS
+from sudosat.reading.jsontext import BadJson, load
 
 ABOUT = re.compile(r"\s*(title|author|ruleset)\s*:", re.IGNORECASE)
 """A statement of what a puzzle says about itself, whose text may hold ``;``."""
@@ -36,14 +37,12 @@ class Record(NamedTuple):
 
 
 def is_record_line(text: str) -> bool:
-    """Whether a line is a record of sudosat's (not an f-puzzles JSON, which has a
-    ``grid`` of rows)."""
+    """Whether a line is a record of sudosat's: a JSON object that is no f-puzzles
+    JSON (one without its puzzle field is a record that says so)."""
     if not RECORD_LINE.fullmatch(text):
         return False
     found = _object(text)
-    if not isinstance(found, dict) or isinstance(found.get("grid"), list):  # f-puzzles'
-        return False
-    return any(key in found for key in PUZZLE_KEYS)
+    return isinstance(found, dict) and not _is_fpuzzles(found)
 
 
 def is_record_document(text: str) -> bool:
@@ -53,11 +52,20 @@ def is_record_document(text: str) -> bool:
     if not stripped.startswith(("{", "[")):
         return False
     try:
-        found = json.loads(stripped)
-    except (ValueError, RecursionError):
+        found = load(stripped)
+    except BadJson:
         return False
     items = found if isinstance(found, list) else [found]
-    return bool(items) and all(isinstance(i, dict) and _puzzle_key(i) for i in items)
+    return bool(items) and all(isinstance(i, dict) and not _is_fpuzzles(i) for i in items)
+
+
+def check_json(text: str, source: str) -> None:
+    """InputError when a whole input that opens an object is no JSON (a record's or
+    an f-puzzles', whichever it meant to be)."""
+    try:
+        load(text)
+    except BadJson as err:
+        raise InputError(source, 1, err.column, f"JSON: {err}") from None
 
 
 BRACKETS = ("[", "]", "],", "[]")
@@ -68,9 +76,19 @@ def is_bracket(text: str) -> bool:
     return text.strip() in BRACKETS
 
 
+def opens_list(text: str) -> bool:
+    """Whether a first line opens a json list of records, one a line (a record
+    that cannot be read is then an error of its own, not the list's)."""
+    return text.strip() == "["
+
+
 def read_line(text: str) -> Record:
     """The record of one line (a json list's item: its comma passed over)."""
-    found = _object(text)
+    try:
+        found = load(text.strip().removesuffix(","))
+    except BadJson as err:
+        at = err.column + len(text) - len(text.lstrip())
+        return Record(error=f"a JSON record that does not parse: {err}", column=at)
     if not isinstance(found, dict):
         return Record(error="a JSON record: expected one object with a puzzle")
     return of(found)
@@ -78,7 +96,7 @@ def read_line(text: str) -> Record:
 
 def read_document(text: str) -> list[Record]:
     """The records of ``--format json`` output: one object, or a list of them."""
-    found = json.loads(text)
+    found = load(text)
     return [of(item) for item in (found if isinstance(found, list) else [found])]
 
 
@@ -115,12 +133,17 @@ def join_rules(statements: list[str]) -> str:
 
 def _object(text: str) -> Any:
     try:
-        return json.loads(text.strip().removesuffix(","))
-    except (ValueError, RecursionError):
+        return load(text.strip().removesuffix(","))
+    except BadJson:
         return None
 
 
+def _is_fpuzzles(found: dict[str, Any]) -> bool:
+    """An f-puzzles JSON, not a record: it has a grid or a size, which no record has."""
+    return "grid" in found or "size" in found
+
+
 def _puzzle_key(found: dict[str, Any]) -> str | None:
-    if "grid" in found and isinstance(found["grid"], list):  # an f-puzzles JSON
+    if _is_fpuzzles(found):
         return None
     return next((k for k in PUZZLE_KEYS if isinstance(found.get(k), str)), None)

@@ -56,7 +56,7 @@ def place(source: str, line: int, size: int, what: str = "", layout: Layout | No
 
 STATEMENT = re.compile(r"\s*([A-Za-z][A-Za-z0-9+\-]*)\s*([^:]*?)\s*(?::(.*))?")
 SPECIAL = ("size", "regions")
-CELLS = re.compile(r"\s*r\d+\s*c\d+", re.IGNORECASE)
+CELLS = re.compile(r"\s*r[0-9]+\s*c[0-9]+", re.IGNORECASE)
 META = re.compile(r"\s*(title|author|ruleset)\s*:\s*(.*?)\s*", re.IGNORECASE)
 """What a puzzle says about itself (``title: Miracle``), kept whole: a title may hold ``#``."""
 COMMENT = re.compile(r"(?:^|\s)#.*$")
@@ -110,7 +110,7 @@ def is_statement(text: str) -> bool:
     by_word = rule_words()
     word = match[1].lower()
     if word == "size":
-        return bool(re.fullmatch(r"\s*size\s+\d+\s*", text, re.IGNORECASE))
+        return bool(re.fullmatch(r"\s*size\s+[0-9]+\s*", text, re.IGNORECASE))
     if word == "regions":
         return match[3] is not None
     if match[3] is not None:  # an unknown word before cells is an unknown rule, never a row

@@ -24,6 +24,8 @@ from typing import Any
 from sudosat.core.errors import InputError
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.reading.fpuzzles import decompress, puzzle_of
+from sudosat.reading.jsontext import BadJson, load
+from sudosat.reading.lz import TooLong
 
 KEYS = {
     "c": "color",
@@ -70,19 +72,24 @@ META = re.compile(r"^([A-Za-z]+):\s*(.*)$", re.DOTALL)
 """A cage without cells whose value says ``title: ...``: metadata, the older way."""
 ABOUT = {"title": "title", "author": "author", "rules": "ruleset"}
 """SudokuPad's metadata, and f-puzzles' names for it."""
-NUMBER = re.compile(r"-?\d+")
+NUMBER = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only, and no number of thousands of them
 
 
 def read(data: str, source: str, line: int = 1) -> Puzzle:
     """The puzzle of a SudokuPad ``scl`` payload (the part after ``scl``); InputError
     naming what cannot be read or what it holds that sudosat cannot solve by."""
-    zipped = decompress(data)
+    try:
+        zipped = decompress(data)
+    except TooLong as err:
+        raise InputError(source, line, 1, f"SudokuPad link: {err}") from None
     if zipped is None:
         raise InputError(source, line, 1, "a SudokuPad link whose data does not decode")
     try:
-        raw = json.loads(unzip(zipped))
-    except (json.JSONDecodeError, RecursionError):
-        raise InputError(source, line, 1, "a SudokuPad link whose puzzle is no JSON") from None
+        raw = load(unzip(zipped))
+    except BadJson as err:
+        raise InputError(
+            source, line, 1, f"a SudokuPad link whose puzzle is no JSON: {err}"
+        ) from None
     if not isinstance(raw, dict):
         raise InputError(source, line, 1, "a SudokuPad link whose puzzle is no JSON object")
     return puzzle_of(as_fpuzzles(raw, source, line), source, line, False)
@@ -107,7 +114,7 @@ def unzip(text: str) -> str:
     text = re.sub(r"(:)#F(?=[,}\]])", r'\1"#FFFFFF"', text)
     text = re.sub(r"(:)([0-9a-fA-F]{6})(?=[,}\]])", r'\1"#\2"', text)
     text = re.sub(r'"\x01(\d+)\x01"', lambda m: strings[int(m[1])], text)
-    return json.dumps(_named(json.loads(text)))
+    return json.dumps(_named(load(text)))
 
 
 def _named(value: Any) -> Any:
@@ -147,7 +154,10 @@ def as_fpuzzles(raw: dict[str, Any], source: str, line: int) -> dict[str, Any]:
     if cages:
         found["killercage"] = cages
     found.update({ABOUT[key]: value.strip() for key, value in about.items() if value.strip()})
-    for flag in raw.get("global", []) or []:
+    flags = raw.get("global") or []
+    if not isinstance(flags, list):
+        raise refuse(f"expected global: a list of rules, found {str(flags)[:20]!r}")
+    for flag in flags:
         field = GLOBALS.get(str(flag).lower())
         if field is None:
             raise refuse(f"a global rule {str(flag)[:20]!r} sudosat does not know")
@@ -181,6 +191,8 @@ def _grid(cells: list[list[Any]], regions: Any, refuse: Any) -> list[list[dict[s
     for index, region in enumerate(regions):
         for cell in region if isinstance(region, list) else [None]:
             place = _cell(cell, size, refuse)
+            if region_of[place] != -1:
+                raise refuse(f"R{place // size + 1}C{place % size + 1} is in two regions")
             region_of[place] = index
     if -1 in region_of:
         missing = region_of.index(-1)
@@ -203,7 +215,7 @@ def _cell(cell: Any, size: int, refuse: Any) -> int:
     if (
         not isinstance(cell, list)
         or len(cell) != 2
-        or not all(isinstance(x, int) and 0 <= x < size for x in cell)
+        or not all(type(x) is int and 0 <= x < size for x in cell)  # not True, not 1.0
     ):
         raise refuse(f"expected a cell [row, column] inside the grid, found {str(cell)[:20]}")
     row, col = cell

@@ -46,6 +46,9 @@ class Rule:
     """What its number says, when it takes one (``the sum``)."""
     written_as: ClassVar[str] = ""
     """Where f-puzzles writes it when it has no field of its own."""
+    relative: ClassVar[bool] = False
+    """Its meaning depends on which other rules are there (:meth:`settle`), so
+    taking one of them away can constrain more, not less (a negative constraint)."""
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
@@ -93,6 +96,14 @@ class Rule:
         if not self.field:
             raise NoField(self)
         return self.field
+
+    def encode_among(self, b: Builder, selectors: Sequence[tuple[Rule, int]]) -> None:
+        """Its clauses when any of the puzzle's rules may be taken away (explain's
+        questions; ``selectors``: each rule, itself too, with the selector that
+        switches it on). A rule whose meaning depends on the others (see
+        :meth:`settle`) writes what each of them changes so that it holds while
+        that one is away (:meth:`Builder.unless`); the rest write :meth:`encode`."""
+        self.encode(b)
 
     def settle(self, others: Sequence[Rule]) -> Rule:
         """Itself, completed from the puzzle's other rules once all are read (a
@@ -144,7 +155,7 @@ def rule(cls: R) -> R:
 
 # --- reading: places, cells, values -------------------------------------------------
 
-CELL = re.compile(r"[rR](\d+)[cC](\d+)")
+CELL = re.compile(r"[rR]([0-9]{1,9})[cC]([0-9]{1,9})")  # ASCII digits only (not fullwidth)
 
 
 @dataclass
@@ -195,8 +206,8 @@ class Where:
         if value is None or (isinstance(value, str) and not value.strip()):
             return default
         text = str(value).strip()
-        if not re.fullmatch(r"-?\d{1,9}", text):
-            raise self.error(f"expected a number, found {text[:20]!r}")
+        if not re.fullmatch(r"-?[0-9]{1,9}", text):
+            raise self.error(f"expected a number in ASCII digits 0-9, found {text[:20]!r}")
         number = int(text)
         if number < low:
             raise self.error(f"expected a number of at least {low}, found {number}")

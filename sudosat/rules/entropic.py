@@ -23,12 +23,14 @@ class Entropic(LineRule):
     title: ClassVar[str] = "entropic line"
     meaning: ClassVar[str] = (
         "Any three cells in a row along the line hold one low, one middle and one high digit (1-3,"
-        " 4-6, 7-9 on a 9x9: the digits in three equal bands)."
+        " 4-6, 7-9 on a 9x9: the digits in three equal bands). A line of two cells has no three in"
+        " a row and is refused."
     )
     field: ClassVar[str] = "entropicline"
     words: ClassVar[tuple[str, ...]] = ("entropic", "entropic-line")
     family: ClassVar[str] = "entropic lines: low, middle, high"
     colour: ClassVar[str] = "#ff8c00"
+    least: ClassVar[int] = 3  # it speaks of three cells in a row: two say nothing
 
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 class Extreme(CellRule):
     family: ClassVar[str] = "minimum and maximum cells"
     smaller: ClassVar[bool] = True
+    relative: ClassVar[bool] = True
 
     alike: frozenset[int] = field(default=frozenset(), compare=False)
     """The puzzle's other cells of this kind (settled once all rules are read)."""
@@ -34,10 +35,24 @@ class Extreme(CellRule):
         return [o for o in neighbours(self.cell, size, ORTHOGONAL) if o not in self.alike]
 
     def encode(self, b: Builder) -> None:
-        me = cell_int(b, self.cell)
         for other in self.compared(b.size):
-            them = cell_int(b, other)
-            less(b, me, them) if self.smaller else less(b, them, me)
+            self._compare(b, other)
+
+    def encode_among(self, b: Builder, selectors: Sequence[tuple[Rule, int]]) -> None:
+        """Compared with every neighbour, each unless it is a cell of the same kind
+        that is there: taking one away compares its cell again."""
+        alike = {
+            o.cell: s
+            for o, s in selectors
+            if isinstance(o, Extreme) and o.smaller == self.smaller and o.cell != self.cell
+        }
+        for other in neighbours(self.cell, b.size, ORTHOGONAL):
+            with b.unless([alike[other]] if other in alike else []):
+                self._compare(b, other)
+
+    def _compare(self, b: Builder, other: int) -> None:
+        me, them = cell_int(b, self.cell), cell_int(b, other)
+        less(b, me, them) if self.smaller else less(b, them, me)
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         me = grid[self.cell]

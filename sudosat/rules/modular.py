@@ -19,12 +19,14 @@ class Modular(LineRule):
     title: ClassVar[str] = "modular line"
     meaning: ClassVar[str] = (
         "Any three cells in a row along the line hold digits of three different remainders on "
-        "division by 3 (one of 1 4 7, one of 2 5 8, one of 3 6 9)."
+        "division by 3 (one of 1 4 7, one of 2 5 8, one of 3 6 9). A line of two cells has no "
+        "three in a row and is refused."
     )
     field: ClassVar[str] = "modularline"
     words: ClassVar[tuple[str, ...]] = ("modular", "modular-line")
     family: ClassVar[str] = "modular lines: three remainders in every three"
     colour: ClassVar[str] = "#1ba39c"
+    least: ClassVar[int] = 3  # it speaks of three cells in a row: two say nothing
 
     def encode(self, b: Builder) -> None:
         for a, c in close_pairs(self.group):

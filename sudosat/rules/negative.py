@@ -13,7 +13,7 @@ either dot (the usual convention).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -21,7 +21,7 @@ from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.base import FlagRule, Rule, Where, adjacent_pairs, rule
 from sudosat.rules.kropki import Difference, Ratio
 from sudosat.rules.xv import XV
-from sudosat.sat.builder import Builder
+from sudosat.sat.builder import Builder, Lit
 
 
 def marked(others: Iterable[Rule], *kinds: type[Rule]) -> frozenset[tuple[int, int]]:
@@ -36,11 +36,33 @@ def marked(others: Iterable[Rule], *kinds: type[Rule]) -> frozenset[tuple[int, i
     return frozenset(pairs)
 
 
+def marks_of(
+    selectors: Sequence[tuple[Rule, int]], kinds: tuple[type[Rule], ...]
+) -> dict[tuple[int, int], list[int]]:
+    """Explain's :func:`marked`: each pair with the selectors of the marks on it."""
+    found: dict[tuple[int, int], list[int]] = {}
+    for other, selector in selectors:
+        if isinstance(other, kinds):
+            a, c = other.cells()
+            found.setdefault((a, c), []).append(selector)
+            found.setdefault((c, a), []).append(selector)
+    return found
+
+
+Related = Callable[[int, int], bool]
+
+
 @dataclass(frozen=True)
 class NegativeRule(FlagRule):
     exempt: frozenset[tuple[int, int]] = frozenset()
     """Pairs that carry a mark (settled from the puzzle's other rules)."""
     relations: tuple[int, ...] = ()
+    relative: ClassVar[bool] = True
+    marks: ClassVar[tuple[type[Rule], ...]] = ()
+    """The marks whose pairs are exempt."""
+
+    def settle(self, others: Sequence[Rule]) -> Rule:
+        return replace(self, exempt=marked(others, *self.marks))
 
     def pairs(self, size: int) -> Iterable[tuple[int, int]]:
         return (p for p in adjacent_pairs(size) if p not in self.exempt)
@@ -53,10 +75,15 @@ class NegativeRule(FlagRule):
 
     def encode(self, b: Builder) -> None:
         for x, y in self.pairs(b.size):
-            for v in b.candidates(x):
-                for w in b.candidates(y):
-                    if self.related(v, w):
-                        b.implies([b.lit(x, v), b.lit(y, w)], [])
+            unrelated(b, x, y, self.related)
+
+    def encode_among(self, b: Builder, selectors: Sequence[tuple[Rule, int]]) -> None:
+        """Every touching pair, each unless a mark on it is there: taking a mark away
+        puts its pair under the rule."""
+        marks = marks_of(selectors, self.marks)
+        for x, y in adjacent_pairs(b.size):
+            with b.unless(marks.get((x, y), ())):
+                unrelated(b, x, y, self.related)
 
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         for x, y in self.pairs(layout.size):
@@ -64,6 +91,14 @@ class NegativeRule(FlagRule):
                 n = layout.size
                 return f"{cell_name(n, x)} and {cell_name(n, y)} hold {grid[x]} and {grid[y]}"
         return None
+
+
+def unrelated(b: Builder, x: int, y: int, related: Related, when: Sequence[Lit] = ()) -> None:
+    """Cells ``x`` and ``y`` hold no two related values (while ``when`` holds)."""
+    for v in b.candidates(x):
+        for w in b.candidates(y):
+            if related(v, w):
+                b.implies([b.lit(x, v), b.lit(y, w), *when], [])
 
 
 @rule
@@ -78,9 +113,7 @@ class Nonconsecutive(NegativeRule):
     field: ClassVar[str] = "nonconsecutive"
     words: ClassVar[tuple[str, ...]] = ("nonconsecutive", "non-consecutive")
     family: ClassVar[str] = "nonconsecutive: touching cells not consecutive"
-
-    def settle(self, others: Sequence[Rule]) -> Rule:
-        return replace(self, exempt=marked(others, Difference, Ratio))
+    marks: ClassVar[tuple[type[Rule], ...]] = (Difference, Ratio)
 
     def related(self, a: int, b: int) -> bool:
         return abs(a - b) == 1
@@ -89,15 +122,34 @@ class Nonconsecutive(NegativeRule):
 @dataclass(frozen=True)
 class NegativeRatio(NegativeRule):
     family: ClassVar[str] = "negative ratio: no black dot, no ratio"
+    marks: ClassVar[tuple[type[Rule], ...]] = (Difference, Ratio)
 
     def settle(self, others: Sequence[Rule]) -> Rule:
         ratios = {o.factor() for o in others if isinstance(o, Ratio)} or {2}
-        return replace(
-            self, exempt=marked(others, Difference, Ratio), relations=tuple(sorted(ratios))
-        )
+        settled = replace(self, relations=tuple(sorted(ratios)))
+        return super(NegativeRatio, settled).settle(others)
 
     def related(self, a: int, b: int) -> bool:
-        return any(a == k * b or b == k * a for k in self.relations or (2,))
+        return any(ratio(k)(a, b) for k in self.relations or (2,))
+
+    def encode_among(self, b: Builder, selectors: Sequence[tuple[Rule, int]]) -> None:
+        """As for every negative, and the ratios too are the black dots' that are
+        there: each ratio's clauses hold while a dot of it is (1:2 also while none
+        is), through a literal that each such dot switches on."""
+        by_ratio: dict[int, list[int]] = {2: []}
+        for other, selector in selectors:
+            if isinstance(other, Ratio):
+                by_ratio.setdefault(other.factor(), []).append(selector)
+        used = {k: b.new() for k in by_ratio}
+        for k, dots in by_ratio.items():
+            for dot in dots:
+                b.implies([dot], [used[k]])
+        b.clause([used[2], *(s for dots in by_ratio.values() for s in dots)])  # no dot: 1:2
+        marks = marks_of(selectors, self.marks)
+        for x, y in adjacent_pairs(b.size):
+            with b.unless(marks.get((x, y), ())):
+                for k, lit in used.items():
+                    unrelated(b, x, y, ratio(k), [lit])
 
     def describe(self, size: int) -> str:
         return "negative ratio"
@@ -112,9 +164,7 @@ class NegativeRatio(NegativeRule):
 @dataclass(frozen=True)
 class NegativeXV(NegativeRule):
     family: ClassVar[str] = "negative XV: no mark, no sum of 10 or 5"
-
-    def settle(self, others: Sequence[Rule]) -> Rule:
-        return replace(self, exempt=marked(others, XV))
+    marks: ClassVar[tuple[type[Rule], ...]] = (XV,)
 
     def related(self, a: int, b: int) -> bool:
         return a + b in (5, 10)
@@ -127,6 +177,11 @@ class NegativeXV(NegativeRule):
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         return "negative", ["xv"]
+
+
+def ratio(k: int) -> Related:
+    """Whether one of two values is ``k`` times the other."""
+    return lambda a, b: a == k * b or b == k * a
 
 
 KINDS: dict[str, type[NegativeRule]] = {

@@ -28,6 +28,7 @@ from sudosat.running.report import (
     note,
     render,
     stats_lines,
+    unlinkable,
 )
 from sudosat.sat.deadline import deadline_after, remaining
 from sudosat.sat.limits import TooBig
@@ -126,6 +127,8 @@ def answer(
     if isinstance(entry, InputError):
         return Result(source, row.line, row.text.strip(), None, str(entry), name=row.name)
     options, view = settings.options, settings.view
+    if view.fmt == "fpuzzles" and (why := unlinkable(entry)):  # refused before any work
+        return Result(source, row.line, row.text.strip(), None, why, name=row.name)
     try:
         if view.candidates:
             return _candidates(source, row, entry, settings)

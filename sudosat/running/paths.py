@@ -242,8 +242,10 @@ def _pictures(result: Result, view: View) -> list[str]:
         if last is not None:
             return [_step_picture(path, last, _before(path, len(path.steps) - 1), caption)]
         return [picture(puzzle, None, (), (), caption, pencil=marks)]
+    masks = list(path.start or path.board.masks)  # (a path that ran out of time has no start)
+    if not path.steps:  # nothing to step through: the start, as it is
+        return [picture(puzzle, None, (), (), caption, pencil=[tuple(bits(m)) for m in masks])]
     drawn = []
-    masks = list(path.start)
     for number, step in enumerate(path.steps, 1):
         titled = caption_of(puzzle, view, f"{number}. {step.technique}")
         drawn.append(_step_picture(path, step, masks, titled))

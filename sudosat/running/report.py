@@ -262,17 +262,12 @@ def sentence(result: Result, view: View) -> str:
 def note(result: Result, view: View) -> str | None:
     """The lines for stderr, if any: single puzzles in line and grid format always
     say what was found; many puzzles only where one is not unique or failed its
-    check; in every format, a puzzle not unique whose drawings may mean a rule, and
-    one that no f-puzzles link can hold."""
+    check; in every format, a puzzle not unique whose drawings may mean a rule."""
     said = _said(result, view)
     outcome = result.outcome
     if outcome is None or outcome.puzzle.rules is None:  # classic: nothing more (a batch's)
         return said
-    unwritten = None
-    if view.fmt == "fpuzzles":
-        why = unlinkable(outcome.puzzle)
-        unwritten = f"{result.where()}: error: {why}" if why else None
-    lines = [line for line in (said, drawn_note(result), unwritten) if line]
+    lines = [line for line in (said, drawn_note(result)) if line]
     return "\n".join(lines) if lines else None
 
 
@@ -293,8 +288,8 @@ def drawn_note(result: Result) -> str | None:
 
 
 def _said(result: Result, view: View) -> str | None:
-    if result.outcome is None and view.explain:
-        return f"Error: {result.error}"  # also beside explain's json record
+    if result.outcome is None and (view.explain or view.fmt == "fpuzzles"):
+        return f"Error: {result.error}"  # beside explain's json record, a link's "error"
     if view.fmt not in ("line", "grid"):
         return None
     if result.outcome is None:

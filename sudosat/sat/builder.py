@@ -5,7 +5,8 @@ Apart from :mod:`encoding`, so that a classic puzzle's run never loads it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from sudosat.sat.cnf import Cnf, at_most_one_part
 
@@ -38,6 +39,8 @@ class Builder:
         self.somes: dict[tuple[tuple[int, ...], int], Lit] = {}
         self.guard: int | None = None
         """A selector that switches the clauses on (explain's), or None: always on."""
+        self.exempt: tuple[int, ...] = ()
+        """Selectors any of which switches the guarded clauses off (see :meth:`unless`)."""
         self.name = ""
         self.clauses: list[list[int]] = []
         self.exactly: list[list[int]] = []
@@ -126,6 +129,19 @@ class Builder:
         self.guard = guard
         return order
 
+    @contextmanager
+    def unless(self, selectors: Sequence[int]) -> Iterator[None]:
+        """Explain's mode (a guard set): the clauses written inside hold only
+        while none of ``selectors`` does, so that taking a rule away can add a
+        constraint (a negative constraint's pair once its dot is gone)."""
+        assert self.guard is not None or not selectors, "unless: explain's mode only"
+        saved = self.exempt
+        self.exempt = (*saved, *selectors)
+        try:
+            yield
+        finally:
+            self.exempt = saved
+
     def new(self) -> int:
         self.top += 1
         return self.top
@@ -188,6 +204,7 @@ class Builder:
                 found.append(lit)
         if self.guard is not None:
             found.append(-self.guard)
+            found.extend(self.exempt)
         self.clauses.append(found)
 
     def add_free(self, clauses: Iterable[list[int]]) -> None:
@@ -196,7 +213,7 @@ class Builder:
         if self.guard is None:
             self.clauses.extend(clauses)
         else:
-            self.clauses.extend([*clause, -self.guard] for clause in clauses)
+            self.clauses.extend([*clause, -self.guard, *self.exempt] for clause in clauses)
 
     def at_most_one(self, lits: Iterable[Lit]) -> None:
         free = self._group(lits)

@@ -205,16 +205,19 @@ def encode(
 def guarded_rules(cnf: Cnf, cell_groups: list[list[int]]) -> tuple[list[list[int]], list[int], int]:
     """A variant's rules for explaining: each rule's clauses (its groups too, as
     clauses) switched on by a selector of its own, in the order of the puzzle's
-    constraints, the order literals' definitions always on. Returns the
+    constraints, the order literals' definitions always on; a rule whose
+    meaning depends on the others' presence says how (``encode_among``: a
+    negative constraint's pair holds while its dot is away). Returns the
     clauses, the selectors and the top variable. ``cnf``: the layout's full
     encoding (no rules in it)."""
     assert cnf.puzzle.rules is not None
     builder = Builder(cnf, cell_groups)
-    selectors = []
-    for rule in cnf.puzzle.rules.constraints:
-        builder.guard = builder.new()
-        selectors.append(builder.guard)
-        rule.encode(builder)
+    rules = cnf.puzzle.rules.constraints
+    selectors = [builder.new() for _ in rules]
+    among = list(zip(rules, selectors, strict=True))
+    for rule, selector in among:
+        builder.guard = selector
+        rule.encode_among(builder, among)
     return builder.clauses, selectors, builder.top
 
 

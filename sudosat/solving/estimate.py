@@ -10,8 +10,18 @@ leaves with true candidates as the branches:
   values it witnesses), picks one of those uniformly and multiplies the estimate
   by how many there were. No walk reaches a dead end, so every sample is a
   product of branchings and the mean of the samples is an unbiased estimate;
-* samples are drawn until the confidence interval (normal approximation, at
-  confidence 1 - ``delta``) is within ``epsilon`` of the mean on either side.
+* the interval is honest at the confidence asked (1 - ``delta``). A pilot of
+  :data:`PILOT` samples only plans the run (how many samples the interval
+  needs) and is set aside; then fresh samples are drawn and the interval is
+  looked at after :data:`GROWTH` times more each time, until it reaches no
+  more than ``epsilon`` of the mean on either side. Each look spends part of
+  ``delta`` (:func:`look_deltas`: most on the first, which the pilot aims
+  at, and shares of the rest that add up to it), so the chance that the
+  interval the run stops on misses is at most ``delta`` however many looks
+  it takes (stopping as soon as an interval from a few dozen samples looked
+  narrow missed one time in ten). Each interval is a bootstrap-t interval:
+  the samples are skewed (a product of branchings: rare walks count for
+  much), and the normal interval misses mostly on the high side.
 
 The bound is statistical: a puzzle whose solutions hide in a rare branch can make
 the samples miss them. ``method="approxmc"`` gives ApproxMC's guarantee instead
@@ -22,12 +32,14 @@ Either way the count is of grids: auxiliary variables never multiply it.
 
 from __future__ import annotations
 
+import itertools
 import math
 import multiprocessing
 import random
 import signal
 import statistics
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -50,8 +62,21 @@ EPSILON = 0.2
 """Default: the interval reaches at most 20% either side of the estimate."""
 DELTA = 0.05
 """Default: it holds with confidence 95%."""
-MIN_SAMPLES = 30
-"""Samples before the interval is trusted to say when to stop."""
+PILOT = 30
+"""Samples that plan the run (how many it needs), then are set aside."""
+GROWTH = 2.0
+"""Each look at the interval comes after this many times the samples of the last:
+enough that the interval narrows from one look to the next although each look
+spends less of ``delta`` (so its quantiles are wider)."""
+FIRST_LOOK = 0.6
+"""The share of ``delta`` the first look spends (the pilot aims it to be the last)."""
+MARGIN = 1.2
+"""How many more samples than the pilot's projection the first look takes."""
+RESAMPLES = 2000
+"""Bootstrap resamples of an interval, at least (more for a look that spends little)."""
+MOST_RESAMPLES = 20_000
+"""Bootstrap resamples at most: past its reach (a tiny ``delta``) the quantiles are
+at least the normal ones."""
 METHODS = ("sampling", "approxmc")
 
 
@@ -120,18 +145,21 @@ def estimate(
     method: str = "sampling",
     seed: int = 0,
     timeout: float | None = None,
+    exact_limit: int = EXACT_LIMIT,
 ) -> Estimate:
-    """How many solutions ``puzzle`` has: exactly up to EXACT_LIMIT, else estimated
-    (see the module's text). ``seed`` makes a run repeatable. With ``timeout``,
-    sampling stops then with the interval it has (``converged`` False); the exact
-    count and ApproxMC raise SolverTimeout."""
+    """How many solutions ``puzzle`` has: exactly up to ``exact_limit`` (0: always
+    estimated), else estimated (see the module's text). ``seed`` makes a run
+    repeatable. With ``timeout``, sampling stops then with the interval it has
+    (``converged`` False); the exact count and ApproxMC raise SolverTimeout."""
     if not 0 < epsilon < 1 or not 0 < delta < 1:
         raise ValueError("epsilon and delta must lie between 0 and 1")
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}")
     start = time.perf_counter()
     deadline = deadline_after(timeout)
-    found = _estimate(puzzle, epsilon, delta, method, seed, deadline)
+    if exact_limit < 0:
+        raise ValueError("exact_limit must be at least 0")
+    found = _estimate(puzzle, epsilon, delta, method, seed, deadline, exact_limit)
     found.time = time.perf_counter() - start
     return found
 
@@ -143,7 +171,13 @@ def _exact(count: int, epsilon: float, delta: float, solves: int, grids: list[Gr
 
 
 def _estimate(
-    puzzle: Puzzle, epsilon: float, delta: float, method: str, seed: int, deadline: float | None
+    puzzle: Puzzle,
+    epsilon: float,
+    delta: float,
+    method: str,
+    seed: int,
+    deadline: float | None,
+    exact_limit: int,
 ) -> Estimate:
     clashes, _ = why_none(puzzle, True)
     if clashes:
@@ -161,7 +195,7 @@ def _estimate(
     try:
         grids: list[Grid] = []
         solves = 0
-        while len(grids) <= EXACT_LIMIT:  # one more than the limit: then it is past it
+        while len(grids) <= exact_limit:  # one more than the limit: then it is past it
             solves += 1
             try:
                 if not solve_by(search, deadline):
@@ -204,28 +238,73 @@ class _Sampler:
         self.solves = 0
 
     def run(self, epsilon: float, delta: float) -> Estimate:
-        z = statistics.NormalDist().inv_cdf(1 - delta / 2)
-        logs: list[float] = []
-        converged = False
         search = holding(self.cnf)
         try:
-            while True:
-                try:
-                    logs.append(self._sample(search))
-                except SolverTimeout:
-                    if len(logs) < 2:
-                        raise
-                    break
-                if len(logs) >= MIN_SAMPLES:
-                    mean, half = _interval(logs, z)
-                    if half <= epsilon * mean:
-                        converged = True
-                        break
+            return self._looks(search, epsilon, delta)
         finally:
             search.delete()
-        mean, half = _interval(logs, z)
-        low, high = max(mean - half, 0.0), mean + half
-        found = Estimate(mean, low, high, False, "sampling", epsilon, delta, len(logs), self.solves)
+
+    def _looks(self, search: Minicard, epsilon: float, delta: float) -> Estimate:
+        """The pilot, then fresh samples and a look at each planned size (see the
+        module's text); out of time, the interval of the samples drawn, at the
+        next look's confidence (``converged`` False)."""
+        deltas = look_deltas(delta)
+        pilot = self._draw(search, [], PILOT, allow_short=False)
+        if len(pilot) < PILOT:  # out of time in the pilot: what it has, at the first look's
+            return self._result(pilot, next(deltas), epsilon, delta, converged=False)
+        _, values = _scaled(pilot)
+        mean, low, high = bootstrap_t(values, FIRST_LOOK * delta, self.rng)
+        size = PILOT
+        if mean > 0:  # the samples the first look needs, by the square root law
+            wide = max(high - mean, mean - low) / (epsilon * mean)
+            size = max(size, math.ceil(PILOT * wide**2 * MARGIN))
+        logs: list[float] = []
+        for look in deltas:
+            logs = self._draw(search, logs, size, allow_short=True)
+            if len(logs) < size:  # out of time before this look
+                kept = logs if len(logs) >= 2 else pilot
+                return self._result(kept, look, epsilon, delta, converged=False)
+            found = self._result(logs, look, epsilon, delta, converged=True)
+            if found.high - found.estimate <= epsilon * found.estimate and (
+                found.estimate - found.low <= epsilon * found.estimate
+            ):
+                return found
+            size = math.ceil(size * GROWTH)
+        raise AssertionError("looks never end")  # look_deltas is endless
+
+    def _draw(
+        self, search: Minicard, logs: list[float], size: int, allow_short: bool
+    ) -> list[float]:
+        """``logs`` and more samples, ``size`` in all, or fewer when time runs out
+        (at least two first, unless ``allow_short``: SolverTimeout then)."""
+        logs = list(logs)
+        while len(logs) < size:
+            try:
+                logs.append(self._sample(search))
+            except SolverTimeout:
+                if len(logs) < 2 and not allow_short:
+                    raise
+                break
+        return logs
+
+    def _result(
+        self, logs: list[float], look: float, epsilon: float, delta: float, converged: bool
+    ) -> Estimate:
+        if len(logs) < 2:
+            raise SolverTimeout("out of time before two samples")
+        scale, values = _scaled(logs)
+        mean, low, high = bootstrap_t(values, look, self.rng)
+        found = Estimate(
+            mean * scale,
+            max(low, 0.0) * scale,
+            high * scale,
+            False,
+            "sampling",
+            epsilon,
+            delta,
+            len(logs),
+            self.solves,
+        )
         found.converged = converged
         return found
 
@@ -270,14 +349,52 @@ class _Sampler:
         return holds
 
 
-def _interval(logs: list[float], z: float) -> tuple[float, float]:
-    """The mean of the samples (given as logs) and the half-width of its interval."""
+def _scaled(logs: list[float]) -> tuple[float, list[float]]:
+    """Samples given as logs as a scale and values up to 1 (a 36x36's counts
+    overflow a float)."""
     top = max(logs)
-    values = [math.exp(x - top) for x in logs]
-    mean = statistics.fmean(values)
-    spread = statistics.stdev(values) if len(values) > 1 else mean
-    scale = math.exp(top)
-    return mean * scale, z * spread / math.sqrt(len(values)) * scale
+    return math.exp(top), [math.exp(x - top) for x in logs]
+
+
+def look_deltas(delta: float) -> Iterator[float]:
+    """What each look at the interval spends of ``delta``: FIRST_LOOK of it on the
+    first, then the rest in shares 6/(pi^2 k^2), k = 1, 2, ..., which add up to
+    it (so the chance that any look's interval misses is at most ``delta``)."""
+    yield FIRST_LOOK * delta
+    for k in itertools.count(1):
+        yield (1 - FIRST_LOOK) * delta * 6 / (math.pi**2 * k * k)
+
+
+def bootstrap_t(
+    values: Sequence[float], delta: float, rng: random.Random
+) -> tuple[float, float, float]:
+    """The mean of ``values`` and its bootstrap-t interval at confidence 1 - ``delta``:
+    the Student statistic's quantiles from resamples, not the normal ones, so a
+    skewed sample gets the lopsided interval it needs (second-order accurate)."""
+    import numpy as np  # deferred: for estimates alone
+
+    data = np.asarray(values, dtype=float)
+    n = len(data)
+    mean, spread = float(data.mean()), float(data.std(ddof=1))
+    if spread == 0.0:
+        return mean, mean, mean
+    wanted = math.ceil(40 / delta)  # dozens beyond each tail's quantile
+    resamples = min(MOST_RESAMPLES, max(RESAMPLES, wanted))
+    generator = np.random.default_rng(rng.getrandbits(64))
+    stats = []
+    for start in range(0, resamples, 1000):  # bounded memory: 1,000 resamples at a time
+        picked = data[generator.integers(0, n, (min(1000, resamples - start), n))]
+        gaps, spreads = picked.mean(axis=1) - mean, picked.std(axis=1, ddof=1)
+        flat = spreads == 0  # a resample of one value repeated: infinitely far, or no gap
+        stats.append(np.where(flat, np.copysign(np.where(gaps == 0, 0, np.inf), gaps), 0.0))
+        stats[-1][~flat] = gaps[~flat] / spreads[~flat]
+    t = np.concatenate(stats) * math.sqrt(n)
+    low_t, high_t = np.quantile(t, [delta / 2, 1 - delta / 2])
+    if wanted > resamples:  # tails the resamples do not reach: no narrower than normal
+        z = -statistics.NormalDist().inv_cdf(delta / 2)
+        low_t, high_t = min(low_t, -z), max(high_t, z)
+    error = spread / math.sqrt(n)
+    return mean, mean - float(high_t) * error, mean - float(low_t) * error
 
 
 def _approxmc(

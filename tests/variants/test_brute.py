@@ -46,91 +46,96 @@ def fits(grid: tuple[int, ...], row: tuple[int, ...]) -> bool:
     return True
 
 
-def rc(cell: int) -> str:
-    return f"r{cell // N + 1}c{cell % N + 1}"
+def makers(n: int) -> dict[str, Make]:
+    """Random statements of every rule for an NxN grid (N 4 or 6)."""
 
+    def rc(cell: int) -> str:
+        return f"r{cell // n + 1}c{cell % n + 1}"
 
-def path(rng: random.Random, length: int, diagonal: bool = True) -> str:
-    steps = [(0, 1), (1, 0), (0, -1), (-1, 0)] + ([(1, 1), (1, -1), (-1, 1), (-1, -1)] * diagonal)
-    cells = [rng.randrange(N * N)]
-    while len(cells) < length:
-        r, c = divmod(cells[-1], N)
-        nexts = [
-            (r + dr) * N + c + dc
-            for dr, dc in steps
-            if 0 <= r + dr < N and 0 <= c + dc < N and (r + dr) * N + c + dc not in cells
-        ]
-        if not nexts:
-            break
-        cells.append(rng.choice(nexts))
-    return " ".join(map(rc, cells))
+    def path(rng: random.Random, length: int, diagonal: bool = True) -> str:
+        steps = [(0, 1), (1, 0), (0, -1), (-1, 0)] + [(1, 1), (1, -1), (-1, 1), (-1, -1)] * diagonal
+        cells = [rng.randrange(n * n)]
+        while len(cells) < length:
+            r, c = divmod(cells[-1], n)
+            nexts = [
+                (r + dr) * n + c + dc
+                for dr, dc in steps
+                if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in cells
+            ]
+            if not nexts:
+                break
+            cells.append(rng.choice(nexts))
+        return " ".join(map(rc, cells))
 
+    def pair(rng: random.Random) -> str:
+        return path(rng, 2, diagonal=False)
 
-def pair(rng: random.Random) -> str:
-    return path(rng, 2, diagonal=False)
+    def some(rng: random.Random, count: int) -> str:
+        return " ".join(rc(c) for c in rng.sample(range(n * n), count))
 
+    def outside(rng: random.Random) -> str:
+        i = rng.randint(1, n)
+        return rng.choice([f"r0c{i}", f"r{n + 1}c{i}", f"r{i}c0", f"r{i}c{n + 1}"])
 
-def some(rng: random.Random, count: int) -> str:
-    return " ".join(rc(c) for c in rng.sample(range(N * N), count))
+    def quadruple(rng: random.Random) -> str:
+        r, c = rng.randint(1, n - 1), rng.randint(1, n - 1)
+        digits = "".join(str(rng.randint(1, n)) for _ in range(rng.randint(1, 3)))
+        return f"quadruple {digits}: r{r}c{c} r{r}c{c + 1} r{r + 1}c{c} r{r + 1}c{c + 1}"
 
-
-def outside(rng: random.Random) -> str:
-    i = rng.randint(1, N)
-    return rng.choice([f"r0c{i}", f"r{N + 1}c{i}", f"r{i}c0", f"r{i}c{N + 1}"])
-
-
-def quadruple(rng: random.Random) -> str:
-    r, c = rng.randint(1, N - 1), rng.randint(1, N - 1)
-    digits = "".join(str(rng.randint(1, N)) for _ in range(rng.randint(1, 3)))
-    return f"quadruple {digits}: r{r}c{c} r{r}c{c + 1} r{r + 1}c{c} r{r + 1}c{c + 1}"
+    top = 3 * n - 2  # about the largest sum of a short cage or diagonal
+    return {
+        "anti-knight": lambda r: "anti-knight",
+        "anti-king": lambda r: "anti-king",
+        "anti-taxicab": lambda r: "anti-taxicab",
+        "diagonals": lambda r: "diagonals",
+        "diagonal+": lambda r: "diagonal+",
+        "diagonal-": lambda r: "diagonal-",
+        "disjoint-groups": lambda r: "disjoint-groups",
+        "nonconsecutive": lambda r: "nonconsecutive",
+        "negative": lambda r: f"negative: {r.choice(['ratio', 'xv', 'difference', 'ratio, xv'])}",
+        "cage": lambda r: f"cage {r.randint(1, top)}: {path(r, r.randint(1, 3), False)}",
+        "rellik": lambda r: f"rellik {r.randint(1, 9)}: {path(r, r.randint(1, 3), False)}",
+        "extra-region": lambda r: f"extra-region: {some(r, n)}",
+        "little-killer": lambda r: (
+            f"little-killer {r.randint(2, top + 2)}: {outside(r)} {r.choice(DIRS)}"
+        ),
+        "odd": lambda r: f"odd: {some(r, 1)}",
+        "even": lambda r: f"even: {some(r, 1)}",
+        "minimum": lambda r: f"minimum: {r.choice([pair(r), some(r, 2)])}",
+        "maximum": lambda r: f"maximum: {r.choice([pair(r), some(r, 2)])}",
+        "quadruple": quadruple,
+        "clone": lambda r: f"clone: {some(r, 1)} = {some(r, 1)}",
+        "difference": lambda r: f"difference{r.choice(['', ' 2'])}: {pair(r)}",
+        "ratio": lambda r: f"ratio{r.choice(['', ' 3'])}: {pair(r)}",
+        "x": lambda r: f"v: {pair(r)}",
+        "thermo": lambda r: f"thermo: {path(r, r.randint(2, 3))}",
+        "slow-thermo": lambda r: f"slow-thermo: {path(r, r.randint(2, 4))}",
+        "arrow": lambda r: f"arrow: {r.choice(ARROWS)}",
+        "double-arrow": lambda r: f"double-arrow: {path(r, r.randint(3, 5))}",
+        "palindrome": lambda r: f"palindrome: {path(r, r.randint(2, 4))}",
+        "renban": lambda r: f"renban: {path(r, r.randint(2, 3))}",
+        "whispers": lambda r: (
+            f"{r.choice(['whispers 2', 'whispers', 'dutch-whispers'])}: {path(r, 3)}"
+        ),
+        "between": lambda r: f"between: {path(r, r.randint(3, 4))}",
+        "region-sum": lambda r: f"region-sum: {path(r, r.randint(2, 5))}",
+        "zipper": lambda r: f"zipper: {path(r, r.randint(2, 5))}",
+        "lockout": lambda r: f"lockout{r.choice(['', ' 1', ' 3'])}: {path(r, r.randint(2, 4))}",
+        "modular": lambda r: f"modular: {path(r, r.randint(3, 4))}",
+        "sandwich": lambda r: f"sandwich {r.choice([0, 2, 3, 5])}: {outside(r)}",
+        "x-sum": lambda r: f"x-sum {r.randint(1, top)}: {outside(r)}",
+        "skyscraper": lambda r: f"skyscraper {r.randint(1, n)}: {outside(r)}",
+        "row-indexer": lambda r: f"row-indexer: {some(r, r.randint(1, 2))}",
+        "column-indexer": lambda r: f"column-indexer: {some(r, r.randint(1, 2))}",
+        "box-indexer": lambda r: f"box-indexer: {some(r, r.randint(1, 2))}",
+    }
 
 
 ARROWS = ["r2c2 > r2c3 r3c3", "r1c1 > r1c2", "r2c1 r2c2 > r3c2 r4c2 r4c3 r3c3 r3c4"]
 DIRS = ["dl", "dr", "ul", "ur"]
 NOT_ON_4X4 = {"entropic"}
 """Entropic lines need the digits in three equal bands: 9x9 and the like."""
-MAKERS: dict[str, Make] = {
-    "anti-knight": lambda r: "anti-knight",
-    "anti-king": lambda r: "anti-king",
-    "anti-taxicab": lambda r: "anti-taxicab",
-    "diagonals": lambda r: "diagonals",
-    "diagonal+": lambda r: "diagonal+",
-    "diagonal-": lambda r: "diagonal-",
-    "disjoint-groups": lambda r: "disjoint-groups",
-    "nonconsecutive": lambda r: "nonconsecutive",
-    "negative": lambda r: f"negative: {r.choice(['ratio', 'xv', 'difference', 'ratio, xv'])}",
-    "cage": lambda r: f"cage {r.randint(1, 10)}: {path(r, r.randint(1, 3), False)}",
-    "rellik": lambda r: f"rellik {r.randint(1, 9)}: {path(r, r.randint(1, 3), False)}",
-    "extra-region": lambda r: f"extra-region: {some(r, N)}",
-    "little-killer": lambda r: f"little-killer {r.randint(2, 12)}: {outside(r)} {r.choice(DIRS)}",
-    "odd": lambda r: f"odd: {some(r, 1)}",
-    "even": lambda r: f"even: {some(r, 1)}",
-    "minimum": lambda r: f"minimum: {r.choice([pair(r), some(r, 2)])}",
-    "maximum": lambda r: f"maximum: {r.choice([pair(r), some(r, 2)])}",
-    "quadruple": quadruple,
-    "clone": lambda r: f"clone: {some(r, 1)} = {some(r, 1)}",
-    "difference": lambda r: f"difference{r.choice(['', ' 2'])}: {pair(r)}",
-    "ratio": lambda r: f"ratio{r.choice(['', ' 3'])}: {pair(r)}",
-    "x": lambda r: f"v: {pair(r)}",
-    "thermo": lambda r: f"thermo: {path(r, r.randint(2, 3))}",
-    "slow-thermo": lambda r: f"slow-thermo: {path(r, r.randint(2, 4))}",
-    "arrow": lambda r: f"arrow: {r.choice(ARROWS)}",
-    "double-arrow": lambda r: f"double-arrow: {path(r, r.randint(3, 5))}",
-    "palindrome": lambda r: f"palindrome: {path(r, r.randint(2, 4))}",
-    "renban": lambda r: f"renban: {path(r, r.randint(2, 3))}",
-    "whispers": lambda r: f"{r.choice(['whispers 2', 'whispers', 'dutch-whispers'])}: {path(r, 3)}",
-    "between": lambda r: f"between: {path(r, r.randint(3, 4))}",
-    "region-sum": lambda r: f"region-sum: {path(r, r.randint(2, 5))}",
-    "zipper": lambda r: f"zipper: {path(r, r.randint(2, 5))}",
-    "lockout": lambda r: f"lockout{r.choice(['', ' 1', ' 3'])}: {path(r, r.randint(2, 4))}",
-    "modular": lambda r: f"modular: {path(r, r.randint(2, 4))}",
-    "sandwich": lambda r: f"sandwich {r.choice([0, 2, 3, 5])}: {outside(r)}",
-    "x-sum": lambda r: f"x-sum {r.randint(1, 10)}: {outside(r)}",
-    "skyscraper": lambda r: f"skyscraper {r.randint(1, 4)}: {outside(r)}",
-    "row-indexer": lambda r: f"row-indexer: {some(r, r.randint(1, 2))}",
-    "column-indexer": lambda r: f"column-indexer: {some(r, r.randint(1, 2))}",
-    "box-indexer": lambda r: f"box-indexer: {some(r, r.randint(1, 2))}",
-}
+MAKERS = makers(N)
 
 
 def test_every_rule_is_made_here() -> None:
