@@ -47,6 +47,7 @@ SAMPLES: dict[str, str] = {
     "extra-region": "extra-region: r1c3 r2c3 r2c4 r1c4",
     "little-killer": "little-killer 5: r0c1 dr\nlittle-killer 6: r5c4 ul",
     "odd": "odd: r2c2",
+    "marks": "marks 13: r2c2",
     "even": "even: r3c3",
     "minimum": "minimum: r2c2",
     "maximum": "maximum: r3c3",

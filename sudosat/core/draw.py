@@ -257,6 +257,23 @@ class Pen:
         y1, y2 = (self.y0 + n, self.y0) if rising else (self.y0, self.y0 + n)
         self.elements.append(dw.Line(x1, y1, x2, y2, stroke=self.colour(colour), stroke_width=1.5))
 
+    def pencil(self, cell: int, value: int, width: int) -> tuple[float, float, float]:
+        """Where a cell's pencil mark of ``value`` goes (each value in its own place
+        of a square in the cell, 1 top left), and its size for symbols of
+        ``width`` characters."""
+        side = math.isqrt(self.size - 1) + 1
+        x, y = self.centre(cell)
+        row, col = divmod(value - 1, side)
+        dx, dy = (col + 0.5) / side - 0.5, (row + 0.5) / side - 0.5
+        size = 0.9 / side / max(1, width * 0.6)
+        return x + dx * 0.9 * CELL, y + dy * 0.9 * CELL + 0.02 * CELL, size
+
+    def marks(self, cell: int, values: Sequence[int]) -> None:
+        """Pencil marks a setter gives (the cell holds one of them): in ink, bold."""
+        for value in values:
+            px, py, size = self.pencil(cell, value, len(str(self.size)))
+            self.text(px, py, str(value), size, self.colour(INK), True, "given-mark")
+
     def note(self, cell: int, words: str) -> None:
         """Small words at the top of a cell (a minimum's "min")."""
         x, y = self.centre(cell)
@@ -529,18 +546,13 @@ def _pencil_marks(
     """Candidates as setters pencil them: small, each value in its own place of a
     square in the cell (1 top left), for the cells with more than one; the
     ``struck`` red and crossed out, the ``ringed`` in a green ring."""
-    n = puzzle.size
-    side = math.isqrt(n - 1) + 1
-    longest = max(len(puzzle.symbol(v)) for v in range(1, n + 1))
-    size = 0.9 / side / max(1, longest * 0.6)
+    side = math.isqrt(puzzle.size - 1) + 1
+    width = max(len(puzzle.symbol(v)) for v in range(1, puzzle.size + 1))
     for cell, values in enumerate(pencil):
         if len(values) < 2 or puzzle.cells[cell]:
             continue
-        x, y = pen.centre(cell)
         for value in values:
-            row, col = divmod(value - 1, side)
-            dx, dy = (col + 0.5) / side - 0.5, (row + 0.5) / side - 0.5
-            px, py = x + dx * 0.9 * CELL, y + dy * 0.9 * CELL + 0.02 * CELL
+            px, py, size = pen.pencil(cell, value, width)
             out = (cell, value) in struck
             if (cell, value) in ringed:
                 radius = 0.45 * CELL / side

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from pysat.solvers import Minicard
 
 from sudosat.core.errors import SolverTimeout
-from sudosat.core.puzzle import Constraint, Grid, Puzzle
+from sudosat.core.puzzle import Constraint, Grid, Puzzle, verify
 from sudosat.sat.cnf import Cnf, Encoding
 from sudosat.sat.deadline import deadline_after, solve_by
 from sudosat.sat.encoding import encode
@@ -43,6 +45,9 @@ from sudosat.solving.outcome import (
 
 SOLVER = "minicard"
 """The solver candidates run on: native "exactly one" groups, interruptible."""
+SOLVERS = ("minicard", "cadical195")
+"""What ``candidates`` may run on: CaDiCaL finds a 16x16 killer's solutions many
+times sooner (BENCHMARKS.md, issue 47), but cannot be stopped at a deadline."""
 
 
 @dataclass
@@ -64,6 +69,8 @@ class Candidates:
     conflict: list[tuple[int, int] | Constraint] | None = None
     """No solution: a minimal set of clues and rules that cannot all hold."""
     timed_out: list[str] = field(default_factory=list)
+    found: tuple[Grid, ...] = ()
+    """The witnesses themselves, for a later question (see ``maybe``)."""
 
     @property
     def unique(self) -> bool:
@@ -75,21 +82,42 @@ class Candidates:
 
 
 def candidates(
-    puzzle: Puzzle, *, count_each: int | None = None, timeout: float | None = None
+    puzzle: Puzzle,
+    *,
+    count_each: int | None = None,
+    timeout: float | None = None,
+    known: Mapping[int, int] | None = None,
+    maybe: Iterable[Grid] = (),
+    solver: str = SOLVER,
 ) -> Candidates:
     """Every cell's true candidates (see the module's text). ``count_each``: also count,
     up to that many, the solutions holding each candidate of a cell with several.
-    ``timeout``: seconds; what is witnessed by then is kept, the rest undecided."""
+    ``timeout``: seconds; what is witnessed by then is kept, the rest undecided.
+    ``known``: cells' values already known to be in no solution, as masks of what
+    may still be (bit v: value v), from an earlier answer to a puzzle these
+    givens and rules only narrow; they are left out before the search.
+    ``maybe``: grids that may be solutions (an earlier answer's witnesses):
+    each that is one, by the rules' own checks, is a witness before any solve.
+    ``solver``: one of SOLVERS (CaDiCaL only without a timeout)."""
     if count_each is not None and count_each < 1:
         raise ValueError("count_each must be at least 1")
+    if solver not in SOLVERS or (solver != SOLVER and timeout is not None):
+        raise ValueError(f"solver: {', '.join(SOLVERS)}, and {SOLVER} with a timeout")
     start = time.perf_counter()
     deadline = deadline_after(timeout)
-    found = _candidates(puzzle, count_each, deadline)
+    found = _candidates(puzzle, count_each, deadline, known or {}, maybe, solver)
     found.outcome.stats.time = time.perf_counter() - start
     return found
 
 
-def _candidates(puzzle: Puzzle, count_each: int | None, deadline: float | None) -> Candidates:
+def _candidates(
+    puzzle: Puzzle,
+    count_each: int | None,
+    deadline: float | None,
+    known: Mapping[int, int],
+    maybe: Iterable[Grid],
+    solver: str,
+) -> Candidates:
     none = no_solution(puzzle, SOLVER, dead_cells=False)
     if none.reason:  # clashing givens
         return _refuted(none, deadline)
@@ -98,7 +126,10 @@ def _candidates(puzzle: Puzzle, count_each: int | None, deadline: float | None) 
         return _refuted(_none(puzzle, deduced.contradiction), deadline)
     target = replace(puzzle, cells=deduced.grid)
     check_solvable(target, True)  # a one-line TooBig, not a MemoryError later
-    cnf = encode(target, Encoding(), compact=True, masks=deduced.masks)
+    masks = deduced.masks
+    if known:  # a cell left empty here has no value: the search says there is no solution
+        masks = {cell: mask & known.get(cell, mask) for cell, mask in masks.items()}
+    cnf = encode(target, Encoding(), compact=True, masks=masks)
     stats = Stats(variables=cnf.variable_count, clauses=cnf.clause_count)
     stats.deduced, stats.ruled_out = deduced.placed, deduced.removed
     if not cnf.open_cells:  # the singles filled every cell
@@ -107,8 +138,8 @@ def _candidates(puzzle: Puzzle, count_each: int | None, deadline: float | None) 
             return _refuted(_none(puzzle, broken), deadline)
         outcome = Outcome(puzzle, Status.UNIQUE, [target.cells], exhausted=True, solver=SOLVER)
         outcome.stats = stats
-        return Candidates(outcome, _single(target.cells), witnesses=1)
-    return _Marking(puzzle, cnf, stats, deadline).run(count_each)
+        return Candidates(outcome, _single(target.cells), witnesses=1, found=(target.cells,))
+    return _Marking(puzzle, cnf, stats, deadline, solver).run(count_each, maybe)
 
 
 def _none(puzzle: Puzzle, reason: str) -> Outcome:
@@ -139,8 +170,11 @@ def _name_conflict(found: Candidates, deadline: float | None) -> None:
 class _Marking:
     """The marking loop of one puzzle, on one Minicard."""
 
-    def __init__(self, puzzle: Puzzle, cnf: Cnf, stats: Stats, deadline: float | None) -> None:
+    def __init__(
+        self, puzzle: Puzzle, cnf: Cnf, stats: Stats, deadline: float | None, solver: str = SOLVER
+    ) -> None:
         self.puzzle, self.cnf, self.stats, self.deadline = puzzle, cnf, stats, deadline
+        self.solver = solver
         self.literal = cnf.literals()
         self.marked: set[tuple[int, int]] = set()
         self.top = cnf.nv
@@ -148,11 +182,14 @@ class _Marking:
         self.tally: Counter[tuple[int, int]] = Counter()
         """Solutions found holding each (cell, value) of the open cells."""
 
-    def run(self, count_each: int | None) -> Candidates:
-        search = holding(self.cnf)
+    def run(self, count_each: int | None, maybe: Iterable[Grid] = ()) -> Candidates:
+        search = holding(self.cnf) if self.solver == SOLVER else self._other()
         timed_out: list[str] = []
         counts: dict[tuple[int, int], Count] = {}
         try:
+            for grid in maybe:  # witnesses with no solve: those that are solutions
+                if grid not in self.witnesses and not verify(self.puzzle, grid):
+                    self._witness(search, grid)
             try:
                 self._mark(search)
             except SolverTimeout:
@@ -167,6 +204,12 @@ class _Marking:
             search.delete()
         return self._result(counts, timed_out)
 
+    def _other(self) -> Any:
+        """Another PySAT solver holding the CNF as clauses (its groups pairwise)."""
+        from pysat.solvers import Solver
+
+        return Solver(name=self.solver, bootstrap_with=self.cnf.iter_clauses())
+
     def _mark(self, search: Minicard) -> None:
         """Solutions until one holding an unmarked value no longer exists."""
         while True:
@@ -177,18 +220,21 @@ class _Marking:
             self.top += 1  # a selector, retired after the solve: counting needs them gone
             search.add_clause([-self.top, *unmarked])
             holds = self._solve(search, [self.top])
+            if holds:  # the model first: CaDiCaL forgets it once a clause is added
+                self._witness(search)
             search.add_clause([-self.top])
             if not holds:
                 return
-            self._witness(search)
 
     def _solve(self, search: Minicard, assumptions: list[int]) -> bool:
         self.stats.solves += 1
         return solve_by(search, self.deadline, assumptions)
 
-    def _witness(self, search: Minicard) -> Grid:
-        """The solution the solver holds, checked, its values marked, and blocked."""
-        grid = accept(self.puzzle, self.cnf.decode(search.get_model()), self.witnesses, SOLVER)
+    def _witness(self, search: Minicard, known: Grid | None = None) -> Grid:
+        """The solution the solver holds (or ``known``, one found before), checked,
+        its values marked, and blocked."""
+        found = self.cnf.decode(search.get_model()) if known is None else known
+        grid = accept(self.puzzle, found, self.witnesses, SOLVER)
         held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
         self.marked.update(held)
         self.tally.update(held)
@@ -235,6 +281,7 @@ class _Marking:
         if status == Status.TIMEOUT:
             outcome.reason = "ran out of time: the candidates shown are witnessed, not all found"
         found = Candidates(outcome, tuple(marks), tuple(undecided), counts, len(witnesses))
+        found.found = tuple(witnesses)
         found.timed_out = timed_out
         if status == Status.NONE:
             found.marks = tuple(() for _ in grid)

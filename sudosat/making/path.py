@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -136,11 +136,13 @@ def logical_path(
     marks: Sequence[int] | None = None,
     hint: bool = False,
     timeout: float | None = None,
+    without: Iterable[str] = (),
 ) -> SolvePath:
     """What ``sudosat steps`` answers for one puzzle: its true candidates first
     (the status, and what every step is checked against), then its path, or its
     first step (``hint``) from the givens or from pencil ``marks`` (a mask per
-    cell). MarksError when the marks rule out a true candidate."""
+    cell), ``without`` the techniques named. MarksError when the marks rule out
+    a true candidate."""
     check_size(puzzle)
     deadline = deadline_after(timeout)
     outcome, truth = _truth(puzzle, timeout)
@@ -157,7 +159,7 @@ def logical_path(
                     f"the marks rule out {cell_name(puzzle.size, cell)}={value}, "
                     "which a solution holds"
                 )
-    with Pathfinder(puzzle, bifurcation) as finder:
+    with Pathfinder(puzzle, bifurcation, without=without) as finder:
         found = finder.path(truth, marks, hint, deadline=deadline)
     outcome.stats.time += found.seconds  # the record's time: the candidates and the path
     found.outcome = outcome
@@ -172,9 +174,11 @@ class Pathfinder:
         puzzle: Puzzle,
         bifurcation: int = 0,
         levels: Sequence[str] | None = None,
+        without: Iterable[str] = (),
     ) -> None:
         """``bifurcation``: how deep guesses may go (0: none); ``levels``: the
-        techniques of these rating levels alone."""
+        techniques of these rating levels alone; ``without``: techniques left
+        out, by name (see :data:`techniques.FAMILIES`)."""
         self.puzzle = puzzle
         self.bifurcation = bifurcation
         self.rule_steps = None
@@ -203,7 +207,8 @@ class Pathfinder:
             order = list(CLASSIC)
         if levels is not None:
             order = [t for t in order if t.level in levels]
-        self.order = order
+        left = frozenset(without)
+        self.order = [t for t in order if t.name not in left]
         self.weights = {t.name: t for t in order}
 
     def close(self) -> None:

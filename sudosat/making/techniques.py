@@ -12,7 +12,7 @@ sees both goes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -731,3 +731,32 @@ CLASSIC: tuple[Technique, ...] = (
 )
 """The classic techniques, easiest first: a path always takes the first that finds
 something."""
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "locked": ("locked candidates",),
+    "subsets": (
+        "naked pair",
+        "hidden pair",
+        "naked triple",
+        "hidden triple",
+        "naked quad",
+        "hidden quad",
+    ),
+    "fish": ("X-wing", "swordfish", "jellyfish"),
+    "wings": ("XY-wing", "XYZ-wing", "W-wing"),
+    "chains": ("simple colouring", "X-chain", "XY-chain", "AIC"),
+    "forcing": ("forcing chains", "dynamic forcing chains"),
+    "rules together": ("rule pair", "rule and units", "house and rules"),
+}
+"""Techniques a person can leave out, by family (the singles and a rule alone
+always stay: without them nothing is placed)."""
+
+
+def left_out(families: Iterable[str]) -> frozenset[str]:
+    """The techniques of ``families``; ValueError naming one that is none."""
+    found: set[str] = set()
+    for family in families:
+        if family not in FAMILIES:
+            raise ValueError(f"no family {family!r}: choose from {', '.join(FAMILIES)}")
+        found.update(FAMILIES[family])
+    return frozenset(found)

@@ -29,7 +29,7 @@ from sudosat.core.notation import DIGITS, FPUZZLES_LINK, is_link
 from sudosat.core.puzzle import MAX_SIZE, Layout, Puzzle, Rules
 from sudosat.reading.jsontext import BadJson, load
 from sudosat.reading.lz import TooLong, decompress_base64
-from sudosat.rules import BY_FIELD, Where
+from sudosat.rules import BY_FIELD, Rule, Where
 
 DRAWING = frozenset(
     {
@@ -134,16 +134,16 @@ def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bo
     if not isinstance(size, int) or not 3 <= size <= MAX_SIZE:
         raise where.error(f"size {size!r}: expected 3..{MAX_SIZE}")
     where.size = size
-    cells, region_of = _grid(data.get("grid"), size, where.at("grid"), values_as_givens)
+    cells, region_of, in_grid = _grid(data.get("grid"), size, where.at("grid"), values_as_givens)
     layout = Layout.jigsaw(region_of) if region_of else Layout.boxes(size)
     _check_regions(layout, where.at("regions"))
     where.layout = layout
-    constraints = []
+    constraints = [r for kind, c, value, at in in_grid for r in kind.from_fpuzzles((c, value), at)]
     for key, value in data.items():
         if key in ("size", "grid") or key in DRAWING:
             continue
         kind = BY_FIELD.get(key)
-        if kind is None:
+        if kind is None or kind.in_grid:
             raise where.error(
                 f"unknown constraint {key!r}: sudosat cannot solve this puzzle by its rules"
             )
@@ -158,15 +158,23 @@ def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bo
     return Puzzle(layout.rank, cells, alphabet, source, line, name, rules, author, ruleset)
 
 
+IN_GRID = {field: kind for field, kind in BY_FIELD.items() if kind.in_grid}
+"""The rules f-puzzles keeps in its grid's cells, by their key there."""
+InGrid = tuple[type[Rule], int, Any, Where]
+"""A rule kept in a cell of f-puzzles' grid: its kind, the cell, the value, where."""
+
+
 def _grid(
     grid: Any, size: int, where: Where, values_as_givens: bool
-) -> tuple[tuple[int, ...], list[int]]:
-    """The givens, and each cell's region when the grid gives any."""
+) -> tuple[tuple[int, ...], list[int], list[InGrid]]:
+    """The givens, each cell's region when the grid gives any, and the rules kept
+    in its cells (given pencil marks)."""
     if not isinstance(grid, list) or len(grid) != size:
         raise where.error(f"expected {size} rows of cells")
     boxes = Layout.boxes(size).unit_index[2]
     cells: list[int] = []
     regions: list[int] = []
+    in_grid: list[InGrid] = []
     custom = False
     for r, row in enumerate(grid):
         if not isinstance(row, list) or len(row) != size:
@@ -180,10 +188,13 @@ def _grid(
             if digit is not None and not 0 <= digit <= size:
                 raise where.error(f"R{r + 1}C{c + 1}: value {digit} outside 1..{size}")
             cells.append(digit or 0)
+            for key in cell.keys() & IN_GRID.keys():
+                at = where.at(f"R{r + 1}C{c + 1} {key}")
+                in_grid.append((IN_GRID[key], r * size + c, cell[key], at))
             region = cell.get("region")
             custom |= region is not None
             regions.append(boxes[r * size + c] if region is None else _region(region, where))
-    return tuple(cells), regions if custom else []
+    return tuple(cells), regions if custom else [], in_grid
 
 
 def _region(value: Any, where: Where) -> int:
@@ -221,6 +232,11 @@ def write(puzzle: Puzzle) -> dict[str, Any]:
     about = {"title": puzzle.name, "author": puzzle.author, "ruleset": puzzle.ruleset}
     data.update({key: value for key, value in about.items() if value})
     for rule in puzzle.rules.constraints if puzzle.rules else ():
+        kept = rule.grid_entry()
+        if kept is not None:
+            at, found = kept
+            grid[at // n][at % n].update(found)
+            continue
         key, entry = rule.to_fpuzzles(n)
         if entry is True:
             data[key] = True

@@ -46,6 +46,9 @@ class Rule:
     """What its number says, when it takes one (``the sum``)."""
     written_as: ClassVar[str] = ""
     """Where f-puzzles writes it when it has no field of its own."""
+    in_grid: ClassVar[bool] = False
+    """f-puzzles keeps it in a cell of its grid (``givenPencilMarks``), not in a
+    field of its own: read from there, written back by :meth:`grid_entry`."""
     relative: ClassVar[bool] = False
     """Its meaning depends on which other rules are there (:meth:`settle`), so
     taking one of them away can constrain more, not less (a negative constraint)."""
@@ -90,6 +93,10 @@ class Rule:
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         """Its f-puzzles field and entry (a flag: the field and True)."""
         raise NotImplementedError
+
+    def grid_entry(self) -> tuple[int, dict[str, Any]] | None:
+        """For a rule f-puzzles keeps in its grid: the cell and what its object holds."""
+        return None
 
     def fpuzzles_field(self) -> str:
         """Its f-puzzles field; NoField when f-puzzles has none (a rellik cage)."""

@@ -240,7 +240,7 @@ def _pictures(result: Result, view: View) -> list[str]:
         marks = [tuple(bits(m)) for m in path.board.masks]
         last = path.steps[-1] if view.hint and path.steps else None
         if last is not None:
-            return [_step_picture(path, last, _before(path, len(path.steps) - 1), caption)]
+            return [step_picture(path, last, masks_before(path, len(path.steps) - 1), caption)]
         return [picture(puzzle, None, (), (), caption, pencil=marks)]
     masks = list(path.start or path.board.masks)  # (a path that ran out of time has no start)
     if not path.steps:  # nothing to step through: the start, as it is
@@ -248,12 +248,12 @@ def _pictures(result: Result, view: View) -> list[str]:
     drawn = []
     for number, step in enumerate(path.steps, 1):
         titled = caption_of(puzzle, view, f"{number}. {step.technique}")
-        drawn.append(_step_picture(path, step, masks, titled))
+        drawn.append(step_picture(path, step, masks, titled))
         masks = _after(masks, step)
     return drawn
 
 
-def _step_picture(path: SolvePath, step: Step, masks: Sequence[int], caption: Any) -> str:
+def step_picture(path: SolvePath, step: Step, masks: Sequence[int], caption: Any) -> str:
     from sudosat.core.draw import JUSTIFYING, picture
 
     marks = [tuple(bits(m)) for m in masks]
@@ -270,7 +270,7 @@ def _step_picture(path: SolvePath, step: Step, masks: Sequence[int], caption: An
     )
 
 
-def _before(path: SolvePath, index: int) -> list[int]:
+def masks_before(path: SolvePath, index: int) -> list[int]:
     masks = list(path.start)
     for step in path.steps[:index]:
         masks = _after(masks, step)

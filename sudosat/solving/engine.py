@@ -161,6 +161,9 @@ class Count(int):
         made.complete = complete
         return made
 
+    def __reduce__(self) -> tuple[type[Count], tuple[int, bool]]:
+        return Count, (int(self), self.complete)  # crosses processes
+
     def __repr__(self) -> str:
         return f"Count({int(self)}, complete={self.complete})"
 

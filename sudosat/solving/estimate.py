@@ -40,20 +40,18 @@ import signal
 import statistics
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pysat.solvers import Minicard
 
 from sudosat.core.errors import SolverError, SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle
-from sudosat.sat.cnf import Cnf, Encoding
+from sudosat.sat.cnf import Cnf
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
-from sudosat.sat.encoding import encode
-from sudosat.sat.limits import check_solvable
-from sudosat.solving.deduce import deduce
 from sudosat.solving.fast import holding
-from sudosat.solving.outcome import accept, forced_grid_breaks, why_none
+from sudosat.solving.outcome import accept
+from sudosat.solving.search import opened
 from sudosat.system.signals import PR_SET_PDEATHSIG, prctl
 
 EXACT_LIMIT = 1000
@@ -179,18 +177,11 @@ def _estimate(
     deadline: float | None,
     exact_limit: int,
 ) -> Estimate:
-    clashes, _ = why_none(puzzle, True)
-    if clashes:
-        return _exact(0, epsilon, delta, 0, [])
-    deduced = deduce(puzzle)
-    if deduced.contradiction:
-        return _exact(0, epsilon, delta, 0, [])
-    target = replace(puzzle, cells=deduced.grid)
-    check_solvable(target, True)  # a one-line TooBig, not a MemoryError later
-    cnf = encode(target, Encoding(), compact=True, masks=deduced.masks)
-    if not cnf.open_cells:
-        broken = forced_grid_breaks(puzzle, target.cells)
-        return _exact(0 if broken else 1, epsilon, delta, 0, [] if broken else [target.cells])
+    ready = opened(puzzle)
+    if ready.cnf is None:  # the givens or the singles decide it
+        decided = [] if ready.grid is None else [ready.grid]
+        return _exact(len(decided), epsilon, delta, 0, decided)
+    cnf = ready.cnf
     search = holding(cnf)
     try:
         grids: list[Grid] = []
@@ -216,6 +207,19 @@ def _estimate(
     found.solutions = tuple(grids)
     found.low = max(found.low, float(len(grids)))  # as many as were found, at least
     return found
+
+
+def walks(puzzle: Puzzle, cnf: Cnf, seed: int = 0) -> Iterator[float]:
+    """Knuth's samples of ``puzzle`` (the logs of the walks' products), one walk
+    each, without end: for a caller that decides when to stop (``cnf``: the
+    puzzle's :func:`search.opened` CNF)."""
+    sampler = _Sampler(puzzle, cnf, seed, None)
+    search = holding(cnf)
+    try:
+        while True:
+            yield sampler._sample(search)
+    finally:
+        search.delete()
 
 
 def _at_least(count: int, epsilon: float, delta: float, solves: int, grids: list[Grid]) -> Estimate:

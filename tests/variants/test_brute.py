@@ -82,6 +82,9 @@ def makers(n: int) -> dict[str, Make]:
         digits = "".join(str(rng.randint(1, n)) for _ in range(rng.randint(1, 3)))
         return f"quadruple {digits}: r{r}c{c} r{r}c{c + 1} r{r + 1}c{c} r{r + 1}c{c + 1}"
 
+    def marks(rng: random.Random) -> str:
+        return "".join(map(str, sorted(rng.sample(range(1, n + 1), rng.randint(1, n - 1)))))
+
     top = 3 * n - 2  # about the largest sum of a short cage or diagonal
     return {
         "anti-knight": lambda r: "anti-knight",
@@ -100,6 +103,7 @@ def makers(n: int) -> dict[str, Make]:
             f"little-killer {r.randint(2, top + 2)}: {outside(r)} {r.choice(DIRS)}"
         ),
         "odd": lambda r: f"odd: {some(r, 1)}",
+        "marks": lambda r: f"marks {marks(r)}: {some(r, 1)}",
         "even": lambda r: f"even: {some(r, 1)}",
         "minimum": lambda r: f"minimum: {r.choice([pair(r), some(r, 2)])}",
         "maximum": lambda r: f"maximum: {r.choice([pair(r), some(r, 2)])}",

@@ -1,0 +1,168 @@
+"""``sudosat serve`` while a setter sets (issue 47): true candidates after each edit.
+
+A real server process; a client that sends what the f-puzzles plugin sends (the
+lz-string of the f-puzzles export, rising nonces) for a setter's last 20 edits
+of a puzzle: the finished puzzle with 5 of its parts (givens, cages, lines)
+taken away in a seeded order, put back one a request, then one part at a time
+taken away and put back (tweaking the finished puzzle); each request 250 ms
+after the last reply (the plugin's debounce). Each reply's time is from the send to
+the reply. Beside it, in the same run: ``sudosat candidates`` of the same 20
+puzzles, a process each (what a setter without the server pays), and the
+library's ``candidates`` in process (what the work alone costs).
+
+Targets: a 9x9 classic, a 9x9 killer and a 9x9 with lines at most 100 ms
+median; a 16x16 killer at most 1 s.
+
+    python benchmarks/serve.py [--edits 20] [--no-cli]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import lzstring
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from websockets.asyncio.client import connect  # noqa: E402
+
+from benchmarks.common import load  # noqa: E402
+from sudosat import parse  # noqa: E402
+from sudosat.core.puzzle import Puzzle, Rules  # noqa: E402
+from sudosat.making.candidates import candidates  # noqa: E402
+from sudosat.reading.fpuzzles import link, write  # noqa: E402
+
+SUDOSAT = str(Path(sys.executable).with_name("sudosat"))
+WORKLOADS = {
+    "9x9 classic (royle17 #1)": ("royle17/sudoku17_royle49151.txt", 0.1),
+    "9x9 killer (puzzles/killer.txt)": ("killer.txt", 0.1),
+    "9x9 thermometers and arrows (puzzles/thermo-arrow.json)": ("thermo-arrow.json", 0.1),
+    "16x16 killer (puzzles/killer-16x16.links #1)": ("killer-16x16.links", 1.0),
+}
+
+
+def session(puzzle: Puzzle, edits: int, away: int, seed: int = 1) -> list[Puzzle]:
+    """A setter's ``edits`` last edits: the finished puzzle with ``away`` of its
+    parts (givens, cages, lines) taken away, put back one at a time; then, to
+    the end, one part at a time taken away and put back (tweaking it)."""
+    rules = list(puzzle.rules.constraints) if puzzle.rules else []
+    parts: list[object] = [*puzzle.givens, *rules]
+    rng = random.Random(seed)
+    order = rng.sample(parts, len(parts))
+    gone_lists = [order[: k - 1] for k in range(away, 0, -1)]
+    tweak = iter(order)
+    while len(gone_lists) < edits:
+        gone_lists += [[next(tweak)], []]
+    return [_without(puzzle, rules, gone) for gone in gone_lists[:edits]]
+
+
+def _without(puzzle: Puzzle, rules: list[object], gone: list[object]) -> Puzzle:
+    cells = [0 if (c, v) in gone else v for c, v in enumerate(puzzle.cells)]
+    made = replace(puzzle, cells=tuple(cells))
+    if puzzle.rules is not None:
+        left = [r for r in rules if not any(r is g for g in gone)]
+        made = replace(made, rules=Rules.of(puzzle.layout, left))  # type: ignore[arg-type]
+    return made
+
+
+def payload(puzzle: Puzzle) -> str:
+    return str(lzstring.LZString().compressToBase64(json.dumps(write(puzzle))))
+
+
+async def replies(address: str, states: list[Puzzle]) -> list[float]:
+    times = []
+    async with connect(address, max_size=None) as socket:
+        for nonce, puzzle in enumerate(states, 1):
+            message = {"nonce": nonce, "command": "truecandidates", "dataType": "fpuzzles"}
+            message["data"] = payload(puzzle)
+            start = time.perf_counter()
+            await socket.send(json.dumps(message))
+            while json.loads(await socket.recv())["nonce"] != nonce:
+                pass
+            times.append(time.perf_counter() - start)
+            await asyncio.sleep(0.25)
+    return times
+
+
+def cli_times(states: list[Puzzle]) -> list[float]:
+    times = []
+    with tempfile.TemporaryDirectory() as folder:
+        for index, puzzle in enumerate(states):
+            path = Path(folder) / f"p{index}.txt"
+            path.write_text(link(puzzle) + "\n")
+            start = time.perf_counter()
+            subprocess.run([SUDOSAT, "candidates", str(path), "-f", "line"], capture_output=True)
+            times.append(time.perf_counter() - start)
+    return times
+
+
+def library_times(states: list[Puzzle]) -> list[float]:
+    times = []
+    for puzzle in states:
+        start = time.perf_counter()
+        candidates(puzzle)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def first(relative: str) -> Puzzle | None:
+    if relative.endswith((".txt", ".json")) and (ROOT / "puzzles" / relative).exists():
+        return parse((ROOT / "puzzles" / relative).read_text())
+    found = load(relative, 1)
+    return found[0] if found else None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--away", type=int, default=5, help="Parts away at the first edit.")
+    parser.add_argument("--no-cli", action="store_true", help="Leave out sudosat candidates.")
+    parser.add_argument("--only", help="The workloads whose name holds this text.")
+    parser.add_argument("--timeout", type=float, default=120, help="The server's job limit.")
+    args = parser.parse_args()
+    command = [SUDOSAT, "serve", "--host", "127.0.0.1", "--port", "0", "--cache", "0"]
+    command += ["--timeout", str(args.timeout)]
+    server = subprocess.Popen(command, stderr=subprocess.PIPE)
+    assert server.stderr is not None
+    found = re.search(rb"ws://[^:]+:(\d+)/", server.stderr.readline())
+    assert found is not None
+    address = f"ws://127.0.0.1:{int(found[1])}/"
+    head = f"{'workload':58} {'serve median / worst':>22} {'target':>8}"
+    print(f"{head}   candidates (process; library)")
+    try:
+        for name, (relative, target) in WORKLOADS.items():
+            if args.only and args.only not in name:
+                continue
+            puzzle = first(relative)
+            if puzzle is None:
+                print(f"{name:58} (not here)")
+                continue
+            states = session(puzzle, args.edits, args.away)
+            served = asyncio.run(replies(address, states))
+            library = library_times(states)
+            cli = [] if args.no_cli else cli_times(states)
+            med, worst = statistics.median(served), max(served)
+            verdict = "ok" if med <= target else "MISSED"
+            beside = f"{statistics.median(cli):.3f}/{max(cli):.3f} s; " if cli else ""
+            beside += f"{statistics.median(library):.3f}/{max(library):.3f} s"
+            print(f"{name:58} {med:8.3f} / {worst:6.3f} s {target:6.2f} s {verdict:6} {beside}")
+    finally:
+        server.terminate()
+        server.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

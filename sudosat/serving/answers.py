@@ -1,0 +1,366 @@
+"""What sudosat answers each request of the plugin (and of its own page), in a
+worker process: the library's engines, their results as the protocol's replies.
+
+Each command is a function of a :class:`~protocol.Job` and ``send``, which
+hands one reply (its ``type`` and fields) back to the server; the last one it
+sends is the request's final reply. A command that streams (``count``,
+``estimate``) sends as it goes, at most every :data:`PROGRESS` seconds, until it
+ends or the server kills the worker.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from itertools import islice
+from typing import Any
+
+from sudosat.core.errors import InputError, SolverError
+from sudosat.core.puzzle import Puzzle
+from sudosat.making.board import Board, bit, bits
+from sudosat.making.candidates import Candidates, candidates
+from sudosat.making.path import MarksError, Pathfinder, SolvePath, truth_of
+from sudosat.running.paths import sentence
+from sudosat.running.report import part_text
+from sudosat.serving.protocol import Job
+from sudosat.solving.estimate import bootstrap_t, walks
+from sudosat.solving.outcome import Status
+from sudosat.solving.search import opened, solutions
+
+Send = Callable[..., None]
+"""``send(kind, **fields)``: one reply to the request being answered."""
+PROGRESS = 0.5
+"""Seconds between two progress replies, at least (the plugin's pace)."""
+BIG = 16
+"""From this size a variant's candidates run on CaDiCaL, which finds a 16x16
+killer's solutions many times sooner than Minicard (the worker can be killed:
+that CaDiCaL cannot be interrupted does not matter here)."""
+EXACT = 1000
+"""An estimate first counts this many solutions: fewer, and the count is exact."""
+NO_SOLUTIONS = "No solutions found."
+
+
+def answer(job: Job, send: Send) -> None:
+    """Every reply to ``job``; a puzzle sudosat refuses, or a solver failure, is an
+    ``invalid`` reply with the one line the command line prints."""
+    try:
+        ANSWERS[job.command](job, send)
+    except (InputError, MarksError, SolverError) as err:
+        send("invalid", message=getattr(err, "message", None) or str(err))
+
+
+# --- true candidates ---------------------------------------------------------------
+
+
+def true_candidates(job: Job, send: Send) -> None:
+    """``solutionsPerCandidate``: a number per cell and value, row-major: 0 for a
+    value no solution holds, else the solutions holding it up to the cap (the cap
+    itself: at least that many); -1 (``logical``) for a value no solution holds
+    that the logical path cannot remove."""
+    puzzle, cap = job.puzzle, job.cap
+    counting = cap if cap > 1 else None
+    solver = "cadical195" if puzzle.size >= BIG and puzzle.rules is not None else "minicard"
+    found = candidates(puzzle, count_each=counting, known=job.known, maybe=job.maybe, solver=solver)
+    if found.outcome.status == Status.NONE:
+        send("invalid", message=why_none(puzzle, found))
+        return
+    n = puzzle.size
+    per = [0] * n**3
+    total = _total(found, cap)
+    for cell, values in enumerate(found.marks):
+        for value in values:
+            counted = found.counts.get((cell, value))
+            per[cell * n + value - 1] = 1 if cap == 1 else int(min(cap, counted or total))
+    if job.logical:
+        truth = [sum(bit(v) for v in values) for values in found.marks]
+        with Pathfinder(puzzle, without=job.without) as finder:
+            left = finder.path(truth).board.masks
+        for cell, mask in enumerate(left):
+            for value in bits(mask & ~truth[cell]):
+                per[cell * n + value - 1] = -1
+    send("truecandidates", solutionsPerCandidate=per, _witnesses=found.found[:WITNESSES])
+
+
+WITNESSES = 64
+"""Witnesses handed back to the server, for the next request to start from."""
+
+
+def _total(found: Candidates, cap: int) -> int:
+    """How many solutions there are, up to ``cap`` (what a cell with one candidate
+    shows): the counts of a cell with several, added up."""
+    if found.outcome.status == Status.UNIQUE:
+        return 1
+    open_cells = found.open_cells()
+    if not open_cells or cap == 1:
+        return cap
+    counts = [c for (cell, _), c in found.counts.items() if cell == open_cells[0]]
+    return sum(counts) if all(c.complete for c in counts) else cap
+
+
+def why_none(puzzle: Puzzle, found: Candidates) -> str:
+    """``No solutions found.``, and why: the clash, or the clues and rules that
+    cannot all hold."""
+    if found.outcome.reason:
+        return f"{NO_SOLUTIONS} {found.outcome.reason[0].upper()}{found.outcome.reason[1:]}."
+    if found.conflict:
+        parts = ", ".join(part_text(puzzle, part) for part in found.conflict)
+        return f"{NO_SOLUTIONS} These cannot all hold: {parts}."
+    return NO_SOLUTIONS
+
+
+# --- solve, check, count -----------------------------------------------------------
+
+
+def solve(job: Job, send: Send) -> None:
+    """A solution, a random one (as the plugin's own solver gives)."""
+    seed = int.from_bytes(job.key[:8].encode(), "big") ^ time.monotonic_ns()
+    grid = next(solutions(job.puzzle, seed=seed), None)
+    if grid is None:
+        send("invalid", message=_none_of(job.puzzle))
+        return
+    send("solved", solution=list(grid))
+
+
+def count(job: Job, send: Send, limit: int | None = None) -> None:
+    """Solutions counted, a progress reply at most every PROGRESS seconds when one
+    more was found, then the count (``check``: up to 2)."""
+    found = 0
+    last = time.monotonic()
+    for _ in solutions(job.puzzle):
+        found += 1
+        if limit is not None and found >= limit:
+            break
+        if time.monotonic() - last >= PROGRESS:
+            send("count", count=found, inProgress=True)
+            last = time.monotonic()
+    send("count", count=found, inProgress=False)
+
+
+def check(job: Job, send: Send) -> None:
+    count(job, send, limit=2)
+
+
+def _none_of(puzzle: Puzzle) -> str:
+    ready = opened(puzzle)
+    return f"{NO_SOLUTIONS} {ready.none}" if ready.none else NO_SOLUTIONS
+
+
+# --- estimate ----------------------------------------------------------------------
+
+
+def estimate(job: Job, send: Send) -> None:
+    """About how many solutions, sent every PROGRESS seconds until the server stops
+    it: exact when there are few; else Knuth's samples, their mean, its standard
+    error and a 95% bootstrap-t interval (a skewed sample's interval is lopsided:
+    the plugin shows it as it is)."""
+    puzzle = job.puzzle
+    ready = opened(puzzle)
+    if ready.cnf is None:
+        exact = 0 if ready.grid is None else 1
+        send("estimate", **_numbers(float(exact), 0.0, 1, exact, exact))
+        return
+    few = sum(1 for _ in islice(solutions(puzzle), EXACT + 1))
+    if few <= EXACT:
+        send("estimate", **_numbers(float(few), 0.0, few, few, few))
+        return
+    values: list[float] = []
+    last = time.monotonic()
+    for log in walks(puzzle, ready.cnf, seed=1):
+        values.append(log)
+        if time.monotonic() - last >= PROGRESS:
+            send("estimate", **_sampled(values))
+            last = time.monotonic()
+
+
+def _sampled(logs: Sequence[float]) -> dict[str, Any]:
+    top = max(logs)
+    scale = math.exp(top)
+    values = [math.exp(x - top) for x in logs]
+    n = len(values)
+    mean = statistics.fmean(values)
+    if n < 2:
+        return _numbers(mean * scale, math.inf, n, -math.inf, math.inf)
+    error = statistics.stdev(values) / math.sqrt(n)
+    _, low, high = bootstrap_t(values, 0.05, random.Random(n))
+    return _numbers(mean * scale, error * scale, n, max(low, 0.0) * scale, high * scale)
+
+
+def _numbers(value: float, error: float, samples: int, low: float, high: float) -> dict[str, Any]:
+    spread = 100 * 1.96 * error / value if value else 0.0
+    return {
+        "estimate": value,
+        "stderr": error,
+        "iterations": samples,
+        "ci95_lower": low,
+        "ci95_upper": high,
+        "relErrPercent": spread,
+    }
+
+
+# --- the logical path --------------------------------------------------------------
+
+
+def solve_path(job: Job, send: Send) -> None:
+    """The whole logical path from where the setter is (digits and centre marks):
+    a step a line, then where it ended."""
+    puzzle = job.puzzle
+    with Pathfinder(puzzle, without=job.without) as finder:
+        path = _path(finder, job, hint=False)
+    lines = [step_line(puzzle, s) for s in path.steps]
+    if path.end == "contradiction":
+        lines.append(f"Board is invalid! {path.reason}".rstrip())
+    elif not path.steps and path.end != "solved":
+        lines.append("No logical steps found.")
+    send("logical", **_logical(path.board, lines, path.end != "contradiction"))
+
+
+def step(job: Job, send: Send) -> None:
+    """One step; but first, when the setter's candidates are not yet the path's
+    start (a cell without centre marks, say), those candidates alone
+    (``Initial candidates.``), so that the next press really steps."""
+    puzzle = job.puzzle
+    with Pathfinder(puzzle, without=job.without) as finder:
+        start = finder.board(_usable(job.marks))
+        if job.marks is not None and tuple(start.masks) != job.marks:
+            send("logical", **_logical(start, ["Initial candidates."], not start.contradiction()))
+            return
+        path = _path(finder, job, hint=True)
+    if path.end == "contradiction":
+        lines = [f"Board is invalid! {path.reason}".rstrip()]
+    elif not path.steps:
+        lines = [] if path.end == "solved" else ["No logical steps found."]
+    else:
+        lines = [step_line(puzzle, path.steps[0])]
+    send("logical", **_logical(path.board, lines, path.end != "contradiction"))
+
+
+def _usable(marks: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    """The setter's marks as the path's start: a cell with none is unmarked."""
+    if marks is None:
+        return None
+    return tuple(mark or -1 for mark in marks)
+
+
+def _path(finder: Pathfinder, job: Job, hint: bool) -> SolvePath:
+    """The path from the setter's marks, each step checked against the truth: the
+    solutions that keep the marks (which the setter may have narrowed by hand,
+    as the plugin's solver allows)."""
+    marks = _usable(job.marks)
+    truth = truth_of(_kept(job.puzzle, job.marks))
+    return finder.path(truth, marks, hint=hint)
+
+
+def _kept(puzzle: Puzzle, marks: tuple[int, ...] | None) -> Puzzle:
+    """``puzzle`` with the setter's centre marks as clues (given pencil marks)."""
+    from dataclasses import replace
+
+    from sudosat.core.puzzle import Rules
+    from sudosat.rules.marks import GivenMarks
+
+    if not marks:
+        return puzzle
+    kept = [
+        GivenMarks(cell, tuple(bits(mark)))
+        for cell, mark in enumerate(marks)
+        if mark and not puzzle.cells[cell]
+    ]
+    if not kept:
+        return puzzle
+    rules = puzzle.rules.constraints if puzzle.rules else ()
+    return replace(puzzle, rules=Rules.of(puzzle.layout, [*rules, *kept]))
+
+
+def step_line(puzzle: Puzzle, found: Any) -> str:
+    """A step as the plugin writes one: ``Hidden Single: ...``."""
+    said = sentence(puzzle, found)
+    name = found.technique
+    return f"{_title(name)}{said[len(name) :]}"
+
+
+def _title(name: str) -> str:
+    return " ".join(w[:1].upper() + w[1:] for w in name.split(" "))
+
+
+def _logical(board: Board, lines: list[str], valid: bool) -> dict[str, Any]:
+    cells: list[dict[str, Any]] = []
+    for cell, mask in enumerate(board.masks):
+        placed = board.placed[cell]
+        if placed:
+            cells.append({"value": placed})
+        else:
+            cells.append({"value": 0, "candidates": list(bits(mask))})
+    message = "".join(line + "\n" for line in lines)
+    return {"cells": cells, "message": message, "isValid": valid}
+
+
+# --- sudosat's own page ------------------------------------------------------------
+
+
+def page(job: Job, send: Send) -> None:
+    """The page's view of a puzzle: its true candidates drawn (sudosat's SVG), the
+    status, and how many solutions (up to PAGE_COUNT)."""
+    from sudosat.core.draw import picture  # deferred: drawsvg, for the page only
+
+    puzzle = job.puzzle
+    found = candidates(puzzle, count_each=None)
+    status = found.outcome.status
+    counted = sum(1 for _ in islice(solutions(puzzle), PAGE_COUNT + 1))
+    message = why_none(puzzle, found) if status == Status.NONE else ""
+    send(
+        "page",
+        status=str(status),
+        count=min(counted, PAGE_COUNT),
+        countComplete=counted <= PAGE_COUNT,
+        size=puzzle.size,
+        candidates=[list(values) for values in found.marks],
+        svg=picture(puzzle, None, (), (), puzzle.name, pencil=found.marks),
+        message=message,
+    )
+
+
+PAGE_COUNT = 1000
+"""The page counts solutions up to this many."""
+
+
+def page_path(job: Job, send: Send) -> None:
+    """The page's logical path: every step in words, where it ended, and the
+    picture of step ``job.step`` (0: the start), the cells that justify it shaded."""
+    from sudosat.core.draw import picture  # deferred: drawsvg, for the page only
+    from sudosat.making.path import logical_path
+    from sudosat.running.paths import masks_before, step_picture
+
+    puzzle = job.puzzle
+    path = logical_path(puzzle, without=job.without)
+    shown = min(max(job.step, 0), len(path.steps))
+    if shown == 0:
+        start = [tuple(bits(m)) for m in path.start or path.board.masks]
+        svg = picture(puzzle, None, (), (), puzzle.name, pencil=start)
+    else:
+        before = masks_before(path, shown - 1)
+        svg = step_picture(
+            path, path.steps[shown - 1], before, f"{shown}. {path.steps[shown - 1].technique}"
+        )
+    send(
+        "pagepath",
+        steps=[sentence(puzzle, s) for s in path.steps],
+        end=path.end,
+        reason=path.reason,
+        step=shown,
+        svg=svg,
+    )
+
+
+ANSWERS: dict[str, Callable[[Job, Send], None]] = {
+    "page": page,
+    "pagepath": page_path,
+    "truecandidates": true_candidates,
+    "solve": solve,
+    "check": check,
+    "count": count,
+    "estimate": estimate,
+    "solvepath": solve_path,
+    "step": step,
+}

@@ -1,0 +1,272 @@
+"""The f-puzzles solver plugin's websocket protocol, as plain data.
+
+A frame in is one JSON object ``{nonce, command, dataType, data}``: ``data`` the
+lz-string (base64) of the f-puzzles JSON, which the plugin extends with
+``disabledlogic`` and ``truecandidatesoptions``. A reply out is one JSON object
+with the request's ``nonce`` and a ``type``: ``canceled``, ``invalid``,
+``truecandidates``, ``solved``, ``count``, ``estimate`` or ``logical``; fields
+that are null are left out, and numbers that are not finite are written as
+the strings ``"Infinity"``, ``"-Infinity"`` and ``"NaN"`` (the plugin reads
+them so). ../shared/protocols/fpuzzles-solver.md describes it all.
+
+This module turns a frame into a :class:`Job` (the puzzle read as the command
+asks: givens only, or every cell) and replies into text; it does no solving.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from sudosat.core.errors import InputError
+from sudosat.core.puzzle import Grid, Puzzle
+from sudosat.making.techniques import left_out
+from sudosat.reading.formats import parse
+from sudosat.reading.fpuzzles import decompress, puzzle_of
+from sudosat.reading.jsontext import BadJson, load
+from sudosat.reading.lz import TooLong
+
+COMMANDS = ("truecandidates", "solve", "check", "count", "estimate", "solvepath", "step")
+"""What the plugin asks; ``cancel`` is the server's own business."""
+ALL_CELLS = frozenset({"estimate", "solvepath", "step"})
+"""Commands that read every digit typed in and the centre marks, not the givens alone."""
+PAGE = "sudosat"
+"""The ``dataType`` of sudosat's own page: any puzzle sudosat reads, as text."""
+PAGE_COMMANDS = ("page", "pagepath")
+PLUGIN_LOGIC = {
+    "tuples": "subsets",
+    "pointing": "locked",
+    "fishes": "fish",
+    "wings": "wings",
+    "aic": "chains",
+    "contradictions": "forcing",
+}
+"""The plugin's ``disabledlogic`` names, and the technique families they leave out."""
+OPTIONS = ("disabledlogic", "truecandidatesoptions")
+"""Fields the plugin adds to the puzzle: settings, not rules."""
+LEGACY_CAP = 8
+"""The cap the plugin's old ``colored`` option asks for."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One frame: what was asked, and with what."""
+
+    nonce: int
+    command: str
+    kind: str = ""
+    """``dataType``: ``fpuzzles`` (the plugin), ``sudosat`` (the page), or none."""
+    data: str = ""
+    step: int = 0
+    """The page's ``pagepath``: which step to draw."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker does for one request: plain data, sent to another process."""
+
+    command: str
+    puzzle: Puzzle
+    marks: tuple[int, ...] | None = None
+    """Every cell's candidates as the setter has them (bit v-1 for value v): a
+    digit's own bit, its centre marks, 0 for a cell with neither (every-cell
+    commands only)."""
+    cap: int = 1
+    """Solutions counted per candidate (``truecandidatesnumsolutions``)."""
+    logical: bool = False
+    """True candidates: also mark -1 where the logical path leaves a value no
+    solution has."""
+    without: frozenset[str] = frozenset()
+    """Techniques the setter turned off (``disabledlogic``)."""
+    known: dict[int, int] = field(default_factory=dict)
+    """Values an earlier answer ruled out, for a puzzle this one only narrows:
+    each cell's mask of what may still be (bit v: value v)."""
+    maybe: tuple[Grid, ...] = ()
+    """Earlier answers' witnesses: those that are solutions of this puzzle need no solve."""
+    key: str = ""
+    """What identifies the answer (the command, the puzzle as read, the options)."""
+    step: int = 0
+    """The page's ``pagepath``: which step to draw."""
+
+
+class Invalid(ValueError):
+    """A request that gets an ``invalid`` reply, with the message the CLI would print."""
+
+
+def request_of(frame: str | bytes) -> Request | None:
+    """The request a frame holds; None for one that holds none (no JSON, no object,
+    no whole-number nonce, no command), which gets no reply."""
+    try:
+        text = frame.decode("utf-8") if isinstance(frame, bytes) else frame
+        found = load(text)
+    except (UnicodeDecodeError, BadJson):
+        return None
+    if not isinstance(found, dict):
+        return None
+    nonce, command = found.get("nonce"), found.get("command")
+    if type(nonce) is not int or not isinstance(command, str):
+        return None
+    kind, data, step = found.get("dataType"), found.get("data"), found.get("step")
+    return Request(
+        nonce,
+        command,
+        kind if isinstance(kind, str) else "",
+        data if isinstance(data, str) else "",
+        step if type(step) is int else 0,
+    )
+
+
+def job_of(request: Request) -> Job:
+    """The job of a plugin's request: its puzzle read as the command asks, with
+    the plugin's settings. Invalid (one line, as the CLI says it) when the puzzle
+    cannot be read or holds a rule sudosat cannot solve by."""
+    data = _fpuzzles_data(request.data)
+    every_cell = request.command in ALL_CELLS
+    settings = {key: data.pop(key, None) for key in OPTIONS}
+    marks = _marks(data, every_cell)
+    asked = _as_asked(data, every_cell, marks_as_rules=request.command == "estimate")
+    try:
+        puzzle = puzzle_of(asked, "<f-puzzles>", 1, every_cell)
+    except InputError as err:
+        raise Invalid(err.message) from None
+    cap, logical = _candidate_options(settings["truecandidatesoptions"])
+    without = _without(settings["disabledlogic"])
+    key = digest(request.command, asked, marks, cap, logical, sorted(without))
+    return Job(request.command, puzzle, marks, cap, logical, without, key=key)
+
+
+def page_job(request: Request) -> Job:
+    """The job of sudosat's own page: a puzzle in any notation sudosat reads (a
+    link, a line, a grid with rule statements)."""
+    try:
+        puzzle = parse(request.data, source="<page>")
+    except InputError as err:
+        raise Invalid(err.message if err.source == "<page>" else str(err)) from None
+    key = digest(request.command, request.data, request.step)
+    return Job(request.command, puzzle, key=key, step=request.step)
+
+
+def _fpuzzles_data(payload: str) -> dict[str, Any]:
+    """The f-puzzles object of a request's ``data``: lz-string base64, after
+    anything up to ``?load=`` (a whole link works too)."""
+    packed = payload.split("?load=", 1)[-1].strip()
+    try:
+        text = decompress(packed) if packed else None
+    except TooLong as err:
+        raise Invalid(f"f-puzzles data: {err}") from None
+    if text is None:
+        raise Invalid("f-puzzles data that is no lz-string of a puzzle")
+    try:
+        found = load(text)
+    except BadJson as err:
+        raise Invalid(f"f-puzzles JSON: {err}") from None
+    if not isinstance(found, dict):
+        raise Invalid("f-puzzles JSON: expected an object")
+    return found
+
+
+def _as_asked(data: dict[str, Any], every_cell: bool, marks_as_rules: bool) -> dict[str, Any]:
+    """The f-puzzles object as a command reads it: the givens alone (typed digits and
+    centre marks dropped), or every digit (as a given); ``marks_as_rules``: the
+    centre marks replace the given marks where there are some (a path takes them
+    as its start instead, :attr:`Job.marks`)."""
+    grid = data.get("grid")
+    if not isinstance(grid, list):
+        return data  # the reader says what is wrong with it
+    rows = []
+    for row in grid:
+        if not isinstance(row, list):
+            return data
+        cells = []
+        for cell in row:
+            if not isinstance(cell, dict):
+                return data
+            kept = {k: v for k, v in cell.items() if k not in ("centerPencilMarks", "value")}
+            if every_cell or cell.get("given") is True:
+                kept["value"] = cell.get("value")
+            centre = cell.get("centerPencilMarks")
+            if marks_as_rules and centre and not cell.get("value"):
+                kept["givenPencilMarks"] = centre
+            cells.append(kept)
+        rows.append(cells)
+    return {**data, "grid": rows}
+
+
+def _marks(data: dict[str, Any], every_cell: bool) -> tuple[int, ...] | None:
+    """Each cell's candidates as the setter has them (see :attr:`Job.marks`)."""
+    grid = data.get("grid")
+    if not every_cell or not isinstance(grid, list):
+        return None
+    found: list[int] = []
+    for row in grid:
+        for cell in row if isinstance(row, list) else ():
+            if not isinstance(cell, dict):
+                return None
+            value, centre = cell.get("value"), cell.get("centerPencilMarks")
+            if type(value) is int and 0 < value < 64:
+                found.append(1 << (value - 1))
+            elif isinstance(centre, list) and all(type(v) is int and 0 < v < 64 for v in centre):
+                found.append(sum(1 << (v - 1) for v in set(centre)))
+            else:
+                found.append(0)
+    return tuple(found)
+
+
+def _candidate_options(options: Any) -> tuple[int, bool]:
+    """The solution cap and the logical flag of ``truecandidatesoptions``."""
+    cap, logical = 1, False
+    for option in options if isinstance(options, list) else ():
+        text = str(option)
+        if text == "logical":
+            logical = True
+        elif text == "colored":
+            cap = LEGACY_CAP
+        elif text.startswith("truecandidatesnumsolutions="):
+            number = text.split("=", 1)[1]
+            if number.isascii() and number.isdigit() and int(number[:6]) > 0:
+                cap = min(int(number[:6]), 100_000)
+    return cap, logical
+
+
+def _without(disabled: Any) -> frozenset[str]:
+    """The techniques the plugin's ``disabledlogic`` leaves out (names it does not
+    know are passed over: a newer plugin may send more)."""
+    if not isinstance(disabled, list):
+        return frozenset()
+    return left_out(PLUGIN_LOGIC[d] for d in disabled if d in PLUGIN_LOGIC)
+
+
+def digest(*parts: Any) -> str:
+    """A key for what an answer depends on (JSON of ``parts``, keys sorted)."""
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --- replies ---------------------------------------------------------------------
+
+
+def reply(nonce: int, kind: str, **fields: Any) -> str:
+    """A reply's text: ``nonce``, ``type``, the fields that are not None, numbers
+    that are not finite as strings (fields named ``_...`` are the server's own)."""
+    found: dict[str, Any] = {"nonce": nonce, "type": kind}
+    found.update(
+        {k: _finite(v) for k, v in fields.items() if v is not None and not k.startswith("_")}
+    )
+    return json.dumps(found, separators=(",", ":"))
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    return value
+
+
+def canceled(nonce: int) -> str:
+    return reply(nonce, "canceled")
+
+
+def invalid(nonce: int, message: str) -> str:
+    return reply(nonce, "invalid", message=message)

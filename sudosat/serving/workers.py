@@ -1,0 +1,139 @@
+"""Warm worker processes: where a request's work runs, so that it can be stopped.
+
+A PySAT solver holds the interpreter for as long as one solve lasts (CaDiCaL
+does not give it back even when asked to), so a job that must stop at once,
+when the setter types again, runs in a process of its own, and stopping it is
+killing that process. To keep that cheap, workers are forked from a fork
+server that has imported sudosat's engines once (multiprocessing's
+``forkserver``, its modules preloaded): a new worker costs a fork, never an
+interpreter start or an import, and one is kept ready before it is needed. A
+worker that finished its job waits for the next one, its caches warm.
+
+A worker dies with its parent (``PR_SET_PDEATHSIG``), and the server ends
+every one it started when it stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import signal
+import traceback
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any
+
+from sudosat.serving.protocol import Job
+
+ENGINES = ["sudosat.serving.answers"]
+"""What the fork server imports once, for every worker it forks."""
+DONE = "done"
+"""A worker's word that the job's replies are all sent."""
+
+OnReply = Callable[[str, dict[str, Any]], Awaitable[None]]
+"""Called with each reply's ``type`` and fields, in order."""
+
+
+def _work(jobs: Connection) -> None:
+    """A worker's life: a job at a time, each reply sent as it is made."""
+    from sudosat.serving.answers import answer
+    from sudosat.system.signals import PR_SET_PDEATHSIG, prctl
+
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # never outlive the server
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    while True:
+        try:
+            job = jobs.recv()
+        except (EOFError, OSError):
+            return
+
+        def send(kind: str, **fields: Any) -> None:
+            jobs.send((kind, fields))
+
+        try:
+            answer(job, send)
+        except Exception as err:  # a bug: the setter sees a line, the server goes on
+            traceback.print_exc()
+            send("invalid", message=f"internal error: {type(err).__name__}: {err}")
+        jobs.send(DONE)
+
+
+class Worker:
+    """One worker process and the pipe its jobs and replies go through."""
+
+    def __init__(self, context: Any) -> None:
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_work, args=(theirs,), daemon=True)
+        self.process.start()
+        theirs.close()
+
+    def kill(self) -> None:
+        """Stop it now, whatever it is doing; reaped. (Its pipe is left to close
+        when no thread reads it any more: closing it under a reader could hand the
+        reader another file that takes its number.)"""
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self.process.kill()
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            self.process.join(5)
+
+
+class Pool:
+    """The workers: ``spare`` kept ready, at most ``spare`` more kept idle."""
+
+    def __init__(self, spare: int = 1) -> None:
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(ENGINES)
+        self.spare = spare
+        self.idle: list[Worker] = []
+        self.busy: set[Worker] = set()
+        self.warming: set[asyncio.Task[None]] = set()
+        self.threads = ThreadPoolExecutor(64, thread_name_prefix="sudosat-serve")
+        """Threads that wait on the workers' pipes (and start workers), so that the
+        event loop never does."""
+
+    async def warm(self) -> None:
+        """Workers ready, up to ``spare``: the first call starts the fork server."""
+        loop = asyncio.get_running_loop()
+        while len(self.idle) < self.spare:
+            self.idle.append(await loop.run_in_executor(self.threads, Worker, self.context))
+
+    async def run(self, job: Job, on_reply: OnReply) -> None:
+        """Run ``job`` on a worker, each reply passed to ``on_reply`` as it comes.
+        Cancelled (a new request, a closed connection, the time limit), the
+        worker is killed at once and a fresh one made ready."""
+        loop = asyncio.get_running_loop()
+        worker = self.idle.pop() if self.idle else None
+        if worker is None:
+            worker = await loop.run_in_executor(self.threads, Worker, self.context)
+        self.busy.add(worker)
+        done = False
+        try:
+            worker.pipe.send(job)
+            while True:
+                item = await loop.run_in_executor(self.threads, worker.pipe.recv)
+                if item == DONE:
+                    done = True
+                    return
+                kind, fields = item
+                await on_reply(kind, fields)
+        except (EOFError, OSError):  # the worker died (out of memory?): said once
+            await on_reply("invalid", {"message": "the worker process died; try again"})
+        finally:  # (nothing awaited here: a cancelled job ends now)
+            self.busy.discard(worker)
+            if done and len(self.idle) < 2 * self.spare:
+                self.idle.append(worker)
+            else:
+                worker.kill()
+                task = loop.create_task(self.warm())
+                self.warming.add(task)
+                task.add_done_callback(self.warming.discard)
+
+    def close(self) -> None:
+        """Every worker killed, and the threads let go."""
+        for worker in [*self.idle, *self.busy]:
+            worker.kill()
+        self.idle.clear()
+        self.busy.clear()
+        self.threads.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,168 @@
+"""``sudosat serve``'s own page, in a real browser: Debian's Chromium, headless,
+driven over the DevTools protocol (a websocket, the ``websockets`` package).
+It loads the page, a link is pasted, and the candidates the page then shows
+are read back and checked against ``sudosat candidates`` of the same link."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import lzstring
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from sudosat import parse
+from sudosat.making.candidates import candidates
+
+from .conftest import PUZZLES
+from .test_serve import server
+
+pytestmark = pytest.mark.slow
+
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--remote-debugging-port=0",
+)
+DEVTOOLS = re.compile(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/")
+
+
+def chromium() -> str:
+    found = shutil.which("chromium")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (scripts/install-solvers installs it)")
+        pytest.skip("chromium is not installed")
+    return found
+
+
+@contextmanager
+def browser(page: str) -> Iterator[int]:
+    """A headless Chromium showing ``page``; its DevTools port."""
+    with tempfile.TemporaryDirectory() as profile:
+        args = [chromium(), *FLAGS, f"--user-data-dir={profile}", page]
+        process = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+        assert process.stderr is not None
+        try:
+            for line in process.stderr:
+                found = DEVTOOLS.search(line)
+                if found:
+                    yield int(found[1])
+                    break
+            else:
+                pytest.fail("chromium printed no DevTools address")
+        finally:
+            process.kill()
+            process.wait()
+
+
+class Tab:
+    """One page of the browser, driven by DevTools' Runtime.evaluate."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.ids = itertools.count(1)
+
+    async def run(self, expression: str) -> Any:
+        number = next(self.ids)
+        params = {"expression": expression, "returnByValue": True, "awaitPromise": True}
+        await self.socket.send(
+            json.dumps({"id": number, "method": "Runtime.evaluate", "params": params})
+        )
+        while True:
+            found = json.loads(await self.socket.recv())
+            if found.get("id") == number:
+                result = found["result"]
+                assert "exceptionDetails" not in result, result
+                return result["result"].get("value")
+
+    async def until(self, expression: str, seconds: float = 120) -> Any:
+        """The first true value of ``expression``, asked again until then."""
+        end = time.monotonic() + seconds
+        guarded = f"(() => {{ try {{ return ({expression}); }} catch (e) {{ return null; }} }})()"
+        while time.monotonic() < end:  # (the page may still be loading)
+            value = await self.run(guarded)
+            if value:
+                return value
+            await asyncio.sleep(0.1)
+        pytest.fail(f"never true in the page: {expression}")
+
+
+def tab_of(port: int, page: str) -> str:
+    """The DevTools websocket of the tab showing ``page``."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list") as answer:
+            for target in json.load(answer):
+                if target.get("type") == "page" and target.get("url", "").startswith(page):
+                    return str(target["webSocketDebuggerUrl"])
+        time.sleep(0.1)
+    pytest.fail("no tab with the page")
+
+
+def sudokupad_link() -> str:
+    """A SudokuPad link of the bundled killer with every other cage: several solutions."""
+    puzzle = parse((PUZZLES / "killer.txt").read_text())
+    assert puzzle.rules is not None
+    cages = [
+        {"cells": [[c // 9, c % 9] for c in cage.cells()], "value": str(cage.value)}  # type: ignore[attr-defined]
+        for cage in puzzle.rules.constraints[::2]
+    ]
+    data = {"id": "page", "cells": [[{} for _ in range(9)] for _ in range(9)], "cages": cages}
+    text = json.dumps(data, separators=(",", ":")).replace('"', "'")
+    for key, short in (("cells", "ce"), ("cages", "ca"), ("value", "v")):
+        text = text.replace(f"'{key}':", f"{short}:")
+    text = text.replace("'id':", "id:").replace("{}", "")
+    return "https://sudokupad.app/scl" + lzstring.LZString().compressToBase64(text)
+
+
+def test_the_page_shows_the_true_candidates_of_a_pasted_link() -> None:
+    link = sudokupad_link()
+    expected = candidates(parse(link))
+    assert str(expected.outcome.status) == "multiple"
+    with server() as (_, address):
+        page = address.replace("ws://", "http://")
+        with browser(page) as port:
+
+            async def drive() -> None:
+                async with connect(tab_of(port, page), max_size=None) as socket:
+                    tab = Tab(socket)
+                    await tab.until(
+                        "document.getElementById('status').textContent === 'Connected.'"
+                    )
+                    await tab.run(
+                        "const box = document.getElementById('puzzle');"
+                        f"box.value = {json.dumps(link)};"
+                        "box.dispatchEvent(new Event('paste')); true"
+                    )
+                    shown = await tab.until("document.getElementById('marks').dataset.candidates")
+                    assert tuple(tuple(v) for v in json.loads(shown)) == expected.marks
+                    status = await tab.run("document.getElementById('status').textContent")
+                    assert status.startswith("multiple:")
+                    assert await tab.run("document.querySelector('#grid svg') !== null")
+                    await tab.run("document.getElementById('path').click(); true")
+                    await tab.until("document.querySelectorAll('#steps li').length > 0")
+                    await tab.run("document.getElementById('next').click(); true")
+                    await tab.until(
+                        "document.getElementById('status').textContent.includes('step 1 of')"
+                    )
+
+            asyncio.run(drive())
