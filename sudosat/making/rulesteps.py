@@ -58,7 +58,7 @@ class RuleSteps:
         constraints = puzzle.rules.constraints if puzzle.rules else ()
         layout = puzzle.layout
         self.rules: list[Constraint] = list(constraints)
-        groups, clauses, selectors, _ = explaining(puzzle)
+        groups, clauses, selectors, _ = explaining(puzzle, among=False)  # every rule is there
         self.cell_groups = groups[: n * n]
         self.unit_groups = [groups[n * n + u * n : n * n + (u + 1) * n] for u in range(3 * n)]
         rule_of = {-guard: index for index, guard in enumerate(selectors)}

@@ -202,7 +202,9 @@ def encode(
     return cnf
 
 
-def guarded_rules(cnf: Cnf, cell_groups: list[list[int]]) -> tuple[list[list[int]], list[int], int]:
+def guarded_rules(
+    cnf: Cnf, cell_groups: list[list[int]], among: bool = True
+) -> tuple[list[list[int]], list[int], int]:
     """A variant's rules for explaining: each rule's clauses (its groups too, as
     clauses) switched on by a selector of its own, in the order of the puzzle's
     constraints, the order literals' definitions always on; a rule whose
@@ -214,18 +216,25 @@ def guarded_rules(cnf: Cnf, cell_groups: list[list[int]]) -> tuple[list[list[int
     builder = Builder(cnf, cell_groups)
     rules = cnf.puzzle.rules.constraints
     selectors = [builder.new() for _ in rules]
-    among = list(zip(rules, selectors, strict=True))
-    for rule, selector in among:
+    pairs = list(zip(rules, selectors, strict=True))
+    for rule, selector in pairs:
         builder.guard = selector
-        rule.encode_among(builder, among)
+        if among:
+            rule.encode_among(builder, pairs)
+        else:
+            rule.encode(builder)
     return builder.clauses, selectors, builder.top
 
 
-def explaining(puzzle: Puzzle) -> tuple[list[list[int]], list[list[int]], list[int], int]:
+def explaining(
+    puzzle: Puzzle, among: bool = True
+) -> tuple[list[list[int]], list[list[int]], list[int], int]:
     """What explaining a puzzle needs, givens left out (they go in as
     assumptions): the layout's rules as "exactly one" groups over the numbering
     above, a variant's rules as clauses each switched on by its own selector
-    (see :func:`guarded_rules`), the selectors, and the top variable."""
+    (see :func:`guarded_rules`), the selectors, and the top variable.
+    ``among``: False for each rule's clauses as the whole puzzle settles it (a
+    rule asked about alone, every other rule being there: the logical path)."""
     n = puzzle.size
     layout_rules = Rules(puzzle.layout) if puzzle.rules is not None else None
     empty = replace(puzzle, cells=(0,) * (n * n), rules=layout_rules)
@@ -234,7 +243,7 @@ def explaining(puzzle: Puzzle) -> tuple[list[list[int]], list[list[int]], list[i
     if puzzle.rules is None or not puzzle.rules.constraints:
         return groups, [], [], n**3
     cnf = Cnf(replace(empty, rules=puzzle.rules), Encoding(reduced=False), n**3, [], open_cells)
-    clauses, selectors, top = guarded_rules(cnf, cell_groups)
+    clauses, selectors, top = guarded_rules(cnf, cell_groups, among)
     return groups, clauses, selectors, top
 
 
