@@ -430,6 +430,27 @@ def timeout_option(help: str) -> Callable[[F], F]:
     return click.option("--timeout", type=Real(0, min_open=True), metavar="SECONDS", help=help)
 
 
+def families(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> frozenset[str]:
+    """``--without subsets,fish``: the techniques of those families (see FAMILIES)."""
+    from sudosat.making.techniques import left_out  # deferred: the path, for steps and rate
+
+    try:
+        return left_out(name.strip() for item in value for name in item.split(",") if name.strip())
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+def without_option(func: F) -> F:
+    return click.option(
+        "--without",
+        multiple=True,
+        callback=families,
+        metavar="FAMILIES",
+        help="Leave these technique families out of the path (comma-separated or repeated): "
+        "locked, subsets, fish, wings, chains, forcing, rules together.",
+    )(func)
+
+
 def out_option(help: str) -> Callable[[F], F]:
     return click.option("--out", "-o", default="-", show_default=True, metavar="FILE", help=help)
 
@@ -837,11 +858,14 @@ def decode(
     help="Rate by the logical path's hardest technique, or (classic puzzles) by the "
     "engine's search: faster on big batches.",
 )
+@without_option
 @each_puzzle_options(
     "Give up on a puzzle after this long: its record says timeout, and the run "
     "goes on (exit code 5)."
 )
-def rate(each: EachPuzzle, by: str, fmt: str | None, color: bool | None) -> None:
+def rate(
+    each: EachPuzzle, by: str, without: frozenset[str], fmt: str | None, color: bool | None
+) -> None:
     """Rate how hard each puzzle is: a `level` and a `rating` that grows with difficulty.
 
     \b
@@ -867,7 +891,8 @@ def rate(each: EachPuzzle, by: str, fmt: str | None, color: bool | None) -> None
       sudosat rate --format jsonl puzzles/tdoku-magictour-25.txt
       sudosat rate --timeout 10 --jobs 2 collection.txt
     """
-    sys.exit(each.answer(fmt, color, {"rate": True, "rate_by": by}, runner.RATE_FORMATS))
+    shown = {"rate": True, "rate_by": by, "without": without}
+    sys.exit(each.answer(fmt, color, shown, runner.RATE_FORMATS))
 
 
 @cli.command()
@@ -1124,6 +1149,7 @@ def candidates(
     "follow the guess until it fails, up to DEPTH guesses deep. 0: never guess.",
 )
 @click.option("--grid", "show_grid", is_flag=True, help="rich, text: the pencil marks too.")
+@without_option
 @click.option(
     "--each-step", is_flag=True, help="svg, pdf, png: a picture for every step, not the last."
 )
@@ -1145,6 +1171,7 @@ def steps(
     marks_file: str | None,
     bifurcation: int,
     show_grid: bool,
+    without: frozenset[str],
     each_step: bool,
     fmt: str | None,
     color: bool | None,
@@ -1156,11 +1183,13 @@ def steps(
     \b
     Each step is the first deduction of the easiest technique that finds one:
       naked single, hidden single, (a variant's rule alone), locked candidates,
-      (two rules that share cells, a rule with its units, a house with its
-      rules), naked and hidden pairs, X-wing, triples, swordfish, XY-wing,
-      XYZ-wing, W-wing, quads, jellyfish, simple colouring, X-chain, XY-chain,
-      AIC, forcing chains, dynamic forcing chains; bifurcation only with
-      --bifurcation. None assumes uniqueness.
+      (two rules that share cells), naked pair, (a rule with its units),
+      X-wing, (a house with its rules), hidden pair, triples, swordfish,
+      XY-wing, XYZ-wing, W-wing, quads, jellyfish, simple colouring, X-chain,
+      XY-chain, AIC, forcing chains, dynamic forcing chains; bifurcation only
+      with --bifurcation. None assumes uniqueness. A question over rules and
+      houses is taken apart to the smallest part that does the work, which
+      names and weighs the step.
     Every step is checked against the true candidates before it is shown. The
     path ends solved, stuck (nothing applies), or in a contradiction (no
     solution); its hardest technique gives the level and rating `rate` reports.
@@ -1189,6 +1218,7 @@ def steps(
         "marks": marks,
         "bifurcation": bifurcation,
         "show_grid": show_grid,
+        "without": without,
         "each_step": each_step,
         **pictures(fmt, False, per_page),
     }

@@ -87,8 +87,9 @@ PLACEHOLDERS = (
 )
 """What the README's examples name that is the reader's own (their files, their
 programs): those lines are shown, not run."""
-SLOW = ("--count 1000", "rank6-36x36", "rank5-25x25", "--count 100 ")
-"""Examples that take long here: run by hand, shown as they are."""
+SLOW = ("--count 1000", "rank6-36x36", "rank5-25x25", "--count 100 ", "sudosat serve")
+"""Examples that take long here (a server runs until it is stopped: tests/test_serve.py
+starts it): run by hand, shown as they are."""
 
 
 def shell_examples() -> list[tuple[str, list[str]]]:

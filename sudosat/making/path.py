@@ -31,14 +31,16 @@ from sudosat.solving.outcome import Outcome, Status
 
 RULE_TECHNIQUES = {
     "hidden single": (("rule", "easy", 1.8),),
-    "locked candidates": (
-        ("rule pair", "intermediate", 2.8),
-        ("rule and units", "intermediate", 3.0),
-        ("house and rules", "intermediate", 3.2),
-    ),
+    "locked candidates": (("rule pair", "intermediate", 2.8),),
+    "naked pair": (("rule and units", "intermediate", 3.0),),
+    "X-wing": (("house and rules", "intermediate", 3.2),),
 }
-"""The generic rule steps (name, level, weight), after the classic technique they
-follow; their finders are bound to a puzzle's rules (:class:`RuleSteps`)."""
+"""The generic rule questions (name, level, weight), after the classic technique
+they follow: a question over a rule and whole houses is exact, so it holds every
+classic deduction inside it; it is asked only once the classic techniques of its
+weight or less have run dry, and its step is weighed by the smallest part of it
+that did the work (:func:`rulesteps.scope_technique`). Their finders are bound
+to a puzzle's rules (:class:`RuleSteps`)."""
 
 BIFURCATION_WEIGHT = 9.0
 """Bifurcation's weight at depth 1; each level deeper adds one."""
@@ -241,12 +243,22 @@ class Pathfinder:
         for technique in self.order:
             step = technique.find(board)
             if step is not None:
+                if step.technique != technique.name:  # a rule question's smallest part
+                    technique = self._scope_weight(step.technique, technique)
                 return step, technique
         if self.bifurcation:
             step = self._bifurcate(board)
             if step is not None:
                 return step, self._bifurcation_weight(step.depth)
         return None
+
+    def _scope_weight(self, name: str, asked: Technique) -> Technique:
+        """The technique a rule step is weighed as, by the part of the question that
+        did the work (registered by its name, as the path weighs steps)."""
+        known = self.rule_steps.techniques if self.rule_steps is not None else {}
+        found = self.weights.get(name) or known.get(name) or asked
+        self.weights[name] = found
+        return found
 
     def _bifurcation_weight(self, depth: int) -> Technique:
         name = f"bifurcation depth {depth}"
@@ -420,15 +432,19 @@ def path_rating(path: SolvePath, conflicts: int = 0) -> Rating:
 
 
 def rate_by_path(
-    puzzle: Puzzle, solution: Sequence[int] | None = None, timeout: float | None = None
+    puzzle: Puzzle,
+    solution: Sequence[int] | None = None,
+    timeout: float | None = None,
+    without: Iterable[str] = (),
 ) -> Rating:
     """The rating of ``puzzle``'s logical path (:mod:`path`); its solution must be
     unique (``solution``: when known, else found). Where the path's techniques do
     not finish, the rest is rated by the conflicts of a search (Minicard over the
-    reduced CNF, deterministic). SolverTimeout when it takes longer than ``timeout``."""
+    reduced CNF, deterministic). SolverTimeout when it takes longer than ``timeout``.
+    ``without``: techniques left out (see :data:`techniques.FAMILIES`)."""
     deadline = deadline_after(timeout)
     truth = truth_of(puzzle, timeout) if solution is None else [1 << (v - 1) for v in solution]
-    with Pathfinder(puzzle) as finder:
+    with Pathfinder(puzzle, without=without) as finder:
         path = finder.path(truth, deadline=deadline)
     if path.end == "timeout":
         raise SolverTimeout(f"no rating within {timeout:g} s")

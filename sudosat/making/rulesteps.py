@@ -28,13 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 
 from pysat.solvers import Minicard
 
 from sudosat.core.puzzle import Constraint, Layout, Puzzle
 from sudosat.making.board import Board, Candidate, Step, bit, bits
-from sudosat.making.techniques import Propagation
+from sudosat.making.techniques import Propagation, Technique
 from sudosat.sat.cnf import var
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one
@@ -82,10 +83,16 @@ class RuleSteps:
             for cells in self.rule_cells
         ]
         self.cache: dict[tuple[Scope, tuple[int, ...]], tuple[Candidate, ...] | None] = {}
+        self._shrinkers: dict[Scope, _Shrinker] = {}
+        self.techniques: dict[str, Technique] = {}
+        """The techniques the steps made so far are weighed as, by name."""
         self.witnesses: dict[Scope, list[tuple[int, ...]]] = {}
         self._assumed: dict[Scope, tuple[int, ...]] = {}
 
     def close(self) -> None:
+        for shrinker in self._shrinkers.values():
+            shrinker.delete()
+        self._shrinkers.clear()
         for solver in [*self.solvers.values(), self._everything]:
             if solver is not None:
                 solver.delete()
@@ -187,7 +194,10 @@ class RuleSteps:
         return self.rules[index].describe(self.n)
 
     def step(self, board: Board, tier: str) -> Step | None:
-        """The first question of ``tier`` that removes a candidate, as a step."""
+        """The first question of ``tier`` that removes a candidate, as a step: for a
+        question of several rules or houses, the smallest part of it that does
+        the work (see :meth:`smallest`), named by it, with the removals it alone
+        implies."""
         for scope, name in self.scopes(tier):
             removed = self.removes(board, scope)
             if removed is None:
@@ -198,6 +208,11 @@ class RuleSteps:
                     houses=(name,),
                     reason=f"{name} cannot hold with these candidates",
                 )
+            if removed and tier != "rule":
+                found = self._smallest_step(board, scope, removed)
+                if found is not None:
+                    return found
+                continue  # the rows, columns and regions alone do it: the classic techniques'
             if removed:
                 touched = sorted({c for c, _ in removed})
                 left = ", ".join(
@@ -215,6 +230,90 @@ class RuleSteps:
                     tells_what_is_left=len(touched) <= SAID_CELLS,
                 )
         return None
+
+    def _smallest_step(
+        self, board: Board, scope: Scope, removed: Sequence[Candidate]
+    ) -> Step | None:
+        """The step of the smallest part of ``scope`` that rules out a removal (None:
+        no rule is needed for any: a classic deduction, for the classic techniques)."""
+        for candidate in removed:
+            smallest = self.smallest(board, scope, candidate)
+            if smallest is None:
+                continue
+            part, cells = smallest
+            implied = tuple(r for r in removed if self._implies(board, scope, part, cells, r))
+            return self._named(board, part, cells, implied)
+        return None
+
+    def smallest(
+        self, board: Board, scope: Scope, candidate: Candidate
+    ) -> tuple[Scope, tuple[int, ...]] | None:
+        """The smallest part of ``scope`` that still rules out ``candidate`` with the
+        current candidates: its houses dropped first, then its rules, then its
+        cells (a cell's candidates as they are now and, for a rule of the whole
+        grid, the rule around it), each for as long as what is left still implies
+        the removal; the solver's core drops at once what an answer did not need.
+        The part, and the cells it needs; None when it needs no rule (the rows,
+        columns and regions alone do it: the classic techniques' to find)."""
+        shrinker = self.shrinker(scope)
+        cells = self.assumed(scope)
+        pieces = {c: shrinker.cell_pieces(board, c) for c in cells}
+        parts = _Parts(list(scope.units), list(scope.rules), [c for c in cells if pieces[c]])
+        ask = partial(shrinker.ask, pieces, var(self.n, *candidate))
+        core = ask(parts)
+        if core is None:
+            return None  # it holds, or is not known within the budget
+        parts = parts.within(core, shrinker)
+        for kind in ("units", "rules", "cells"):
+            for item in list(getattr(parts, kind)):
+                if item not in getattr(parts, kind):
+                    continue  # (an earlier answer's core dropped it already)
+                trial = parts.without(kind, item)
+                found = ask(trial)
+                if found is not None:
+                    parts = trial.within(found, shrinker)
+            if kind == "rules" and not parts.rules:
+                return None
+        kept = tuple(parts.cells)
+        part = Scope(tuple(parts.rules), tuple(parts.units), tuple(sorted({*kept, candidate[0]})))
+        return part, kept
+
+    def _implies(
+        self, board: Board, scope: Scope, part: Scope, cells: Sequence[int], candidate: Candidate
+    ) -> bool:
+        """Whether ``part`` of ``scope``, with ``cells``, rules out ``candidate``."""
+        shrinker = self.shrinker(scope)
+        pieces = {c: shrinker.cell_pieces(board, c) for c in cells}
+        parts = _Parts(list(part.units), list(part.rules), list(cells))
+        return shrinker.ask(pieces, var(self.n, *candidate), parts) is not None
+
+    def shrinker(self, key: Scope) -> _Shrinker:
+        """The solver that takes a question apart (made once per question)."""
+        found = self._shrinkers.get(key)
+        if found is None:
+            found = self._shrinkers[key] = _Shrinker(self, key)
+        return found
+
+    def _named(
+        self, board: Board, part: Scope, cells: Sequence[int], removed: Sequence[Candidate]
+    ) -> Step:
+        """A step named by what does the work: the rules of ``part``, in its houses."""
+        layout = self.puzzle.layout
+        rules = " and ".join(self._name(i) for i in part.rules)
+        houses = [layout.unit_name(u) for u in part.units]
+        name = f"{rules} in {' and '.join(houses)}" if houses else rules
+        held = ", ".join(f"{board.name(c)} {{{board.symbols(board.masks[c])}}}" for c in cells)
+        said = f"{name}: {held}" if cells and len(cells) <= SAID_CELLS else name
+        technique = scope_technique(len(part.rules), len(part.units))
+        self.techniques[technique.name] = technique
+        return Step(
+            technique.name,
+            eliminations=tuple(removed),
+            cells=tuple(cells),
+            houses=tuple(self._name(i) for i in part.rules) + tuple(houses),
+            values=tuple(sorted({v for _, v in removed})),
+            reason=said,
+        )
 
     def removes(self, board: Board, scope: Scope) -> tuple[Candidate, ...] | None:
         """The candidates of the scope's cells it rules out (None: it cannot hold).
@@ -321,6 +420,134 @@ class RuleSteps:
         model = solver.get_model() or []
         # a cell's literals are c*n+1..c*n+n, one of them true: the largest
         return tuple(max(model[c * n : c * n + n]) - c * n for c in cells)
+
+
+@dataclass
+class _Parts:
+    """What a question keeps while it is taken apart: units, rules and cells."""
+
+    units: list[int]
+    rules: list[int]
+    cells: list[int]
+
+    def without(self, kind: str, item: int) -> _Parts:
+        kept = {k: list(getattr(self, k)) for k in ("units", "rules", "cells")}
+        kept[kind].remove(item)
+        return _Parts(**kept)
+
+    def within(self, core: set[int], shrinker: _Shrinker) -> _Parts:
+        """Only the parts an answer's core used."""
+        return _Parts(
+            [u for u in self.units if shrinker.unit_of[u] in core],
+            [r for r in self.rules if shrinker.rule_of[r] in core],
+            [c for c in self.cells if shrinker.used(c, core)],
+        )
+
+
+class _Shrinker:
+    """A solver of one question's cells with each of its units, rules and cells
+    behind a selector of its own, to take the question apart. A rule of the whole
+    grid is split by cell: each clause holds only while every cell it speaks of
+    is kept, so a step names the few cells of it that do the work."""
+
+    def __init__(self, steps: RuleSteps, scope: Scope) -> None:
+        self.n = n = steps.n
+        cells = steps.assumed(scope)
+        self.solver = solver = exactly_one([steps.cell_groups[c] for c in cells])
+        for clause in steps.always:
+            solver.add_clause(clause)
+        rule_literals = (abs(x) for r in scope.rules for c in steps.rule_clauses[r] for x in c)
+        self.top = max([n**3, *(abs(x) for c in steps.always for x in c), *rule_literals])
+        self.unit_of: dict[int, int] = {}
+        for u in scope.units:
+            self.unit_of[u] = guard = self._new()
+            for group in steps.unit_groups[u]:
+                solver.add_clause([-guard, *group])
+                for a, b in combinations(group, 2):
+                    solver.add_clause([-guard, -a, -b])
+        self.rule_of: dict[int, int] = {}
+        self.cell_of: dict[int, int] = {}
+        everywhere = n * n
+        for r in scope.rules:
+            self.rule_of[r] = guard = self._new()
+            whole = len(steps.rule_cells[r]) == everywhere
+            for clause in steps.rule_clauses[r]:
+                guards = [-guard]
+                if whole:
+                    spoken = sorted({(abs(x) - 1) // n for x in clause if abs(x) <= n**3})
+                    guards += [-self._cell(c) for c in spoken]
+                solver.add_clause([*guards, *clause])
+
+    def _new(self) -> int:
+        self.top += 1
+        return self.top
+
+    def _cell(self, cell: int) -> int:
+        found = self.cell_of.get(cell)
+        if found is None:
+            found = self.cell_of[cell] = self._new()
+        return found
+
+    def cell_pieces(self, board: Board, cell: int) -> list[int]:
+        """What keeping a cell assumes: its candidates as they are now, and its
+        selector when a rule of the whole grid speaks of it."""
+        n = self.n
+        found = [-var(n, cell, v) for v in bits(board.full & ~board.masks[cell])]
+        if cell in self.cell_of:
+            found.append(self.cell_of[cell])
+        return found
+
+    def used(self, cell: int, core: set[int]) -> bool:
+        n = self.n
+        return self.cell_of.get(cell) in core or any(
+            -var(n, cell, v) in core for v in range(1, n + 1)
+        )
+
+    def ask(self, pieces: dict[int, list[int]], target: int, parts: _Parts) -> set[int] | None:
+        """The core of "``parts`` rule out ``target``" (None: they do not, or not
+        within the budget)."""
+        assumptions = [self.unit_of[u] for u in parts.units]
+        assumptions += [self.rule_of[r] for r in parts.rules]
+        assumptions += [lit for c in parts.cells for lit in pieces.get(c, ())]
+        self.solver.conf_budget(QUESTION_BUDGET)
+        if self.solver.solve_limited(assumptions=[*assumptions, target]) is not False:
+            return None
+        return set(self.solver.get_core() or assumptions)
+
+    def delete(self) -> None:
+        self.solver.delete()
+
+
+def scope_technique(rules: int, units: int) -> Technique:
+    """The technique a rule step is weighed as, by the smallest scope that did the
+    work: a rule alone (1.8), a rule with its houses (2.8, a fifth more for each
+    house past the first), rules together (2.9, a fifth more for each rule past
+    the second), rules with houses (3.2 and up: a house's innies and outies);
+    never past an AIC's 7.0 (a deduction across many houses is a chain's work)."""
+    if units == 0 and rules <= 1:
+        return Technique("rule", "easy", 1.8, _none)
+    if rules <= 1:
+        weight = 2.8 + 0.2 * (units - 1)
+        name = "rule and unit" if units == 1 else f"rule and {units} units"
+    elif units == 0:
+        weight = 2.9 + 0.2 * (rules - 2)
+        name = "rules together" if rules == 2 else f"{rules} rules together"
+    else:
+        weight = 3.2 + 0.2 * (rules + units - 3)
+        name = f"{rules} rules and {units} unit{'s' if units > 1 else ''}"
+    weight = min(weight, HEAVIEST)
+    level = "intermediate" if weight <= INTERMEDIATE else "expert"
+    return Technique(name, level, round(weight, 1), _none)
+
+
+INTERMEDIATE = 3.2
+"""The heaviest rule step still rated intermediate (a house with its rules)."""
+HEAVIEST = 7.0
+"""The most a rule step weighs: an AIC's weight."""
+
+
+def _none(board: Board) -> Step | None:
+    return None
 
 
 QUESTION_BUDGET = 2000

@@ -152,7 +152,9 @@ def answer(
         if view.rate and outcome.status == Status.UNIQUE:
             searched = outcome if outcome.solver == ENGINE else None  # its search is rated
             try:
-                rating = _rating(entry, outcome, searched, view.rate_by, remaining(deadline))
+                rating = _rating(
+                    entry, outcome, searched, view.rate_by, remaining(deadline), view.without
+                )
             except SolverTimeout:
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no rating within {options.timeout:g} s"
@@ -165,15 +167,20 @@ def answer(
 
 
 def _rating(
-    entry: Puzzle, outcome: Outcome, searched: Outcome | None, by: str, timeout: float | None
+    entry: Puzzle,
+    outcome: Outcome,
+    searched: Outcome | None,
+    by: str,
+    timeout: float | None,
+    without: frozenset[str] = frozenset(),
 ) -> Rating:
     """A unique puzzle's rating: by its logical path (up to 36x36; past that, and
-    ``by`` search, by the engine's search)."""
+    ``by`` search, by the engine's search), ``without`` the techniques named."""
     if by == "path":
         from sudosat.making.path import PATH_LARGEST, rate_by_path  # deferred: for rate alone
 
         if entry.size <= PATH_LARGEST:
-            return rate_by_path(entry, outcome.solutions[0], timeout)
+            return rate_by_path(entry, outcome.solutions[0], timeout, without)
     return rate(entry, searched, timeout)
 
 
@@ -207,6 +214,7 @@ def _steps(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result
             marks=marks,
             hint=view.hint,
             timeout=settings.options.timeout,
+            without=view.without,
         )
     except (MarksError, InputError) as err:
         return Result(source, row.line, text, None, str(err), name=row.name)

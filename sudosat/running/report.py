@@ -168,6 +168,8 @@ class View:
     each_step: bool = False
     """Steps, pictures: one per step."""
     rate_by: str = "path"
+    without: frozenset[str] = frozenset()
+    """Techniques the path leaves out (``--without``: whole families)."""
     """Rate: by the logical path, or by ``search`` (classic: propagation, then conflicts)."""
     generated: bool = False
     """Records of generated puzzles (``sudosat generate``)."""
