@@ -156,7 +156,8 @@ def test_a_rule_alone_says_what_its_cells_may_hold() -> None:
     _, found = first_step("thermo: r1c1 r1c2\n.5" + "." * 79)
     assert found is not None
     step, technique = found
-    assert technique.name == "rule" and step.houses == ("thermo r1c1 to r1c2",)
+    assert technique.name == "thermometer bounds" and step.houses == ("thermo r1c1 to r1c2",)
+    assert technique.weight == 1.8 and technique.level == "easy"
     assert {v for c, v in step.eliminations if c == 0} == {6, 7, 8, 9}  # 5: the given's
 
 
@@ -177,7 +178,8 @@ def test_two_rules_on_the_same_cells_say_more_than_each() -> None:
 
 def test_a_cage_s_digits_leave_its_units_as_a_naked_pair() -> None:
     board, found = first_step("cage 3: r1c1 r1c2\n" + "." * 81)
-    assert found is not None and found[1].name == "rule"  # the cage alone: 1 and 2
+    assert found is not None and found[1].name == "cage combinations"  # the cage alone: 1+2
+    assert found[0].reason == "cage r1c1-r1c2 sum 3: 3 in two cells: 1+2"
     board.apply(found[0])
     with Pathfinder(parse("cage 3: r1c1 r1c2\n" + "." * 81)) as finder:
         step, technique = finder.next_step(board) or (None, None)
@@ -196,7 +198,7 @@ def test_a_house_with_its_cages_knows_what_they_leave_45_rule() -> None:
         found = finder.next_step(board)
         assert found is not None
         step, technique = found
-    assert technique.name == "2 rules and 1 unit"
+    assert technique.name == "45 rule" and technique.weight == 3.2
     assert step.houses == ("cage r1c1-r1c4 sum 20", "cage r1c5-r1c8 sum 17", "row 1")
     assert {v for c, v in step.eliminations if c == 8} == {1, 2, 3, 4, 5, 6, 7, 9}
 
@@ -219,7 +221,7 @@ def test_an_easy_killer_needs_singles_and_cage_combinations_alone() -> None:
         puzzle, _ = unique_killer(Layout.boxes(9), random.Random(seed), 4, level="easy")
         found = logical_path(puzzle)
         assert found.end == "solved"
-        assert set(found.counts()) <= {"naked single", "hidden single", "rule"}
+        assert set(found.counts()) <= {"naked single", "hidden single", "cage combinations"}
 
 
 def test_a_variants_forcing_chains_follow_its_rules() -> None:
@@ -248,7 +250,7 @@ def test_the_rating_follows_the_hardest_technique() -> None:
     rated = [rate_by_path(p) for p in puzzles if isinstance(p, Puzzle)]
     assert all(r.level == "expert" and r.technique for r in rated)
     easy = rate_by_path(parse((PUZZLES / "kropki-6x6.txt").read_text()))
-    assert (easy.level, easy.rating, easy.technique) == ("easy", 2.0, "rule")
+    assert (easy.level, easy.rating, easy.technique) == ("easy", 2.0, "kropki neighbours")
 
 
 @pytest.mark.slow
@@ -288,7 +290,7 @@ def test_steps_prints_a_sentence_a_step_and_the_rating(run: Run) -> None:
     code, out, _ = run("steps", "-f", "text", str(PUZZLES / "kropki-6x6.txt"))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith(" 1. rule: ")
+    assert lines[0].startswith(" 1. kropki neighbours: ")
     assert "solved by logic" in lines[-1] and "level easy" in lines[-1]
 
 

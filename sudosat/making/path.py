@@ -239,13 +239,23 @@ class Pathfinder:
         return board
 
     def next_step(self, board: Board) -> tuple[Step, Technique] | None:
-        """The easiest technique's first step on ``board`` (not yet made)."""
+        """The easiest technique's first step on ``board`` (not yet made). A rule
+        question's step weighs what its smallest part needed: when that is more
+        than the question's own weight, the lighter techniques after it are asked
+        first, as a person would try them."""
+        best: tuple[Step, Technique] | None = None
         for technique in self.order:
+            if best is not None and technique.weight >= best[1].weight:
+                break
             step = technique.find(board)
-            if step is not None:
-                if step.technique != technique.name:  # a rule question's smallest part
-                    technique = self._scope_weight(step.technique, technique)
-                return step, technique
+            if step is None:
+                continue
+            if step.technique != technique.name:  # a rule question's smallest part
+                technique = self._scope_weight(step.technique, technique)
+            if best is None or technique.weight < best[1].weight:
+                best = step, technique
+        if best is not None:
+            return best
         if self.bifurcation:
             step = self._bifurcate(board)
             if step is not None:

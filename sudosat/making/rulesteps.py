@@ -27,7 +27,7 @@ unit (:meth:`RuleSteps.propagate`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import combinations
 
@@ -220,16 +220,30 @@ class RuleSteps:
                     for c in touched
                 )
                 shown = scope.cells if len(scope.cells) < self.n * self.n else tuple(touched)
+                rule = self.rules[scope.rules[0]]
+                said = self._deduction(board, rule, removed)
+                technique = Technique(rule.technique, "easy", RULE_WEIGHT, _none)
+                self.techniques[technique.name] = technique
                 return Step(
-                    tier,
+                    technique.name,
                     eliminations=removed,
                     cells=tuple(c for c in shown if not board.placed[c] or c in touched),
                     houses=(name,),
                     values=tuple(sorted({v for _, v in removed})),
-                    reason=f"{name}: {left}" if len(touched) <= SAID_CELLS else name,
-                    tells_what_is_left=len(touched) <= SAID_CELLS,
+                    reason=f"{name}: {said or left}"
+                    if said or len(touched) <= SAID_CELLS
+                    else name,
+                    tells_what_is_left=bool(said) or len(touched) <= SAID_CELLS,
                 )
         return None
+
+    def _deduction(self, board: Board, rule: Constraint, removed: Sequence[Candidate]) -> str:
+        """The rule's own words for what it says once ``removed`` is gone."""
+        cells = rule.cells()
+        if not cells:
+            return ""
+        after = [board.masks[c] & ~_lost(removed, c) for c in cells]
+        return rule.deduction(self.n, after)
 
     def _smallest_step(
         self, board: Board, scope: Scope, removed: Sequence[Candidate]
@@ -305,6 +319,8 @@ class RuleSteps:
         held = ", ".join(f"{board.name(c)} {{{board.symbols(board.masks[c])}}}" for c in cells)
         said = f"{name}: {held}" if cells and len(cells) <= SAID_CELLS else name
         technique = scope_technique(len(part.rules), len(part.units))
+        if part.units and all(self.rules[i].technique == CAGES for i in part.rules):
+            technique = replace(technique, name=_cages_name(len(part.rules), len(part.units)))
         self.techniques[technique.name] = technique
         return Step(
             technique.name,
@@ -525,7 +541,7 @@ def scope_technique(rules: int, units: int) -> Technique:
     the second), rules with houses (3.2 and up: a house's innies and outies);
     never past an AIC's 7.0 (a deduction across many houses is a chain's work)."""
     if units == 0 and rules <= 1:
-        return Technique("rule", "easy", 1.8, _none)
+        return Technique("rule", "easy", RULE_WEIGHT, _none)
     if rules <= 1:
         weight = 2.8 + 0.2 * (units - 1)
         name = "rule and unit" if units == 1 else f"rule and {units} units"
@@ -540,6 +556,20 @@ def scope_technique(rules: int, units: int) -> Technique:
     return Technique(name, level, round(weight, 1), _none)
 
 
+CAGES = "cage combinations"
+"""A killer cage's technique: cages with houses are setters' 45 rule."""
+
+
+def _cages_name(cages: int, houses: int) -> str:
+    """Cages with houses: the 45 rule (innies and outies), or one cage whose digits
+    its house must hold where the cage is."""
+    if cages == 1:
+        return "cage in its house" if houses == 1 else f"cage in {houses} houses"
+    return "45 rule" if (cages, houses) == (2, 1) else f"45 rule, {cages} cages, {houses} houses"
+
+
+RULE_WEIGHT = 1.8
+"""A rule alone: what its own cells may hold (``rule``, or its setters' name)."""
 INTERMEDIATE = 3.2
 """The heaviest rule step still rated intermediate (a house with its rules)."""
 HEAVIEST = 7.0

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Arrow(Rule):
     title: ClassVar[str] = "arrow"
+    technique: ClassVar[str] = "arrow sums"
     meaning: ClassVar[str] = (
         "The digits on the line add up to the number in its circle; digits on the line may repeat "
         "where no row, column or region forbids it. A circle of 2 or 3 cells (a pill) reads its "

@@ -46,6 +46,9 @@ class Rule:
     """What its number says, when it takes one (``the sum``)."""
     written_as: ClassVar[str] = ""
     """Where f-puzzles writes it when it has no field of its own."""
+    technique: ClassVar[str] = "rule"
+    """The name setters give a deduction of this rule alone (``cage combinations``),
+    as a logical path's step says it."""
     in_grid: ClassVar[bool] = False
     """f-puzzles keeps it in a cell of its grid (``givenPencilMarks``), not in a
     field of its own: read from there, written back by :meth:`grid_entry`."""
@@ -85,6 +88,12 @@ class Rule:
     def cells(self) -> tuple[int, ...]:
         """The cells it speaks of (a flag: none)."""
         return ()
+
+    def deduction(self, size: int, candidates: Sequence[int]) -> str:
+        """What it alone says of its cells' ``candidates`` (a mask per cell of
+        :meth:`cells`, bit v-1 for value v), in setters' words, or "" (a step then
+        lists what each cell may still hold)."""
+        return ""
 
     def text(self, size: int) -> str:
         """Its line in the text format (read back as the same rule)."""

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class KillerCage(GroupRule):
     title: ClassVar[str] = "killer cage"
+    technique: ClassVar[str] = "cage combinations"
     meaning: ClassVar[str] = (
         "Digits in the cage do not repeat and add up to its number; without a number, they only do"
         " not repeat."
@@ -64,6 +65,18 @@ class KillerCage(GroupRule):
             for digit in digits:
                 mask |= 1 << digit
         return dict.fromkeys(self.group, mask)
+
+    def deduction(self, size: int, candidates: Sequence[int]) -> str:
+        """``16 in two cells: 7+9``: the digit sets the cage's candidates still fit."""
+        if self.value is None or len(self.group) > 8:
+            return ""
+        fits = [d for d in digit_sets(size, len(self.group), self.value) if _fits(d, candidates)]
+        if not fits:
+            return ""
+        count = len(self.group)
+        cells = f"{COUNTS.get(count, count)} cell{'s' if count > 1 else ''}"
+        said = " or ".join("+".join(map(str, sorted(d))) for d in sorted(fits, key=sorted))
+        return f"{self.value} in {cells}: {said}"
 
     def encode(self, b: Builder) -> None:
         distinct(b, self.group)
@@ -297,3 +310,18 @@ def signed_sum(
         else:
             added += [c for c in cage.group if c in area]
     return tuple(sorted(added)), tuple(sorted(taken)), value
+
+
+COUNTS: dict[int, str | int] = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _fits(digits: frozenset[int], candidates: Sequence[int]) -> bool:
+    """Whether the cells can hold ``digits``, one each, from their candidates."""
+
+    def place(index: int, left: frozenset[int]) -> bool:
+        if index == len(candidates):
+            return True
+        mask = candidates[index]
+        return any(mask >> (d - 1) & 1 and place(index + 1, left - {d}) for d in left)
+
+    return place(0, digits)

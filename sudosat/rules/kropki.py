@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Difference(PairRule):
     title: ClassVar[str] = "kropki white dot"
+    technique: ClassVar[str] = "kropki neighbours"
     meaning: ClassVar[str] = (
         "The digits either side of the dot differ by its value (1 unless it says). Touching dots "
         "each hold on their own: a chain of dots is a chain of pairs."
@@ -61,6 +62,7 @@ class Difference(PairRule):
 @dataclass(frozen=True)
 class Ratio(PairRule):
     title: ClassVar[str] = "kropki black dot"
+    technique: ClassVar[str] = "kropki neighbours"
     meaning: ClassVar[str] = (
         "One digit either side of the dot is the other times its value (2 unless it says). "
         "Touching dots each hold on their own."

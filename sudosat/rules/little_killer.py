@@ -23,6 +23,7 @@ DIRECTIONS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
 @dataclass(frozen=True)
 class LittleKiller(Rule):
     title: ClassVar[str] = "little killer"
+    technique: ClassVar[str] = "little killer sum"
     meaning: ClassVar[str] = (
         "The digits along the diagonal the clue's arrow points at, from the clue beside the grid "
         "to the far edge, add up to the clue; they may repeat. The direction is the arrow's: dr "

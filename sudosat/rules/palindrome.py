@@ -15,6 +15,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Palindrome(LineRule):
     title: ClassVar[str] = "palindrome"
+    technique: ClassVar[str] = "palindrome mirror"
     meaning: ClassVar[str] = (
         "The line reads the same from either end; its digits may repeat where no unit forbids it."
     )

@@ -17,6 +17,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Renban(LineRule):
     title: ClassVar[str] = "renban line"
+    technique: ClassVar[str] = "renban run"
     meaning: ClassVar[str] = (
         "The digits on the line are a run of consecutive digits in any order, none twice, even "
         "where the line leaves and comes back to a unit."

@@ -22,6 +22,7 @@ sets of each filling: strong, N^2 of them); beyond, as one running sum over
 @dataclass(frozen=True)
 class Sandwich(OutsideRule):
     title: ClassVar[str] = "sandwich sum"
+    technique: ClassVar[str] = "sandwich sum"
     meaning: ClassVar[str] = (
         "The digits between the 1 and the N (9 on a 9x9) of the row or column, whichever comes "
         "first, add up to the clue; 0 means the 1 and the N touch."

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Thermometer(LineRule):
     title: ClassVar[str] = "thermometer"
+    technique: ClassVar[str] = "thermometer bounds"
     meaning: ClassVar[str] = "Digits rise strictly from the bulb along the line."
     field: ClassVar[str] = "thermometer"
     words: ClassVar[tuple[str, ...]] = ("thermo", "thermometer")

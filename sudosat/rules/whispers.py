@@ -19,6 +19,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Whispers(SpacedLine):
     title: ClassVar[str] = "whispers line"
+    technique: ClassVar[str] = "whispers neighbours"
     meaning: ClassVar[str] = (
         "Neighbours along the line differ by at least the line's value: German whispers by N/2 "
         "rounded up (5 on a 9x9), Dutch whispers by N/2 rounded down (4). Digits may repeat where "

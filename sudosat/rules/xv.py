@@ -20,6 +20,7 @@ SUMS = {"X": 10, "V": 5}
 @dataclass(frozen=True)
 class XV(PairRule):
     title: ClassVar[str] = "XV"
+    technique: ClassVar[str] = "XV neighbours"
     meaning: ClassVar[str] = (
         "The digits either side of an X add up to 10; of a V, to 5. Marks each hold on their own."
     )
