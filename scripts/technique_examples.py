@@ -39,8 +39,8 @@ def main() -> None:
     for name, most in SETS.items():
         for index, puzzle in enumerate(islice(read_puzzles(str(SHARED / name)), most)):
             truth = truth_of(puzzle)
-            with Pathfinder(puzzle, bifurcation=1 if "hardest" in name else 0) as finder:
-                wanted = wanted or {t.name for t in finder.order[1:]} | {"bifurcation depth 1"}
+            with Pathfinder(puzzle) as finder:
+                wanted = wanted or {t.name for t in finder.order[1:]}
                 board = finder.board()
                 while not board.solved and not board.contradiction():
                     masks = list(board.masks)
@@ -48,7 +48,7 @@ def main() -> None:
                     if step is None:
                         break
                     made: Step = board.apply(step[0])
-                    family = step[1].name
+                    family = step[1].name.split(",")[0]  # (a nested chain: by its size)
                     if family not in found and family != "naked single":  # marks: placed
                         found[family] = {
                             "technique": family,

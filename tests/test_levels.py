@@ -14,7 +14,8 @@ from sudosat import parse, solve
 from sudosat.core.puzzle import Layout
 from sudosat.making.candidates import candidates
 from sudosat.making.logic import Reasoner, houses
-from sudosat.making.rating import rate
+from sudosat.making.path import logical_path
+from sudosat.making.rating import LEVELS, rate
 from sudosat.making.variant_generator import unique_killer
 
 from .conftest import PUZZLES, Run
@@ -107,6 +108,8 @@ def test_generate_makes_each_level(variant: str, level: str, run: Run) -> None:
     assert [m["level"] for m in made] == [level, level]
     for record in made:  # each settles by its level's reasoning to its one solution
         puzzle = parse(record["puzzle"])
+        path = logical_path(puzzle)  # and the logical path solves it at that level or below
+        assert path.end == "solved" and LEVELS.index(path.level()) <= LEVELS.index(level)
         if level != "expert":
             with Reasoner(puzzle, level) as reasoner:
                 settled = [next(iter(v)) for v in reasoner.candidates(puzzle)]

@@ -16,6 +16,7 @@ from functools import cached_property
 from itertools import combinations
 
 from sudosat.core.puzzle import Puzzle, cell_name
+from sudosat.sat.cnf import var
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -211,3 +212,9 @@ def board_of(puzzle: Puzzle, rule_houses: Sequence[tuple[tuple[int, ...], str]] 
     for cell, value in puzzle.givens:
         board.place_silently(cell, value)
     return board
+
+
+def ruled_out(board: Board) -> list[int]:
+    """The candidates ``board`` has ruled out, as negative literals of the encoding."""
+    n, full = board.size, board.full
+    return [-var(n, c, v) for c, m in enumerate(board.masks) for v in bits(full & ~m)]

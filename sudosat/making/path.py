@@ -23,6 +23,9 @@ from functools import partial
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Puzzle, cell_name, verify
 from sudosat.making.board import Board, Step, bit, bits, board_of
+from sudosat.making.nested import NAME as NESTED
+from sudosat.making.nested import WEIGHT as NESTED_WEIGHT
+from sudosat.making.nested import Solver, classic_solver, nested, weighed
 from sudosat.making.rating import LEVELS, Rating, search_conflicts
 from sudosat.making.techniques import CLASSIC, Technique, forcing, propagate
 from sudosat.sat.deadline import deadline_after
@@ -49,6 +52,11 @@ BIFURCATION_WEIGHT = 9.0
 BRANCH_WEIGHT = 7.0
 """Inside a guess, only techniques up to this weight are followed (everything up
 to AIC, no forcing chains): a guess is refuted by them, or by guessing deeper."""
+
+
+def nested_technique(solver: Solver, words: str = "singles") -> Technique:
+    """Nested forcing chains over ``solver``'s singles: the last technique."""
+    return Technique(NESTED, "expert", NESTED_WEIGHT, nested(solver, words))
 
 
 class UnsoundStep(AssertionError):
@@ -205,8 +213,9 @@ class Pathfinder:
                 order.append(technique)
                 for name, level, weight in RULE_TECHNIQUES.get(technique.name, ()):
                     order.append(Technique(name, level, weight, partial(steps.step, tier=name)))
+            order.append(nested_technique(steps.fresh, "singles and the rules"))
         else:
-            order = list(CLASSIC)
+            order = [*CLASSIC, nested_technique(classic_solver)]
         if levels is not None:
             order = [t for t in order if t.level in levels]
         left = frozenset(without)
@@ -266,7 +275,7 @@ class Pathfinder:
         """The technique a rule step is weighed as, by the part of the question that
         did the work (registered by its name, as the path weighs steps)."""
         known = self.rule_steps.techniques if self.rule_steps is not None else {}
-        found = self.weights.get(name) or known.get(name) or asked
+        found = self.weights.get(name) or known.get(name) or weighed(name) or asked
         self.weights[name] = found
         return found
 

@@ -34,7 +34,7 @@ from itertools import combinations
 from pysat.solvers import Minicard
 
 from sudosat.core.puzzle import Constraint, Layout, Puzzle
-from sudosat.making.board import Board, Candidate, Step, bit, bits
+from sudosat.making.board import Board, Candidate, Step, bit, bits, ruled_out
 from sudosat.making.techniques import Propagation, Technique
 from sudosat.sat.cnf import var
 from sudosat.sat.encoding import explaining
@@ -118,15 +118,22 @@ class RuleSteps:
     def everything(self) -> Minicard:
         """A solver of every rule and unit: what forcing chains follow."""
         if self._everything is None:
-            everything = self._everything = exactly_one(
-                self.cell_groups + [g for unit in self.unit_groups for g in unit]
-            )
-            for clause in self.always:
-                everything.add_clause(clause)
-            for rule in self.rule_clauses:
-                for clause in rule:
-                    everything.add_clause(clause)
+            self._everything = self.fresh()
         return self._everything
+
+    def fresh(self, board: Board | None = None) -> Minicard:
+        """A new solver of every rule and unit (the caller deletes it), with the
+        candidates ``board`` has ruled out as unit clauses."""
+        solver = exactly_one(self.cell_groups + [g for unit in self.unit_groups for g in unit])
+        for clause in self.always:
+            solver.add_clause(clause)
+        for rule in self.rule_clauses:
+            for clause in rule:
+                solver.add_clause(clause)
+        if board is not None:
+            for lit in ruled_out(board):
+                solver.add_clause([lit])
+        return solver
 
     def scopes(self, tier: str) -> list[tuple[Scope, str]]:
         """The questions of a tier, each with the words that name it."""

@@ -745,7 +745,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "fish": ("X-wing", "swordfish", "jellyfish"),
     "wings": ("XY-wing", "XYZ-wing", "W-wing"),
     "chains": ("simple colouring", "X-chain", "XY-chain", "AIC"),
-    "forcing": ("forcing chains", "dynamic forcing chains"),
+    "forcing": ("forcing chains", "dynamic forcing chains", "nested forcing chains"),
     "rules together": ("rule pair", "rule and units", "house and rules"),
 }
 """Techniques a person can leave out, by family (the singles and a rule alone

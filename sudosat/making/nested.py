@@ -1,0 +1,201 @@
+"""Nested forcing chains: a candidate whose branch, with contradiction chains run
+inside it, ends in a contradiction.
+
+Sudoku Explainer's top tier, as Berthier's trial and error at depth two: assume
+x and follow singles; inside that branch, assume each other candidate y in turn
+and follow singles; a y that ends in a contradiction goes from x's branch; this
+repeats until x's branch itself breaks (x goes) or nothing more goes inside.
+The chains kept in a step are the fewest that still break the branch, each
+checked again in the order found, so a step names the inner chains it needs.
+
+Singles are a solver's unit propagation (PySAT's ``propagate``) over "exactly
+one" of every cell and of every value in every house, and a variant's rules:
+the same deductions as naked and hidden singles, a few microseconds each, which
+makes the thousands of branches a hard puzzle needs take seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from pysat.solvers import Minicard
+
+from sudosat.making.board import Board, Step, bits, ruled_out
+from sudosat.making.techniques import Technique
+from sudosat.sat.cnf import var
+from sudosat.solving.fast import exactly_one
+
+NAME = "nested forcing chains"
+WEIGHT = 9.0
+"""A nested chain with one chain inside; ``INSIDE`` more each time the chains inside
+double, up to ``HEAVIEST`` (a rating below search's 12)."""
+INSIDE = 0.4
+HEAVIEST = 10.5
+SHOWN = 4
+"""The inner chains a step names, at most (the rest are counted)."""
+TAKEN_APART = 6
+"""The broken branches with the fewest chains inside, as found, that are taken apart
+to their fewest (each costs a solver call per chain, squared)."""
+
+Solver = Callable[[Board], Minicard]
+"""A new solver of a board's cells, houses and rules, its candidates ruled out
+as unit clauses (so a branch assumes one or two literals: a few microseconds)."""
+
+
+def classic_solver(board: Board) -> Minicard:
+    """ "Exactly one" a cell and a value a house, and the board's candidates."""
+    n = board.size
+    cells = [[var(n, c, v) for v in range(1, n + 1)] for c in range(n * n)]
+    houses = [[var(n, c, v) for c in h] for h in board.houses for v in range(1, n + 1)]
+    solver = exactly_one(cells + houses)
+    for lit in ruled_out(board):
+        solver.add_clause([lit])
+    return solver
+
+
+class Branches:
+    """The branches of one board, followed by one solver of its candidates."""
+
+    def __init__(self, board: Board, solver: Minicard) -> None:
+        self.board, self.solver, self.n = board, solver, board.size
+        self.pairs: dict[tuple[int, int], bool] = {}
+        """Whether two candidates break the board together (either way round)."""
+
+    def pair_breaks(self, x: int, y: int) -> bool:
+        key = (x, y) if x < y else (y, x)
+        found = self.pairs.get(key)
+        if found is None:
+            found = self.pairs[key] = self.breaks(key)
+        return found
+
+    def follow(self, assumed: Sequence[int]) -> set[int] | None:
+        """The literals singles set once ``assumed`` holds (None: a contradiction)."""
+        ok, implied = self.solver.propagate(assumptions=assumed)
+        return set(implied) if ok else None
+
+    def breaks(self, assumed: Sequence[int]) -> bool:
+        """Whether singles break the board once ``assumed`` holds."""
+        return not self.solver.propagate(assumptions=assumed)[0]
+
+    def open(self, known: set[int]) -> list[int]:
+        """The candidates a branch leaves open, as literals, fewest-candidate cells first."""
+        n, masks = self.n, self.board.masks
+        order = sorted(range(n * n), key=lambda c: masks[c].bit_count())
+        return [
+            x
+            for c in order
+            if masks[c] & (masks[c] - 1)
+            for v in bits(masks[c])
+            if (x := var(n, c, v)) not in known and -x not in known
+        ]
+
+    def refute(self, x: int) -> list[int] | None:
+        """The inner chains (candidates they remove) that break x's branch, in the
+        order found (None: it does not break)."""
+        removed: list[int] = []
+        known = self.follow([x])
+        while known is not None:
+            more = False
+            for y in self.open(known):
+                if -y in known or y in known:
+                    continue
+                if self.pair_breaks(x, y) if not removed else self.breaks([x, *removed, y]):
+                    removed.append(-y)
+                    more = True
+                    known = self.follow([x, *removed])
+                    if known is None:
+                        return removed
+            if not more:
+                return None
+        return removed
+
+    def fewest(self, x: int, removed: list[int]) -> list[int]:
+        """The inner chains left once each that is not needed is dropped: what is
+        kept still breaks the branch, each chain checked in order."""
+        kept = list(removed)
+        for lit in reversed(removed):
+            trial = [k for k in kept if k != lit]
+            if self.holds(x, trial):
+                kept = trial
+        return kept
+
+    def holds(self, x: int, removed: list[int]) -> bool:
+        """Whether each of ``removed`` follows by a chain inside x's branch given the
+        ones before it, and the branch then breaks."""
+        for i, lit in enumerate(removed):
+            if not self.breaks([x, *removed[:i], -lit]):
+                return False
+        return self.breaks([x, *removed])
+
+
+def nested(solver_of: Solver, words: str = "singles") -> Callable[[Board], Step | None]:
+    """The finder of nested contradiction chains over ``solver_of``'s singles: of every
+    candidate whose branch breaks, the one that needs the fewest chains inside."""
+
+    def find(board: Board) -> Step | None:
+        solver = solver_of(board)
+        try:
+            return _fewest_step(board, Branches(board, solver), words)
+        finally:
+            solver.delete()
+
+    return find
+
+
+def _fewest_step(board: Board, branches: Branches, words: str) -> Step | None:
+    """The step of the candidate whose branch breaks with the fewest chains inside."""
+    start = branches.follow([])
+    if start is None:
+        return None  # (the path names a broken board itself)
+    broken: list[tuple[int, list[int]]] = []
+    for x in branches.open(start):
+        removed = branches.refute(x)
+        if removed is not None:
+            broken.append((x, removed))
+            if len(removed) <= 1:
+                break
+    if not broken:
+        return None
+    broken.sort(key=lambda found: len(found[1]))  # (stable: the first found of a length)
+    tried = [(x, branches.fewest(x, removed)) for x, removed in broken[:TAKEN_APART]]
+    x, inside = min(tried, key=lambda found: len(found[1]))
+    cell, value = divmod(x - 1, board.size)
+    value += 1
+    shown = ", ".join(_name(board, -lit) for lit in inside[:SHOWN])
+    more = f" and {len(inside) - SHOWN} more" if len(inside) > SHOWN else ""
+    chains = "chain" if len(inside) == 1 else "chains"
+    return Step(
+        technique_name(len(inside)),
+        eliminations=((cell, value),),
+        cells=(cell,),
+        values=(value,),
+        reason=f"{board.name(cell)}={board.symbol(value)} leads through {words}, with "
+        f"{len(inside)} contradiction {chains} inside ({shown}{more} go), to a contradiction",
+    )
+
+
+def _name(board: Board, literal: int) -> str:
+    c, v = divmod(literal - 1, board.size)
+    return f"{board.name(c)}={board.symbol(v + 1)}"
+
+
+def technique_name(inside: int) -> str:
+    return f"{NAME}, {inside} inside"
+
+
+def technique(inside: int) -> Technique:
+    """A nested chain's technique, weighed by how many chains it needs inside."""
+    weight = round(min(WEIGHT + INSIDE * math.log2(max(inside, 1)), HEAVIEST), 1)
+    return Technique(technique_name(inside), "expert", weight, _never)
+
+
+def weighed(name: str) -> Technique | None:
+    """The technique of a nested chain's step, by its step's name."""
+    if not name.startswith(f"{NAME}, "):
+        return None
+    return technique(int(name.removeprefix(f"{NAME}, ").split()[0]))
+
+
+def _never(board: Board) -> Step | None:
+    return None
