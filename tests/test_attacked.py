@@ -166,13 +166,13 @@ BAND_9X9_GRIDS = 7_022_836_224
 by ``benchmarks/count_band.c`` (every second band, each one's third bands)."""
 COVERAGE = {
     "blank 4x4, sampled": ("....\n" * 4, lambda: 288, {"exact_limit": 0}, 300),
-    "blank 6x6": ("size 6\n" + "......\n" * 6, lambda: 28_200_960, {}, 300),
-    "6x6 thermo": (THERMO_6X6, lambda: len(solutions_by_backtracking(parse(THERMO_6X6))), {}, 150),
+    "blank 6x6": ("size 6\n" + "......\n" * 6, lambda: 28_200_960, {}, 200),
+    "6x6 thermo": (THERMO_6X6, lambda: len(solutions_by_backtracking(parse(THERMO_6X6))), {}, 120),
     "9x9 first band": (
         (PUZZLES / "band-9x9.txt").read_text(),
         lambda: BAND_9X9_GRIDS,
         {"epsilon": 0.5},
-        150,
+        100,
     ),
 }
 

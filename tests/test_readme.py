@@ -87,7 +87,14 @@ PLACEHOLDERS = (
 )
 """What the README's examples name that is the reader's own (their files, their
 programs): those lines are shown, not run."""
-SLOW = ("--count 1000", "rank6-36x36", "rank5-25x25", "--count 100 ", "sudosat serve")
+SLOW = (
+    "--count 1000",
+    "rank6-36x36",
+    "rank5-25x25",
+    "--count 100 ",
+    "sudosat serve",
+    "--estimate puzzles/empty-9x9",
+)
 """Examples that take long here (a server runs until it is stopped: tests/test_serve.py
 starts it): run by hand, shown as they are."""
 

@@ -58,7 +58,7 @@ def test_each_technique_alone_makes_progress_where_it_is_claimed(example: dict[s
         assert found is not None
         step, technique = found
         assert name in (technique.name, technique.name.split(",")[0])  # (weighed by its size)
-        assert step.technique == example["step"]
+        assert step.technique.split(",")[0] == example["step"].split(",")[0]  # (nested: its size)
         assert step.eliminations or step.placements
         made = board.apply(step)  # sound: no true candidate goes
         assert not any(truth[c] & 1 << (v - 1) for c, v in made.eliminations)

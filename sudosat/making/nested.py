@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 from pysat.solvers import Minicard
 
-from sudosat.making.board import Board, Step, bits, ruled_out
+from sudosat.making.board import Board, Step, bit, bits, ruled_out
 from sudosat.making.techniques import Technique
 from sudosat.sat.cnf import var
 from sudosat.solving.fast import exactly_one
@@ -34,9 +34,11 @@ INSIDE = 0.4
 HEAVIEST = 10.5
 SHOWN = 4
 """The inner chains a step names, at most (the rest are counted)."""
+LOOKED_FOR = 20
+"""The broken branches looked for, the first found, fewest-candidate cells first."""
 TAKEN_APART = 6
-"""The broken branches with the fewest chains inside, as found, that are taken apart
-to their fewest (each costs a solver call per chain, squared)."""
+"""Of them, those with the fewest chains inside as found, taken apart to their
+fewest (a solver call per chain, squared): the step is the one that needs fewest."""
 
 Solver = Callable[[Board], Minicard]
 """A new solver of a board's cells, houses and rules, its candidates ruled out
@@ -129,31 +131,43 @@ class Branches:
         return self.breaks([x, *removed])
 
 
-def nested(solver_of: Solver, words: str = "singles") -> Callable[[Board], Step | None]:
+def nested(
+    solver_of: Solver,
+    truth: Callable[[], Sequence[int] | None] = lambda: None,
+    words: str = "singles",
+) -> Callable[[Board], Step | None]:
     """The finder of nested contradiction chains over ``solver_of``'s singles: of every
     candidate whose branch breaks, the one that needs the fewest chains inside."""
 
     def find(board: Board) -> Step | None:
         solver = solver_of(board)
         try:
-            return _fewest_step(board, Branches(board, solver), words)
+            return _fewest_step(board, Branches(board, solver), words, truth())
         finally:
             solver.delete()
 
     return find
 
 
-def _fewest_step(board: Board, branches: Branches, words: str) -> Step | None:
-    """The step of the candidate whose branch breaks with the fewest chains inside."""
+def _fewest_step(
+    board: Board, branches: Branches, words: str, truth: Sequence[int] | None
+) -> Step | None:
+    """The step of the candidate whose branch breaks with the fewest chains inside.
+    A candidate the true candidates hold (when known) never breaks: it is not
+    tried, which spares the search and decides nothing."""
     start = branches.follow([])
     if start is None:
         return None  # (the path names a broken board itself)
+    n = board.size
     broken: list[tuple[int, list[int]]] = []
     for x in branches.open(start):
+        cell, value = divmod(x - 1, n)
+        if truth is not None and truth[cell] & bit(value + 1):
+            continue
         removed = branches.refute(x)
         if removed is not None:
             broken.append((x, removed))
-            if len(removed) <= 1:
+            if len(removed) <= 1 or len(broken) == LOOKED_FOR:
                 break
     if not broken:
         return None

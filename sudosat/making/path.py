@@ -54,9 +54,11 @@ BRANCH_WEIGHT = 7.0
 to AIC, no forcing chains): a guess is refuted by them, or by guessing deeper."""
 
 
-def nested_technique(solver: Solver, words: str = "singles") -> Technique:
+def nested_technique(
+    solver: Solver, truth: Callable[[], Sequence[int] | None], words: str = "singles"
+) -> Technique:
     """Nested forcing chains over ``solver``'s singles: the last technique."""
-    return Technique(NESTED, "expert", NESTED_WEIGHT, nested(solver, words))
+    return Technique(NESTED, "expert", NESTED_WEIGHT, nested(solver, truth, words))
 
 
 class UnsoundStep(AssertionError):
@@ -213,14 +215,18 @@ class Pathfinder:
                 order.append(technique)
                 for name, level, weight in RULE_TECHNIQUES.get(technique.name, ()):
                     order.append(Technique(name, level, weight, partial(steps.step, tier=name)))
-            order.append(nested_technique(steps.fresh, "singles and the rules"))
+            order.append(nested_technique(steps.fresh, self.true, "singles and the rules"))
         else:
-            order = [*CLASSIC, nested_technique(classic_solver)]
+            order = [*CLASSIC, nested_technique(classic_solver, self.true)]
         if levels is not None:
             order = [t for t in order if t.level in levels]
         left = frozenset(without)
         self.order = [t for t in order if t.name not in left]
         self.weights = {t.name: t for t in order}
+
+    def true(self) -> Sequence[int] | None:
+        """The true candidates of the path being made (None: not known)."""
+        return self.truth
 
     def close(self) -> None:
         if self.rule_steps is not None:
@@ -252,8 +258,12 @@ class Pathfinder:
         question's step weighs what its smallest part needed: when that is more
         than the question's own weight, the lighter techniques after it are asked
         first, as a person would try them."""
+        order = self.order
+        settled = self._only_true_left(board)
+        if settled:  # no sound step removes a candidate now: a lone one may still be placed
+            order = [t for t in order if t.name == "naked single"]
         best: tuple[Step, Technique] | None = None
-        for technique in self.order:
+        for technique in order:
             if best is not None and technique.weight >= best[1].weight:
                 break
             step = technique.find(board)
@@ -265,11 +275,21 @@ class Pathfinder:
                 best = step, technique
         if best is not None:
             return best
-        if self.bifurcation:
+        if self.bifurcation and not settled:
             step = self._bifurcate(board)
             if step is not None:
                 return step, self._bifurcation_weight(step.depth)
         return None
+
+    def _only_true_left(self, board: Board) -> bool:
+        """Whether every candidate left is in a solution (the true candidates are
+        known): then nothing sound can remove one, and the path is stuck once the
+        lone candidates are placed; the techniques are not asked (the nested
+        chains would try every branch in vain)."""
+        truth = self.truth
+        return truth is not None and all(
+            not m & ~t for m, t in zip(board.masks, truth, strict=True)
+        )
 
     def _scope_weight(self, name: str, asked: Technique) -> Technique:
         """The technique a rule step is weighed as, by the part of the question that

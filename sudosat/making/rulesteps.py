@@ -88,6 +88,7 @@ class RuleSteps:
         """The techniques the steps made so far are weighed as, by name."""
         self.witnesses: dict[Scope, list[tuple[int, ...]]] = {}
         self._assumed: dict[Scope, tuple[int, ...]] = {}
+        self._scopes: dict[str, list[tuple[Scope, str]]] = {}
 
     def close(self) -> None:
         for shrinker in self._shrinkers.values():
@@ -136,7 +137,13 @@ class RuleSteps:
         return solver
 
     def scopes(self, tier: str) -> list[tuple[Scope, str]]:
-        """The questions of a tier, each with the words that name it."""
+        """The questions of a tier, each with the words that name it (made once)."""
+        found = self._scopes.get(tier)
+        if found is None:
+            found = self._scopes[tier] = self._scopes_of(tier)
+        return found
+
+    def _scopes_of(self, tier: str) -> list[tuple[Scope, str]]:
         n, found = self.n, []
         indices = [i for i, asked in enumerate(self.asked) if asked]
         if tier == "rule":
@@ -262,7 +269,9 @@ class RuleSteps:
             if smallest is None:
                 continue
             part, cells = smallest
-            implied = tuple(r for r in removed if self._implies(board, scope, part, cells, r))
+            implied = tuple(  # (the budget may leave another answer unknown: never this one)
+                r for r in removed if r == candidate or self._implies(board, scope, part, cells, r)
+            )
             return self._named(board, part, cells, implied)
         return None
 
