@@ -653,6 +653,14 @@ def cli(debug: bool) -> None:
     "search can, a chunk at a time in numpy, before the engine sees the rest. Answers "
     "are the same either way.",
 )
+@click.option(
+    "--certify",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="Write each answer's certificate in DIR/FILE-LINE: the full CNF, the solutions "
+    "and their models, and a DRUP proof that there is no other (or none at all), from "
+    "CaDiCaL 1.9.5 in process; `sudosat verify DIR` checks them.",
+)
 @quiet_option
 def solve(
     puzzles: tuple[str, ...],
@@ -683,6 +691,7 @@ def solve(
     quiet: bool,
     solution: bool,
     per_page: int,
+    certify: str | None,
 ) -> None:
     """Solve PUZZLE files (`-` or nothing for stdin) and say whether each solution is unique.
 
@@ -710,6 +719,7 @@ def solve(
       sudosat solve --shard 2/4 --format jsonl puzzles/royle17-25.txt
       sudosat solve --format svg --solution puzzles/killer.txt > killer.svg
       sudosat solve --format fpuzzles puzzles/jigsaw.txt
+      sudosat solve --certify proofs puzzles/ai-escargot.txt
     """
     spec = resolve_solver(solver, solver_cmd)
     options = Options(
@@ -722,6 +732,8 @@ def solve(
     shown |= {"timed": timed, **pictures(fmt, solution, per_page)}
     if estimate:
         shown["estimate"] = (epsilon, delta, estimator, seed)
+    if certify is not None:
+        shown["certify"] = certify
     how = How(jobs, shard, fail_on, front_end)
     sys.exit(answer(puzzles, reading, options, shown, how, Output(fmt, color, quiet)))
 
@@ -875,10 +887,13 @@ def rate(
       easy          hidden singles; a variant's rules one at a time
       intermediate  locked candidates (pointing, claiming); rules together, each
                     rule with its units, a house with its rules (innies, outies)
-      expert        pairs, fish, wings, colouring, chains, forcing chains
-    Ratings: 1, 2, 3; expert: 1 + the technique's weight (a pair 4, an X-wing 4.2,
-    an XY-wing 5.2, an AIC 8, forcing chains 9) + log2(its steps) / 10; where no
-    technique finishes the path, 12 + log2(1 + the search's conflicts) / 4.
+      expert        pairs, fish, wings, colouring, chains, forcing chains,
+                    nested forcing chains
+    Ratings: 1, 2; intermediate: the technique's weight + log2(its steps) / 10
+    (2.6 to 3.9); expert: 1 + the technique's weight (a pair 4, an X-wing 4.2,
+    an XY-wing 5.2, an AIC 8, forcing chains 9, nested chains 10 to 11.5) + the
+    same; where no technique finishes the path, 12 + log2(1 + the search's
+    conflicts) / 4.
     `technique` names the hardest ("search" beyond them).
     By search (classic puzzles; as before 2026-11): the same first three levels by
     propagation, then 4 + log2(1 + conflicts of the engine's search); fast.
@@ -1260,6 +1275,60 @@ def merge_command(shards: tuple[str, ...], out: str) -> None:
             raise BadInput(f"{printable(err.filename)}: {err.strerror or err}") from None
 
     write_to(out, write, shards)
+
+
+@cli.command(name="verify")
+@click.argument(
+    "folders", nargs=-1, required=True, metavar="DIR...", type=click.Path(file_okay=False)
+)
+@click.option(
+    "--checker",
+    type=click.Choice(["dratify", "drup"]),
+    default="dratify",
+    show_default=True,
+    help="The proof checker: dratify (fast, pure Python), or drup (extracted from "
+    "verified Why3 code; slow; pip install 'sudosat[drup]').",
+)
+def verify_command(folders: tuple[str, ...], checker: str) -> None:
+    """Check the certificates `solve --certify` wrote: DIR is one certificate, or a
+    folder of them.
+
+    Each claim is checked as a reader would, trusting neither the solver nor the
+    proof's maker: the files' hashes; that puzzle.cnf is the puzzle's full CNF;
+    that each model satisfies every clause and spells its solution, and that the
+    solution keeps every rule by the rule's own check; that claim.cnf is the CNF
+    with those solutions blocked; that claim.drup, a DRUP proof, refutes it
+    (checked by a checker that shares no code with sudosat or the solver). A
+    line per certificate: `valid` or `NOT VALID` and what failed. Exit codes: 0
+    every certificate valid, 1 one is not, 2 a folder holds no certificate.
+
+    \b
+    Examples:
+      sudosat solve --certify proofs puzzles/ai-escargot.txt
+      sudosat verify proofs
+      sudosat verify --checker drup proofs/ai-escargot.txt-1
+    """
+    from pathlib import Path
+
+    from sudosat.solving.certificate import NotACertificate, check, found_in
+
+    try:
+        certificates = [c for folder in folders for c in found_in(Path(folder))]
+    except NotACertificate as err:
+        raise BadInput(str(err)) from None
+    failed = False
+    for folder in certificates:
+        try:
+            verdict = check(folder, checker)
+        except NotACertificate as err:
+            raise BadInput(str(err)) from None
+        if verdict.valid:
+            proof = f", {verdict.proven}" if verdict.proven else ""
+            click.echo(f"valid: {folder}: {verdict.status}{proof} ({verdict.seconds:.2f} s)")
+        else:
+            failed = True
+            click.echo(f"NOT VALID: {folder}: {verdict.problems[0]}")
+    sys.exit(1 if failed else 0)
 
 
 @cli.command()

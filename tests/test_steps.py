@@ -18,10 +18,11 @@ import pytest
 from sudosat import parse
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board
+from sudosat.making.generator import Asked
 from sudosat.making.nested import SHOWN, Branches, classic_solver
 from sudosat.making.path import Pathfinder, logical_path, path_rating, rate_by_path, truth_of
 from sudosat.making.techniques import CLASSIC, propagate
-from sudosat.making.variant_generator import unique_killer
+from sudosat.making.variant_generator import make_variant, unique_killer
 from sudosat.reading.inputs import read_puzzles
 from sudosat.reading.pencil import read_marks
 from sudosat.sat.cnf import var
@@ -256,6 +257,20 @@ def test_the_rating_follows_the_hardest_technique() -> None:
     assert all(r.level == "expert" and r.technique for r in rated)
     easy = rate_by_path(parse((PUZZLES / "kropki-6x6.txt").read_text()))
     assert (easy.level, easy.rating, easy.technique) == ("easy", 2.0, "kropki neighbours")
+
+
+def test_intermediate_ratings_spread_by_technique_and_steps_below_expert() -> None:
+    links = [p for p in read_puzzles(str(PUZZLES / "variants.links")) if isinstance(p, Puzzle)]
+    jigsaws = [unique_jigsaw_at("intermediate", seed) for seed in range(4)]
+    rated = [rate_by_path(p) for p in links + jigsaws]
+    middle = [r.rating for r in rated if r.level == "intermediate"]
+    assert len(set(middle)) > 1 and all(2.6 <= r <= 3.9 for r in middle)
+    assert max(middle) < min(r.rating for r in rated if r.level == "expert")
+    assert max(r.rating for r in rated if r.level == "easy") < min(middle)
+
+
+def unique_jigsaw_at(level: str, seed: int) -> Puzzle:
+    return make_variant(seed, Asked(level=level, variant="jigsaw")).puzzle
 
 
 @pytest.mark.slow

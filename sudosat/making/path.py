@@ -455,19 +455,27 @@ def path_rating(path: SolvePath, conflicts: int = 0) -> Rating:
     """The rating a logical path earns. Solved: its level is its hardest technique's
     (``simple``: naked singles alone; ``easy``: hidden singles and rules alone;
     ``intermediate``: locked candidates, rules together and with their units;
-    ``expert``: the rest), rated 1, 2, 3, or, for ``expert``, 1 + the hardest
-    technique's weight (Sudoku Explainer's scale: a pair 4.0, forcing chains 9.0)
-    + a tenth of log2 of how many steps it took. Stuck: ``expert``, 12 + a
+    ``expert``: the rest), rated 1, 2, or, for ``intermediate``, the hardest
+    technique's weight + a tenth of log2 of how many steps it took (2.6 to
+    3.9), for ``expert``, 1 + the hardest technique's weight (Sudoku
+    Explainer's scale: a pair 4.0, forcing chains 9.0) + the same. Stuck: ``expert``, 12 + a
     quarter of log2(1 + ``conflicts``), the search the rest needs."""
     hardest = path.hardest()
     if path.end != "solved" or hardest is None:
         rating = round(SEARCH_RATING + math.log2(1 + conflicts) / 4, 3)
         return Rating("expert", rating, conflicts, "search")
     level = path.level()
-    if level != "expert":
+    if level in ("simple", "easy"):
         return Rating(level, float(LEVELS.index(level) + 1), 0, hardest.name)
     count = sum(1 for step in path.steps if path.technique(step) is hardest)
+    if level == "intermediate":  # below every expert rating (a naked pair's 4.0)
+        rating = min(hardest.weight + math.log2(count) / 10, INTERMEDIATE_TOP)
+        return Rating(level, round(rating, 3), 0, hardest.name)
     return Rating("expert", round(1 + hardest.weight + math.log2(count) / 10, 3), 0, hardest.name)
+
+
+INTERMEDIATE_TOP = 3.9
+"""The most an intermediate path rates: expert starts at 4.0."""
 
 
 def rate_by_path(

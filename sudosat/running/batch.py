@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import NamedTuple
 
 from sudosat.core.errors import InputError, SolverError, SolverTimeout
@@ -148,6 +149,8 @@ def answer(
             return Result(source, row.line, text, found.outcome, explanation=found, name=row.name)
         deadline = deadline_after(options.timeout)
         outcome = solve_or_error(entry, options)
+        if view.certify is not None:
+            _certified(entry, outcome, Path(view.certify) / certificate_name(source, row.line))
         rating = None
         if view.rate and outcome.status == Status.UNIQUE:
             searched = outcome if outcome.solver == ENGINE else None  # its search is rated
@@ -164,6 +167,35 @@ def answer(
     if settings.view.check:
         result.check = check(outcome, row, chunk.reader)
     return result
+
+
+CERTIFIED = {Status.UNIQUE: "unique", Status.NONE: "none", Status.MULTIPLE: "several"}
+"""The outcomes a certificate proves, by the certificate's word for them."""
+
+
+def certificate_name(source: str, line: int) -> str:
+    """The folder of one puzzle's certificate: its file's name and its line."""
+    stem = "stdin" if source in ("-", "<stdin>") else Path(source).name
+    return f"{stem}-{line}"
+
+
+def _certified(entry: Puzzle, outcome: Outcome, folder: Path) -> None:
+    """Write the puzzle's certificate (an answer the engine gave only: not a
+    timeout or an error); an outcome it does not prove becomes an error."""
+    if outcome.status not in CERTIFIED:
+        return
+    from sudosat.solving.certificate import certify, write  # deferred: --certify alone
+
+    found = certify(entry)
+    if found.status != CERTIFIED[outcome.status]:
+        outcome.status = Status.ERROR
+        outcome.reason = f"the proof-logging solver finds it {found.status}: no certificate"
+        return
+    try:
+        write(found, folder)
+    except OSError as err:
+        outcome.status = Status.ERROR
+        outcome.reason = f"cannot write the certificate {folder}: {err.strerror}"
 
 
 def _rating(
@@ -312,6 +344,7 @@ def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
         and not view.candidates
         and not view.steps
         and view.estimate is None
+        and view.certify is None
         and not any(row.rules or row.error for row in chunk.rows)  # records of variants
     )
 

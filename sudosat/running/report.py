@@ -173,6 +173,8 @@ class View:
     """Rate: by the logical path, or by ``search`` (classic: propagation, then conflicts)."""
     generated: bool = False
     """Records of generated puzzles (``sudosat generate``)."""
+    certify: str | None = None
+    """Solve: write each puzzle's certificate in a folder of this one."""
     color_system: str | None = None
     """For rich: what the terminal takes (None: no styles), as rich's Console says."""
     no_color: bool = False

@@ -1,0 +1,169 @@
+"""Certificates (issue 49): `solve --certify DIR` writes, `verify DIR` checks, and a
+changed file, a wrong solution or a proof that proves nothing is refused by name."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from sudosat import parse
+from sudosat.solving.certificate import Verdict, _check_proof, certify, check, write
+
+from .conftest import PUZZLES, Run
+from .test_external import REXL_FIRST, broken
+
+CASES = {
+    "ai-escargot.txt": "unique",
+    "no-solution.txt": "none",
+    "several-solutions.txt": "several",
+    "killer.txt": "unique",
+    "thermo-arrow.json": "unique",
+    "jigsaw.txt": "unique",
+    "kropki-6x6.txt": "unique",
+}
+
+
+def made(tmp_path: Path, name: str = "ai-escargot.txt") -> Path:
+    folder = tmp_path / name
+    write(certify(parse((PUZZLES / name).read_text())), folder)
+    return folder
+
+
+def rewritten(folder: Path, name: str, change: object) -> None:
+    """Change a file of a certificate and its hash in the manifest (a forger's
+    change: the hashes alone no longer tell)."""
+    path = folder / name
+    text = path.read_text()
+    path.write_text(change(text))  # type: ignore[operator]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["sha256"][name] = hashlib.sha256(path.read_text().encode()).hexdigest()
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_certificates_of_classic_and_variant_puzzles_verify(name: str, tmp_path: Path) -> None:
+    folder = made(tmp_path, name)
+    verdict = check(folder)
+    assert verdict.valid and verdict.status == CASES[name], verdict.problems
+    if CASES[name] != "several":
+        assert "dratify" in verdict.proven
+
+
+def test_the_certificate_is_standard_files(tmp_path: Path) -> None:
+    folder = made(tmp_path)
+    cnf = (folder / "claim.cnf").read_text().splitlines()
+    header = next(line for line in cnf if line.startswith("p cnf"))
+    clauses = [line for line in cnf if line and not line.startswith(("c", "p"))]
+    assert int(header.split()[3]) == len(clauses) and all(c.endswith(" 0") for c in clauses)
+    proof = (folder / "claim.drup").read_text().splitlines()
+    assert proof and all(line.endswith("0") for line in proof)
+    rows = (folder / "solution-1.txt").read_text().splitlines()
+    assert len(rows) == 9 and rows[0] == "1 6 2 8 5 7 4 9 3"
+
+
+def test_a_changed_file_is_named(tmp_path: Path) -> None:
+    folder = made(tmp_path)
+    (folder / "claim.drup").write_text("0\n")
+    verdict = check(folder)
+    assert not verdict.valid and verdict.problems == [
+        "claim.drup was changed: its SHA-256 is not the manifest's"
+    ]
+
+
+def test_a_proof_that_proves_nothing_is_refused(tmp_path: Path) -> None:
+    folder = made(tmp_path)
+    rewritten(folder, "claim.drup", lambda text: "0\n")
+    verdict = check(folder)
+    assert not verdict.valid
+    assert verdict.problems[0].startswith("claim.drup does not refute claim.cnf (dratify:")
+
+
+def test_a_flipped_literal_of_the_proof_is_refused(tmp_path: Path) -> None:
+    folder = made(tmp_path)
+
+    def flip(text: str) -> str:
+        lines = text.splitlines()
+        first = lines[0].split()
+        lines[0] = " ".join([str(-int(first[0])), *first[1:]])
+        return "\n".join(lines) + "\n"
+
+    rewritten(folder, "claim.drup", flip)
+    verdict = check(folder)
+    assert not verdict.valid and "does not refute" in verdict.problems[0]
+
+
+def test_a_dropped_clause_or_a_swapped_cnf_is_refused(tmp_path: Path) -> None:
+    folder = made(tmp_path)
+    drop = lambda text: text.replace("\n-1 -2 0\n", "\n", 1)  # noqa: E731
+    rewritten(folder, "puzzle.cnf", drop)
+    assert check(folder).problems == ["puzzle.cnf is not the full CNF of puzzle.txt"]
+    folder = made(tmp_path)
+    rewritten(folder, "claim.cnf", drop)
+    assert check(folder).problems == ["claim.cnf is not puzzle.cnf with the solutions blocked"]
+    folder = made(tmp_path)
+    other = (PUZZLES / "royle17-25.txt").read_text().splitlines()[0]
+    rewritten(folder, "puzzle.txt", lambda text: other + "\n")
+    assert check(folder).problems == ["puzzle.cnf is not the full CNF of puzzle.txt"]
+
+
+def test_a_changed_digit_of_the_solution_is_refused(tmp_path: Path) -> None:
+    folder = made(tmp_path)
+    rewritten(folder, "solution-1.txt", lambda text: "2" + text[1:])  # r1c1 1 -> 2
+    problems = check(folder).problems
+    assert problems and problems[0].startswith("solution-1 breaks the puzzle:")
+    folder = made(tmp_path)
+    rewritten(folder, "model-1.txt", lambda text: text.replace("-2 ", "2 ", 1))
+    problems = check(folder).problems
+    assert len(problems) == 1 and problems[0].startswith("model-1 breaks clause ")
+
+
+@pytest.mark.parametrize("checker", ["dratify", "drup"])
+def test_each_checker_takes_a_refutation_and_refuses_a_non_proof(checker: str) -> None:
+    if checker == "drup":
+        pytest.importorskip("drup")
+    formula = "p cnf 2 4\n1 2 0\n1 -2 0\n-1 2 0\n-1 -2 0\n"  # no unit: a proof is needed
+    for proof, valid in (("1 0\n0\n", True), ("0\n", False)):
+        verdict = Verdict(Path("x"), "none")
+        _check_proof(formula, proof, checker, verdict)
+        assert verdict.valid == valid, (proof, verdict.problems)
+
+
+def test_drup_checks_a_small_certificate(tmp_path: Path) -> None:
+    pytest.importorskip("drup")
+    folder = tmp_path / "small"
+    write(certify(parse("1...\n..2.\n.3..\n...4\n")), folder)
+    verdict = check(folder, "drup")
+    assert verdict.valid and verdict.proven == "proof checked by drup"
+
+
+def test_solve_certify_then_verify(run: Run, tmp_path: Path) -> None:
+    out = tmp_path / "proofs"
+    files = [str(PUZZLES / n) for n in ("ai-escargot.txt", "no-solution.txt", "killer.txt")]
+    code, _, _ = run("solve", "--certify", str(out), *files)
+    assert code == 3  # the most severe: one has no solution
+    assert sorted(p.name for p in out.iterdir()) == [
+        "ai-escargot.txt-1",
+        "killer.txt-2",
+        "no-solution.txt-2",
+    ]
+    code, said, _ = run("verify", str(out))
+    assert code == 0 and said.count("valid: ") == 3 and "none, refuted" in said
+    (out / "killer.txt-2" / "solution-1.txt").write_text("1 " * 81 + "\n")
+    code, said, _ = run("verify", str(out))
+    assert code == 1 and "NOT VALID: " in said and "solution-1.txt was changed" in said
+    code, _, err = run("verify", str(tmp_path))
+    assert code == 2 and "no certificate here" in err
+
+
+def test_a_lying_solver_program_gets_no_certificate(run: Run, tmp_path: Path) -> None:
+    seven = REXL_FIRST.replace("....34...", "....04...", 1)  # 7 solutions
+    out = tmp_path / "proofs"
+    code, _, err = run(
+        "solve", "--solver-cmd", broken("denier"), "--trust-solver", "--certify", str(out),
+        "-", input=seven,
+    )  # fmt: skip
+    assert code == 4 and "the proof-logging solver finds it several" in err
+    assert not out.exists() or not any(out.iterdir())
