@@ -48,6 +48,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/workbench.py
 	$(PY) benchmarks/steps.py
 	$(PY) benchmarks/hardest.py
+	$(PY) benchmarks/certify.py
 	$(PY) benchmarks/serve.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).
