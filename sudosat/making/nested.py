@@ -61,6 +61,12 @@ class Branches:
 
     def __init__(self, board: Board, solver: Minicard) -> None:
         self.board, self.solver, self.n = board, solver, board.size
+        masks = board.masks
+        self.order = sorted(
+            (c for c in range(self.n**2) if masks[c] & (masks[c] - 1)),
+            key=lambda c: masks[c].bit_count(),
+        )
+        """The open cells, fewest candidates first (the board does not change)."""
         self.pairs: dict[tuple[int, int], bool] = {}
         """Whether two candidates break the board together (either way round)."""
 
@@ -83,11 +89,9 @@ class Branches:
     def open(self, known: set[int]) -> list[int]:
         """The candidates a branch leaves open, as literals, fewest-candidate cells first."""
         n, masks = self.n, self.board.masks
-        order = sorted(range(n * n), key=lambda c: masks[c].bit_count())
         return [
             x
-            for c in order
-            if masks[c] & (masks[c] - 1)
+            for c in self.order
             for v in bits(masks[c])
             if (x := var(n, c, v)) not in known and -x not in known
         ]
@@ -136,8 +140,8 @@ def nested(
     truth: Callable[[], Sequence[int] | None] = lambda: None,
     words: str = "singles",
 ) -> Callable[[Board], Step | None]:
-    """The finder of nested contradiction chains over ``solver_of``'s singles: of every
-    candidate whose branch breaks, the one that needs the fewest chains inside."""
+    """The finder of nested contradiction chains over ``solver_of``'s singles: of the
+    first candidates whose branch breaks, the one that needs the fewest chains inside."""
 
     def find(board: Board) -> Step | None:
         solver = solver_of(board)
