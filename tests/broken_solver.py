@@ -1,6 +1,8 @@
 """A deliberately broken DIMACS solver program, for the external backend's error paths.
 
-Usage: broken_solver.py MODE [ARGS...] IN.cnf
+Usage: broken_solver.py MODE [ARGS...] IN.cnf [PROOF]
+
+(PROOF: a file named proof.drat, where ``--certify`` asks for a DRAT proof.)
 
 It is the only fake solver in the tests: every mode answers something that
 sudosat must refuse, or never answers at all.
@@ -25,7 +27,9 @@ def variables(path: str) -> int:
 
 
 def main() -> None:
-    mode, cnf = sys.argv[1], sys.argv[-1]
+    mode, cnf, proof = sys.argv[1], sys.argv[-1], None
+    if cnf.endswith("proof.drat"):
+        cnf, proof = sys.argv[-2], cnf
     if mode == "wrong":  # every variable true: a "model" that is no Sudoku
         print("s SATISFIABLE")
         print("v " + " ".join(str(v) for v in range(1, variables(cnf) + 1)) + " 0")
@@ -79,6 +83,9 @@ def main() -> None:
                     print("s SATISFIABLE")
                     print("v " + " ".join(map(str, real.get_model() or [])) + " 0")
                     sys.exit(10)
+        if proof:  # a "proof" that claims the empty clause at once
+            with open(proof, "w") as handle:
+                handle.write("0\n")
         print("s UNSATISFIABLE")
         sys.exit(20)
     if mode in ("hang", "escape"):  # never answers, and leaves a grandchild behind

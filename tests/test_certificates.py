@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sudosat import parse
+from sudosat.sat.solvers.external import drat_lines
 from sudosat.solving.certificate import Verdict, _check_proof, certify, check, write
 
 from .conftest import PUZZLES, Run
@@ -120,7 +121,7 @@ def test_a_changed_digit_of_the_solution_is_refused(tmp_path: Path) -> None:
     assert len(problems) == 1 and problems[0].startswith("model-1 breaks clause ")
 
 
-@pytest.mark.parametrize("checker", ["dratify", "drup"])
+@pytest.mark.parametrize("checker", ["dratify", "dratify-python", "drup"])
 def test_each_checker_takes_a_refutation_and_refuses_a_non_proof(checker: str) -> None:
     if checker == "drup":
         pytest.importorskip("drup")
@@ -165,5 +166,115 @@ def test_a_lying_solver_program_gets_no_certificate(run: Run, tmp_path: Path) ->
         "solve", "--solver-cmd", broken("denier"), "--trust-solver", "--certify", str(out),
         "-", input=seven,
     )  # fmt: skip
-    assert code == 4 and "the proof-logging solver finds it several" in err
+    assert code == 4 and "denier's proof does not refute its formula" in err
     assert not out.exists() or not any(out.iterdir())
+
+
+def manifest_of(folder: Path) -> dict:  # type: ignore[type-arg]
+    return json.loads((folder / "manifest.json").read_text())
+
+
+def test_an_exact_count_is_certified_and_a_dropped_solution_refused(
+    run: Run, tmp_path: Path
+) -> None:
+    out = tmp_path / "proofs"
+    several = str(PUZZLES / "several-solutions.txt")
+    code, said, _ = run("solve", "--count", "--certify", str(out), "-f", "line", several)
+    folder = out / "several-solutions.txt-2"
+    claim = manifest_of(folder)["claim"]
+    assert code == 1 and claim["status"] == "exactly"
+    assert len(claim["solutions"]) == int(said.split()[0]) > 2
+    verdict = check(folder)
+    assert verdict.valid and verdict.status == "exactly", verdict.problems
+    manifest = manifest_of(folder)
+    manifest["claim"]["solutions"].pop()  # one solution fewer: its blocking clause is extra
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert check(folder).problems == ["claim.cnf is not puzzle.cnf with the solutions blocked"]
+    code, _, _ = run("solve", "--count", "-n", "3", "--certify", str(out), several)
+    claim = manifest_of(folder)["claim"]  # three of more: at least three, shown by models
+    assert claim["status"] == "several" and len(claim["solutions"]) == 3 and "proof" not in claim
+    assert check(folder).valid
+
+
+@pytest.mark.parametrize("name", ["several-solutions.txt", "killer.txt", "no-solution.txt"])
+def test_candidates_are_certified(run: Run, tmp_path: Path, name: str) -> None:
+    out = tmp_path / "proofs"
+    code, _, _ = run("candidates", "--certify", str(out), "-f", "line", str(PUZZLES / name))
+    (folder,) = out.iterdir()
+    verdict = check(folder)
+    assert verdict.valid and verdict.status == "candidates", verdict.problems
+    marks = (folder / "candidates.txt").read_text().splitlines()
+    assert len(marks) == 81 and code == {"several": 1, "killer.": 0, "no-solu": 3}[name[:7]]
+
+
+def test_a_candidate_left_out_or_added_is_refused(run: Run, tmp_path: Path) -> None:
+    out = tmp_path / "proofs"
+    run("candidates", "--certify", str(out), str(PUZZLES / "several-solutions.txt"))
+    folder = out / "several-solutions.txt-2"
+    rewritten(folder, "candidates.txt", lambda text: text.replace("r1c4: 3 5", "r1c4: 3", 1))
+    assert check(folder).problems == [
+        "candidates.txt lists [3] in r1c4, the solutions put [3, 5] there"
+    ]
+    rewritten(folder, "candidates.txt", lambda text: text.replace("r1c4: 3\n", "r1c4: 3 5 8\n"))
+    assert check(folder).problems == [
+        "candidates.txt lists [3, 5, 8] in r1c4, the solutions put [3, 5] there"
+    ]
+
+
+def test_explain_certifies_no_solution(run: Run, tmp_path: Path) -> None:
+    out = tmp_path / "proofs"
+    files = [str(PUZZLES / n) for n in ("no-solution.txt", "ai-escargot.txt")]
+    code, _, _ = run("explain", "--certify", str(out), "-f", "text", *files)
+    assert code == 3 and [p.name for p in out.iterdir()] == ["no-solution.txt-2"]
+    code, said, _ = run("verify", str(out))
+    assert code == 0 and "valid: " in said and ": none" in said
+
+
+@pytest.mark.parametrize("solver", ["cadical", "cadical -q --no-binary"])
+def test_a_solver_program_writes_the_proof(run: Run, tmp_path: Path, solver: str) -> None:
+    out = tmp_path / "proofs"
+    option = "--solver" if solver == "cadical" else "--solver-cmd"
+    files = [str(PUZZLES / n) for n in ("ai-escargot.txt", "no-solution.txt", "killer.txt")]
+    code, _, _ = run("solve", option, solver, "--certify", str(out), *files)
+    assert code == 3
+    for folder in sorted(out.iterdir()):
+        manifest = manifest_of(folder)
+        assert manifest["claim"]["proof"] == "claim.drat" and manifest["prover"] == solver
+        verdict = check(folder)
+        assert verdict.valid, verdict.problems
+
+
+def test_a_binary_proof_reads_as_its_text(tmp_path: Path) -> None:
+    """CaDiCaL writes the same proof in binary (its default) and in text."""
+    import subprocess
+
+    folder = made(tmp_path)
+    cnf = folder / "claim.cnf"
+    for flag, name in (("--binary=true", "bin.drat"), ("--no-binary", "text.drat")):
+        done = subprocess.run(["cadical", "-q", flag, str(cnf), str(tmp_path / name)])
+        assert done.returncode == 20
+    binary = (tmp_path / "bin.drat").read_bytes()
+    assert b"\0" in binary
+    assert drat_lines(binary) == drat_lines((tmp_path / "text.drat").read_bytes())
+    with pytest.raises(ValueError, match="ends inside a clause"):
+        drat_lines(binary[:-1])
+
+
+def test_a_program_that_writes_no_proof_is_refused(run: Run, tmp_path: Path) -> None:
+    out = tmp_path / "proofs"
+    code, _, err = run(
+        "solve", "--solver", "minisat", "--certify", str(out), str(PUZZLES / "ai-escargot.txt")
+    )
+    assert code == 4 and "minisat writes no proof" in err
+
+
+@pytest.mark.slow
+def test_a_16x16_killer_certificate_verifies(tmp_path: Path) -> None:
+    """CaDiCaL's proof deletes clauses a later step needs: checked without deletions."""
+    from sudosat.reading.inputs import read_puzzles
+
+    puzzle = next(iter(read_puzzles(str(PUZZLES / "killer-16x16.links"))))
+    folder = tmp_path / "k16"
+    write(certify(puzzle), folder)  # type: ignore[arg-type]
+    verdict = check(folder)
+    assert verdict.valid, verdict.problems

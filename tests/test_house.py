@@ -28,6 +28,7 @@ LAYERS = [
     "making",
     "running",
     "serving",
+    "commands",
     "front",
 ]
 FRONT = {"sudosat", "sudosat.cli", "sudosat.__main__"}  # the public API and the command line

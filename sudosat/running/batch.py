@@ -12,11 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sudosat.core.errors import InputError, SolverError, SolverTimeout
 from sudosat.core.puzzle import Puzzle
-from sudosat.making.rating import Rating, rate
 from sudosat.reading.formats import NUMBERS, LineReader, Row
 from sudosat.reading.inputs import Chunk, Entry
 from sudosat.running.report import (
@@ -36,6 +35,15 @@ from sudosat.sat.limits import TooBig
 from sudosat.solving.engine import Options, solve_or_error
 from sudosat.solving.fast import NAME as ENGINE
 from sudosat.solving.outcome import Outcome, Status, status_of
+from sudosat.system.lazy import lazy
+
+if TYPE_CHECKING:
+    from sudosat.making import rating
+    from sudosat.making.candidates import Candidates
+    from sudosat.making.rating import Rating
+    from sudosat.solving.certificate import Certificate
+else:  # solve rates when asked to (--rate)
+    rating = lazy("sudosat.making.rating")
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -146,11 +154,15 @@ def answer(
             except SolverError as err:  # a record saying so; the batch goes on
                 failed = Outcome(entry, Status.ERROR, reason=str(err))
                 return Result(source, row.line, text, failed, name=row.name)
+            if view.certify is not None and found.outcome.status == Status.NONE:
+                folder = Path(view.certify) / certificate_name(source, row.line)
+                _certified(entry, found.outcome, options, folder)
             return Result(source, row.line, text, found.outcome, explanation=found, name=row.name)
         deadline = deadline_after(options.timeout)
         outcome = solve_or_error(entry, options)
         if view.certify is not None:
-            _certified(entry, outcome, Path(view.certify) / certificate_name(source, row.line))
+            folder = Path(view.certify) / certificate_name(source, row.line)
+            _certified(entry, outcome, options, folder)
         rating = None
         if view.rate and outcome.status == Status.UNIQUE:
             searched = outcome if outcome.solver == ENGINE else None  # its search is rated
@@ -169,28 +181,40 @@ def answer(
     return result
 
 
-CERTIFIED = {Status.UNIQUE: "unique", Status.NONE: "none", Status.MULTIPLE: "several"}
-"""The outcomes a certificate proves, by the certificate's word for them."""
-
-
 def certificate_name(source: str, line: int) -> str:
     """The folder of one puzzle's certificate: its file's name and its line."""
     stem = "stdin" if source in ("-", "<stdin>") else Path(source).name
     return f"{stem}-{line}"
 
 
-def _certified(entry: Puzzle, outcome: Outcome, folder: Path) -> None:
+def _certified(entry: Puzzle, outcome: Outcome, options: Options, folder: Path) -> None:
     """Write the puzzle's certificate (an answer the engine gave only: not a
-    timeout or an error); an outcome it does not prove becomes an error."""
-    if outcome.status not in CERTIFIED:
+    timeout or an error), its proof from the solver program asked for, if one, else
+    from CaDiCaL in process; an outcome it does not prove becomes an error."""
+    if outcome.status not in (Status.UNIQUE, Status.NONE, Status.MULTIPLE):
         return
-    from sudosat.solving.certificate import certify, write  # deferred: --certify alone
+    from sudosat.solving.certificate import certify  # deferred: --certify alone
 
-    found = certify(entry)
-    if found.status != CERTIFIED[outcome.status]:
+    spec = options.solver
+    try:
+        if spec is not None and spec.members:
+            raise SolverError("a portfolio writes no one proof: certify with one solver")
+        program = spec.program if spec is not None else None
+        found = certify(entry, options.max_solutions, program)
+    except SolverError as err:
+        outcome.status, outcome.reason = Status.ERROR, f"no certificate: {err}"
+        return
+    if len(found.solutions) != len(outcome.solutions):
         outcome.status = Status.ERROR
         outcome.reason = f"the proof-logging solver finds it {found.status}: no certificate"
         return
+    _written(found, outcome, folder)
+
+
+def _written(found: Certificate, outcome: Outcome, folder: Path) -> None:
+    """``found`` written to ``folder``; a failure makes the outcome an error."""
+    from sudosat.solving.certificate import write  # deferred: --certify alone
+
     try:
         write(found, folder)
     except OSError as err:
@@ -213,7 +237,7 @@ def _rating(
 
         if entry.size <= PATH_LARGEST:
             return rate_by_path(entry, outcome.solutions[0], timeout, without)
-    return rate(entry, searched, timeout)
+    return rating.rate(entry, searched, timeout)
 
 
 def _candidates(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:
@@ -228,7 +252,23 @@ def _candidates(source: str, row: Entry, entry: Puzzle, settings: Settings) -> R
     except SolverError as err:
         failed = Outcome(entry, Status.ERROR, reason=str(err))
         return Result(source, row.line, text, failed, name=row.name)
+    if settings.view.certify is not None:
+        folder = Path(settings.view.certify) / certificate_name(source, row.line)
+        _certified_candidates(entry, found, folder)
     return Result(source, row.line, text, found.outcome, candidates=found, name=row.name)
+
+
+def _certified_candidates(entry: Puzzle, found: Candidates, folder: Path) -> None:
+    """Write the certificate of ``found``, when it is complete (no value undecided)."""
+    from sudosat.solving.certificate import certify_candidates  # deferred: --certify alone
+
+    if found.outcome.status not in (Status.UNIQUE, Status.NONE, Status.MULTIPLE):
+        return
+    marks = found.marks or tuple(() for _ in range(entry.size**2))
+    try:
+        _written(certify_candidates(entry, marks), found.outcome, folder)
+    except ValueError as err:  # the proof-logging solver disagrees: no certificate
+        found.outcome.status, found.outcome.reason = Status.ERROR, f"no certificate: {err}"
 
 
 def _steps(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:

@@ -22,16 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rich.console import Console
-from rich.text import Text
-
 from sudosat.core.notation import format_grid, format_line, is_link, symbols_of
 from sudosat.core.puzzle import Grid, Puzzle, cell_name, differences, rank_for_cells
-from sudosat.making.rating import Rating
 from sudosat.reading import ruletext
 from sudosat.solving.outcome import Outcome, Status
+from sudosat.system.lazy import lazy
 
 if TYPE_CHECKING:
+    import rich.console as rich_console
+    import rich.text as rich_text
     from rich.table import Table
 
     from sudosat.core.draw import Caption
@@ -39,7 +38,11 @@ if TYPE_CHECKING:
     from sudosat.making.explain import Explanation
     from sudosat.making.generator import Generated
     from sudosat.making.path import SolvePath
+    from sudosat.making.rating import Rating
     from sudosat.solving.estimate import Estimate
+else:  # rich for the rich format alone: a pipe does not pay for it
+    rich_console = lazy("rich.console")
+    rich_text = lazy("rich.text")
 
 FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
 PICTURES = ("svg", "pdf", "png")
@@ -550,7 +553,7 @@ class Document:
 # --- rich ----------------------------------------------------------------------
 
 
-def rich_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> Text:
+def rich_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> rich_text.Text:
     """The grid with box rules; givens bold, filled cells cyan, ``highlight`` reversed.
     A variant's grid: its regions' borders drawn heavy, then its rules listed."""
     if not puzzle.classic:
@@ -559,7 +562,7 @@ def rich_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> 
     symbols = symbols_of(puzzle, grid)
     width = max(len(s) for s in symbols)
     box = (width + 1) * m + 1
-    text = Text()
+    text = rich_text.Text()
 
     def rule(left: str, mid: str, right: str) -> str:
         return left + mid.join("━" * box for _ in range(m)) + right + "\n"
@@ -606,7 +609,7 @@ RULE_STYLE = "on grey15"
 """Cells a variant's rules speak of (cages, lines, dots' cells)."""
 
 
-def variant_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> Text:
+def variant_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) -> rich_text.Text:
     """Any layout: a heavy border wherever two cells lie in different regions (a
     jigsaw's shapes, a 6x6's boxes), the cells a rule speaks of shaded, and the
     rules listed below."""
@@ -623,7 +626,7 @@ def variant_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) 
             return any(inside)
         return region[a[0] * n + a[1]] != region[b[0] * n + b[1]]
 
-    text = Text()
+    text = rich_text.Text()
     for r in range(n + 1):  # the border above row r, then row r
         line = ""
         for c in range(n + 1):
@@ -661,9 +664,9 @@ LISTED = 24
 """Rules listed under a variant's grid, at most."""
 
 
-def view_console(out: io.StringIO, view: View) -> Console:
+def view_console(out: io.StringIO, view: View) -> rich_console.Console:
     """A console that writes into ``out`` what the real terminal would show."""
-    return Console(
+    return rich_console.Console(
         file=out,
         force_terminal=view.color_system is not None,
         color_system=view.color_system,  # type: ignore[arg-type]
@@ -674,16 +677,18 @@ def view_console(out: io.StringIO, view: View) -> Console:
     )
 
 
-def rich_each(results: list[Result], view: View, show: Callable[[Console, Result], None]) -> str:
+def rich_each(
+    results: list[Result], view: View, show: Callable[[rich_console.Console, Result], None]
+) -> str:
     """Results as the terminal would show them: a heading each when there are many,
     a red line for input that could not be read, ``show`` for the rest."""
     out = io.StringIO()
     console = view_console(out, view)
     for result in results:
         if view.many:
-            console.print(Text(result.where(), style="bold underline"))
+            console.print(rich_text.Text(result.where(), style="bold underline"))
         if result.outcome is None:
-            console.print(Text(f"error: {result.error}", style="bold red"))
+            console.print(rich_text.Text(f"error: {result.error}", style="bold red"))
             continue
         show(console, result)
     return out.getvalue()
@@ -692,7 +697,7 @@ def rich_each(results: list[Result], view: View, show: Callable[[Console, Result
 def _rich(results: list[Result], view: View) -> str:
     """Every solution found (the puzzle when there is none), then the status line."""
 
-    def show(console: Console, result: Result) -> None:
+    def show(console: rich_console.Console, result: Result) -> None:
         outcome = result.outcome
         assert outcome is not None
         if not view.count:
@@ -702,9 +707,9 @@ def _rich(results: list[Result], view: View) -> str:
                 console.print(rich_grid(outcome.puzzle, outcome.puzzle.cells), end="")
             for index, grid in enumerate(grids):
                 if len(grids) > 1:
-                    console.print(Text(f"solution {index + 1}", style="italic"))
+                    console.print(rich_text.Text(f"solution {index + 1}", style="italic"))
                 console.print(rich_grid(outcome.puzzle, grid, diff), end="")
-        console.print(Text(sentence(result, view), style=STATUS_STYLE[outcome.status]))
+        console.print(rich_text.Text(sentence(result, view), style=STATUS_STYLE[outcome.status]))
         if view.stats:
             console.print("\n".join(stats_lines(outcome)), markup=False, style="dim")
 
@@ -846,7 +851,9 @@ def render_generated(batch: list[Generated], view: View) -> str:
         for made in batch:
             shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
             level = f"level {made.rating.level}, rating {made.rating.rating:g}"
-            shown.print(Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold"))
+            shown.print(
+                rich_text.Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold")
+            )
         return text.getvalue()
     return "".join(puzzle_line(made.puzzle) + "\n" for made in batch)
 
@@ -1008,11 +1015,13 @@ def _shown_grid(found: Explanation) -> tuple[Grid, set[int]]:
     return grid, marked
 
 
-def show_explanation(console: Console, found: Explanation) -> None:
+def show_explanation(console: rich_console.Console, found: Explanation) -> None:
     """The explanation for people, with the cells it names marked on the grid."""
     grid, marked = _shown_grid(found)
     console.print(rich_grid(found.outcome.puzzle, grid, marked), end="")
-    console.print(Text(status_line(found.outcome), style=STATUS_STYLE[found.outcome.status]))
+    console.print(
+        rich_text.Text(status_line(found.outcome), style=STATUS_STYLE[found.outcome.status])
+    )
     for line in explanation_lines(found):
         console.print(line, markup=False, highlight=False)
 
@@ -1037,9 +1046,9 @@ def _explanations(results: list[Result], view: View) -> str:
             out = io.StringIO()
             console = view_console(out, view)
             if view.many:
-                console.print(Text(result.where(), style="bold underline"))
+                console.print(rich_text.Text(result.where(), style="bold underline"))
             if found is None:
-                console.print(Text(f"error: {result.error}", style="bold red"))
+                console.print(rich_text.Text(f"error: {result.error}", style="bold red"))
             else:
                 show_explanation(console, found)
             blocks.append(out.getvalue())

@@ -27,12 +27,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain, islice
-from typing import IO, Any, NamedTuple, TypeVar
-
-from rich.console import Console
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from sudosat.core.errors import InputError, SolverTimeout
-from sudosat.making.generator import GENERATE_CHUNK, Asked, Generated, generator
 from sudosat.reading.formats import NO_VARIANTS, Variants
 from sudosat.reading.inputs import Inputs
 from sudosat.running.batch import FAILURES, Done, Settings, Summary, describe, work
@@ -40,6 +37,7 @@ from sudosat.running.report import Document, View, render_generated
 from sudosat.running.shards import Shard, run_of
 from sudosat.sat.deadline import deadline_after
 from sudosat.solving.engine import Options
+from sudosat.system.lazy import lazy
 from sudosat.system.pool import WorkerError, ordered_map
 from sudosat.system.process import (
     EXIT_INTERRUPTED,
@@ -53,6 +51,14 @@ from sudosat.system.process import (
     caught_interrupt,
 )
 from sudosat.system.signals import held
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from sudosat.making import generator as making
+    from sudosat.making.generator import Asked, Generated
+else:  # the generator for `generate` alone
+    making = lazy("sudosat.making.generator")
 
 T = TypeVar("T")
 
@@ -122,7 +128,13 @@ class Output:
     stdout: IO[str] | None = None
     stderr: IO[str] | None = None
 
-    def console(self, stream: IO[str]) -> Console:
+    def console(self, stream: IO[str], rich: bool = False) -> Console | Plain:
+        """A rich console for a terminal, for colour asked for, or when ``rich``;
+        else plain lines (rich's import is a sixth of a command's start-up)."""
+        if not (rich or self.color or _terminal(stream)):
+            return Plain(stream, self.color is False or os.environ.get("NO_COLOR", "") != "")
+        from rich.console import Console  # deferred: a terminal's, or asked for
+
         # color None: rich decides from the stream, NO_COLOR and FORCE_COLOR
         no_color = None if self.color is None else not self.color
         return Console(
@@ -150,7 +162,37 @@ class How:
     front_end: bool = True
 
 
-def view_for(fmt: str, out: Console, **shown: Any) -> View:
+def _terminal(stream: IO[str]) -> bool:
+    """What rich would take for a terminal: a tty, or FORCE_COLOR or TTY_COMPATIBLE=1
+    in the environment."""
+    if "FORCE_COLOR" in os.environ or os.environ.get("TTY_COMPATIBLE") == "1":
+        return True
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+class Plain:
+    """What a run asks of a console on a pipe or a file: plain lines (rich's
+    Console writes the same there: no styles, no wrapping)."""
+
+    is_terminal = False
+    color_system = None
+    width = 80
+
+    def __init__(self, file: IO[str], no_color: bool) -> None:
+        self.file = file
+        self.no_color = no_color
+
+    def print(
+        self, text: object, markup: bool = True, highlight: bool = True, style: object = None
+    ) -> None:
+        self.file.write(f"{text}\n")
+
+
+def view_for(fmt: str, out: Console | Plain, **shown: Any) -> View:
     """What to show, with rich's view of the terminal (colours, width) for workers."""
     return View(
         fmt,
@@ -195,6 +237,8 @@ def answer(
             raise single
     out = output.console(output.out())
     fmt = output.fmt or (formats.terminal if out.is_terminal else formats[1 if many else 2])
+    if fmt == "rich":  # its width and colours as rich sees the stream
+        out = output.console(output.out(), rich=True)
     view = view_for(fmt, out, many=many, **shown)
     chunks = inputs.chunks()
     if how.shard is not None:
@@ -232,9 +276,13 @@ def make(
         seeds = shard.seeds(seeds)
     out = output.console(output.out())
     fmt = output.fmt or (GENERATE_FORMATS.terminal if out.is_terminal else GENERATE_FORMATS.many)
+    if fmt == "rich":
+        out = output.console(output.out(), rich=True)
     view = view_for(fmt, out, many=len(seeds) > 1, generated=True, **(shown or {}))
     deadline = deadline_after(timeout)
-    chunks = [seeds[i : i + GENERATE_CHUNK] for i in range(0, len(seeds), GENERATE_CHUNK)]
+    chunks = [
+        seeds[i : i + making.GENERATE_CHUNK] for i in range(0, len(seeds), making.GENERATE_CHUNK)
+    ]
     tasks = [(list(chunk), asked, deadline, view) for chunk in chunks]
     workers = jobs if len(tasks) > 1 else 1
     summary = _run_and_sum_up(
@@ -314,7 +362,7 @@ def _run_and_sum_up(
                 SpinnerColumn(),
                 TextColumn("{task.completed:,} puzzles"),
                 TimeElapsedColumn(),
-                console=errors,
+                console=errors if not isinstance(errors, Plain) else None,
                 transient=True,
                 redirect_stdout=False,  # records go to stdout, never into the bar's stream
                 redirect_stderr=False,
@@ -442,7 +490,7 @@ def make_many(
                 made.append(make_variant(seed, asked, deadline))
                 continue
             made.append(
-                generator(asked.rank).generate(
+                making.generator(asked.rank).generate(
                     seed,
                     symmetry=asked.symmetry,
                     clues=asked.clues,

@@ -59,16 +59,19 @@ class Program:
     convention: str
     version_args: tuple[str, ...] = ()
     """Arguments that make it print its version; () when it has none."""
+    proves: bool = True
+    """It writes a DRAT proof to a file named after the input (``cadical in.cnf
+    proof``; text or binary DRAT), as ``--certify`` asks."""
 
 
 PROGRAMS = {
     p.name: p
     for p in (
-        Program("minisat", ("minisat", "-verb=0"), RESULT_FILE),
-        Program("glucose", ("glucose", "-verb=0"), RESULT_FILE),
+        Program("minisat", ("minisat", "-verb=0"), RESULT_FILE, proves=False),
+        Program("glucose", ("glucose", "-verb=0"), RESULT_FILE, proves=False),
         Program("cadical", ("cadical", "-q"), COMPETITION, ("--version",)),
         Program("kissat", ("kissat", "-q"), COMPETITION, ("--version",)),
-        Program("picosat", ("picosat",), COMPETITION, ("--version",)),
+        Program("picosat", ("picosat",), COMPETITION, ("--version",), proves=False),
         Program("cryptominisat5", ("cryptominisat5", "--verb", "0"), COMPETITION, ("--version",)),
     )
 }
@@ -171,7 +174,11 @@ class ExternalSolver(SatSolver):
     """A solver program, re-run on the whole formula for every solve."""
 
     def __init__(
-        self, program: Program, deadline: float | None = None, trusted: bool = False
+        self,
+        program: Program,
+        deadline: float | None = None,
+        trusted: bool = False,
+        proof: bool = False,
     ) -> None:
         self.name = program.name
         self.program = program
@@ -179,6 +186,10 @@ class ExternalSolver(SatSolver):
         """``time.monotonic()`` after which a run is killed and SolverTimeout raised."""
         self.trusted = trusted
         """Take UNSATISFIABLE on the program's word (else :meth:`_confirm` checks it)."""
+        if proof and not program.proves:
+            raise SolverError(f"solver {program.name} writes no proof: certify with another")
+        self.proof = proof
+        """Each run writes a DRAT proof (read by :meth:`get_proof`)."""
         self._path = executable(program)
         self._base: list[str] = []  # clause lines
         self._nv = 0
@@ -194,6 +205,9 @@ class ExternalSolver(SatSolver):
             if clause:
                 self._nv = max(self._nv, max(map(abs, clause)))
 
+    def add_clause(self, clause: list[int]) -> None:
+        self.add_clauses([clause])
+
     def solve(self) -> bool:
         directory = Path(self._dir)
         problem, result = directory / "problem.cnf", directory / "result.txt"
@@ -205,6 +219,9 @@ class ExternalSolver(SatSolver):
         argv = [self._path, *self.program.argv[1:], str(problem)]
         if _uses_result_file(self.program):
             argv.append(str(result))
+        elif self.proof:
+            (directory / "proof.drat").unlink(missing_ok=True)
+            argv.append(str(directory / "proof.drat"))
         code, out, err = self._run(argv, directory)
         answer = self._answer(code, out, err, result)
         if answer.status == UNKNOWN:
@@ -299,6 +316,17 @@ class ExternalSolver(SatSolver):
     def get_model(self) -> list[int]:
         return list(self._model)
 
+    def get_proof(self) -> list[str]:
+        """The last run's DRAT proof, as text lines (a binary one decoded)."""
+        try:
+            data = (Path(self._dir) / "proof.drat").read_bytes()
+        except OSError:
+            raise SolverError(f"solver {self.name} ({self._path}) wrote no proof") from None
+        try:
+            return drat_lines(data)
+        except ValueError as err:
+            raise SolverError(f"solver {self.name}'s proof cannot be read: {err}") from None
+
     def accum_stats(self) -> dict[str, int]:
         return {}
 
@@ -306,6 +334,38 @@ class ExternalSolver(SatSolver):
         with held():
             shutil.rmtree(self._dir, ignore_errors=True)
             janitor.forget_directory(self._dir)
+
+
+def drat_lines(data: bytes) -> list[str]:
+    """A DRAT proof as text lines, comments dropped. Binary DRAT (CaDiCaL's and
+    Kissat's default; it holds NUL bytes, text never does) is decoded: ``a`` or
+    ``d``, then each literal as 2v or 2v+1 (negative) in 7-bit groups, low first,
+    and 0 to end the clause."""
+    if b"\0" not in data:
+        text = data.decode("ascii", errors="replace").splitlines()
+        return [line.strip() for line in text if line.strip() and not line.startswith("c")]
+    lines, at = [], 0
+    try:
+        while at < len(data):
+            kind, at = data[at], at + 1
+            if kind not in b"ad":
+                raise ValueError(f"byte {at - 1} is {kind:#x}, not 'a' or 'd'")
+            lits = []
+            while True:
+                value = shift = 0
+                while True:
+                    byte, at = data[at], at + 1
+                    value |= (byte & 0x7F) << shift
+                    shift += 7
+                    if byte < 0x80:
+                        break
+                if not value:
+                    break
+                lits.append(-(value >> 1) if value & 1 else value >> 1)
+            lines.append(("d " if kind == ord("d") else "") + " ".join(map(str, [*lits, 0])))
+    except IndexError:
+        raise ValueError("the binary proof ends inside a clause") from None
+    return lines
 
 
 def _answer_lines(path: Path) -> str:

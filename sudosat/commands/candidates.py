@@ -1,0 +1,83 @@
+"""`sudosat candidates`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sudosat.commands.common import (
+    EachPuzzle,
+    certify_option,
+    each_puzzle_options,
+    input_options,
+    output_options,
+    picture_options,
+    pictures,
+)
+from sudosat.running import runner
+from sudosat.running.report import (
+    FORMATS,
+    PICTURES,
+)
+
+
+@click.command()
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@input_options
+@click.option(
+    "--count-each",
+    type=click.IntRange(1),
+    metavar="N",
+    help="Also count the solutions holding each candidate of a cell with several, up "
+    "to N (json: counts, 'N+' when there are more): the cell to disambiguate is the "
+    "one whose counts are most even.",
+)
+@output_options(
+    *FORMATS,
+    "fpuzzles",
+    *PICTURES,
+    defaults="rich (default on a terminal: pencil marks in the cells), line (default "
+    "when piped for many: a token of candidates per cell), grid (for one: the tokens "
+    "as a grid), json or jsonl (cell to values), csv, svg, pdf or png (small digits in the "
+    "cells), or fpuzzles (a link with the candidates as centre pencil marks)",
+)
+@picture_options("Not used by candidates: a cell with one candidate shows it.")
+@each_puzzle_options(
+    "Seconds for each puzzle: the candidates witnessed by then are printed, the rest "
+    "are undecided (json: undecided), exit code 5."
+)
+@certify_option(
+    "Write each puzzle's certificate in DIR/FILE-LINE: candidates.txt, a solution and "
+    "model witnessing each candidate, and a DRUP proof that no solution puts any other "
+    "value in any cell (one proof for the grid). `sudosat verify DIR` checks them."
+)
+def candidates(
+    each: EachPuzzle,
+    count_each: int | None,
+    certify: str | None,
+    fmt: str | None,
+    color: bool | None,
+    solution: bool,
+    per_page: int,
+) -> None:
+    """Show each cell's true candidates: the values some solution puts there.
+
+    \b
+    Every candidate shown is in a solution that was found and checked against the
+    rules; every value left out was proved impossible. A unique puzzle's candidates
+    are its solution; a puzzle with no solution has none, and the clues and rules
+    that cannot all hold are named (as `explain` does). Classic and variant, any
+    size. Input as for `solve`. Exit codes: 0 unique, 1 several solutions, 2 bad
+    input, 3 no solution, 5 out of time.
+
+    \b
+    Examples:
+      sudosat candidates puzzles/several-solutions.txt
+      sudosat candidates --count-each 100 --format json puzzles/several-solutions.txt
+      sudosat candidates --format svg puzzles/several-solutions.txt > marks.svg
+      sudosat candidates --format fpuzzles puzzles/killer.txt
+    """
+    shown = {"candidates": True, "count_each": count_each, "certify": certify}
+    shown |= pictures(fmt, False, per_page)
+    sys.exit(each.answer(fmt, color, shown, runner.CANDIDATES_FORMATS))

@@ -1,0 +1,67 @@
+"""`sudosat cnf`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import click
+
+from sudosat.commands.common import (
+    BadInput,
+    bad_input,
+    encoding_options,
+    input_options,
+    out_option,
+    read_one,
+    write_to,
+)
+from sudosat.core.errors import InputError
+from sudosat.core.puzzle import Puzzle
+from sudosat.reading.ruletext import apply
+from sudosat.running.runner import Reading
+from sudosat.sat.cnf import Encoding
+from sudosat.sat.dimacs import write_dimacs
+from sudosat.sat.encoding import encode
+from sudosat.sat.limits import TooBig, check_writable
+
+
+@click.command()
+@click.argument("puzzle", required=False)
+@input_options
+@encoding_options
+@out_option("Where to write the CNF (written atomically); - for stdout.")
+def cnf(
+    puzzle: str | None,
+    reading: Reading,
+    rules: str,
+    amo: str,
+    reduced: bool,
+    out: str,
+) -> None:
+    """Write the DIMACS CNF of PUZZLE, or with --rank and no PUZZLE the rules alone.
+
+    Variable (r*N + c)*N + v + 1 means row r, column c holds value v (all 0-based).
+
+    \b
+    Examples:
+      sudosat cnf puzzles/ai-escargot.txt --out escargot.cnf
+      sudosat cnf puzzles/ai-escargot.txt --full --amo seqcounter | cadical
+      sudosat cnf --rank 4 --out rules16.cnf
+    """
+    if puzzle is None:
+        if reading.rank is None:
+            raise click.UsageError("give a PUZZLE, or --rank N for the rules alone")
+        target = replace(Puzzle.empty(reading.rank), source="<rules>", line=0)
+        try:
+            target = apply(target, reading.variants.statements)
+        except InputError as err:
+            raise bad_input(err) from None
+        reduced = False
+    else:
+        target = read_one(puzzle, reading)
+    try:
+        check_writable(target, reduced, out)
+    except TooBig as err:
+        raise BadInput(str(err)) from None
+    formula = encode(target, Encoding(rules, amo, reduced))
+    write_to(out, lambda handle: write_dimacs(formula, handle), [puzzle or "-", *reading.files])

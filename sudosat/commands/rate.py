@@ -1,0 +1,75 @@
+"""`sudosat rate`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sudosat.commands.common import (
+    EachPuzzle,
+    each_puzzle_options,
+    input_options,
+    output_options,
+    without_option,
+)
+from sudosat.running import runner
+from sudosat.running.report import (
+    FORMATS,
+)
+
+
+@click.command()
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@input_options
+@output_options(
+    *FORMATS,
+    defaults="rich (default on a terminal), line (default when piped): `LEVEL RATING` per "
+    "puzzle; json, jsonl or csv add level, rating and conflicts to solve's record",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["path", "search"]),
+    default="path",
+    show_default=True,
+    help="Rate by the logical path's hardest technique, or (classic puzzles) by the "
+    "engine's search: faster on big batches.",
+)
+@without_option
+@each_puzzle_options(
+    "Give up on a puzzle after this long: its record says timeout, and the run "
+    "goes on (exit code 5)."
+)
+def rate(
+    each: EachPuzzle, by: str, without: frozenset[str], fmt: str | None, color: bool | None
+) -> None:
+    """Rate how hard each puzzle is: a `level` and a `rating` that grows with difficulty.
+
+    \b
+    By path (the default): the hardest technique of the puzzle's logical path
+    (`sudosat steps`) gives the level:
+      simple        naked singles alone
+      easy          hidden singles; a variant's rules one at a time
+      intermediate  locked candidates (pointing, claiming); rules together, each
+                    rule with its units, a house with its rules (innies, outies)
+      expert        pairs, fish, wings, colouring, chains, forcing chains,
+                    nested forcing chains
+    Ratings: 1, 2; intermediate: the technique's weight + log2(its steps) / 10
+    (2.6 to 3.9); expert: 1 + the technique's weight (a pair 4, an X-wing 4.2,
+    an XY-wing 5.2, an AIC 8, forcing chains 9, nested chains 10 to 11.5) + the
+    same; where no technique finishes the path, 12 + log2(1 + the search's
+    conflicts) / 4.
+    `technique` names the hardest ("search" beyond them).
+    By search (classic puzzles; as before 2026-11): the same first three levels by
+    propagation, then 4 + log2(1 + conflicts of the engine's search); fast.
+    Only unique puzzles are rated; the others get their status. Input as for
+    `solve`; exit codes as for `solve`.
+
+    \b
+    Examples:
+      sudosat rate puzzles/ai-escargot.txt
+      sudosat rate --format jsonl puzzles/tdoku-magictour-25.txt
+      sudosat rate --timeout 10 --jobs 2 collection.txt
+    """
+    shown = {"rate": True, "rate_by": by, "without": without}
+    sys.exit(each.answer(fmt, color, shown, runner.RATE_FORMATS))

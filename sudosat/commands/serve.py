@@ -1,0 +1,106 @@
+"""`sudosat serve`."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import click
+
+from sudosat.commands.common import (
+    Real,
+)
+from sudosat.system.process import (
+    stopped,
+)
+
+
+@click.command()
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=4545,
+    show_default=True,
+    help="The port (the plugin's is 4545; 0: any free one).",
+)
+@click.option(
+    "--host",
+    default="localhost",
+    show_default=True,
+    help="Where to listen: loopback names only (localhost, 127.0.0.1, ::1).",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    metavar="URL",
+    help="Also let web pages of this origin drive the server (repeatable), "
+    "besides f-puzzles and pages on localhost.",
+)
+@click.option(
+    "--timeout",
+    type=Real(0, min_open=True),
+    default=300,
+    show_default=True,
+    metavar="SECONDS",
+    help="The longest a job may run (an estimate's stream too).",
+)
+@click.option(
+    "--cache",
+    type=click.IntRange(0),
+    default=256,
+    show_default=True,
+    help="Answers kept, to answer a repeated puzzle at once (0: none).",
+)
+@click.option(
+    "--max-frame",
+    type=click.IntRange(1024),
+    default=4 * 1024 * 1024,
+    show_default=True,
+    metavar="BYTES",
+    help="The largest message taken.",
+)
+def serve(
+    port: int,
+    host: str,
+    allow_origins: tuple[str, ...],
+    timeout: float,
+    cache: int,
+    max_frame: int,
+) -> None:
+    """Answer the f-puzzles solver plugin: a websocket server on localhost:4545.
+
+    Install the userscript Fpuzzles-SudokuSolver (github.com/dclamage/SudokuSolver,
+    UserScripts/), open f-puzzles, press Connect: true candidates, solve, check,
+    count, estimate, the solution path and steps are then sudosat's. Open
+    http://localhost:4545/ for a page that takes any link or puzzle sudosat
+    reads (SudokuPad links too) and shows its candidates and logical path.
+    Ctrl-C or SIGTERM stops it, with every worker process.
+
+    \b
+    Examples:
+      sudosat serve
+      sudosat serve --port 4546 --timeout 60
+      sudosat serve --allow-origin https://my-editor.example
+    """
+    from sudosat.serving.server import LOOPBACK, Settings, serve_forever  # deferred: websockets
+
+    if host not in LOOPBACK:
+        raise click.BadParameter(
+            f"{host!r}: sudosat serves loopback only ({', '.join(LOOPBACK)})", param_hint="--host"
+        )
+    for origin in allow_origins:
+        if not re.fullmatch(r"https?://[^/\s]+", origin):
+            raise click.BadParameter(
+                f"{origin!r}: expected an origin such as https://example.com",
+                param_hint="--allow-origin",
+            )
+    settings = Settings(host, port, allow_origins, timeout, max_frame, cache)
+    try:
+        signum = serve_forever(settings)
+    except OSError as err:
+        raise click.ClickException(
+            f"cannot listen on {host}:{port}: {err.strerror or err}"
+        ) from None
+    if signum:
+        sys.exit(stopped(signum))

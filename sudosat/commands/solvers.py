@@ -1,0 +1,36 @@
+"""`sudosat solvers`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.console import Console
+
+from sudosat.running.report import (
+    solver_tables,
+)
+from sudosat.sat.solvers import (
+    installed_solvers,
+)
+
+
+@click.command()
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["rich", "json"]),
+    help="Table (default on a terminal) or JSON.",
+)
+def solvers(fmt: str | None) -> None:
+    """List the SAT solvers this installation can run: PySAT's, in process, and the
+    solver programs found on PATH, with their versions."""
+    listing = installed_solvers()
+    if (fmt or ("rich" if sys.stdout.isatty() else "json")) == "json":
+        click.echo(json.dumps(listing, indent=2))
+        return
+    console = Console()
+    for table in solver_tables(listing):
+        console.print(table)
