@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import signal
 import sys
-import traceback
 
 import click
 
@@ -113,6 +112,8 @@ def run_command() -> int:
         if caught_interrupt(err):
             return stopped(signal.SIGINT)
         if "--debug" in sys.argv[1:]:
+            import traceback  # deferred: an internal error, with --debug
+
             traceback.print_exc()
         what = printable(f"{type(err).__name__}: {err}")[:300]
         hint = "" if "--debug" in sys.argv[1:] else " (sudosat --debug ... shows the traceback)"

@@ -62,7 +62,6 @@ SOLVE_LOADS = {
     "sudosat.system",
     "sudosat.system.janitor",
     "sudosat.system.lazy",
-    "sudosat.system.pool",
     "sudosat.system.process",
     "sudosat.system.signals",
     "sudosat.system.writing",
@@ -101,9 +100,23 @@ def test_version_loads_no_command() -> None:
 
 ALWAYS = {"sudosat.cli", "sudosat.core", "sudosat.core.errors", "sudosat.system"}
 ALWAYS |= {"sudosat.system.process", "sudosat.system.signals", "sudosat.system.janitor"}
+ALWAYS |= {"sudosat.system.lazy"}
 
 
 @pytest.mark.parametrize("fmt", ["rich", "json"])
 def test_rich_is_loaded_for_the_rich_format_only(fmt: str) -> None:
     code, modules = loaded("solve", str(PUZZLES / "ai-escargot.txt"), "-f", fmt)
     assert code == 0 and ("rich.console" in modules) == (fmt == "rich")
+
+
+def test_the_quick_version_is_clicks() -> None:
+    from click.testing import CliRunner
+
+    from sudosat.__main__ import VERSION
+    from sudosat.cli import cli
+
+    said = CliRunner().invoke(cli, ["--version"]).output
+    quick = subprocess.run(
+        [sys.executable, "-m", "sudosat", "--version"], capture_output=True, text=True
+    )
+    assert said == quick.stdout == VERSION + "\n" and quick.returncode == 0

@@ -38,7 +38,6 @@ from sudosat.running.shards import Shard, run_of
 from sudosat.sat.deadline import deadline_after
 from sudosat.solving.engine import Options
 from sudosat.system.lazy import lazy
-from sudosat.system.pool import WorkerError, ordered_map
 from sudosat.system.process import (
     EXIT_INTERRUPTED,
     EXIT_MISMATCH,
@@ -57,8 +56,10 @@ if TYPE_CHECKING:
 
     from sudosat.making import generator as making
     from sudosat.making.generator import Asked, Generated
-else:  # the generator for `generate` alone
-    making = lazy("sudosat.making.generator")
+    from sudosat.system import pool
+else:
+    making = lazy("sudosat.making.generator")  # for `generate` alone
+    pool = lazy("sudosat.system.pool")  # worker processes, for many puzzles
 
 T = TypeVar("T")
 
@@ -421,7 +422,7 @@ def run_tasks(
     try:
         answers: Iterator[Done]
         if jobs > 1:
-            answers = ordered_map(func, tasks, jobs, describe=describe, warn=report)
+            answers = pool.ordered_map(func, tasks, jobs, describe=describe, warn=report)
         else:
             answers = map(func, tasks)
         for done in answers:
@@ -439,7 +440,7 @@ def run_tasks(
                 break
     except KeyboardInterrupt:
         summary.interrupted = True
-    except WorkerError as error:
+    except pool.WorkerError as error:
         summary.failure = str(error)
     except Exception as err:
         if not caught_interrupt(err):

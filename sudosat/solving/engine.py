@@ -19,7 +19,6 @@ the givens before it counts.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import shutil
 import signal
@@ -29,8 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import islice
-from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sudosat.core.errors import SolverError, SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, verify
@@ -54,8 +52,16 @@ from sudosat.solving.outcome import (
     status_of,
 )
 from sudosat.system import janitor
-from sudosat.system.pool import ordered_map
+from sudosat.system.lazy import lazy
 from sudosat.system.signals import PR_SET_PDEATHSIG, held, prctl
+
+if TYPE_CHECKING:
+    import multiprocessing
+
+    from sudosat.system import pool
+else:  # processes for a portfolio, a deadline or many puzzles: not for one puzzle
+    multiprocessing = lazy("multiprocessing")
+    pool = lazy("sudosat.system.pool")
 
 BATCH_ENGINE_RANKS = range(2, 5)
 """Above rank 4 the batch engine's rules are too large to keep loaded."""
@@ -206,7 +212,7 @@ def solve_many(
 def _in_workers(puzzles: Iterable[Puzzle], options: Options, jobs: int) -> Iterator[Outcome]:
     iterator = iter(puzzles)
     tasks = iter(lambda: (list(islice(iterator, CHUNK)), options), ([], options))
-    for outcomes in ordered_map(_solve_chunk, tasks, jobs, describe=_describe_chunk):
+    for outcomes in pool.ordered_map(_solve_chunk, tasks, jobs, describe=_describe_chunk):
         yield from outcomes
 
 
@@ -485,9 +491,11 @@ def _race(
     """Each solver in a child process of its own, all at once: the first to finish
     gives ``outcome`` and the others are stopped. Solver failures count only when
     every solver fails; at the deadline the one with the most solutions speaks."""
+    from multiprocessing import connection  # deferred: a portfolio's race alone
+
     context = multiprocessing.get_context("fork")
     deadline = deadline_after(timeout)
-    runners: dict[Connection, _Runner] = {}
+    runners: dict[connection.Connection, _Runner] = {}
     errors: list[str] = []
     timeouts: list[str] = []
     try:
@@ -505,11 +513,15 @@ def _race(
         while waiting:
             # a signal handler runs during the wait (PEP 475), so SIGTERM acts at once
             remaining = None if deadline is None else deadline - time.monotonic()
-            ready = [] if remaining is not None and remaining <= 0 else wait(waiting, remaining)
+            ready = (
+                []
+                if remaining is not None and remaining <= 0
+                else connection.wait(waiting, remaining)
+            )
             if not ready:
                 break
             for conn in ready:
-                assert isinstance(conn, Connection)
+                assert isinstance(conn, connection.Connection)
                 runner = waiting[conn]
                 try:
                     kind, payload = conn.recv()

@@ -4,12 +4,19 @@ process controls for who gets which signal when a process ends."""
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from sudosat.system.lazy import lazy
+
+if TYPE_CHECKING:
+    import ctypes
+else:  # for prctl, where a process asks for it
+    ctypes = lazy("ctypes")
 
 STOPPING = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 """The signals that stop sudosat (Ctrl-C, kill, a closed terminal)."""
