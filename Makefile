@@ -49,6 +49,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/stopping.py
 	$(PY) benchmarks/variants.py
 	$(PY) benchmarks/hard_variants.py
+	$(PY) benchmarks/startup.py --runs 20
 	$(PY) benchmarks/killer16.py
 	$(PY) benchmarks/pictures.py
 	$(PY) benchmarks/workbench.py
