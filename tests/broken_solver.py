@@ -30,6 +30,19 @@ def main() -> None:
     mode, cnf, proof = sys.argv[1], sys.argv[-1], None
     if cnf.endswith("proof.drat"):
         cnf, proof = sys.argv[-2], cnf
+    if mode == "stalls-on-proof":  # answers right, but never writes a proof asked for
+        if proof:
+            time.sleep(1000)
+        from pysat.formula import CNF
+        from pysat.solvers import Solver
+
+        with Solver(name="minisat22", bootstrap_with=CNF(from_file=cnf).clauses) as real:
+            if real.solve():
+                print("s SATISFIABLE")
+                print("v " + " ".join(map(str, real.get_model() or [])) + " 0")
+                sys.exit(10)
+        print("s UNSATISFIABLE")
+        sys.exit(20)
     if mode == "wrong":  # every variable true: a "model" that is no Sudoku
         print("s SATISFIABLE")
         print("v " + " ".join(str(v) for v in range(1, variables(cnf) + 1)) + " 0")

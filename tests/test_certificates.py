@@ -260,6 +260,17 @@ def test_a_binary_proof_reads_as_its_text(tmp_path: Path) -> None:
         drat_lines(binary[:-1])
 
 
+def test_a_program_that_never_proves_is_stopped_at_the_timeout(run: Run, tmp_path: Path) -> None:
+    out = tmp_path / "proofs"
+    code, said, _ = run(
+        "solve", "--solver-cmd", broken("stalls-on-proof"), "--timeout", "2",
+        "--certify", str(out), "-f", "jsonl", str(PUZZLES / "ai-escargot.txt"),
+    )  # fmt: skip
+    record = json.loads(said)
+    assert code == 5 and record["status"] == "timeout" and "no certificate" in record["reason"]
+    assert not out.exists() or not any(out.iterdir())
+
+
 def test_a_program_that_writes_no_proof_is_refused(run: Run, tmp_path: Path) -> None:
     out = tmp_path / "proofs"
     code, _, err = run(

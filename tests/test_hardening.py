@@ -191,7 +191,7 @@ def test_os_failure_tells_output_from_the_system() -> None:
 def test_a_sigterm_during_a_finalizer_still_ends_in_143(tmp_path: Path) -> None:
     # Python drops an exception raised in __del__; the signal must not be lost with it.
     code = (
-        "import os, signal, sys, sudosat.cli as cli\n"
+        "import os, signal, sys, sudosat.commands.solve as cli\n"
         "class Late:\n"
         "    def __del__(self):\n"
         "        os.kill(os.getpid(), signal.SIGTERM)\n"
@@ -211,7 +211,7 @@ def test_a_sigterm_during_a_finalizer_still_ends_in_143(tmp_path: Path) -> None:
 def test_an_internal_error_is_one_line_exit_70_and_debug_shows_it(tmp_path: Path) -> None:
     # a bug, put in on purpose: the solve command's worker raises
     code = (
-        "import sys, sudosat.cli as cli\n"
+        "import sys, sudosat.commands.solve as cli\n"
         "def bug(*args, **kwargs): raise ZeroDivisionError('a bug')\n"
         "cli.answer = bug\n"
     )
@@ -223,8 +223,8 @@ def test_an_internal_error_is_one_line_exit_70_and_debug_shows_it(tmp_path: Path
 
 
 def with_patched_cli(patch: str, tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    """``sudosat [options] solve`` on a puzzle, in a process whose cli module
-    ``patch`` (Python source) has changed first."""
+    """``sudosat [options] solve`` on a puzzle, in a process whose solve command's
+    module ``patch`` (Python source) has changed first."""
     puzzle = tmp_path / "p.txt"
     puzzle.write_text(ESCARGOT)
     run = "import sudosat.__main__ as entry\nentry.main()\n"

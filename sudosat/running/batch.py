@@ -200,7 +200,10 @@ def _certified(entry: Puzzle, outcome: Outcome, options: Options, folder: Path) 
         if spec is not None and spec.members:
             raise SolverError("a portfolio writes no one proof: certify with one solver")
         program = spec.program if spec is not None else None
-        found = certify(entry, options.max_solutions, program)
+        found = certify(entry, options.max_solutions, program, options.timeout)
+    except SolverTimeout as err:
+        outcome.status, outcome.reason = Status.TIMEOUT, f"no certificate: {err}"
+        return
     except SolverError as err:
         outcome.status, outcome.reason = Status.ERROR, f"no certificate: {err}"
         return

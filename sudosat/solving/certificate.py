@@ -130,20 +130,23 @@ def ruled_out(puzzle: Puzzle, marks: Sequence[Sequence[int]]) -> list[int]:
     ]
 
 
-def certify(puzzle: Puzzle, most: int = 2, program: Program | None = None) -> Certificate:
+def certify(
+    puzzle: Puzzle, most: int = 2, program: Program | None = None, timeout: float | None = None
+) -> Certificate:
     """Solve ``puzzle``'s full CNF with a proof-logging solver: its solutions (up to
     ``most``) and, when there are fewer, a proof that there are no more. One
     solver answers both questions: each solution's blocking clause is added as
     it is found, so the proof it logs refutes the CNF with those clauses, as the
     checker is given it. ``program``: a solver program writes the proof (its
-    models and proof are checked here: a program is not trusted)."""
+    models and proof are checked here: a program is not trusted), stopped after
+    ``timeout`` seconds (SolverTimeout; CaDiCaL in process cannot be)."""
     start = time.perf_counter()
     most = max(most, 2)  # "unique" needs the search for a second
     clauses, text, nv = full_cnf(puzzle)
     solutions: list[Grid] = []
     models: list[list[int]] = []
     blocked: list[list[int]] = []
-    with _prover(clauses, program) as solver:
+    with _prover(clauses, program, timeout) as solver:
         while len(solutions) < most and solver.solve():
             model = [lit for lit in solver.get_model() or [] if abs(lit) <= nv]
             grid = _grid(puzzle, model)
@@ -199,13 +202,14 @@ def certify_candidates(puzzle: Puzzle, marks: Sequence[Sequence[int]]) -> Certif
     return found
 
 
-def _prover(clauses: list[list[int]], program: Program | None) -> Any:
+def _prover(clauses: list[list[int]], program: Program | None, timeout: float | None) -> Any:
     """A solver that logs a proof: CaDiCaL in process, or ``program`` writing one."""
     if program is None:
         return Solver(name=PROVER, bootstrap_with=clauses, with_proof=True)
+    from sudosat.sat.deadline import deadline_after
     from sudosat.sat.solvers.external import ExternalSolver  # deferred: programs alone
 
-    solver = ExternalSolver(program, trusted=True, proof=True)
+    solver = ExternalSolver(program, deadline_after(timeout), trusted=True, proof=True)
     solver.add_clauses(clauses)
     return contextlib.closing(solver)
 
