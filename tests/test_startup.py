@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -120,3 +121,38 @@ def test_the_quick_version_is_clicks() -> None:
         [sys.executable, "-m", "sudosat", "--version"], capture_output=True, text=True
     )
     assert said == quick.stdout == VERSION + "\n" and quick.returncode == 0
+
+
+def test_a_killer_link_loads_only_the_killer_rule(tmp_path: Path) -> None:
+    links = tmp_path / "killer.links"
+    links.write_text((PUZZLES / "variants.links").read_text().splitlines()[4] + "\n")
+    code, modules = loaded("solve", "-f", "line", str(links))
+    rules = {m for m in modules if m.startswith("sudosat.rules.")}
+    assert code == 0 and rules == {
+        "sudosat.rules.base",
+        "sudosat.rules.index",
+        "sudosat.rules.killer",
+        "sudosat.rules.diagonals",  # the killer's "no repeats" check
+    }
+
+
+def test_every_rule_is_found_by_its_names() -> None:
+    """The index the lazy registry uses names each rule's module (as make readme
+    writes it): in a fresh process every word and field finds its class there,
+    and the index lists every name the modules register."""
+    code = (
+        "import json\n"
+        "from sudosat.rules import index, BY_FIELD, BY_WORD\n"
+        "found = {w: BY_WORD[w].__module__ for w in index.WORDS}\n"
+        "found |= {f: BY_FIELD[f].__module__ for f in index.FIELDS}\n"
+        "listed = sorted(BY_WORD) + sorted(BY_FIELD)\n"
+        "print(json.dumps([found, listed, sorted(index.WORDS) + sorted(index.FIELDS)]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    found, listed, indexed = json.loads(done.stdout)
+    assert listed == indexed
+    from sudosat.rules import index
+
+    for name, module in found.items():
+        where = index.WORDS.get(name) or index.FIELDS[name]
+        assert module == f"sudosat.rules.{where}"

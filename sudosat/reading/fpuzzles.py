@@ -30,6 +30,7 @@ from sudosat.core.puzzle import MAX_SIZE, Layout, Puzzle, Rules
 from sudosat.reading.jsontext import BadJson, load
 from sudosat.reading.lz import TooLong, decompress_base64
 from sudosat.rules import BY_FIELD, Rule, Where
+from sudosat.rules.index import IN_GRID as IN_GRID_FIELDS
 
 DRAWING = frozenset(
     {
@@ -158,8 +159,9 @@ def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bo
     return Puzzle(layout.rank, cells, alphabet, source, line, name, rules, author, ruleset)
 
 
-IN_GRID = {field: kind for field, kind in BY_FIELD.items() if kind.in_grid}
-"""The rules f-puzzles keeps in its grid's cells, by their key there."""
+IN_GRID = frozenset(IN_GRID_FIELDS)
+"""The fields of the rules f-puzzles keeps in its grid's cells (their classes in
+BY_FIELD, imported when met)."""
 InGrid = tuple[type[Rule], int, Any, Where]
 """A rule kept in a cell of f-puzzles' grid: its kind, the cell, the value, where."""
 
@@ -188,9 +190,9 @@ def _grid(
             if digit is not None and not 0 <= digit <= size:
                 raise where.error(f"R{r + 1}C{c + 1}: value {digit} outside 1..{size}")
             cells.append(digit or 0)
-            for key in cell.keys() & IN_GRID.keys():
+            for key in cell.keys() & IN_GRID:
                 at = where.at(f"R{r + 1}C{c + 1} {key}")
-                in_grid.append((IN_GRID[key], r * size + c, cell[key], at))
+                in_grid.append((BY_FIELD[key], r * size + c, cell[key], at))
             region = cell.get("region")
             custom |= region is not None
             regions.append(boxes[r * size + c] if region is None else _region(region, where))

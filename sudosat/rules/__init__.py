@@ -3,20 +3,15 @@
 A rule reads itself from f-puzzles and from the text format, writes its
 clauses through :class:`builder.Builder`, checks a solved grid on its own
 (so a mistake in an encoding is caught, never printed), and says what it is.
-Adding a rule is adding a module here (and its test): every module of this
-package is imported below, and each registers its rules with :func:`rule`.
+Adding a rule is adding a module here (and its test); it registers its rules
+with :func:`rule`. A rule's module is imported when one of its names is first
+looked up in :data:`BY_FIELD` or :data:`BY_WORD`, which :mod:`index` says
+(generated: ``make readme`` writes it, and a test checks it).
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 from sudosat.core.puzzle import Rules
-from sudosat.rules.base import BY_FIELD, BY_WORD, Rule, Where, rule
+from sudosat.rules.base import BY_FIELD, BY_WORD, Rule, Where, load_all, rule
 
-for _module in pkgutil.iter_modules(__path__):
-    if _module.name != "base":
-        importlib.import_module(f"{__name__}.{_module.name}")
-
-__all__ = ["BY_FIELD", "BY_WORD", "Rule", "Rules", "Where", "rule"]
+__all__ = ["BY_FIELD", "BY_WORD", "Rule", "Rules", "Where", "load_all", "rule"]

@@ -9,14 +9,18 @@ indexes, ``r*N + c``.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from sudosat.core.errors import InputError
 from sudosat.core.puzzle import Layout, cell_name
+from sudosat.rules.index import FIELDS, WORDS
 
 if TYPE_CHECKING:
     from sudosat.core.draw import Pen
@@ -156,8 +160,66 @@ class NoField(ValueError):
 
 
 R = TypeVar("R", bound=type[Rule])
-BY_FIELD: dict[str, type[Rule]] = {}
-BY_WORD: dict[str, type[Rule]] = {}
+
+
+class Registry(dict[str, type[Rule]]):
+    """Rule classes by a name (an f-puzzles field, a word of the text format).
+
+    A rule's module is imported when one of its names is first looked up
+    (:mod:`index` says which module has which names), every module when the
+    registry is listed: a killer's link loads the killer cage, not thirty rules.
+    """
+
+    def __init__(self, index: dict[str, str]) -> None:
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, name: str) -> type[Rule]:
+        module = self.index.get(name)
+        if module is None:
+            raise KeyError(name)
+        importlib.import_module(f"{__package__}.{module}")  # registers its rules
+        return dict.__getitem__(self, name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self.index
+
+    def __iter__(self) -> Iterator[str]:
+        load_all()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        load_all()
+        return super().__len__()
+
+    def keys(self) -> Any:
+        load_all()
+        return super().keys()
+
+    def values(self) -> Any:
+        load_all()
+        return super().values()
+
+    def items(self) -> Any:
+        load_all()
+        return super().items()
+
+
+def load_all() -> None:
+    """Every rule module of this package imported (each registers its rules)."""
+    for module in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if module.name not in ("base", "index"):
+            importlib.import_module(f"{__package__}.{module.name}")
+
+
+BY_FIELD = Registry(FIELDS)
+BY_WORD = Registry(WORDS)
 
 
 def rule(cls: R) -> R:

@@ -23,12 +23,15 @@ from sudosat.core.puzzle import Puzzle
 from sudosat.making.board import Board, bit, bits
 from sudosat.making.candidates import Candidates, candidates
 from sudosat.making.path import MarksError, Pathfinder, SolvePath, truth_of
+from sudosat.rules import load_all
 from sudosat.running.paths import sentence
 from sudosat.running.report import part_text
 from sudosat.serving.protocol import Job
 from sudosat.solving.estimate import bootstrap_t, walks
 from sudosat.solving.outcome import Status
 from sudosat.solving.search import opened, solutions
+
+load_all()  # the fork server preloads this module: every worker starts with every rule
 
 Send = Callable[..., None]
 """``send(kind, **fields)``: one reply to the request being answered."""
