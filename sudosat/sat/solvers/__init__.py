@@ -16,7 +16,7 @@ from sudosat.sat.solvers.base import DEFAULT_SOLVER, SatSolver
 # The backends are imported where first used: a run that never starts a solver
 # program should not pay for the program machinery at start-up.
 if TYPE_CHECKING:
-    from sudosat.sat.solvers.external import Program
+    from sudosat.sat.solvers.programs import Program
 
 __all__ = ["DEFAULT_SOLVER", "SatSolver", "SolverSpec", "command_spec", "solver_spec", "trusting"]
 
@@ -66,7 +66,7 @@ def solver_spec(name: str) -> SolverSpec:
     """A solver by name: a known program (minisat, cadical, kissat, picosat,
     cryptominisat5, glucose) or a PySAT solver name or alias (cadical195, g4, ...);
     several, comma-separated, make a portfolio (``cadical195,glucose4``)."""
-    from sudosat.sat.solvers.external import PROGRAMS
+    from sudosat.sat.solvers.programs import PROGRAMS
     from sudosat.sat.solvers.pysat_backend import canonical_name
 
     if "," in name:
@@ -86,7 +86,7 @@ def solver_spec(name: str) -> SolverSpec:
 
 def command_spec(command: str) -> SolverSpec:
     """A solver program given as a command line, following the competition convention."""
-    from sudosat.sat.solvers.external import command_program
+    from sudosat.sat.solvers.programs import command_program
 
     program = command_program(command)
     return SolverSpec(program.name, program)

@@ -41,51 +41,19 @@ from sudosat.sat.dimacs import (
     read_result_file,
 )
 from sudosat.sat.solvers.base import DEFAULT_SOLVER, SatSolver
+from sudosat.sat.solvers.programs import (
+    COMPETITION,
+    PROGRAMS,
+    RESULT_FILE,
+    Program,
+    command_program,
+)
 from sudosat.system import janitor
 from sudosat.system.signals import held
 
-COMPETITION = "competition"
-RESULT_FILE = "result-file"
+__all__ = ["COMPETITION", "PROGRAMS", "RESULT_FILE", "Program", "command_program"]
+
 _EXIT_STATUS = {10: SAT, 20: UNSAT}
-
-
-@dataclass(frozen=True)
-class Program:
-    """How to call one known solver program."""
-
-    name: str
-    argv: tuple[str, ...]
-    """The command before the input file (the executable first)."""
-    convention: str
-    version_args: tuple[str, ...] = ()
-    """Arguments that make it print its version; () when it has none."""
-    proves: bool = True
-    """It writes a DRAT proof to a file named after the input (``cadical in.cnf
-    proof``; text or binary DRAT), as ``--certify`` asks."""
-
-
-PROGRAMS = {
-    p.name: p
-    for p in (
-        Program("minisat", ("minisat", "-verb=0"), RESULT_FILE, proves=False),
-        Program("glucose", ("glucose", "-verb=0"), RESULT_FILE, proves=False),
-        Program("cadical", ("cadical", "-q"), COMPETITION, ("--version",)),
-        Program("kissat", ("kissat", "-q"), COMPETITION, ("--version",)),
-        Program("picosat", ("picosat",), COMPETITION, ("--version",), proves=False),
-        Program("cryptominisat5", ("cryptominisat5", "--verb", "0"), COMPETITION, ("--version",)),
-    )
-}
-
-
-def command_program(command: str) -> Program:
-    """A free command line (``'kissat -q'``): the competition convention, input file last."""
-    try:
-        argv = tuple(shlex.split(command))
-    except ValueError as err:
-        raise SolverError(f"cannot read the solver command {command!r}: {err}") from None
-    if not argv:
-        raise SolverError("the solver command is empty")
-    return Program(command, argv, COMPETITION)
 
 
 def executable(program: Program) -> str:
