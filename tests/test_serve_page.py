@@ -6,11 +6,13 @@ are read back and checked against ``sudosat candidates`` of the same link."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -57,9 +59,11 @@ def chromium() -> str:
 @contextmanager
 def browser(page: str) -> Iterator[int]:
     """A headless Chromium showing ``page``; its DevTools port."""
-    with tempfile.TemporaryDirectory() as profile:
+    # chromium's helpers (renderer, GPU, crashpad) are its children: a session of
+    # their own is killed at once, and a late write to the profile is no failure
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         args = [chromium(), *FLAGS, f"--user-data-dir={profile}", page]
-        process = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+        process = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, start_new_session=True)
         assert process.stderr is not None
         try:
             for line in process.stderr:
@@ -70,7 +74,8 @@ def browser(page: str) -> Iterator[int]:
             else:
                 pytest.fail("chromium printed no DevTools address")
         finally:
-            process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait()
 
 
