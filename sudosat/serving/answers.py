@@ -15,6 +15,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import islice
 from typing import Any
 
@@ -328,15 +329,23 @@ PAGE_COUNT = 1000
 """The page counts solutions up to this many."""
 
 
+@lru_cache(maxsize=8)
+def _path_of(puzzle: Puzzle, without: frozenset[str]) -> SolvePath:
+    """The logical path, kept by the worker: the page's "next" asks for the same
+    path again at the next step (a puzzle with several solutions takes seconds)."""
+    from sudosat.making.path import logical_path  # deferred: as page_path's
+
+    return logical_path(puzzle, without=without)
+
+
 def page_path(job: Job, send: Send) -> None:
     """The page's logical path: every step in words, where it ended, and the
     picture of step ``job.step`` (0: the start), the cells that justify it shaded."""
     from sudosat.core.draw import picture  # deferred: drawsvg, for the page only
-    from sudosat.making.path import logical_path
     from sudosat.running.paths import masks_before, step_picture
 
     puzzle = job.puzzle
-    path = logical_path(puzzle, without=job.without)
+    path = _path_of(puzzle, job.without)
     shown = min(max(job.step, 0), len(path.steps))
     if shown == 0:
         start = [tuple(bits(m)) for m in path.start or path.board.masks]
