@@ -271,12 +271,17 @@ def test_a_program_that_never_proves_is_stopped_at_the_timeout(run: Run, tmp_pat
     assert not out.exists() or not any(out.iterdir())
 
 
-def test_a_program_that_writes_no_proof_is_refused(run: Run, tmp_path: Path) -> None:
+@pytest.mark.parametrize("solver", ["minisat", "cryptominisat5"])
+def test_a_program_that_writes_no_drat_proof_is_refused(
+    run: Run, tmp_path: Path, solver: str
+) -> None:
+    """MiniSat writes no proof; CryptoMiniSat 5.11 writes FRAT, which no DRAT checker reads."""
     out = tmp_path / "proofs"
     code, _, err = run(
-        "solve", "--solver", "minisat", "--certify", str(out), str(PUZZLES / "ai-escargot.txt")
+        "solve", "--solver", solver, "--certify", str(out), str(PUZZLES / "ai-escargot.txt")
     )
-    assert code == 4 and "minisat writes no proof" in err
+    assert code == 4 and f"{solver} writes no DRAT proof" in err
+    assert not out.exists() or not any(out.iterdir())
 
 
 @pytest.mark.slow

@@ -159,8 +159,8 @@ from sudosat.solving.engine import COUNT_LIMIT, Options
     "Write each answer's certificate in DIR/FILE-LINE: the full CNF, the solutions "
     "and their models, and a proof that there is no other (none at all; with --count, "
     "no more than those counted): DRUP from CaDiCaL 1.9.5 in process, or DRAT from "
-    "--solver cadical, kissat, cryptominisat5 or a --solver-cmd that takes a proof "
-    "file after the input file. `sudosat verify DIR` checks them."
+    "--solver cadical or kissat, or a --solver-cmd that takes a proof file after the "
+    "input file. `sudosat verify DIR` checks them."
 )
 @quiet_option
 def solve(

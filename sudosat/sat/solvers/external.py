@@ -155,7 +155,10 @@ class ExternalSolver(SatSolver):
         self.trusted = trusted
         """Take UNSATISFIABLE on the program's word (else :meth:`_confirm` checks it)."""
         if proof and not program.proves:
-            raise SolverError(f"solver {program.name} writes no proof: certify with another")
+            raise SolverError(
+                f"solver {program.name} writes no DRAT proof: certify with cadical, kissat or "
+                "the embedded solver"
+            )
         self.proof = proof
         """Each run writes a DRAT proof (read by :meth:`get_proof`)."""
         self._path = executable(program)
