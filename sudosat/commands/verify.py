@@ -9,6 +9,7 @@ import click
 from sudosat.commands.common import (
     BadInput,
 )
+from sudosat.solving.certificate import CHECKERS, NotACertificate, check, found_in
 
 
 @click.command(name="verify")
@@ -17,7 +18,7 @@ from sudosat.commands.common import (
 )
 @click.option(
     "--checker",
-    type=click.Choice(["dratify", "dratify-python", "drup"]),
+    type=click.Choice(CHECKERS),
     default="dratify",
     show_default=True,
     help="The proof checker: dratify (its Rust engine, from cdclkit-native, when "
@@ -46,8 +47,6 @@ def verify_command(folders: tuple[str, ...], checker: str) -> None:
       sudosat verify --checker drup proofs/ai-escargot.txt-1
     """
     from pathlib import Path
-
-    from sudosat.solving.certificate import NotACertificate, check, found_in
 
     try:
         certificates = [c for folder in folders for c in found_in(Path(folder))]

@@ -68,6 +68,9 @@ PROVER = "cadical195"
 CHECKERS = ("dratify", "dratify-python", "drup")
 STATUSES = ("unique", "none", "several", "exactly", "candidates")
 PROVEN = ("unique", "none", "exactly", "candidates")
+BLOCKED = "c --- each solution found, blocked"
+LEFT_OUT = "c --- some value left out"
+"""The comment before the clauses a claim adds to the CNF (a count's, candidates')."""
 """The claims with a proof (``several`` needs none: its models show it)."""
 
 
@@ -196,7 +199,7 @@ def certify_candidates(puzzle: Puzzle, marks: Sequence[Sequence[int]]) -> Certif
             raise ValueError("a solution puts a value left out in its cell: not true candidates")
         proof = list(solver.get_proof() or [])
     found = Certificate(puzzle_text(puzzle), text, "candidates", solutions, models)
-    found.claim_text = _with(text, nv, len(clauses), [out], "c --- some value left out")
+    found.claim_text = _with(text, nv, len(clauses), [out], LEFT_OUT)
     found.proof, found.candidates = proof, tuple(tuple(v) for v in marks)
     found.seconds = time.perf_counter() - start
     return found
@@ -256,7 +259,7 @@ def _with(
     nv: int,
     count: int,
     extra: Sequence[Sequence[int]],
-    why: str = "c --- each solution found, blocked",
+    why: str = BLOCKED,
 ) -> str:
     """A DIMACS text with more clauses, its header counting them."""
     lines = text.splitlines()
@@ -429,10 +432,10 @@ def check(folder: Path, checker: str = "dratify") -> Verdict:
     found = [g for g in grids if g is not None]
     if status == "candidates":
         extra = _claimed_candidates(puzzle, found, texts.get(claim.get("candidates", "")), verdict)
-        why = "c --- some value left out"
+        why = LEFT_OUT
     else:
         extra = _counted(status, found, [blocking(puzzle, g) for g in found], verdict)
-        why = "c --- each solution found, blocked"
+        why = BLOCKED
     if status in PROVEN and extra is not None:
         if texts.get(claim.get("cnf", "")) != _with(text, nv, len(clauses), extra, why):
             verdict.problems.append(f"claim.cnf is not puzzle.cnf with {CLAIMED[status]}")
