@@ -29,13 +29,13 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff format --check sudosat tests benchmarks scripts recipes
 	$(VENV)/bin/mypy sudosat
 
-# The whole suite, as CI runs it.
+# The whole suite, as CI runs it; -n: a test process per core (pytest-xdist).
 test: lint solvers
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 # The fast tier for the edit-test loop (about a minute): every module, no slow tests.
 check: lint solvers
-	$(PY) -m pytest -m "not slow"
+	$(PY) -m pytest -n auto -m "not slow"
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/encodings.py
