@@ -308,15 +308,14 @@ def test_16x16_batch_in_hex(tmp_path: Path, run: Run) -> None:
 def test_stdin_is_answered_before_it_ends(record: bool, sudosat: str) -> None:
     """Lines of puzzles, or sudosat's own jsonl records, from a pipe: the first
     answered while the pipe is still open."""
-    child = subprocess.Popen(
+    with subprocess.Popen(
         [sudosat, "solve", "--format", "jsonl", "-j", "2", "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    assert child.stdin is not None and child.stdout is not None
-    try:
+    ) as child:
+        assert child.stdin is not None and child.stdout is not None
         child.stdin.write((json.dumps({"puzzle": ESCARGOT}) if record else ESCARGOT) + "\n")
         child.stdin.flush()
         first = json.loads(child.stdout.readline())  # while stdin is still open
@@ -324,10 +323,15 @@ def test_stdin_is_answered_before_it_ends(record: bool, sudosat: str) -> None:
         child.stdin.write((json.dumps({"puzzle": REXL_FIRST}) if record else REXL_FIRST) + "\n")
         child.stdin.close()
         rest = child.stdout.read()
-    finally:
-        child.wait(timeout=60)
     assert json.loads(rest)["line"] == 2
     assert child.returncode == 0
+
+
+def ended(child: subprocess.Popen[str]) -> str:
+    """What an ended child wrote to stderr, its pipes closed."""
+    err = child.stderr.read() if child.stderr else ""
+    child.communicate()  # closes the pipes
+    return err
 
 
 def read_in_background(child: subprocess.Popen[str]) -> tuple[list[str], threading.Thread]:
@@ -362,7 +366,7 @@ def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path, sudosat: str)
     child.send_signal(signal.SIGINT)
     child.wait(timeout=60)
     reader.join()
-    err = child.stderr.read() if child.stderr else ""
+    err = ended(child)
     assert child.returncode == 130, err
     records = jsonl("".join(lines))  # every line is a whole record
     assert 0 < len(records) < 100_000
@@ -500,7 +504,7 @@ def test_a_worker_that_dies_is_replaced_and_nothing_is_lost(tmp_path: Path) -> N
     os.kill(running[0], signal.SIGKILL)
     child.wait(timeout=120)
     reader.join()
-    err = child.stderr.read() if child.stderr else ""
+    err = ended(child)
     assert child.returncode == 0, err
     assert "a worker process died; starting new workers" in err and "Traceback" not in err
     records = jsonl("".join(lines))
@@ -519,7 +523,7 @@ def test_workers_that_keep_dying_stop_the_run_with_exit_4(tmp_path: Path) -> Non
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.05)
     reader.join()
-    err = child.stderr.read() if child.stderr else ""
+    err = ended(child)
     assert child.returncode == 4, err
     assert "worker processes kept dying" in err and "Traceback" not in err
     records = jsonl("".join(lines))

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import gc
+import warnings
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -8,7 +11,7 @@ from sudosat.core.errors import AmbiguousInput, InputError
 from sudosat.core.notation import BASE36, HEX, REXL, format_grid, format_line
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.formats import parse, read_text
-from sudosat.reading.inputs import read_file
+from sudosat.reading.inputs import read_file, read_puzzles
 
 from .conftest import ESCARGOT, PUZZLES
 
@@ -205,3 +208,20 @@ def test_line_and_grid_round_trip(puzzle: Puzzle) -> None:
     for text in (format_line(puzzle), format_grid(puzzle)):
         back = parse(text, alphabet=spec, rank=puzzle.rank)
         assert back.cells == puzzle.cells
+
+
+def test_read_puzzles_closes_each_file_once_read_or_left() -> None:
+    """The library reads lazily and closes what it opens (no file left for the
+    garbage collector, which warns): one read whole, one read as lines to the
+    end, and one whose reader stops after its first puzzle."""
+    whole, lines = PUZZLES / "ai-escargot.txt", PUZZLES / "tdoku-magictour-25.txt"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        everything = read_puzzles([str(whole), str(lines)])
+        assert len(list(everything)) == 26
+        first = read_puzzles(str(lines))
+        assert isinstance(next(first), Puzzle)
+        first.close()  # the reader stops early
+        del everything, first
+        gc.collect()
+    assert [str(w.message) for w in caught if w.category is ResourceWarning] == []

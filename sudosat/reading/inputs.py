@@ -528,6 +528,14 @@ class _Opened:
     stream: IO[bytes]
     lines: Lines
     streaming: bool
+    piped: bool
+    """Not a regular file: a pipe's lines come when they come (asked once, at opening,
+    as the stream is closed once read)."""
+
+    def close(self) -> None:
+        """The file closed once its puzzles are read (stdin, not ours, stays open)."""
+        if self.stream is not sys.stdin.buffer:
+            self.stream.close()
 
 
 class Inputs:
@@ -577,7 +585,7 @@ class Inputs:
         """The first input is a regular file, read as fast as asked (a pipe's lines
         come when they come)."""
         opened = self._open_first()
-        return not isinstance(opened, InputError) and not _is_pipe(opened.stream)
+        return not isinstance(opened, InputError) and not opened.piped
 
     def single(self) -> Puzzle | InputError:
         """The one puzzle of an input that is not :attr:`many`."""
@@ -596,10 +604,15 @@ class Inputs:
                 yield Chunk(source, entries=[opened])
                 continue
             if opened.streaming:
-                piped = _is_pipe(opened.stream)
-                yield from _line_chunks(
-                    source, opened.lines, self.rank, self.alphabet, piped, self.variants
-                )
+                ended = False
+                try:
+                    yield from _line_chunks(
+                        source, opened.lines, self.rank, self.alphabet, opened.piped, self.variants
+                    )
+                    ended = True
+                finally:  # a file the reader stops early in too; a pipe's reader thread
+                    if ended or not opened.piped:  # may still be reading it
+                        opened.close()
                 continue
             entries = self._read_first_whole() if index == 0 else self._whole_of(opened, source)
             yield Chunk(source, entries=entries)
@@ -622,10 +635,15 @@ class Inputs:
     def _open(self, path: str, lines_needed: int) -> _Opened | InputError:
         try:
             stream = open_source(path)
-            lines = Lines(stream, self.digest)
-            return _Opened(stream, lines, _is_stream(lines, self.rank, self.layout, lines_needed))
         except InputError as err:
             return err
+        opened = _Opened(stream, Lines(stream, self.digest), False, _is_pipe(stream))
+        try:
+            opened.streaming = _is_stream(opened.lines, self.rank, self.layout, lines_needed)
+        except InputError as err:
+            opened.close()
+            return err
+        return opened
 
     def _read_first_whole(self) -> list[Puzzle | InputError]:
         if self._whole is None:
@@ -637,7 +655,11 @@ class Inputs:
     def _whole_of(self, opened: _Opened, source: str) -> list[Puzzle | InputError]:
         """The puzzles of an input that was peeked at, read whole."""
         try:
-            text = decode_text(opened.lines.rest(source), source)
+            try:
+                data = opened.lines.rest(source)
+            finally:
+                opened.close()
+            text = decode_text(data, source)
             return read_text(
                 text,
                 source,
