@@ -55,6 +55,7 @@ SOLVE_LOADS = {
     "sudosat.sat.limits",
     "sudosat.sat.solvers",
     "sudosat.sat.solvers.base",
+    "sudosat.sat.solvers.native",
     "sudosat.solving",
     "sudosat.solving.deduce",
     "sudosat.solving.engine",
@@ -70,9 +71,13 @@ SOLVE_LOADS = {
 """What `solve` of one classic 9x9 to a pipe imports of sudosat: no other command,
 no generator, rating, drawing, rules or serving."""
 
-NEVER = ("rich.console", "rich.text", "numpy", "drawsvg", "websockets", "dratify", "lzstring")
+NEVER = (
+    *("rich.console", "rich.text", "numpy", "drawsvg", "websockets", "dratify", "lzstring"),
+    *("pysat.solvers", "pysat.formula"),
+)
 """Never for one classic puzzle to a pipe: rich draws for terminals, numpy is the
-batch front end's, the rest belong to other commands."""
+batch front end's, the batch engine calls PySAT's C functions (not its Python
+layer), the rest belong to other commands."""
 
 
 def loaded(*args: str) -> tuple[int, set[str]]:

@@ -15,28 +15,39 @@
   is faster on hard puzzles than one reused solver (whose learnt clauses from
   earlier puzzles get in the way).
 
-No step depends on earlier puzzles (``probe`` never learns a clause), so the
-answers are the same in every run, worker and shard. Every grid is verified
+Both run on PySAT's C functions (:class:`native.Native`): a classic puzzle
+never loads PySAT's Python layer. No step depends on earlier puzzles
+(``probe`` never learns a clause), so the answers are the same in every run,
+worker and shard. Every grid is verified
 against the rules and the givens, as in :mod:`engine`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pysolvers
-from pysat.solvers import Minicard, Solver
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.sat.cnf import Cnf, var
 from sudosat.sat.deadline import deadline_after, interruptible, solve_by
 from sudosat.sat.encoding import augmented
+from sudosat.sat.solvers.native import Native, load_exactly_one
 from sudosat.solving.outcome import Outcome, Stats, Status, accept, no_solution, status_of
+from sudosat.system.lazy import lazy
+
+if TYPE_CHECKING:
+    from pysat import solvers
+    from pysat.solvers import Minicard
+else:  # PySAT's classes for the other searches: a classic puzzle's runs on Native
+    solvers = lazy("pysat.solvers")
 
 PROBE_SOLVER = "glucose4"
 SEARCH_SOLVER = "minicard"
+PROBE_NATIVE = "glucose41"
+"""Glucose 4.1, PROBE_SOLVER's name in PySAT's C module."""
 NAME = f"batch engine ({PROBE_SOLVER} propagation, {SEARCH_SOLVER} search)"
 
 
@@ -54,7 +65,7 @@ class FastSolver:
         self.rank, self.size = rank, rank * rank
         n = self.size
         rules, self.top = augmented(rank)
-        self.probe = Solver(name=PROBE_SOLVER, bootstrap_with=rules)
+        self.probe = Native(PROBE_NATIVE, rules)
         self.cube = frozenset(range(1, n**3 + 1))  # the cell variables
         self.cell_of = [0] + [(v - 1) // n for v in range(1, n**3 + 1)]
         self.value_of = [0] + [(v - 1) % n + 1 for v in range(1, n**3 + 1)]
@@ -107,14 +118,17 @@ class FastSolver:
         cell_of, value_of = self.cell_of, self.value_of
         count = len(variables)
         stats = Stats(variables=count, clauses=2 * len(groups))
-        search = exactly_one(groups)
+        search = Native(SEARCH_SOLVER)
+        load_exactly_one(search.handle, groups)
         try:
             while len(found) < limit:
                 stats.solves += 1
                 if not _solve(search, deadline):
                     break
+                model = search.get_model()
+                assert model is not None  # (the solve said satisfiable)
                 # every open cell has one true variable: the model's positive literals
-                chosen = [lit for lit in search.get_model()[:count] if lit > 0]
+                chosen = [lit for lit in model[:count] if lit > 0]
                 for lit in chosen:
                     v = variables[lit - 1]
                     grid[cell_of[v]] = value_of[v]
@@ -161,16 +175,10 @@ class FastSolver:
 
 
 def exactly_one(groups: Iterable[list[int]]) -> Minicard:
-    """A fresh Minicard holding "exactly one" of each group: a clause and a native
-    cardinality constraint."""
-    search = Minicard()
-    # Building this is most of a small search's cost, so it calls PySAT's C
-    # functions itself (python-sat is pinned), not the wrappers.
-    handle = search.minicard
-    add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
-    for group in groups:
-        add_clause(handle, group)
-        add_atmost(handle, group, 1)
+    """A fresh Minicard (PySAT's) holding "exactly one" of each group: a clause and
+    a native cardinality constraint."""
+    search = solvers.Minicard()
+    load_exactly_one(search.minicard, groups)
     return search
 
 
@@ -199,7 +207,7 @@ def _units_of(cell: int, rank: int) -> tuple[int, int, int]:
     return row, col, (row // rank) * rank + col // rank
 
 
-def _solve(search: Minicard, deadline: float | None) -> bool:
+def _solve(search: Native, deadline: float | None) -> bool:
     """``search.solve()``, interrupted (SolverTimeout) when ``deadline`` passes,
     also between the solves of a long enumeration; the search is the same with a
     deadline or without (see :mod:`deadline`)."""
