@@ -139,6 +139,8 @@ def test_a_killer_link_loads_only_the_killer_rule(tmp_path: Path) -> None:
         "sudosat.rules.killer",
         "sudosat.rules.diagonals",  # the killer's "no repeats" check
     }
+    # the quick Minicard search answers it: no PySAT class, no solver program table
+    assert not modules & {"pysat.solvers", "pysat.formula", "sudosat.sat.solvers.programs"}
 
 
 def test_every_rule_is_found_by_its_names() -> None:

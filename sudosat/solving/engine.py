@@ -39,9 +39,10 @@ from sudosat.sat.encoding import decode_model, encode
 from sudosat.sat.limits import check_solvable
 from sudosat.sat.solvers import DEFAULT_SOLVER, SolverSpec, solver_spec
 from sudosat.sat.solvers.base import SatSolver
+from sudosat.sat.solvers.native import Native
 from sudosat.solving.deduce import deduce
 from sudosat.solving.fast import NAME as BATCH_ENGINE
-from sudosat.solving.fast import FastSolver, holding
+from sudosat.solving.fast import FastSolver, load_cnf
 from sudosat.solving.outcome import (
     Outcome,
     Stats,
@@ -303,6 +304,7 @@ def _run(
         _answer(_search(cnf, backend, limit), backend, limit, report)
 
 
+QUICK_SOLVER = "minicard"
 QUICK_BUDGET = 10000
 """Conflicts each solve of the quick search may spend before the default solver
 takes over."""
@@ -313,18 +315,20 @@ class _OutOfBudget(Exception):
 
 
 class _Quick(SatSolver):
-    """A fresh Minicard with the rules' groups as native "exactly one"
-    constraints, whose solves give up (_OutOfBudget) after QUICK_BUDGET conflicts.
+    """A fresh Minicard (on PySAT's C functions: :class:`native.Native`) with the
+    rules' groups as native "exactly one" constraints, whose solves give up
+    (_OutOfBudget) after QUICK_BUDGET conflicts.
 
     Big puzzles that singles leave nearly solved load in a fraction of the
     time of their pairwise clauses (a 144x144: 26 thousand constraints against
     918 thousand clauses); hard ones run out of budget, and CaDiCaL, much
     better at them, starts afresh (benchmarks/large.py)."""
 
-    name = "minicard"
+    name = QUICK_SOLVER
 
     def __init__(self, cnf: Cnf) -> None:
-        self._search = holding(cnf)
+        self._search = Native(QUICK_SOLVER)
+        load_cnf(self._search.handle, cnf)
 
     def add_clauses(self, clauses: Iterable[list[int]]) -> None:
         for clause in clauses:

@@ -25,7 +25,7 @@ against the rules and the givens, as in :mod:`engine`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pysolvers
 
@@ -183,11 +183,17 @@ def exactly_one(groups: Iterable[list[int]]) -> Minicard:
 
 
 def holding(cnf: Cnf) -> Minicard:
-    """A fresh Minicard holding ``cnf``: its "exactly one" groups and a variant's
+    """A fresh Minicard (PySAT's) holding ``cnf``, as :func:`load_cnf` loads it."""
+    search = solvers.Minicard()
+    load_cnf(search.minicard, cnf)
+    return search
+
+
+def load_cnf(handle: Any, cnf: Cnf) -> None:
+    """Minicard ``handle`` gets ``cnf``: its "exactly one" groups and a variant's
     "at most one" groups as native constraints, its other clauses as they are,
-    and (the full encoding) its givens."""
-    search = exactly_one(cnf.groups)
-    handle = search.minicard  # PySAT's C functions, as in exactly_one
+    and (the full encoding) its givens; PySAT's C functions called directly."""
+    load_exactly_one(handle, cnf.groups)
     add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
     for group in cnf.atmost:
         add_atmost(handle, group, 1)
@@ -197,7 +203,6 @@ def holding(cnf: Cnf) -> Minicard:
         n = cnf.puzzle.size
         for cell, value in cnf.puzzle.givens:
             add_clause(handle, [var(n, cell, value)])
-    return search
 
 
 def _units_of(cell: int, rank: int) -> tuple[int, int, int]:

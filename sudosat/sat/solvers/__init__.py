@@ -66,6 +66,8 @@ def solver_spec(name: str) -> SolverSpec:
     """A solver by name: a known program (minisat, cadical, kissat, picosat,
     cryptominisat5, glucose) or a PySAT solver name or alias (cadical195, g4, ...);
     several, comma-separated, make a portfolio (``cadical195,glucose4``)."""
+    if name == DEFAULT_SOLVER:  # named as PySAT names it: nothing to look up or load
+        return SolverSpec(name)
     from sudosat.sat.solvers.programs import PROGRAMS
     from sudosat.sat.solvers.pysat_backend import canonical_name
 
