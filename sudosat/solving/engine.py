@@ -39,10 +39,10 @@ from sudosat.sat.encoding import decode_model, encode
 from sudosat.sat.limits import check_solvable
 from sudosat.sat.solvers import DEFAULT_SOLVER, SolverSpec, solver_spec
 from sudosat.sat.solvers.base import SatSolver
-from sudosat.sat.solvers.native import Native
+from sudosat.sat.solvers.native import Native, load_cnf
 from sudosat.solving.deduce import deduce
 from sudosat.solving.fast import NAME as BATCH_ENGINE
-from sudosat.solving.fast import FastSolver, load_cnf
+from sudosat.solving.fast import FastSolver
 from sudosat.solving.outcome import (
     Outcome,
     Stats,

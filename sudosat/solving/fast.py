@@ -18,23 +18,21 @@
 Both run on PySAT's C functions (:class:`native.Native`): a classic puzzle
 never loads PySAT's Python layer. No step depends on earlier puzzles
 (``probe`` never learns a clause), so the answers are the same in every run,
-worker and shard. Every grid is verified
-against the rules and the givens, as in :mod:`engine`.
+worker and shard. Every grid is verified against the rules and the givens, as
+in :mod:`engine`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Protocol
-
-import pysolvers
+from typing import TYPE_CHECKING, Protocol
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle
-from sudosat.sat.cnf import Cnf, var
+from sudosat.sat.cnf import Cnf
 from sudosat.sat.deadline import deadline_after, interruptible, solve_by
 from sudosat.sat.encoding import augmented
-from sudosat.sat.solvers.native import Native, load_exactly_one
+from sudosat.sat.solvers.native import Native, load_cnf, load_exactly_one
 from sudosat.solving.outcome import Outcome, Stats, Status, accept, no_solution, status_of
 from sudosat.system.lazy import lazy
 
@@ -187,22 +185,6 @@ def holding(cnf: Cnf) -> Minicard:
     search = solvers.Minicard()
     load_cnf(search.minicard, cnf)
     return search
-
-
-def load_cnf(handle: Any, cnf: Cnf) -> None:
-    """Minicard ``handle`` gets ``cnf``: its "exactly one" groups and a variant's
-    "at most one" groups as native constraints, its other clauses as they are,
-    and (the full encoding) its givens; PySAT's C functions called directly."""
-    load_exactly_one(handle, cnf.groups)
-    add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
-    for group in cnf.atmost:
-        add_atmost(handle, group, 1)
-    for clause in cnf.extra:
-        add_clause(handle, clause)
-    if not cnf.encoding.reduced:  # (reduced, a given is no variable at all)
-        n = cnf.puzzle.size
-        for cell, value in cnf.puzzle.givens:
-            add_clause(handle, [var(n, cell, value)])
 
 
 def _units_of(cell: int, rank: int) -> tuple[int, int, int]:

@@ -1,12 +1,15 @@
 """A solver of PySAT's C module called directly, without PySAT's Python layer.
 
 The batch engine answers a classic puzzle with Glucose 4.1's propagation and a
-small Minicard search. Through PySAT's classes that meant importing
+small Minicard search; the general engine tries a variant with a quick
+Minicard search first. Through PySAT's classes that meant importing
 ``pysat.solvers`` (with ``pysat.formula``, ``decimal`` and a probe for
 ``pycryptosat``): 7-9 ms of a one-puzzle ``solve`` (BENCHMARKS.md, "Start in
 half the time"). :class:`Native` makes the very calls PySAT's class of the
 same solver makes (python-sat is pinned), for the methods the engine and
-:mod:`deadline` use; everything else keeps PySAT's classes.
+:mod:`deadline` use; everything else keeps PySAT's classes. Loading a
+Minicard, PySAT's or this one, is here too (:func:`load_cnf`): a call into C
+for each group and clause, with no wrapper between.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from typing import Any
 
 import pysolvers
 from pysat._utils import MainThread
+
+from sudosat.sat.cnf import Cnf, var
 
 FUNCTIONS = (
     *("new", "add_cl", "solve", "solve_lim", "propagate", "model", "acc_stats"),
@@ -84,7 +89,8 @@ class Native:
         return self.c.acc_stats(self.handle)  # type: ignore[no-any-return]
 
     def __del__(self) -> None:  # as PySAT's classes: the C solver freed with its object
-        self.delete()
+        if hasattr(self, "handle"):  # (not when __init__ failed before making one)
+            self.delete()
 
     def delete(self) -> None:
         if self.handle is not None:
@@ -106,3 +112,19 @@ def load_exactly_one(handle: Any, groups: Iterable[list[int]]) -> None:
     for group in groups:
         add_clause(handle, group)
         add_atmost(handle, group, 1)
+
+
+def load_cnf(handle: Any, cnf: Cnf) -> None:
+    """Minicard ``handle`` gets ``cnf``: its "exactly one" groups and a variant's
+    "at most one" groups as native constraints, its other clauses as they are,
+    and (the full encoding) its givens; PySAT's C functions called directly."""
+    load_exactly_one(handle, cnf.groups)
+    add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
+    for group in cnf.atmost:
+        add_atmost(handle, group, 1)
+    for clause in cnf.extra:
+        add_clause(handle, clause)
+    if not cnf.encoding.reduced:  # (reduced, a given is no variable at all)
+        n = cnf.puzzle.size
+        for cell, value in cnf.puzzle.givens:
+            add_clause(handle, [var(n, cell, value)])
