@@ -18,7 +18,6 @@ from sudosat.reading.inputs import MAX_WHOLE, read_file, read_source
 from sudosat.reading.ruletext import Statements, from_option, split
 from sudosat.running import runner
 from sudosat.running.runner import Formats, How, Output, Plain, Reading
-from sudosat.running.shards import Shard, parse_shard
 from sudosat.sat.cnf import AMO_ENCODINGS, RULES, Encoding
 from sudosat.sat.solvers import (
     DEFAULT_SOLVER,
@@ -27,6 +26,7 @@ from sudosat.sat.solvers import (
     solver_spec,
 )
 from sudosat.solving.engine import Options
+from sudosat.system.lazy import lazy
 from sudosat.system.process import (
     EXIT_OUTPUT,
     EXIT_SOLVER,
@@ -36,6 +36,11 @@ from sudosat.system.writing import OutputRefused, WriteFn, write_out
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from sudosat.running import shards
+    from sudosat.running.shards import Shard
+else:
+    shards = lazy("sudosat.running.shards")  # for --shard alone
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -432,7 +437,7 @@ def write_to(out: str, write: WriteFn, inputs: Iterable[str]) -> None:
 
 def _shard(value: str | None) -> Shard | None:
     try:
-        return None if value is None else parse_shard(value)
+        return None if value is None else shards.parse_shard(value)
     except ValueError as err:
         raise click.BadParameter(str(err)) from None
 

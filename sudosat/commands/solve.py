@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -30,12 +30,14 @@ from sudosat.running.report import (
     PICTURES,
 )
 from sudosat.running.runner import FAIL_ON, How, Output, Reading
-from sudosat.running.shards import Shard
 from sudosat.sat.solvers import (
     DEFAULT_SOLVER,
     trusting,
 )
 from sudosat.solving.engine import COUNT_LIMIT, Options
+
+if TYPE_CHECKING:
+    from sudosat.running.shards import Shard
 
 
 @click.command()

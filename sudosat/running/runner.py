@@ -34,7 +34,6 @@ from sudosat.reading.formats import NO_VARIANTS, Variants
 from sudosat.reading.inputs import Inputs
 from sudosat.running.batch import FAILURES, Done, Settings, Summary, describe, work
 from sudosat.running.report import Document, View, render_generated
-from sudosat.running.shards import Shard, run_of
 from sudosat.sat.deadline import deadline_after
 from sudosat.solving.engine import Options
 from sudosat.system.lazy import lazy
@@ -56,10 +55,13 @@ if TYPE_CHECKING:
 
     from sudosat.making import generator as making
     from sudosat.making.generator import Asked, Generated
+    from sudosat.running import shards
+    from sudosat.running.shards import Shard
     from sudosat.system import pool
 else:
     making = lazy("sudosat.making.generator")  # for `generate` alone
     pool = lazy("sudosat.system.pool")  # worker processes, for many puzzles
+    shards = lazy("sudosat.running.shards")  # for --shard alone
 
 T = TypeVar("T")
 
@@ -254,7 +256,7 @@ def answer(
     summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe)
     if how.shard is not None and inputs.digest is not None:  # the inputs are read by now
         settings_of = (reading, options, sorted(shown.items()), fmt)
-        how.shard.run = run_of("solve", settings_of, inputs.digest.hexdigest())
+        how.shard.run = shards.run_of("solve", settings_of, inputs.digest.hexdigest())
     _end_shard(how.shard, fmt, summary, output)
     return exit_code(summary, how.fail_on if how.fail_on is not None else frozenset(FAIL_ON))
 
@@ -273,7 +275,9 @@ def make(
     keeping the puzzles made whole (exit 5); the exit code. GenerationError
     when what is asked cannot be made."""
     if shard is not None:
-        shard.run = run_of("generate", (asked, seeds, sorted((shown or {}).items()), output.fmt))
+        shard.run = shards.run_of(
+            "generate", (asked, seeds, sorted((shown or {}).items()), output.fmt)
+        )
         seeds = shard.seeds(seeds)
     out = output.console(output.out())
     fmt = output.fmt or (GENERATE_FORMATS.terminal if out.is_terminal else GENERATE_FORMATS.many)

@@ -34,13 +34,11 @@ from sudosat.core.errors import SolverError, SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, verify
 from sudosat.sat.cnf import Cnf, Encoding
 from sudosat.sat.deadline import deadline_after, interruptible
-from sudosat.sat.dimacs import SAT, UNSAT, Answer
 from sudosat.sat.encoding import decode_model, encode
 from sudosat.sat.limits import check_solvable
 from sudosat.sat.solvers import DEFAULT_SOLVER, SolverSpec, solver_spec
 from sudosat.sat.solvers.base import SatSolver
 from sudosat.sat.solvers.native import Native, load_cnf
-from sudosat.solving.deduce import deduce
 from sudosat.solving.fast import NAME as BATCH_ENGINE
 from sudosat.solving.fast import FastSolver
 from sudosat.solving.outcome import (
@@ -59,10 +57,15 @@ from sudosat.system.signals import PR_SET_PDEATHSIG, held, prctl
 if TYPE_CHECKING:
     import multiprocessing
 
+    from sudosat.sat import dimacs
+    from sudosat.sat.dimacs import Answer
+    from sudosat.solving import deduce
     from sudosat.system import pool
 else:  # processes for a portfolio, a deadline or many puzzles: not for one puzzle
     multiprocessing = lazy("multiprocessing")
     pool = lazy("sudosat.system.pool")
+    deduce = lazy("sudosat.solving.deduce")  # the general engine's singles
+    dimacs = lazy("sudosat.sat.dimacs")  # a solver program's answer
 
 BATCH_ENGINE_RANKS = range(2, 5)
 """Above rank 4 the batch engine's rules are too large to keep loaded."""
@@ -272,7 +275,7 @@ def _run(
     ``quick_first``: a short Minicard search (:class:`_Quick`) before ``solver``."""
     target, masks = puzzle, None
     if encoding.reduced:  # singles first: what they place holds in every solution
-        deduced = deduce(puzzle)
+        deduced = deduce.deduce(puzzle)
         report("deduced", (deduced.placed, deduced.removed))
         if deduced.contradiction:
             report("none", deduced.contradiction)
@@ -568,14 +571,14 @@ def check_answer(
     UNSATISFIABLE is checked by solving the puzzle here, unless ``trusted``: a
     puzzle that has a solution raises SolverError.
     """
-    if answer.status == UNSAT:
+    if answer.status == dimacs.UNSAT:
         if not trusted and solve(puzzle, max_solutions=1).status == Status.SOLVED:
             raise SolverError(
                 "the solver answered UNSATISFIABLE, but the puzzle has a solution "
                 "(--trust-solver skips this check)"
             )
         return no_solution(puzzle, solver)
-    if answer.status != SAT:
+    if answer.status != dimacs.SAT:
         reason = "the solver gave no answer (UNKNOWN)"
         return Outcome(puzzle, Status.TIMEOUT, reason=reason, solver=solver)
     grid = decode_model(puzzle, answer.model)
