@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from sudosat.sat.solvers import DEFAULT_SOLVER
-from sudosat.sat.solvers.external import PROGRAMS
+from sudosat.sat.solvers.programs import PROGRAMS
 
 ROOT = Path(__file__).resolve().parents[1]
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))

@@ -60,7 +60,7 @@ from sudosat.sat.dimacs import clause_line, header, write_dimacs
 from sudosat.sat.encoding import encode
 
 if TYPE_CHECKING:
-    from sudosat.sat.solvers.external import Program
+    from sudosat.sat.solvers.programs import Program
 
 FORMAT = "sudosat certificate 1"
 PROVER = "cadical195"
@@ -68,10 +68,10 @@ PROVER = "cadical195"
 CHECKERS = ("dratify", "dratify-python", "drup")
 STATUSES = ("unique", "none", "several", "exactly", "candidates")
 PROVEN = ("unique", "none", "exactly", "candidates")
+"""The claims with a proof (``several`` needs none: its models show it)."""
 BLOCKED = "c --- each solution found, blocked"
 LEFT_OUT = "c --- some value left out"
 """The comment before the clauses a claim adds to the CNF (a count's, candidates')."""
-"""The claims with a proof (``several`` needs none: its models show it)."""
 
 
 @dataclass

@@ -14,7 +14,7 @@ for each group and clause, with no wrapper between.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import cache
 from types import SimpleNamespace
 from typing import Any
@@ -107,8 +107,7 @@ def load_exactly_one(handle: Any, groups: Iterable[list[int]]) -> None:
     """Minicard ``handle`` gets "exactly one" of each group: a clause and a native
     cardinality constraint, PySAT's C functions called directly (building this is
     most of a small search's cost)."""
-    add_clause: Callable[..., Any] = pysolvers.minicard_add_cl
-    add_atmost: Callable[..., Any] = pysolvers.minicard_add_am
+    add_clause, add_atmost = pysolvers.minicard_add_cl, pysolvers.minicard_add_am
     for group in groups:
         add_clause(handle, group)
         add_atmost(handle, group, 1)
