@@ -20,7 +20,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from sudosat.cli import cli
-from sudosat.rules import BY_FIELD, BY_WORD
+from sudosat.rules import BY_CELL, BY_FIELD, BY_WORD
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 INDEX = Path(__file__).resolve().parents[1] / "sudosat" / "rules" / "index.py"
@@ -75,7 +75,7 @@ def rule_index() -> str:
         return kind.__module__.rsplit(".", 1)[1]
 
     fields = {key: module_of(kind) for key, kind in BY_FIELD.items()}
-    in_grid = {key: module_of(kind) for key, kind in BY_FIELD.items() if kind.in_grid}
+    in_cells = {key: module_of(kind) for key, kind in BY_CELL.items()}
     words = {key: module_of(kind) for key, kind in BY_WORD.items()}
     lines = [
         '"""Which module of sudosat.rules holds each rule name: its f-puzzles field, its',
@@ -85,7 +85,7 @@ def rule_index() -> str:
         "",
         *table("FIELDS", fields),
         "",
-        *table("IN_GRID", in_grid),
+        *table("IN_CELLS", in_cells),
         "",
         *table("WORDS", words),
     ]

@@ -343,9 +343,13 @@ def test_nan_is_a_usage_error(option: tuple[str, str], run: Run) -> None:
     assert code == 2 and "is not a number" in err
 
 
-def test_a_tiny_delta_gets_an_answer() -> None:
-    found = estimate(parse("size 6\n" + "......\n" * 6), delta=1e-17, epsilon=0.5)
-    assert found.low <= 28_200_960 <= found.high and found.delta == 1e-17
+def test_the_smallest_delta_sampling_takes_gets_an_answer() -> None:
+    """Smaller ones are refused (issue 55: no sampled interval is that sure)."""
+    blank = parse("size 6\n" + "......\n" * 6)
+    found = estimate(blank, delta=1e-6, epsilon=0.5)
+    assert found.low <= 28_200_960 <= found.high and found.delta == 1e-6
+    with pytest.raises(ValueError, match="delta 1e-06 or more"):
+        estimate(blank, delta=1e-17, epsilon=0.5)
 
 
 # --- 11-15. exit codes and messages ------------------------------------------------

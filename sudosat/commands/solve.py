@@ -234,6 +234,14 @@ def solve(
     shown: dict[str, Any] = {"count": count or estimate, "check": check, "stats": stats}
     shown |= {"timed": timed, **pictures(fmt, solution, per_page)}
     if estimate:
+        from sudosat.solving.estimate import LEAST_SAMPLED_DELTA  # deferred: estimates only
+
+        if estimator == "sampling" and delta < LEAST_SAMPLED_DELTA:
+            raise click.BadParameter(
+                f"{delta:g}: a sampled interval cannot be that sure; take "
+                f"{LEAST_SAMPLED_DELTA:g} or more, or --estimator approxmc",
+                param_hint="--delta",
+            )
         shown["estimate"] = (epsilon, delta, estimator, seed)
     if certify is not None:
         shown["certify"] = certify

@@ -6,10 +6,8 @@ import sys
 
 import click
 
-from sudosat.commands.common import (
-    BadInput,
-)
-from sudosat.solving.certificate import CHECKERS, NotACertificate, check, found_in
+from sudosat.commands.common import BadInput, ByteSize
+from sudosat.solving.certificate import CHECKERS, MAX_FILE, NotACertificate, check, found_in
 
 
 @click.command(name="verify")
@@ -25,7 +23,15 @@ from sudosat.solving.certificate import CHECKERS, NotACertificate, check, found_
     "installed, else pure Python), dratify-python (pure Python), or drup (extracted "
     "from verified Why3 code; slow; pip install 'sudosat[drup]').",
 )
-def verify_command(folders: tuple[str, ...], checker: str) -> None:
+@click.option(
+    "--max-size",
+    type=ByteSize(),
+    default=MAX_FILE,
+    show_default="4GiB",
+    help="The largest file of a certificate that is read (a size: 512MiB, 4GiB); "
+    "a larger one makes it NOT VALID.",
+)
+def verify_command(folders: tuple[str, ...], checker: str, max_size: int) -> None:
     """Check the certificates `solve`, `explain` or `candidates --certify` wrote: DIR
     is one certificate, or a folder of them.
 
@@ -36,7 +42,10 @@ def verify_command(folders: tuple[str, ...], checker: str) -> None:
     with those solutions blocked (candidates: with the clause of every value
     candidates.txt leaves out, each candidate witnessed by a solution); that the
     proof (claim.drup or claim.drat) refutes it (checked by a checker that shares
-    no code with sudosat or the solver). A
+    no code with sudosat or the solver). A received folder is hostile input: only
+    the files its manifest hashes are read, none outside DIR (no absolute path, no
+    `..`, no link leading out), none past --max-size, each hashed as it streams
+    before it is read whole. A
     line per certificate: `valid` or `NOT VALID` and what failed. Exit codes: 0
     every certificate valid, 1 one is not, 2 a folder holds no certificate.
 
@@ -55,7 +64,7 @@ def verify_command(folders: tuple[str, ...], checker: str) -> None:
     failed = False
     for folder in certificates:
         try:
-            verdict = check(folder, checker)
+            verdict = check(folder, checker, max_size)
         except NotACertificate as err:
             raise BadInput(str(err)) from None
         if verdict.valid:

@@ -52,6 +52,8 @@ class Step:
     """Why, in a few words (without the technique's name or what it removes)."""
     depth: int = 0
     """Bifurcation only: how many guesses deep its contradiction lies."""
+    length: int = 0
+    """A chain weighed by its length: the nodes it passes (see :func:`techniques.length_bonus`)."""
     tells_what_is_left: bool = False
     """Its reason names what its cells may still hold (its removals go without saying)."""
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pysat.solvers import Minicard
 
 from sudosat.making.board import Board, Step, bit, bits, ruled_out
-from sudosat.making.techniques import Technique
+from sudosat.making.techniques import CONTRADICTION, DYNAMIC, Technique, length_bonus
 from sudosat.sat.cnf import var
 from sudosat.solving.fast import exactly_one
 
@@ -76,6 +76,13 @@ class Branches:
         if found is None:
             found = self.pairs[key] = self.breaks(key)
         return found
+
+    def chain_length(self, x: int) -> int:
+        """The nodes of the chain by which singles break x's branch: x and each value
+        they place before the contradiction (an approximation of Sudoku Explainer's
+        count, which takes the removals between them too)."""
+        _, implied = self.solver.propagate(assumptions=[x])
+        return len({lit for lit in implied if lit > 0} | {x})
 
     def follow(self, assumed: Sequence[int]) -> set[int] | None:
         """The literals singles set once ``assumed`` holds (None: a contradiction)."""
@@ -180,6 +187,16 @@ def _fewest_step(
     x, inside = min(tried, key=lambda found: len(found[1]))
     cell, value = divmod(x - 1, board.size)
     value += 1
+    if not inside:  # no chain inside: a plain contradiction chain, weighed as one
+        return Step(
+            CONTRADICTION,
+            eliminations=((cell, value),),
+            cells=(cell,),
+            values=(value,),
+            reason=f"{board.name(cell)}={board.symbol(value)} leads through {words} "
+            "to a contradiction",
+            length=branches.chain_length(x),
+        )
     shown = ", ".join(_name(board, -lit) for lit in inside[:SHOWN])
     more = f" and {len(inside) - SHOWN} more" if len(inside) > SHOWN else ""
     chains = "chain" if len(inside) == 1 else "chains"
@@ -209,7 +226,11 @@ def technique(inside: int) -> Technique:
 
 
 def weighed(name: str) -> Technique | None:
-    """The technique of a nested chain's step, by its step's name."""
+    """The technique of a nested chain's step, or of a contradiction chain weighed by
+    its length, by the name the path weighs its step by (``path.technique_key``)."""
+    if name.startswith(f"{CONTRADICTION}, length "):
+        length = int(name.rsplit(" ", 1)[1])
+        return Technique(name, "expert", round(DYNAMIC + length_bonus(length), 1), _never)
     if not name.startswith(f"{NAME}, "):
         return None
     return technique(int(name.removeprefix(f"{NAME}, ").split()[0]))

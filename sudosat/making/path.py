@@ -269,8 +269,9 @@ class Pathfinder:
             step = technique.find(board)
             if step is None:
                 continue
-            if step.technique != technique.name:  # a rule question's smallest part
-                technique = self._scope_weight(step.technique, technique)
+            key = technique_key(step)
+            if key != technique.name:  # a rule question's smallest part, a chain's length
+                technique = self._scope_weight(key, technique)
             if best is None or technique.weight < best[1].weight:
                 best = step, technique
         if best is not None:
@@ -430,8 +431,11 @@ class Pathfinder:
 
 
 def technique_key(step: Step) -> str:
-    """The name a step's technique is weighed by (a bifurcation's with its depth)."""
-    return f"{step.technique} depth {step.depth}" if step.depth else step.technique
+    """The name a step's technique is weighed by (a bifurcation's with its depth, a
+    chain weighed by its length with its length)."""
+    if step.depth:
+        return f"{step.technique} depth {step.depth}"
+    return f"{step.technique}, length {step.length}" if step.length else step.technique
 
 
 def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:

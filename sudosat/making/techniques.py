@@ -33,6 +33,24 @@ class Technique:
     find: Finder
 
 
+DYNAMIC = 8.5
+"""Dynamic forcing chains on Sudoku Explainer's scale, before the length bonus."""
+CONTRADICTION = "dynamic contradiction chain"
+"""A candidate whose branch, followed by singles, breaks the grid."""
+
+
+def length_bonus(length: int) -> float:
+    """Sudoku Explainer's bonus for a chain of ``length`` nodes: a tenth for each of
+    the thresholds 4, 6, 8, 12, 16, 24, ... (x3/2 and x4/3 in turn) that its
+    length less 2 exceeds."""
+    bonus, threshold, half = 0.0, 4, True
+    while length - 2 > threshold:
+        bonus += 0.1
+        threshold = threshold * 3 // 2 if half else threshold * 4 // 3
+        half = not half
+    return round(bonus, 1)
+
+
 def _popcount(mask: int) -> int:
     return mask.bit_count()
 
@@ -727,7 +745,7 @@ CLASSIC: tuple[Technique, ...] = (
     Technique("XY-chain", "expert", 6.8, chain("XY-chain")),
     Technique("AIC", "expert", 7.0, chain("AIC")),
     Technique("forcing chains", "expert", 8.0, forcing(False)),
-    Technique("dynamic forcing chains", "expert", 8.5, forcing(True)),
+    Technique("dynamic forcing chains", "expert", DYNAMIC, forcing(True)),
 )
 """The classic techniques, easiest first: a path always takes the first that finds
 something."""

@@ -13,12 +13,15 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sudosat.core.errors import AmbiguousInput, InputError, shorten
 from sudosat.core.notation import BASE36, DIGITS, HEX, REXL, is_link
 from sudosat.core.puzzle import MAX_RANK, Layout, Puzzle, Rules, rank_for_cells
 from sudosat.reading import ruletext
+
+if TYPE_CHECKING:
+    from sudosat.reading.records import Item
 
 NAMED_ALPHABETS = {"digits": DIGITS, "hex": HEX, "base36": BASE36, "rexl": REXL}
 NUMBERS = "numbers"
@@ -520,8 +523,9 @@ def read_text(
 
         if text.lstrip().startswith("{"):  # JSON, or nothing: what is wrong with it, said once
             records.check_json(text, source)
-        if records.is_record_document(text):  # sudosat's own --format json
-            return _read_records(text, source, rank, alphabet, variants)
+        items = records.read_document(text)
+        if items is not None:  # sudosat's own --format json
+            return _read_records(items, source, rank, alphabet, variants)
     if text.lstrip().startswith("{"):  # an f-puzzles JSON file
         from sudosat.reading import fpuzzles  # deferred: rules and lz-string, for f-puzzles only
 
@@ -543,18 +547,17 @@ def read_text(
 
 
 def _read_records(
-    text: str, source: str, rank: int | None, alphabet: str | None, variants: Variants
+    items: list[Item], source: str, rank: int | None, alphabet: str | None, variants: Variants
 ) -> list[Puzzle | InputError]:
-    """The puzzles of ``--format json`` output, each with its rules and name."""
+    """The puzzles of ``--format json`` output, each with its rules and name; a
+    record that cannot be read is an error of its own."""
     reader = LineReader(source, rank, alphabet, variants)
     found: list[Puzzle | InputError] = []
-    from sudosat.reading import records
-
-    for record in records.read_document(text):
+    for line, column, record in items:
         if record.error:
-            found.append(InputError(source, 1, 1, record.error))
+            found.append(InputError(source, line, column, record.error))
             continue
-        puzzle = reader.read_row(Row(1, record.puzzle), record.rules)
+        puzzle = reader.read_row(Row(line, record.puzzle), record.rules)
         found.append(replace(puzzle, name=record.name) if isinstance(puzzle, Puzzle) else puzzle)
     return found
 

@@ -29,8 +29,8 @@ from sudosat.core.notation import DIGITS, FPUZZLES_LINK, is_link
 from sudosat.core.puzzle import MAX_SIZE, Layout, Puzzle, Rules
 from sudosat.reading.jsontext import BadJson, load
 from sudosat.reading.lz import TooLong, decompress_base64
-from sudosat.rules import BY_FIELD, Rule, Where
-from sudosat.rules.index import IN_GRID as IN_GRID_FIELDS
+from sudosat.rules import BY_CELL, BY_FIELD, Rule, Where
+from sudosat.rules.index import IN_CELLS
 
 DRAWING = frozenset(
     {
@@ -54,6 +54,11 @@ DRAWING = frozenset(
 )
 """Fields that carry no rule: pictures, words, settings of the f-puzzles page,
 and the setter's own solution."""
+SCRIBBLES = frozenset(
+    {"centerPencilMarks", "cornerPencilMarks", "candidates", "c", "cArray", "highlight"}
+)
+"""Keys of a grid cell that carry no rule: the solver's pencil marks and the cell's
+colours (``given`` and ``value`` make a given; ``region`` a jigsaw's region)."""
 SHAPES = ("line", "cage", "circle", "rectangle", "text")
 """The drawing-only fields a setter may draw a rule with (a whispers line as a
 plain ``line``): named on stderr when such a puzzle comes out not unique."""
@@ -139,12 +144,12 @@ def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bo
     layout = Layout.jigsaw(region_of) if region_of else Layout.boxes(size)
     _check_regions(layout, where.at("regions"))
     where.layout = layout
-    constraints = [r for kind, c, value, at in in_grid for r in kind.from_fpuzzles((c, value), at)]
+    constraints = [r for kind, c, value, at in in_grid for r in kind.from_cell(c, value, at)]
     for key, value in data.items():
-        if key in ("size", "grid") or key in DRAWING:
-            continue
+        if key in ("size", "grid") or key in DRAWING or value is None:
+            continue  # null: f-puzzles' way of leaving a field out
         kind = BY_FIELD.get(key)
-        if kind is None or kind.in_grid:
+        if kind is None or kind.cell_key == key:
             raise where.error(
                 f"unknown constraint {key!r}: sudosat cannot solve this puzzle by its rules"
             )
@@ -159,9 +164,9 @@ def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bo
     return Puzzle(layout.rank, cells, alphabet, source, line, name, rules, author, ruleset)
 
 
-IN_GRID = frozenset(IN_GRID_FIELDS)
-"""The fields of the rules f-puzzles keeps in its grid's cells (their classes in
-BY_FIELD, imported when met)."""
+CELL_RULES = frozenset(IN_CELLS)
+"""The keys of f-puzzles' grid cells that hold rules (their classes in BY_CELL,
+imported when met)."""
 InGrid = tuple[type[Rule], int, Any, Where]
 """A rule kept in a cell of f-puzzles' grid: its kind, the cell, the value, where."""
 
@@ -184,22 +189,31 @@ def _grid(
         for c, cell in enumerate(row):
             if not isinstance(cell, dict):
                 raise where.error(f"R{r + 1}C{c + 1}: expected an object")
+            name = f"R{r + 1}C{c + 1}"
             value = cell.get("value")
             given = cell.get("given") is True or (values_as_givens and value not in (None, ""))
             digit = where.number(value, 0) if given else 0
             if digit is not None and not 0 <= digit <= size:
-                raise where.error(f"R{r + 1}C{c + 1}: value {digit} outside 1..{size}")
+                raise where.error(f"{name}: value {digit} outside 1..{size}")
             cells.append(digit or 0)
-            for key in cell.keys() & IN_GRID:
-                at = where.at(f"R{r + 1}C{c + 1} {key}")
-                in_grid.append((BY_FIELD[key], r * size + c, cell[key], at))
-            region = cell.get("region")
-            custom |= region is not None
-            regions.append(boxes[r * size + c] if region is None else _region(region, where))
+            for key, found in cell.items():
+                if found is None or key in ("value", "given", "region") or key in SCRIBBLES:
+                    continue  # null: f-puzzles' way of leaving a key out
+                if key not in CELL_RULES:
+                    unknown = f"unknown key {key!r}: sudosat cannot solve this puzzle by its rules"
+                    raise where.error(f"{name}: {unknown}")
+                in_grid.append((BY_CELL[key], r * size + c, found, where.at(f"{name} {key}")))
+            if "region" in cell:
+                custom = True
+                regions.append(_region(cell["region"], where.at(name)))
+            else:
+                regions.append(boxes[r * size + c])
     return tuple(cells), regions if custom else [], in_grid
 
 
 def _region(value: Any, where: Where) -> int:
+    if value is None:  # f-puzzles: a cell taken out of every region
+        raise where.error("in no region (region null): every cell must lie in one of the regions")
     if not isinstance(value, int) or value < 0:
         raise where.error(f"region {value!r}: expected a number from 0")
     return value

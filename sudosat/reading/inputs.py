@@ -293,8 +293,9 @@ def _records(lines: Lines) -> bool:
         return False  # decided without loading the module
     from sudosat.reading import records
 
-    if records.opens_list(first[0][1]):  # a json list: a record a line, read or not
-        return True
+    if records.opens_list(first[0][1]):  # a json list: a record a line, read or not...
+        second = lines.peek_content(2)[1:]  # ...unless indented: read whole, item by item
+        return not second or records.one_line(second[0][1])
     return bool(first) and records.is_record_line(first[0][1])
 
 

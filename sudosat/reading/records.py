@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from sudosat.core.errors import InputError
 from sudosat.core.notation import PUZZLE_KEYS, SOLUTION_KEYS
-from sudosat.reading.jsontext import BadJson, load
+from sudosat.reading.jsontext import BadJson, load, load_at
 
 ABOUT = re.compile(r"\s*(title|author|ruleset)\s*:", re.IGNORECASE)
 """A statement of what a puzzle says about itself, whose text may hold ``;``."""
@@ -36,6 +36,13 @@ class Record(NamedTuple):
     column: int = 1
 
 
+def one_line(text: str) -> bool:
+    """Whether a line of a json list is an item of its own (a record or a broken
+    one), as sudosat writes them, or the list's end: not a piece of an indented one."""
+    stripped = text.strip()
+    return is_bracket(stripped) or (stripped.startswith("{") and stripped.rstrip(",") != "{")
+
+
 def is_record_line(text: str) -> bool:
     """Whether a line is a record of sudosat's: a JSON object that is no f-puzzles
     JSON (one without its puzzle field is a record that says so)."""
@@ -43,20 +50,6 @@ def is_record_line(text: str) -> bool:
         return False
     found = _object(text)
     return isinstance(found, dict) and not _is_fpuzzles(found)
-
-
-def is_record_document(text: str) -> bool:
-    """Whether a whole text is one record (``--format json`` of one puzzle) or a
-    list of them (of many)."""
-    stripped = text.strip()
-    if not stripped.startswith(("{", "[")):
-        return False
-    try:
-        found = load(stripped)
-    except BadJson:
-        return False
-    items = found if isinstance(found, list) else [found]
-    return bool(items) and all(isinstance(i, dict) and not _is_fpuzzles(i) for i in items)
 
 
 def check_json(text: str, source: str) -> None:
@@ -94,10 +87,81 @@ def read_line(text: str) -> Record:
     return of(found)
 
 
-def read_document(text: str) -> list[Record]:
-    """The records of ``--format json`` output: one object, or a list of them."""
-    found = load(text)
-    return [of(item) for item in (found if isinstance(found, list) else [found])]
+class Item(NamedTuple):
+    """A record of a document, and where it starts (1-based)."""
+
+    line: int
+    column: int
+    record: Record
+
+
+RECORD_START = re.compile(r"[\[,]\s*(?=\{)")
+"""Where a list's next object may start: after its bracket or a comma."""
+
+
+def read_document(text: str) -> list[Item] | None:
+    """The records of ``--format json`` output (one object, or a list of them), each
+    with where it starts; None when ``text`` holds none (f-puzzles' JSON, a header
+    such as ``[Puzzle]``). A list is read an item at a time, so that a broken item
+    is a record of its own that says so, and those after it are read."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        found = _object(text)
+        if not isinstance(found, dict) or _is_fpuzzles(found):
+            return None
+        return [Item(*_place(text, len(text) - len(stripped)), of(found))]
+    if not stripped.startswith("["):
+        return None
+    items: list[Item] = []
+    at = len(text) - len(stripped) + 1
+    while (at := _next_value(text, at)) < len(text) and text[at] != "]":
+        try:
+            found, end = load_at(text, at)
+        except BadJson as err:  # said where it breaks
+            error = Record(error=f"a JSON record that does not parse: {err}")
+            items.append(Item(*_place(text, max(err.position, at)), error))
+            end = _resync(text, at + 1)
+        else:
+            if isinstance(found, dict) and _is_fpuzzles(found):
+                return None  # a list of f-puzzles' JSON is none of ours
+            record = of(found) if isinstance(found, dict) else Record(error=NO_OBJECT)
+            items.append(Item(*_place(text, at), record))
+        at = end
+    return items if _ours(items, stripped) else None
+
+
+NO_OBJECT = "a JSON record: expected one object with a puzzle"
+
+
+def _next_value(text: str, at: int) -> int:
+    """Where the next item of a list starts: past spaces and a comma."""
+    while at < len(text) and (text[at].isspace() or text[at] == ","):
+        at += 1
+    return at
+
+
+def _resync(text: str, start: int) -> int:
+    """Where the first readable record after a broken item starts (an object with a
+    puzzle, after a comma or the list's bracket); the end of ``text`` if none."""
+    for match in RECORD_START.finditer(text, start):
+        try:
+            found, _ = load_at(text, match.end())
+        except BadJson:
+            continue
+        if isinstance(found, dict) and _puzzle_key(found):
+            return match.end()
+    return len(text)
+
+
+def _place(text: str, at: int) -> tuple[int, int]:
+    """Line and column (1-based) of offset ``at``."""
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def _ours(items: list[Item], stripped: str) -> bool:
+    """Whether a list's items are sudosat's records: one is, or the list opens with an
+    object (a list of broken records is still one, not a grid)."""
+    return any(not item.record.error for item in items) or stripped[1:].lstrip().startswith("{")
 
 
 def of(found: dict[str, Any]) -> Record:

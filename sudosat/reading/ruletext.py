@@ -64,17 +64,30 @@ COMMENT = re.compile(r"(?:^|\s)#.*$")
 WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*[+-]?")
 
 
-def _near(word: str) -> list[str]:
-    """The rule words close to a misspelled one (``anti-kngiht``: anti-knight)."""
+def _near(word: str, stems: bool = False) -> list[str]:
+    """The rule words close to a misspelled one (``anti-kngiht``: anti-knight);
+    with ``stems``, also those whose own stem it holds (``kingsmove``: anti-king)."""
     import difflib  # only a misspelled rule needs it
 
     by_word = rule_words()
     near = difflib.get_close_matches(word, list(by_word), n=6, cutoff=0.75)
     if not near:
-        return []
+        return _holding_stem(word) if stems else []
     score = {w: difflib.SequenceMatcher(None, word, w).ratio() for w in near}
     best = max(score.values())  # the closest, and any about as close
     return list(dict.fromkeys(by_word[w].words[0] for w in near if score[w] >= best - 0.05))[:3]
+
+
+def _holding_stem(word: str) -> list[str]:
+    """The rules whose stem (a part of four letters or more of their words that no
+    other rule's words have: ``king`` of anti-king) ``word`` holds."""
+    owners: dict[str, set[type[Rule]]] = {}
+    for known, kind in rule_words().items():
+        for part in re.split(r"[-+]", known.removeprefix("anti")):
+            if len(part) >= 4:
+                owners.setdefault(part, set()).add(kind)
+    found = [kinds.pop() for part, kinds in owners.items() if len(kinds) == 1 and part in word]
+    return sorted({kind.words[0] for kind in found})[:3]
 
 
 @dataclass
@@ -120,8 +133,10 @@ def is_statement(text: str) -> bool:
     words = [w for w in re.split(r"[,\s]+", text.strip()) if w]
     if all(w.lower() in by_word and by_word[w.lower()].flag for w in words):
         return True
-    # anti-kngiht: a misspelled rule, reported as one rather than as a row of cells
-    return all(WORD.fullmatch(w) for w in words) and any(_near(w.lower()) for w in words)
+    # anti-kngiht: a misspelled rule, reported as one rather than as a row of cells;
+    # in lower case, as rules are typed, a word holding a rule's stem too (kingsmove)
+    stems = text.islower()
+    return all(WORD.fullmatch(w) for w in words) and any(_near(w.lower(), stems) for w in words)
 
 
 def split(text: str, source: str) -> tuple[Statements, str]:
@@ -254,7 +269,7 @@ def _known(word: str) -> str:
     """What to say after an unknown rule's word: the words near it, else every rule."""
     by_word = rule_words()
 
-    near = _near(word.lower())
+    near = _near(word.lower(), stems=True)
     if near:
         return f"; did you mean {' or '.join(near)}?"
     return "; known: " + ", ".join(sorted({cls.words[0] for cls in by_word.values()}))

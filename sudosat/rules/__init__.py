@@ -12,6 +12,6 @@ looked up in :data:`BY_FIELD` or :data:`BY_WORD`, which :mod:`index` says
 from __future__ import annotations
 
 from sudosat.core.puzzle import Rules
-from sudosat.rules.base import BY_FIELD, BY_WORD, Rule, Where, load_all, rule
+from sudosat.rules.base import BY_CELL, BY_FIELD, BY_WORD, Rule, Where, load_all, rule
 
-__all__ = ["BY_FIELD", "BY_WORD", "Rule", "Rules", "Where", "load_all", "rule"]
+__all__ = ["BY_CELL", "BY_FIELD", "BY_WORD", "Rule", "Rules", "Where", "load_all", "rule"]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from sudosat.core.errors import InputError
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.index import FIELDS, WORDS
+from sudosat.rules.index import FIELDS, IN_CELLS, WORDS
 
 if TYPE_CHECKING:
     from sudosat.core.draw import Pen
@@ -53,9 +53,11 @@ class Rule:
     technique: ClassVar[str] = "rule"
     """The name setters give a deduction of this rule alone (``cage combinations``),
     as a logical path's step says it."""
-    in_grid: ClassVar[bool] = False
-    """f-puzzles keeps it in a cell of its grid (``givenPencilMarks``), not in a
-    field of its own: read from there, written back by :meth:`grid_entry`."""
+    cell_key: ClassVar[str] = ""
+    """The key of f-puzzles' grid cells it is read from, where f-puzzles keeps it in
+    a cell (``givenPencilMarks``; ``parity``, as older saves keep odd and even
+    cells), or "": read by :meth:`from_cell`, written back by :meth:`grid_entry`
+    when it has no field of its own."""
     relative: ClassVar[bool] = False
     """Its meaning depends on which other rules are there (:meth:`settle`), so
     taking one of them away can constrain more, not less (a negative constraint)."""
@@ -69,6 +71,21 @@ class Rule:
     def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
         """The rules of a text line ``WORD [VALUE]: CELLS`` (a flag: ``WORD`` alone)."""
         raise NotImplementedError
+
+    @classmethod
+    def from_cell(cls, cell: int, value: Any, where: Where) -> list[Rule]:
+        """The rules a grid cell's :attr:`cell_key` holds. By default ``value`` names
+        the rule by its f-puzzles field, in f-puzzles' spelling (``"Even"``), as
+        f-puzzles reads it: lower case, spaces removed."""
+        kind = BY_FIELD.get(value.replace(" ", "").lower()) if isinstance(value, str) else None
+        if kind is None or kind.cell_key != cls.cell_key:
+            named = sorted(k.field for k in BY_FIELD.values() if k.cell_key == cls.cell_key)
+            expected = " or ".join(f'"{name.capitalize()}"' for name in named)
+            raise where.error(f"expected {expected}, found {str(value)[:20]!r}")
+        found: list[Rule] = kind.from_fpuzzles(
+            [{"cell": fpuzzles_cells([cell], where.size)[0]}], where
+        )
+        return found
 
     def encode(self, b: Builder) -> None:
         """Its clauses, through the builder's literals."""
@@ -219,13 +236,19 @@ def load_all() -> None:
 
 
 BY_FIELD = Registry(FIELDS)
+BY_CELL = Registry(IN_CELLS)
+"""A rule class by the key of f-puzzles' grid cells it is kept under (kinds that
+share a key, odd and even under ``parity``, read each other's values)."""
 BY_WORD = Registry(WORDS)
 
 
 def rule(cls: R) -> R:
-    """Registers a rule class under its f-puzzles field and its text words."""
+    """Registers a rule class under its f-puzzles field, the key it has in f-puzzles'
+    grid cells, and its text words."""
     if cls.field:
         BY_FIELD[cls.field] = cls
+    if cls.cell_key:
+        BY_CELL[cls.cell_key] = cls
     for word in cls.words:
         BY_WORD[word] = cls
     return cls

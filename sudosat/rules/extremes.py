@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Extreme(CellRule):
     family: ClassVar[str] = "minimum and maximum cells"
+    cell_key: ClassVar[str] = "extreme"
+    """Older f-puzzles saves keep them in the grid: ``"extreme": "Minimum"``."""
     smaller: ClassVar[bool] = True
     relative: ClassVar[bool] = True
 

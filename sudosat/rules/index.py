@@ -45,8 +45,10 @@ FIELDS = {
     "zipperline": "zipper",
 }
 
-IN_GRID = {
+IN_CELLS = {
+    "extreme": "extremes",
     "givenPencilMarks": "marks",
+    "parity": "parity",
 }
 
 WORDS = {

@@ -30,16 +30,14 @@ class GivenMarks(CellRule):
     )
     takes: ClassVar[str] = "the digits the cell may hold"
     field: ClassVar[str] = "givenPencilMarks"
-    in_grid: ClassVar[bool] = True
+    cell_key: ClassVar[str] = "givenPencilMarks"
     words: ClassVar[tuple[str, ...]] = ("marks", "pencil-marks")
     family: ClassVar[str] = "given pencil marks"
 
     values: tuple[int, ...] = ()
 
     @classmethod
-    def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
-        """``value``: (cell, the cell's ``givenPencilMarks``) of f-puzzles' grid."""
-        cell, marks = value
+    def from_cell(cls, cell: int, marks: Any, where: Where) -> list[Rule]:
         if not isinstance(marks, list) or not all(type(m) is int for m in marks):
             raise where.error(f"givenPencilMarks: expected a list of digits, found {marks!r:.20}")
         return [cls.made(cell, marks, where)] if marks else []

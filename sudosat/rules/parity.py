@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Parity(CellRule):
     family: ClassVar[str] = "odd and even cells"
+    cell_key: ClassVar[str] = "parity"
+    """Older f-puzzles saves keep an odd or even cell in the grid: ``"parity": "Even"``."""
     remainder: ClassVar[int] = 1
 
     def allowed(self, size: int) -> dict[int, int]:

@@ -41,12 +41,14 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from pysat.solvers import Solver
@@ -394,56 +396,175 @@ def found_in(folder: Path) -> list[Path]:
     return found
 
 
-def check(folder: Path, checker: str = "dratify") -> Verdict:
-    """Every claim of the certificate in ``folder``, checked (see the module)."""
+MAX_FILE = 4 << 30
+"""The largest file ``verify`` reads by default (4 GiB: far above any real proof)."""
+MAX_MANIFEST = 64 << 20
+"""The largest manifest read (a count's thousands of solutions are a few MB)."""
+
+
+def check(folder: Path, checker: str = "dratify", max_file: int = MAX_FILE) -> Verdict:
+    """Every claim of the certificate in ``folder``, checked (see the module). The
+    folder is hostile input: only files inside it that the manifest hashes are
+    read, none past ``max_file`` bytes, each hashed as it streams before it is
+    read whole."""
     start = time.perf_counter()
     verdict = Verdict(folder)
-    manifest = _manifest(folder)
-    claim = manifest.get("claim") or {}
-    files = manifest.get("sha256") or {}
-    texts = {}
-    for name, digest in files.items():
-        path = folder / name
-        if not path.is_file():
-            verdict.problems.append(f"{name} is missing")
-            continue
-        texts[name] = path.read_text()
-        if _sha(texts[name]) != digest:
-            verdict.problems.append(f"{name} was changed: its SHA-256 is not the manifest's")
-    status = claim.get("status")
-    if status not in STATUSES:
-        raise NotACertificate(f"{folder / 'manifest.json'}: no claim sudosat knows")
-    if verdict.problems:
+    try:
+        claim = Claim.of(_manifest(folder))
+        texts = {name: _read(folder, name, digest, max_file) for name, digest in claim.files}
+    except Refused as err:
+        verdict.problems.append(str(err))
         return _done(verdict, start)
+    status = claim.status
     try:
         puzzle = _parse(texts["puzzle.txt"], folder)
     except InputError as err:
         verdict.problems.append(f"puzzle.txt cannot be read: {err}")
         return _done(verdict, start)
     clauses, text, nv = full_cnf(puzzle)
-    if texts.get("puzzle.cnf") != text:
+    if texts["puzzle.cnf"] != text:
         verdict.problems.append("puzzle.cnf is not the full CNF of puzzle.txt")
         return _done(verdict, start)
     grids = []
-    for number, pair in enumerate(claim.get("solutions", []), 1):
+    for number, pair in enumerate(claim.solutions, 1):
         grids.append(_check_solution(puzzle, clauses, nv, texts, pair, number, verdict))
     if None in grids:
         return _done(verdict, start)
     found = [g for g in grids if g is not None]
     if status == "candidates":
-        extra = _claimed_candidates(puzzle, found, texts.get(claim.get("candidates", "")), verdict)
+        extra = _claimed_candidates(puzzle, found, texts[claim.candidates], verdict)
         why = LEFT_OUT
     else:
         extra = _counted(status, found, [blocking(puzzle, g) for g in found], verdict)
         why = BLOCKED
     if status in PROVEN and extra is not None:
-        if texts.get(claim.get("cnf", "")) != _with(text, nv, len(clauses), extra, why):
+        if texts[claim.cnf] != _with(text, nv, len(clauses), extra, why):
             verdict.problems.append(f"claim.cnf is not puzzle.cnf with {CLAIMED[status]}")
         else:
-            name, formula = claim.get("proof", ""), (nv, [*clauses, *extra])
-            _check_proof(texts[claim["cnf"]], texts.get(name, ""), checker, verdict, name, formula)
+            formula = (nv, [*clauses, *extra])
+            _check_proof(
+                texts[claim.cnf], texts[claim.proof], checker, verdict, claim.proof, formula
+            )
     verdict.status = status
     return _done(verdict, start)
+
+
+class Refused(ValueError):
+    """A manifest or a file the certificate cannot be checked with: it is not valid."""
+
+
+@dataclass
+class Claim:
+    """What a manifest claims, and the files it needs, each with its hash."""
+
+    status: str
+    solutions: list[tuple[str, str]]
+    """Each solution's file and its model's."""
+    cnf: str = ""
+    proof: str = ""
+    candidates: str = ""
+    files: list[tuple[str, str]] = field(default_factory=list)
+    """Every file the claim needs (``puzzle.txt`` and ``puzzle.cnf`` too), with its
+    SHA-256 from the manifest."""
+
+    @classmethod
+    def of(cls, manifest: dict[str, Any]) -> Claim:
+        """The claim of a manifest; Refused, saying what is wrong with it."""
+        claim, hashes = manifest.get("claim"), manifest.get("sha256")
+        if not isinstance(claim, dict):
+            raise Refused("the manifest's claim is not an object")
+        if not isinstance(hashes, dict):
+            raise Refused("the manifest's sha256 is not an object of file names and hashes")
+        status = claim.get("status")
+        if status not in STATUSES:
+            raise Refused(
+                f"the manifest claims {str(status)[:20]!r}: none of {', '.join(STATUSES)}"
+            )
+        listed = claim.get("solutions", [])
+        if not isinstance(listed, list) or not all(
+            isinstance(p, dict) and _names(p.get("solution"), p.get("model")) for p in listed
+        ):
+            raise Refused("the manifest's solutions are not a list of solution and model files")
+        found = cls(status, [(p["solution"], p["model"]) for p in listed])
+        needed = ["puzzle.txt", "puzzle.cnf", *(name for pair in found.solutions for name in pair)]
+        if status == "candidates":
+            found.candidates = _named(claim, "candidates")
+            needed.append(found.candidates)
+        if status in PROVEN:
+            found.cnf, found.proof = _named(claim, "cnf"), _named(claim, "proof")
+            needed += [found.cnf, found.proof]
+        for name in dict.fromkeys(needed):
+            digest = hashes.get(name)
+            if not isinstance(digest, str) or not re.fullmatch("[0-9a-f]{64}", digest):
+                raise Refused(f"{name} has no SHA-256 in the manifest")
+            found.files.append((name, digest))
+        return found
+
+
+def _names(*names: Any) -> bool:
+    return all(isinstance(name, str) and name for name in names)
+
+
+def _named(claim: dict[str, Any], key: str) -> str:
+    """The file a claim names under ``key``; Refused when it names none."""
+    name = claim.get(key)
+    if not _names(name):
+        raise Refused(f"the manifest's claim names no {key} file")
+    return str(name)
+
+
+CHUNK = 1 << 20
+
+
+def _read(folder: Path, name: str, digest: str, cap: int) -> str:
+    """The text of a file of the certificate, once it is shown to lie inside
+    ``folder`` (no absolute path, no ``..``, no link out), to be a regular file of
+    at most ``cap`` bytes, and to have the manifest's hash (streamed, before it is
+    read whole); Refused otherwise."""
+    if PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts or "\0" in name:
+        raise Refused(f"{name[:60]!r} is not a file of the certificate's folder")
+    try:
+        fd = os.open(folder / name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise Refused(f"{name} is missing") from None
+    except OSError as err:
+        raise Refused(f"{name} cannot be read ({err.strerror})") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):  # a folder, a FIFO that never ends, a device
+        os.close(fd)
+        raise Refused(f"{name} is not a regular file")
+    with os.fdopen(fd, "rb") as file:
+        if not _inside(fd, folder / name, folder):
+            raise Refused(f"{name} leads out of the certificate's folder")
+        if info.st_size > cap:
+            raise Refused(f"{name} is {info.st_size:,} bytes, past the cap of {cap:,} (--max-size)")
+        streamed, size = hashlib.sha256(), 0
+        while chunk := file.read(CHUNK):
+            size += len(chunk)
+            if size > cap:
+                raise Refused(f"{name} grew past the cap of {cap:,} bytes (--max-size)")
+            streamed.update(chunk)
+        if streamed.hexdigest() != digest:
+            raise Refused(f"{name} was changed: its SHA-256 is not the manifest's")
+        file.seek(0)
+        try:
+            data = file.read(cap + 1)
+            text = data.decode()
+        except MemoryError:
+            raise Refused(f"{name} is too big to check in this machine's memory") from None
+        except UnicodeDecodeError:
+            raise Refused(f"{name} is not UTF-8 text") from None
+    if hashlib.sha256(data).hexdigest() != digest:  # changed while being read
+        raise Refused(f"{name} was changed: its SHA-256 is not the manifest's")
+    return text
+
+
+def _inside(fd: int, path: Path, folder: Path) -> bool:
+    """Whether the file open as ``fd`` lies inside ``folder`` (as the kernel names
+    it: links followed, and no name swapped after the open)."""
+    proc = Path(f"/proc/self/fd/{fd}")
+    real = Path(os.readlink(proc)) if proc.is_symlink() else path.resolve()
+    return real.is_relative_to(folder.resolve())
 
 
 CLAIMED = {
@@ -496,11 +617,15 @@ def _done(verdict: Verdict, start: float) -> Verdict:
     return verdict
 
 
-def _manifest(folder: Path) -> dict:  # type: ignore[type-arg]
+def _manifest(folder: Path) -> dict[str, Any]:
+    """The manifest; NotACertificate when there is none to read (bad input, exit 2)."""
     path = folder / "manifest.json"
     try:
+        size = path.stat().st_size
+        if size > MAX_MANIFEST:
+            raise NotACertificate(f"{path}: {size:,} bytes, past a manifest's {MAX_MANIFEST:,}")
         found = json.loads(path.read_text())
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, RecursionError) as err:
         raise NotACertificate(f"{path}: no certificate here ({err.__class__.__name__})") from None
     if not isinstance(found, dict) or found.get("format") != FORMAT:
         raise NotACertificate(f"{path}: not a {FORMAT}")
@@ -518,13 +643,13 @@ def _check_solution(
     clauses: list[list[int]],
     nv: int,
     texts: dict[str, str],
-    pair: dict[str, str],
+    pair: tuple[str, str],
     number: int,
     verdict: Verdict,
 ) -> Grid | None:
     """A solution kept by its rules' own checks and spelled by a model of the CNF."""
     n = puzzle.size
-    words = texts.get(pair.get("solution", ""), "").split()
+    words = texts[pair[0]].split()
     values = [int(w) if w.isascii() and w.isdigit() else -1 for w in words]
     if len(values) != n * n or not all(1 <= v <= n for v in values):
         verdict.problems.append(f"solution-{number} is not a grid of {n}x{n} values")
@@ -534,7 +659,7 @@ def _check_solution(
         verdict.problems.append(f"solution-{number} breaks the puzzle: {problem}")
         return None
     try:
-        model = [int(x) for x in texts.get(pair.get("model", ""), "").split()]
+        model = [int(x) for x in texts[pair[1]].split()]
     except ValueError:
         verdict.problems.append(f"model-{number} is not a list of literals")
         return None

@@ -572,7 +572,9 @@ def check_answer(
     puzzle that has a solution raises SolverError.
     """
     if answer.status == dimacs.UNSAT:
-        if not trusted and solve(puzzle, max_solutions=1).status == Status.SOLVED:
+        # Any solution found refutes the answer: a search that settles the puzzle
+        # by deduction alone reports it unique, not merely solved.
+        if not trusted and solve(puzzle, max_solutions=1).solutions:
             raise SolverError(
                 "the solver answered UNSATISFIABLE, but the puzzle has a solution "
                 "(--trust-solver skips this check)"

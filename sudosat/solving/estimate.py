@@ -76,6 +76,17 @@ MOST_RESAMPLES = 20_000
 """Bootstrap resamples at most: past its reach (a tiny ``delta``) the quantiles are
 at least the normal ones."""
 METHODS = ("sampling", "approxmc")
+LEAST_SAMPLED_DELTA = 1e-6
+"""The smallest ``delta`` a sampled interval is given for: past the resamples'
+reach its tails are the normal ones, and no few hundred samples speak for odds
+smaller than one in a million (ApproxMC's bound takes any ``delta``)."""
+
+
+def confidence(delta: float) -> str:
+    """``95%`` for ``delta`` 0.05, with the digits it needs (``99.9999%``), never
+    rounded up to a certainty it is not."""
+    digits = max(0, math.ceil(-math.log10(delta)) - 1)
+    return f"{(1 - delta) * 100:.{digits}f}".rstrip("0").rstrip(".") + "%"
 
 
 @dataclass
@@ -123,7 +134,7 @@ class Estimate:
             return str(int(self.estimate))
         if self.at_least:
             return f"at least {int(self.low)} (out of time while counting them)"
-        sure = f"{(1 - self.delta) * 100:g}% confidence"
+        sure = f"{confidence(self.delta)} confidence"
         said = f"about {self.estimate:.3g} ({self.low:.3g} to {self.high:.3g} at {sure}"
         if self.method == "approxmc":
             said += ", ApproxMC"
@@ -153,6 +164,8 @@ def estimate(
         raise ValueError("epsilon and delta must lie between 0 and 1")
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}")
+    if method == "sampling" and delta < LEAST_SAMPLED_DELTA:
+        raise ValueError(f"a sampled interval takes delta {LEAST_SAMPLED_DELTA:g} or more")
     start = time.perf_counter()
     deadline = deadline_after(timeout)
     if exact_limit < 0:
