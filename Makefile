@@ -57,6 +57,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/hardest.py
 	$(PY) benchmarks/certify.py
 	$(PY) benchmarks/serve.py
+	$(PY) benchmarks/serve_attack.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).
 readme: $(VENV)/.installed

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -77,16 +78,19 @@ def _without(puzzle: Puzzle, rules: list[object], gone: list[object]) -> Puzzle:
     return made
 
 
-def payload(puzzle: Puzzle) -> str:
-    return str(lzstring.LZString().compressToBase64(json.dumps(write(puzzle))))
+def payload(puzzle: Puzzle, **fields: object) -> str:
+    return str(lzstring.LZString().compressToBase64(json.dumps({**write(puzzle), **fields})))
 
 
-async def replies(address: str, states: list[Puzzle]) -> list[float]:
+async def replies(address: str, states: list[Puzzle], cap: int = 1) -> list[float]:
+    """Each state's true candidates asked for as the plugin asks (with its solution
+    cap), 250 ms after the last reply; the time of each from the send to the reply."""
     times = []
+    options = [f"truecandidatesnumsolutions={cap}"] if cap > 1 else []
     async with connect(address, max_size=None) as socket:
         for nonce, puzzle in enumerate(states, 1):
             message = {"nonce": nonce, "command": "truecandidates", "dataType": "fpuzzles"}
-            message["data"] = payload(puzzle)
+            message["data"] = payload(puzzle, truecandidatesoptions=options)
             start = time.perf_counter()
             await socket.send(json.dumps(message))
             while json.loads(await socket.recv())["nonce"] != nonce:
@@ -117,6 +121,86 @@ def library_times(states: list[Puzzle]) -> list[float]:
     return times
 
 
+BLANK_SCENARIOS = {
+    "9x9 killer (puzzles/killer.txt)": ("killer.txt", (0.025, 0.100), (0.050, 0.250)),
+    "9x9 thermometers and arrows (puzzles/thermo-arrow.json)": (
+        "thermo-arrow.json",
+        (0.025, 0.100),
+        (0.050, 0.250),
+    ),
+    "9x9 with dots (puzzles/variants.links #1)": ("variants.links", (0.025, 0.100), (0.050, 0.250)),
+    "16x16 killer (puzzles/killer-16x16.links #1)": ("killer-16x16.links", (0.5, 3.0), None),
+    "25x25 killer (puzzles/killer-25x25.links #1)": ("killer-25x25.links", (2.0, 10.0), None),
+}
+"""Setting from a blank grid (issue 57): each scenario's puzzle, and the targets
+(median, worst) with cap 1 and with cap 8 (None: not set)."""
+
+
+def from_blank(puzzle: Puzzle) -> list[Puzzle]:
+    """A setter's session from a blank grid: the rules one at a time in reading
+    order of their first cell (cages row by row), then the givens row by row;
+    a state after each part added."""
+    rules = sorted(
+        puzzle.rules.constraints if puzzle.rules else (),
+        key=lambda rule: min(rule.cells(), default=0),
+    )
+    cells = [0] * len(puzzle.cells)
+    states = []
+    for count in range(1, len(rules) + 1):
+        made = replace(puzzle, cells=tuple(cells))
+        states.append(replace(made, rules=Rules.of(puzzle.layout, rules[:count])))
+    for cell, value in puzzle.givens:
+        cells[cell] = value
+        states.append(replace(puzzle, cells=tuple(cells)))
+    return states
+
+
+def start_server(tree: Path, timeout: float) -> tuple[subprocess.Popen[bytes], str]:
+    """A cold ``sudosat serve`` of ``tree`` (run from its folder: ``-m`` puts the
+    working folder first on the path), answering from nothing: no cache."""
+    command = [sys.executable, "-m", "sudosat", "serve", "--host", "127.0.0.1", "--port", "0"]
+    command += ["--cache", "0", "--timeout", str(timeout)]
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    server = subprocess.Popen(command, stderr=subprocess.PIPE, env=env, cwd=tree)
+    assert server.stderr is not None
+    found = re.search(rb"ws://[^:]+:(\d+)/", server.stderr.readline())
+    assert found is not None
+    return server, f"ws://127.0.0.1:{int(found[1])}/"
+
+
+def setting_from_blank(trees: list[Path], only: str | None, timeout: float) -> None:
+    """Every scenario from blank, caps 1 and 8, a cold server of each tree each time."""
+    print(f"\n{'setting from blank':58} {'cap':>3} {'edits':>5}  median / worst, under 250 ms")
+    for name, (relative, *targets) in BLANK_SCENARIOS.items():
+        if only and only not in name:
+            continue
+        puzzle = first(relative)
+        if puzzle is None:
+            print(f"{name:58} (not here)")
+            continue
+        states = from_blank(puzzle)
+        for cap, target in zip((1, 8), targets, strict=True):
+            said = []
+            for tree in trees:
+                server, address = start_server(tree, timeout)
+                try:
+                    times = asyncio.run(replies(address, states, cap))
+                finally:
+                    server.terminate()
+                    server.wait()
+                under = sum(t < 0.25 for t in times) / len(times)
+                median, worst = statistics.median(times), max(times)
+                verdict = ""
+                if tree == ROOT and target is not None:
+                    met = median <= target[0] and worst <= target[1]
+                    verdict = (
+                        f" (target {target[0]:g}/{target[1]:g} s: {'met' if met else 'MISSED'})"
+                    )
+                label = "" if tree == ROOT else f"[{tree}] "
+                said.append(f"{label}{median:.3f} / {worst:.3f} s, {under:.0%}{verdict}")
+            print(f"{name:58} {cap:3} {len(states):5}  " + "; ".join(said))
+
+
 def first(relative: str) -> Puzzle | None:
     if relative.endswith((".txt", ".json")) and (ROOT / "puzzles" / relative).exists():
         return parse((ROOT / "puzzles" / relative).read_text())
@@ -131,7 +215,16 @@ def main() -> int:
     parser.add_argument("--no-cli", action="store_true", help="Leave out sudosat candidates.")
     parser.add_argument("--only", help="The workloads whose name holds this text.")
     parser.add_argument("--timeout", type=float, default=120, help="The server's job limit.")
+    parser.add_argument("--before", type=Path, help="Setting from blank on this tree too.")
+    parser.add_argument(
+        "--part", choices=("edits", "blank", "all"), default="all", help="Which benchmark."
+    )
     args = parser.parse_args()
+    if args.part != "edits":
+        trees = [args.before, ROOT] if args.before else [ROOT]
+        setting_from_blank(trees, args.only, args.timeout)
+    if args.part == "blank":
+        return 0
     command = [SUDOSAT, "serve", "--host", "127.0.0.1", "--port", "0", "--cache", "0"]
     command += ["--timeout", str(args.timeout)]
     server = subprocess.Popen(command, stderr=subprocess.PIPE)

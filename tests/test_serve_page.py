@@ -16,8 +16,9 @@ import signal
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -123,6 +124,23 @@ def tab_of(port: int, page: str) -> str:
     pytest.fail("no tab with the page")
 
 
+def in_browser(page: str, test: Callable[[Tab], Awaitable[None]], connected: bool = True) -> None:
+    """``test`` run on a headless Chromium's tab showing ``page`` (once the page says
+    it is connected, unless not ``connected``: it may be at work at once)."""
+    with browser(page) as port:
+
+        async def drive() -> None:
+            async with connect(tab_of(port, page.split("#")[0]), max_size=None) as socket:
+                tab = Tab(socket)
+                if connected:
+                    await tab.until(
+                        "document.getElementById('status').textContent === 'Connected.'"
+                    )
+                await test(tab)
+
+        asyncio.run(drive())
+
+
 def sudokupad_link() -> str:
     """A SudokuPad link of the bundled killer with every other cage: several solutions."""
     puzzle = parse((PUZZLES / "killer.txt").read_text())
@@ -143,31 +161,70 @@ def test_the_page_shows_the_true_candidates_of_a_pasted_link() -> None:
     link = sudokupad_link()
     expected = candidates(parse(link))
     assert str(expected.outcome.status) == "multiple"
+
+    async def test(tab: Tab) -> None:
+        await tab.run(
+            "const box = document.getElementById('puzzle');"
+            f"box.value = {json.dumps(link)};"
+            "box.dispatchEvent(new Event('paste')); true"
+        )
+        shown = await tab.until("document.getElementById('marks').dataset.candidates")
+        assert tuple(tuple(v) for v in json.loads(shown)) == expected.marks
+        status = await tab.run("document.getElementById('status').textContent")
+        assert status.startswith("multiple:")
+        assert await tab.run("document.querySelector('#grid svg') !== null")
+        await tab.run("document.getElementById('path').click(); true")
+        await tab.until(  # (the steps listed while it works, then the path)
+            "document.getElementById('status').textContent.startsWith('Path')"
+        )
+        assert await tab.run("document.querySelectorAll('#steps li').length") > 0
+        await tab.run("document.getElementById('next').click(); true")
+        await tab.until("document.getElementById('status').textContent.includes('step 1 of')")
+
     with server() as (_, address):
-        page = address.replace("ws://", "http://")
-        with browser(page) as port:
+        in_browser(address.replace("ws://", "http://"), test)
 
-            async def drive() -> None:
-                async with connect(tab_of(port, page), max_size=None) as socket:
-                    tab = Tab(socket)
-                    await tab.until(
-                        "document.getElementById('status').textContent === 'Connected.'"
-                    )
-                    await tab.run(
-                        "const box = document.getElementById('puzzle');"
-                        f"box.value = {json.dumps(link)};"
-                        "box.dispatchEvent(new Event('paste')); true"
-                    )
-                    shown = await tab.until("document.getElementById('marks').dataset.candidates")
-                    assert tuple(tuple(v) for v in json.loads(shown)) == expected.marks
-                    status = await tab.run("document.getElementById('status').textContent")
-                    assert status.startswith("multiple:")
-                    assert await tab.run("document.querySelector('#grid svg') !== null")
-                    await tab.run("document.getElementById('path').click(); true")
-                    await tab.until("document.querySelectorAll('#steps li').length > 0")
-                    await tab.run("document.getElementById('next').click(); true")
-                    await tab.until(
-                        "document.getElementById('status').textContent.includes('step 1 of')"
-                    )
 
-            asyncio.run(drive())
+def test_a_link_in_the_page_s_address_is_shown_at_once() -> None:
+    """``http://localhost:PORT/#LINK``: the page asks as soon as its one socket opens."""
+    link = sudokupad_link()
+    expected = candidates(parse(link))
+
+    async def test(tab: Tab) -> None:
+        shown = await tab.until("document.getElementById('marks').dataset.candidates")
+        assert tuple(tuple(v) for v in json.loads(shown)) == expected.marks
+        status = await tab.run("document.getElementById('status').textContent")
+        assert status.startswith("multiple:")
+
+    with server() as (_, address):
+        page = address.replace("ws://", "http://") + "#" + urllib.parse.quote(link)
+        in_browser(page, test, connected=False)
+
+
+def test_a_long_path_shows_its_steps_stops_at_the_limit_and_can_be_cancelled() -> None:
+    """The several-solution killer's path takes tens of seconds: with --timeout 6 the
+    page lists the steps found so far and stops with them; Cancel stops it sooner."""
+    link = sudokupad_link()
+
+    async def test(tab: Tab) -> None:
+        await tab.run(
+            f"document.getElementById('puzzle').value = {json.dumps(link)};"
+            "document.getElementById('path').click(); true"
+        )
+        status = await tab.until(
+            "(s => s.startsWith('Path') || s.startsWith('Stopped') ? s : null)"
+            "(document.getElementById('status').textContent)"
+        )
+        assert "timeout" in status or status.startswith("Stopped"), status
+        assert await tab.run("document.querySelectorAll('#steps li').length") > 0
+        await tab.run("document.getElementById('path').click(); true")
+        await tab.until("document.getElementById('cancel').disabled === false")
+        await tab.run("document.getElementById('cancel').click(); true")
+        await tab.until(
+            "(s => s.startsWith('Cancelled') ? s : null)"
+            "(document.getElementById('status').textContent)"
+        )
+        assert await tab.run("document.getElementById('cancel').disabled")
+
+    with server("--timeout", "6") as (_, address):
+        in_browser(address.replace("ws://", "http://"), test)

@@ -7,9 +7,7 @@ import sys
 
 import click
 
-from sudosat.commands.common import (
-    Real,
-)
+from sudosat.commands.common import ByteSize, Real
 from sudosat.system.process import (
     stopped,
 )
@@ -47,10 +45,26 @@ from sudosat.system.process import (
 )
 @click.option(
     "--cache",
-    type=click.IntRange(0),
-    default=256,
+    type=ByteSize(),
+    default="256MiB",
     show_default=True,
-    help="Answers kept, to answer a repeated puzzle at once (0: none).",
+    help="Memory for answers kept, to answer a repeated puzzle at once (a size: "
+    "64MiB, 1GiB; 0: none). What each answer holds is counted.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    default=None,
+    help="Jobs at work at once, over every connection (default: the cores). One "
+    "more is answered as busy.",
+)
+@click.option(
+    "--memory",
+    type=ByteSize(),
+    default=None,
+    help="Memory the jobs at work may take in all, by their estimates (a size; "
+    "default: half the machine's). A job past it is answered as busy, or as too "
+    "big when it alone is.",
 )
 @click.option(
     "--max-frame",
@@ -66,6 +80,8 @@ def serve(
     allow_origins: tuple[str, ...],
     timeout: float,
     cache: int,
+    jobs: int | None,
+    memory: int | None,
     max_frame: int,
 ) -> None:
     """Answer the f-puzzles solver plugin: a websocket server on localhost:4545.
@@ -75,13 +91,17 @@ def serve(
     count, estimate, the solution path and steps are then sudosat's. Open
     http://localhost:4545/ for a page that takes any link or puzzle sudosat
     reads (SudokuPad links too) and shows its candidates and logical path.
-    Ctrl-C or SIGTERM stops it, with every worker process.
+    Ctrl-C or SIGTERM stops it, with every worker process. No client can exhaust
+    it: at most --jobs jobs work at once within --memory, the cache holds at
+    most --cache bytes, large frames are read where no other client waits, and
+    only loopback Host names and allowed origins are taken.
 
     \b
     Examples:
       sudosat serve
       sudosat serve --port 4546 --timeout 60
       sudosat serve --allow-origin https://my-editor.example
+      sudosat serve --jobs 4 --memory 8GiB --cache 1GiB
     """
     from sudosat.serving.server import LOOPBACK, Settings, serve_forever  # deferred: websockets
 
@@ -96,6 +116,10 @@ def serve(
                 param_hint="--allow-origin",
             )
     settings = Settings(host, port, allow_origins, timeout, max_frame, cache)
+    if jobs is not None:
+        settings.jobs = jobs
+    if memory is not None:
+        settings.memory = memory
     try:
         signum = serve_forever(settings)
     except OSError as err:

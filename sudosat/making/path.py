@@ -149,12 +149,14 @@ def logical_path(
     hint: bool = False,
     timeout: float | None = None,
     without: Iterable[str] = (),
+    on_step: Callable[[Step], None] | None = None,
 ) -> SolvePath:
     """What ``sudosat steps`` answers for one puzzle: its true candidates first
     (the status, and what every step is checked against), then its path, or its
     first step (``hint``) from the givens or from pencil ``marks`` (a mask per
-    cell), ``without`` the techniques named. MarksError when the marks rule out
-    a true candidate."""
+    cell), ``without`` the techniques named; ``on_step`` is told of each step as
+    it is made. Past ``timeout`` the path ends ``timeout`` with the steps made.
+    MarksError when the marks rule out a true candidate."""
     check_size(puzzle)
     deadline = deadline_after(timeout)
     outcome, truth = _truth(puzzle, timeout)
@@ -172,7 +174,7 @@ def logical_path(
                     "which a solution holds"
                 )
     with Pathfinder(puzzle, bifurcation, without=without) as finder:
-        found = finder.path(truth, marks, hint, deadline=deadline)
+        found = finder.path(truth, marks, hint, on_step, deadline)
     outcome.stats.time += found.seconds  # the record's time: the candidates and the path
     found.outcome = outcome
     return found
@@ -238,16 +240,21 @@ class Pathfinder:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def board(self, marks: Sequence[int] | None = None, puzzle: Puzzle | None = None) -> Board:
+    def board(
+        self,
+        marks: Sequence[int] | None = None,
+        puzzle: Puzzle | None = None,
+        place_lone: bool = True,
+    ) -> Board:
         """The givens' board (of ``puzzle``, when given: the same rules, other givens);
         ``marks``: candidates a solver has pencilled in (a cell with one mark counts
-        as placed)."""
+        as placed, unless not ``place_lone``: then a naked single places it, named)."""
         board = board_of(puzzle or self.puzzle, self.rule_houses)
         if marks is not None:
             for cell, mark in enumerate(marks):
                 board.masks[cell] &= mark
             board.changed()
-            for cell, mark in enumerate(marks):
+            for cell, mark in enumerate(marks if place_lone else ()):
                 one = mark and not mark & (mark - 1)
                 if one and not board.placed[cell] and board.masks[cell] & mark:
                     board.place_silently(cell, mark.bit_length())
@@ -314,13 +321,15 @@ class Pathfinder:
         on_step: Callable[[Step], None] | None = None,
         deadline: float | None = None,
         puzzle: Puzzle | None = None,
+        place_lone: bool = True,
     ) -> SolvePath:
         """Steps until solved, stuck or a contradiction (or ``deadline``, a
         ``time.monotonic()``, passes: ``timeout``); each checked against ``truth``
-        (the true candidates; None: there is no solution)."""
+        (the true candidates; None: there is no solution). ``place_lone``: see
+        :meth:`board`."""
         start = time.perf_counter()
         self.truth = truth
-        board = self.board(marks, puzzle)
+        board = self.board(marks, puzzle, place_lone)
         first = tuple(board.masks)
         steps: list[Step] = []
         used: dict[str, Technique] = {}

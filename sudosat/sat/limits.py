@@ -56,14 +56,24 @@ def rule_clauses(puzzle: Puzzle) -> int:
 
 def available_memory() -> int:
     """Bytes of memory this process could still take (Linux: MemAvailable)."""
+    return _meminfo("MemAvailable:", "SC_AVPHYS_PAGES")
+
+
+def total_memory() -> int:
+    """Bytes of memory this machine has (Linux: MemTotal)."""
+    return _meminfo("MemTotal:", "SC_PHYS_PAGES")
+
+
+def _meminfo(key: str, pages: str) -> int:
+    """A line of /proc/meminfo in bytes; else ``sysconf``'s pages of that kind."""
     try:
         with open("/proc/meminfo", encoding="ascii") as meminfo:
             for line in meminfo:
-                if line.startswith("MemAvailable:"):
+                if line.startswith(key):
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    return os.sysconf(pages) * os.sysconf("SC_PAGE_SIZE")
 
 
 def human(count: float) -> str:

@@ -15,7 +15,6 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from itertools import islice
 from typing import Any
 
@@ -85,7 +84,13 @@ def true_candidates(job: Job, send: Send) -> None:
         for cell, mask in enumerate(left):
             for value in bits(mask & ~truth[cell]):
                 per[cell * n + value - 1] = -1
-    send("truecandidates", solutionsPerCandidate=per, _witnesses=found.found[:WITNESSES])
+    masks = [sum(1 << v for v in values) for values in found.marks]
+    send(
+        "truecandidates",
+        solutionsPerCandidate=per,
+        _masks=masks,
+        _witnesses=found.found[:WITNESSES],
+    )
 
 
 WITNESSES = 64
@@ -212,7 +217,7 @@ def solve_path(job: Job, send: Send) -> None:
     a step a line, then where it ended."""
     puzzle = job.puzzle
     with Pathfinder(puzzle, without=job.without) as finder:
-        path = _path(finder, job, hint=False)
+        path = _path(finder, job, hint=False, place_lone=False)
     lines = [step_line(puzzle, s) for s in path.steps]
     if path.end == "contradiction":
         lines.append(f"Board is invalid! {path.reason}".rstrip())
@@ -222,16 +227,23 @@ def solve_path(job: Job, send: Send) -> None:
 
 
 def step(job: Job, send: Send) -> None:
-    """One step; but first, when the setter's candidates are not yet the path's
-    start (a cell without centre marks, say), those candidates alone
-    (``Initial candidates.``), so that the next press really steps."""
+    """One step, as the path lists them; but first, when the setter's candidates are
+    not yet the path's start (a cell without centre marks, a mark the givens rule
+    out), those candidates alone (``Initial candidates.``), so that the next press
+    really steps. A lone mark is an open cell with one candidate: the step that
+    places it is a naked single, named like every other placement. Candidates
+    that break the grid are ``Board is invalid!``."""
     puzzle = job.puzzle
     with Pathfinder(puzzle, without=job.without) as finder:
-        start = finder.board(_usable(job.marks))
-        if job.marks is not None and tuple(start.masks) != job.marks:
-            send("logical", **_logical(start, ["Initial candidates."], not start.contradiction()))
+        start = finder.board(_usable(job.marks), place_lone=False)
+        broken = start.contradiction()
+        if broken:
+            send("logical", **_logical(start, [f"Board is invalid! {broken}"], False))
             return
-        path = _path(finder, job, hint=True)
+        if job.marks is not None and tuple(start.masks) != job.marks:
+            send("logical", **_logical(start, ["Initial candidates."], True))
+            return
+        path = _path(finder, job, hint=True, place_lone=False)
     if path.end == "contradiction":
         lines = [f"Board is invalid! {path.reason}".rstrip()]
     elif not path.steps:
@@ -248,13 +260,13 @@ def _usable(marks: tuple[int, ...] | None) -> tuple[int, ...] | None:
     return tuple(mark or -1 for mark in marks)
 
 
-def _path(finder: Pathfinder, job: Job, hint: bool) -> SolvePath:
+def _path(finder: Pathfinder, job: Job, hint: bool, place_lone: bool = True) -> SolvePath:
     """The path from the setter's marks, each step checked against the truth: the
     solutions that keep the marks (which the setter may have narrowed by hand,
     as the plugin's solver allows)."""
     marks = _usable(job.marks)
     truth = truth_of(_kept(job.puzzle, job.marks))
-    return finder.path(truth, marks, hint=hint)
+    return finder.path(truth, marks, hint=hint, place_lone=place_lone)
 
 
 def _kept(puzzle: Puzzle, marks: tuple[int, ...] | None) -> Puzzle:
@@ -329,13 +341,43 @@ PAGE_COUNT = 1000
 """The page counts solutions up to this many."""
 
 
-@lru_cache(maxsize=8)
-def _path_of(puzzle: Puzzle, without: frozenset[str]) -> SolvePath:
-    """The logical path, kept by the worker: the page's "next" asks for the same
-    path again at the next step (a puzzle with several solutions takes seconds)."""
+PATHS: dict[tuple[Puzzle, frozenset[str]], SolvePath] = {}
+"""Whole logical paths the worker made, the last few: the page's "next" asks for the
+same path again at the next step (a puzzle with several solutions takes seconds)."""
+KEPT_PATHS = 8
+
+
+def _short_of(timeout: float | None) -> float | None:
+    """The time a path may take of the server's limit: a tenth (a second at least,
+    half at most) is left for its last step and the reply that says how far it got."""
+    return None if timeout is None else timeout - min(max(1.0, timeout / 10), timeout / 2)
+
+
+def _path_of(job: Job, send: Send) -> SolvePath:
+    """The page's path: the worker's own when it made it whole, else made now, the
+    steps so far sent at most every PROGRESS seconds, stopped short of the
+    server's limit (``timeout``, with the steps made)."""
     from sudosat.making.path import logical_path  # deferred: as page_path's
 
-    return logical_path(puzzle, without=without)
+    key = (job.puzzle, job.without)
+    if key in PATHS:
+        return PATHS[key]
+    puzzle, made, last = job.puzzle, [], time.monotonic()
+
+    def progress(found: Any) -> None:
+        nonlocal last
+        made.append(sentence(puzzle, found))
+        if time.monotonic() - last >= PROGRESS:
+            send("pagepath", steps=made, end="working", reason="", step=0, inProgress=True)
+            last = time.monotonic()
+
+    timeout = _short_of(job.timeout)
+    path = logical_path(puzzle, without=job.without, timeout=timeout, on_step=progress)
+    if path.end != "timeout":
+        PATHS[key] = path
+        while len(PATHS) > KEPT_PATHS:
+            del PATHS[next(iter(PATHS))]
+    return path
 
 
 def page_path(job: Job, send: Send) -> None:
@@ -345,7 +387,7 @@ def page_path(job: Job, send: Send) -> None:
     from sudosat.running.paths import masks_before, step_picture
 
     puzzle = job.puzzle
-    path = _path_of(puzzle, job.without)
+    path = _path_of(job, send)
     shown = min(max(job.step, 0), len(path.steps))
     if shown == 0:
         start = [tuple(bits(m)) for m in path.start or path.board.masks]
@@ -362,6 +404,7 @@ def page_path(job: Job, send: Send) -> None:
         reason=path.reason,
         step=shown,
         svg=svg,
+        _partial=path.end == "timeout",  # not kept: the next ask may have more time
     )
 
 

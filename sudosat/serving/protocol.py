@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sudosat.core.errors import InputError
@@ -28,6 +28,7 @@ from sudosat.reading.formats import parse
 from sudosat.reading.fpuzzles import decompress, puzzle_of
 from sudosat.reading.jsontext import BadJson, load
 from sudosat.reading.lz import TooLong
+from sudosat.sat.limits import BYTES_PER_CANDIDATE, BYTES_PER_CLAUSE, size
 
 COMMANDS = ("truecandidates", "solve", "check", "count", "estimate", "solvepath", "step")
 """What the plugin asks; ``cancel`` is the server's own business."""
@@ -90,6 +91,11 @@ class Job:
     """What identifies the answer (the command, the puzzle as read, the options)."""
     step: int = 0
     """The page's ``pagepath``: which step to draw."""
+    memory: int = 0
+    """About how many bytes the job takes at work (:func:`memory_of`)."""
+    timeout: float | None = None
+    """The server's limit on the job, in seconds: a path stops short of it and
+    says how far it got."""
 
 
 class Invalid(ValueError):
@@ -117,6 +123,28 @@ def request_of(frame: str | bytes) -> Request | None:
         data if isinstance(data, str) else "",
         step if type(step) is int else 0,
     )
+
+
+def make_job(request: Request) -> Job:
+    """The job of a request, the plugin's or the page's, with what it takes in memory."""
+    job = page_job(request) if request.kind == PAGE else job_of(request)
+    return replace(job, memory=memory_of(job))
+
+
+WORKER = 64 << 20
+"""What a worker holds of its own beyond a job: the interpreter, sudosat, PySAT, its
+warm caches."""
+TWO_SOLVERS = frozenset({"solvepath", "step", "pagepath", "page"})
+"""Commands that hold two solvers of the puzzle at once (its true candidates, and the
+logical path's or the count's)."""
+
+
+def memory_of(job: Job) -> int:
+    """About how many bytes ``job`` takes at work, by the estimate made before any
+    solve (:mod:`limits`): what the server's budget counts."""
+    candidates, clauses = size(job.puzzle, reduced=True)
+    copies = 2 if job.command in TWO_SOLVERS else 1
+    return WORKER + copies * (candidates * BYTES_PER_CANDIDATE + clauses * BYTES_PER_CLAUSE)
 
 
 def job_of(request: Request) -> Job:
@@ -251,11 +279,21 @@ def digest(*parts: Any) -> str:
 def reply(nonce: int, kind: str, **fields: Any) -> str:
     """A reply's text: ``nonce``, ``type``, the fields that are not None, numbers
     that are not finite as strings (fields named ``_...`` are the server's own)."""
-    found: dict[str, Any] = {"nonce": nonce, "type": kind}
+    return with_nonce(nonce, body(kind, **fields))
+
+
+def body(kind: str, **fields: Any) -> str:
+    """A reply's text without its nonce: what the cache keeps (:func:`with_nonce`)."""
+    found: dict[str, Any] = {"type": kind}
     found.update(
         {k: _finite(v) for k, v in fields.items() if v is not None and not k.startswith("_")}
     )
     return json.dumps(found, separators=(",", ":"))
+
+
+def with_nonce(nonce: int, text: str) -> str:
+    """A reply's text, its nonce first, from :func:`body`'s."""
+    return f'{{"nonce":{nonce},{text[1:]}'
 
 
 def _finite(value: Any) -> Any:

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import signal
 import sys
 from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from importlib.resources import files
@@ -33,6 +35,7 @@ from websockets.http11 import Response
 from websockets.typing import Origin
 
 from sudosat.core.puzzle import Grid, Puzzle
+from sudosat.sat.limits import human, total_memory
 from sudosat.serving.protocol import (
     COMMANDS,
     PAGE,
@@ -42,10 +45,9 @@ from sudosat.serving.protocol import (
     Request,
     canceled,
     invalid,
-    job_of,
-    page_job,
-    reply,
+    make_job,
     request_of,
+    with_nonce,
 )
 from sudosat.serving.workers import Pool
 
@@ -75,49 +77,65 @@ class Settings:
     """Seconds a job may run (an estimate's stream too)."""
     max_frame: int = 4 * 1024 * 1024
     """Bytes a frame may hold: a 36x36 variant's f-puzzles data, and room to spare."""
-    cache: int = 256
-    """Answers kept."""
+    cache: int = 256 << 20
+    """Bytes of answers kept (what the cache's entries really hold, counted)."""
     spare: int = 1
-    """Workers kept ready beyond those at work."""
+    """Workers kept ready beyond those at work, and idle at most."""
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    """Jobs at work at once, over every connection."""
+    memory: int = field(default_factory=lambda: total_memory() // 2)
+    """Bytes the jobs at work may take in all, by their estimates."""
 
 
 @dataclass
 class Answers:
     """Finished answers by what they depend on (least recently used goes first),
-    and the recent true candidates a narrower puzzle may start from."""
+    and the recent true candidates a narrower puzzle may start from: at most
+    ``size`` bytes in all, as each entry is counted (:func:`held`)."""
 
     size: int
-    kept: OrderedDict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=OrderedDict)
-    recent: list[tuple[Puzzle, dict[int, int], tuple[Grid, ...]]] = field(default_factory=list)
+    kept: OrderedDict[str, tuple[str, int]] = field(default_factory=OrderedDict)
+    """Each answer's reply, as text without its nonce, and the bytes it holds."""
+    recent: list[tuple[Puzzle, dict[int, int], tuple[Grid, ...], int]] = field(default_factory=list)
+    held: int = 0
+    """Bytes the kept replies and the recent answers hold."""
     hits: int = 0
 
-    def get(self, key: str) -> list[tuple[str, dict[str, Any]]] | None:
+    def get(self, key: str) -> str | None:
+        """A kept reply's text, to be sent with :func:`protocol.with_nonce`."""
         found = self.kept.get(key)
-        if found is not None:
-            self.kept.move_to_end(key)
-            self.hits += 1
-        return found
-
-    def put(self, key: str, replies: list[tuple[str, dict[str, Any]]]) -> None:
-        if self.size <= 0:
-            return
-        self.kept[key] = replies
+        if found is None:
+            return None
         self.kept.move_to_end(key)
-        while len(self.kept) > self.size:
-            self.kept.popitem(last=False)
+        self.hits += 1
+        return found[0]
 
-    def remember(self, puzzle: Puzzle, fields: dict[str, Any]) -> None:
-        """A true-candidates answer: which values each open cell may hold, and the
-        solutions that witnessed them."""
-        n = puzzle.size
-        per_candidate = fields["solutionsPerCandidate"]
-        masks = {
-            cell: sum(1 << v for v in range(1, n + 1) if per_candidate[cell * n + v - 1] > 0)
-            for cell in range(n * n)
-            if not puzzle.cells[cell]
-        }
-        self.recent.append((puzzle, masks, tuple(fields.get("_witnesses", ()))))
-        del self.recent[:-INHERITED]
+    def put(self, key: str, text: str) -> None:
+        """A reply kept (the least recently used go, to stay within the size)."""
+        bytes_ = held_text(text)
+        if bytes_ > self.size:
+            return
+        if key in self.kept:
+            self.held -= self.kept.pop(key)[1]
+        self.kept[key] = (text, bytes_)
+        self.held += bytes_
+        self._shrink()
+
+    def remember(self, puzzle: Puzzle, own: dict[str, Any]) -> None:
+        """A true-candidates answer (its fields for the server, ``_masks`` and
+        ``_witnesses``): which values each open cell may hold, and the solutions
+        that witnessed them."""
+        found = own.get("_masks", ())
+        masks = {cell: mask for cell, mask in enumerate(found) if not puzzle.cells[cell]}
+        witnesses = tuple(own.get("_witnesses", ()))
+        bytes_ = held_recent(puzzle, masks, witnesses)
+        if bytes_ > self.size:
+            return
+        self.recent.append((puzzle, masks, witnesses, bytes_))
+        self.held += bytes_
+        while len(self.recent) > INHERITED:
+            self.held -= self.recent.pop(0)[3]
+        self._shrink()
 
     def start(self, job: Job) -> Job:
         """A true-candidates job with what earlier answers know: the values one ruled
@@ -125,15 +143,73 @@ class Answers:
         the same grid (those that are solutions here cost no solve)."""
         puzzle = job.puzzle
         known: dict[int, int] = {}
-        for earlier, masks, _ in reversed(self.recent):
+        for earlier, masks, _, _ in reversed(self.recent):
             if narrows(puzzle, earlier):
                 known = {cell: mask for cell, mask in masks.items() if not puzzle.cells[cell]}
                 break
         size = len(puzzle.cells)
         maybe: dict[Grid, None] = {}
-        for _, _, witnesses in reversed(self.recent[-WITNESSED:]):
+        for _, _, witnesses, _ in reversed(self.recent[-WITNESSED:]):
             maybe.update((grid, None) for grid in witnesses if len(grid) == size)
         return replace(job, known=known, maybe=tuple(maybe))
+
+    def _shrink(self) -> None:
+        """Entries let go, the least recently used reply and the oldest recent answer
+        in turn, until what is held fits."""
+        while self.held > self.size and (self.kept or self.recent):
+            if self.kept and (not self.recent or len(self.kept) >= len(self.recent)):
+                self.held -= self.kept.popitem(last=False)[1][1]
+            else:
+                self.held -= self.recent.pop(0)[3]
+
+
+ENTRY = 200
+"""Bytes an entry costs beyond its contents: its key, its tuple, the dict's slot."""
+
+
+def held_text(text: str) -> int:
+    """Bytes a kept reply holds: its text (ASCII: a byte a character) and the entry."""
+    return sys.getsizeof(text) + ENTRY
+
+
+def held_recent(puzzle: Puzzle, masks: dict[int, int], witnesses: tuple[Grid, ...]) -> int:
+    """Bytes a recent answer holds: its puzzle (a reference a cell, and the candidates
+    it keeps once worked out: about 120 bytes a cell), the masks (a dict slot, a
+    key and a value each: about 100 bytes) and each witness (a tuple of N*N
+    references; its values are small ints, shared)."""
+    cells = len(puzzle.cells)
+    return ENTRY + 120 * cells + 100 * len(masks) + len(witnesses) * (56 + 8 * cells)
+
+
+@dataclass
+class Budget:
+    """The jobs at work over every connection, and the memory they may take: a job
+    is admitted, or refused with the reason, before it starts."""
+
+    jobs: int
+    memory: int
+    running: int = 0
+    reserved: int = 0
+
+    def admit(self, need: int) -> str | None:
+        """None once a job of about ``need`` bytes is counted in; else why not."""
+        if need > self.memory:
+            return (
+                f"This puzzle needs about {human(need)}, more than the server's memory "
+                f"budget of {human(self.memory)} (sudosat serve --memory)."
+            )
+        if self.running >= self.jobs or self.reserved + need > self.memory:
+            return (
+                f"The server is busy ({self.running} jobs at work, {human(self.reserved)} of "
+                f"{human(self.memory)}; at most {self.jobs} jobs): try again in a moment."
+            )
+        self.running += 1
+        self.reserved += need
+        return None
+
+    def release(self, need: int) -> None:
+        self.running -= 1
+        self.reserved -= need
 
 
 def narrows(puzzle: Puzzle, earlier: Puzzle) -> bool:
@@ -153,21 +229,36 @@ def narrows(puzzle: Puzzle, earlier: Puzzle) -> bool:
     return not relative or set(theirs) == set(mine)
 
 
+SMALL_FRAME = 64 * 1024
+"""Frames up to this size are read on the event loop (a fraction of a millisecond);
+a larger one, up to ``--max-frame``, in the reader process, where no other
+client waits for it."""
+HOSTS = re.compile(r"(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?", re.IGNORECASE)
+"""The ``Host`` headers taken: loopback names alone (a page of another site that
+rebinds its name to 127.0.0.1 still sends its own name)."""
+
+
 class Server:
-    """The connections, the cache and the workers of one ``sudosat serve``."""
+    """The connections, the cache, the budget and the workers of one ``sudosat serve``."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.pool = Pool(settings.spare)
+        self.budget = Budget(settings.jobs, settings.memory)
         self.answers = Answers(settings.cache)
         self.page = files("sudosat.serving").joinpath("page.html").read_bytes()
+        self.readers: ProcessPoolExecutor | None = None
+        """The reader process of large frames, started when the first one comes."""
 
     def origins(self) -> list[Origin | re.Pattern[str] | None]:
         allowed = [*FPUZZLES, *self.settings.allow_origins]
         return [*(Origin(o) for o in allowed), LOCAL_PAGE, None]
 
     def http(self, connection: ServerConnection, request: HttpRequest) -> Response | None:
-        """A plain HTTP request: the page at ``/`` (a websocket upgrade goes on)."""
+        """A plain HTTP request: the page at ``/`` (a websocket upgrade goes on). Either
+        must name a loopback host."""
+        if not HOSTS.fullmatch(request.headers.get("Host", "")):
+            return _response(HTTPStatus.FORBIDDEN, b"a loopback Host only\n", "text/plain")
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         if request.path.split("?", 1)[0] not in ("/", "/index.html"):
@@ -180,16 +271,14 @@ class Server:
         try:
             async for frame in websocket:
                 if running is not None:
-                    running.cancel()
+                    running.cancel()  # and let go of its budget before the next is admitted
+                    await asyncio.gather(running, return_exceptions=True)
                     running = None
-                request = request_of(frame)
-                if request is None:  # no JSON, no nonce: the protocol gives no reply
-                    continue
-                if request.command == "cancel":
-                    await websocket.send(canceled(request.nonce))
-                    continue
-                if (request.kind, request.command) in self.kinds():
-                    running = asyncio.create_task(self.answer(websocket, request))
+                if len(frame) > SMALL_FRAME:
+                    running = asyncio.create_task(self.answer_large(websocket, frame))
+                else:
+                    running = await self.dispatch(websocket, request_of(frame))
+                if running is not None:
                     running.add_done_callback(_said_if_failed)
         except ConnectionClosed:
             pass
@@ -197,33 +286,77 @@ class Server:
             if running is not None:
                 running.cancel()
 
+    async def dispatch(
+        self, websocket: ServerConnection, request: Request | None, job: Job | None = None
+    ) -> asyncio.Task[None] | None:
+        """A request's task (None: a cancel, answered at once, or no request at all)."""
+        if request is None:  # no JSON, no nonce: the protocol gives no reply
+            return None
+        if request.command == "cancel":
+            await websocket.send(canceled(request.nonce))
+            return None
+        if (request.kind, request.command) not in self.kinds():
+            return None
+        return asyncio.create_task(self.answer(websocket, request, job))
+
+    async def answer_large(self, websocket: ServerConnection, frame: str | bytes) -> None:
+        """A large frame read (and its job made) in the reader process, then answered."""
+        request, job = await self.read(frame)
+        task = await self.dispatch(websocket, request, job)
+        if task is not None:
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                task.cancel()
+                raise
+
+    async def read(self, frame: str | bytes) -> tuple[Request | None, Job | None]:
+        """A large frame's request, and its job (None when it gets none or is refused:
+        the job is made again, cheaply, to say why), read in the reader process."""
+        if self.readers is None:
+            self.readers = ProcessPoolExecutor(1, mp_context=self.pool.context)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.readers, read_frame, frame)
+
     @staticmethod
     def kinds() -> frozenset[tuple[str, str]]:
         """The (dataType, command) pairs answered; the rest are passed over."""
         return frozenset([("fpuzzles", c) for c in COMMANDS] + [(PAGE, c) for c in PAGE_COMMANDS])
 
-    async def answer(self, websocket: ServerConnection, request: Request) -> None:
-        """One request's replies, sent as they come; from the cache when it holds them."""
+    async def answer(self, websocket: ServerConnection, request: Request, job: Job | None) -> None:
+        """One request's replies, sent as they come; from the cache when it holds them.
+        A job over the server's budget (jobs at once, memory in all) is refused as
+        busy: the protocol has no other reply for it."""
         nonce = request.nonce
         loop = asyncio.get_running_loop()
-        try:
-            make = page_job if request.kind == PAGE else job_of
-            job = await loop.run_in_executor(self.pool.threads, make, request)
-        except Invalid as err:
-            await websocket.send(invalid(nonce, str(err)))
-            return
+        if job is None:
+            try:
+                job = await loop.run_in_executor(self.pool.threads, make_job, request)
+            except Invalid as err:
+                await websocket.send(invalid(nonce, str(err)))
+                return
         cached = self.answers.get(job.key) if job.command in CACHED else None
         if cached is not None:
-            for kind, fields in cached:
-                await websocket.send(reply(nonce, kind, **fields))
+            await websocket.send(with_nonce(nonce, cached))
             return
+        refused = self.budget.admit(job.memory)
+        if refused is not None:
+            await websocket.send(invalid(nonce, refused))
+            return
+        try:
+            await self._work(websocket, nonce, job)
+        finally:
+            self.budget.release(job.memory)
+
+    async def _work(self, websocket: ServerConnection, nonce: int, job: Job) -> None:
+        job = replace(job, timeout=self.settings.timeout)
         if job.command == "truecandidates":
             job = self.answers.start(job)
-        sent: list[tuple[str, dict[str, Any]]] = []
+        last: list[tuple[str, str, dict[str, Any]]] = []
 
-        async def on_reply(kind: str, fields: dict[str, Any]) -> None:
-            sent.append((kind, fields))
-            await websocket.send(reply(nonce, kind, **fields))
+        async def on_reply(kind: str, text: str, own: dict[str, Any]) -> None:
+            last[:] = [(kind, text, own)]
+            await websocket.send(with_nonce(nonce, text))
 
         try:
             await asyncio.wait_for(self.pool.run(job, on_reply), self.settings.timeout)
@@ -232,15 +365,11 @@ class Server:
                 limit = f"{self.settings.timeout:g}"
                 await websocket.send(invalid(nonce, f"Stopped at the server's limit of {limit} s."))
             return
-        self._keep(job, sent)
-
-    def _keep(self, job: Job, sent: list[tuple[str, dict[str, Any]]]) -> None:
-        if job.command not in CACHED or not sent:
-            return
-        self.answers.put(job.key, sent[-1:])
-        kind, fields = sent[-1]
-        if job.command == "truecandidates" and kind == "truecandidates":
-            self.answers.remember(job.puzzle, fields)
+        if job.command in CACHED and last and not last[0][2].get("_partial"):
+            kind, text, own = last[0]
+            self.answers.put(job.key, text)
+            if job.command == "truecandidates" and kind == "truecandidates":
+                self.answers.remember(job.puzzle, own)
 
     async def run(self, ready: asyncio.Event | None = None) -> int:
         """Serve until SIGINT or SIGTERM; the signal's number (0: none)."""
@@ -270,9 +399,23 @@ class Server:
                 return await stop
         finally:
             self.pool.close()
+            if self.readers is not None:
+                self.readers.shutdown(wait=False, cancel_futures=True)
             for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
                 with contextlib.suppress(ValueError, RuntimeError):
                     loop.remove_signal_handler(signum)
+
+
+def read_frame(frame: str | bytes) -> tuple[Request | None, Job | None]:
+    """What the reader process does with a large frame: its request, and its job
+    when one can be made (None: the server makes it again to say what is wrong)."""
+    request = request_of(frame)
+    if request is None or request.command == "cancel":
+        return request, None
+    try:
+        return request, make_job(request)
+    except Invalid:
+        return request, None
 
 
 def _said_if_failed(task: asyncio.Task[None]) -> None:

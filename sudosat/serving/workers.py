@@ -25,15 +25,19 @@ from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
-from sudosat.serving.protocol import Job
+from sudosat.serving.protocol import Job, body
 
 ENGINES = ["sudosat.serving.answers"]
 """What the fork server imports once, for every worker it forks."""
+KEPT_RSS = 256 << 20
+"""A worker holding more than this after its job is let go rather than kept idle
+(a fresh one holds about 60 MB)."""
 DONE = "done"
 """A worker's word that the job's replies are all sent."""
 
-OnReply = Callable[[str, dict[str, Any]], Awaitable[None]]
-"""Called with each reply's ``type`` and fields, in order."""
+OnReply = Callable[[str, str, dict[str, Any]], Awaitable[None]]
+"""Called with each reply's ``type``, its text without the nonce (:func:`protocol.body`)
+and the fields kept for the server alone (named ``_...``), in order."""
 
 
 def _work(jobs: Connection) -> None:
@@ -49,8 +53,9 @@ def _work(jobs: Connection) -> None:
         except (EOFError, OSError):
             return
 
-        def send(kind: str, **fields: Any) -> None:
-            jobs.send((kind, fields))
+        def send(kind: str, **fields: Any) -> None:  # the text made here, not on the server's loop
+            own = {key: value for key, value in fields.items() if key.startswith("_")}
+            jobs.send((kind, body(kind, **fields), own))
 
         try:
             answer(job, send)
@@ -69,6 +74,17 @@ class Worker:
         self.process.start()
         theirs.close()
 
+    def rss(self) -> int:
+        """Bytes of memory the process holds now (Linux: VmRSS); 0 when not known."""
+        try:
+            with open(f"/proc/{self.process.pid}/status", encoding="ascii") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1]) * 1024
+        except (OSError, ValueError):
+            pass
+        return 0
+
     def kill(self) -> None:
         """Stop it now, whatever it is doing; reaped. (Its pipe is left to close
         when no thread reads it any more: closing it under a reader could hand the
@@ -80,7 +96,11 @@ class Worker:
 
 
 class Pool:
-    """The workers: ``spare`` kept ready, at most ``spare`` more kept idle."""
+    """The workers: ``spare`` kept ready and idle, no more; the others at work.
+
+    A worker that finished its job goes back to wait for the next only while fewer
+    than ``spare`` wait, and only while it holds no more than :data:`KEPT_RSS`
+    (the caches of a big job's answer are let go with the process)."""
 
     def __init__(self, spare: int = 1) -> None:
         self.context = multiprocessing.get_context("forkserver")
@@ -88,6 +108,8 @@ class Pool:
         self.spare = spare
         self.idle: list[Worker] = []
         self.busy: set[Worker] = set()
+        self.starting = 0
+        """Workers being started for the idle list (so that warming never overshoots)."""
         self.warming: set[asyncio.Task[None]] = set()
         self.threads = ThreadPoolExecutor(64, thread_name_prefix="sudosat-serve")
         """Threads that wait on the workers' pipes (and start workers), so that the
@@ -96,39 +118,55 @@ class Pool:
     async def warm(self) -> None:
         """Workers ready, up to ``spare``: the first call starts the fork server."""
         loop = asyncio.get_running_loop()
-        while len(self.idle) < self.spare:
-            self.idle.append(await loop.run_in_executor(self.threads, Worker, self.context))
+        while len(self.idle) + self.starting < self.spare:
+            self.starting += 1
+            try:
+                worker = await loop.run_in_executor(self.threads, Worker, self.context)
+            finally:
+                self.starting -= 1
+            self.idle.append(worker)
 
     async def run(self, job: Job, on_reply: OnReply) -> None:
         """Run ``job`` on a worker, each reply passed to ``on_reply`` as it comes.
         Cancelled (a new request, a closed connection, the time limit), the
         worker is killed at once and a fresh one made ready."""
         loop = asyncio.get_running_loop()
-        worker = self.idle.pop() if self.idle else None
-        if worker is None:
-            worker = await loop.run_in_executor(self.threads, Worker, self.context)
+        worker = self.idle.pop() if self.idle else await self._started()
         self.busy.add(worker)
         done = False
         try:
-            worker.pipe.send(job)
+            await loop.run_in_executor(self.threads, worker.pipe.send, job)  # a big grid's job
             while True:
                 item = await loop.run_in_executor(self.threads, worker.pipe.recv)
                 if item == DONE:
                     done = True
                     return
-                kind, fields = item
-                await on_reply(kind, fields)
+                await on_reply(*item)
         except (EOFError, OSError):  # the worker died (out of memory?): said once
-            await on_reply("invalid", {"message": "the worker process died; try again"})
+            died = "the worker process died; try again"
+            await on_reply("invalid", body("invalid", message=died), {})
         finally:  # (nothing awaited here: a cancelled job ends now)
             self.busy.discard(worker)
-            if done and len(self.idle) < 2 * self.spare:
+            if done and len(self.idle) < self.spare and worker.rss() <= KEPT_RSS:
                 self.idle.append(worker)
             else:
                 worker.kill()
                 task = loop.create_task(self.warm())
                 self.warming.add(task)
                 task.add_done_callback(self.warming.discard)
+
+    async def _started(self) -> Worker:
+        """A new worker for a job; one cancelled while it starts is killed once started."""
+        started = asyncio.get_running_loop().run_in_executor(self.threads, Worker, self.context)
+        try:
+            return await asyncio.shield(started)
+        except asyncio.CancelledError:
+            started.add_done_callback(self._kill_started)
+            raise
+
+    def _kill_started(self, started: asyncio.Future[Worker]) -> None:
+        if not started.cancelled() and started.exception() is None:
+            self.threads.submit(started.result().kill)
 
     def close(self) -> None:
         """Every worker killed, and the threads let go."""

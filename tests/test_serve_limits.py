@@ -1,0 +1,341 @@
+"""A server no client can exhaust, and a Step button that matches the path (issue
+56). Memory is tested by what is refused or let go, never by a time; every reply
+of the Step sessions is checked against brute force (every 4x4 grid, a 6x6 by
+backtracking) and against ``sudosat steps``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import socket
+import time
+from typing import Any
+
+import pytest
+
+from sudosat import Puzzle, parse, solve
+from sudosat.core.puzzle import Grid
+from sudosat.making.path import logical_path
+from sudosat.reading.fpuzzles import write
+from sudosat.serving.answers import step_line
+from sudosat.serving.server import Answers, Server, Settings, held_text
+from sudosat.solving.search import solutions
+from tests.test_serve import Plugin, brute_marks, marks_of, payload, server, talk, truth
+
+from .conftest import processes, tree
+
+# --- the cache, in bytes -----------------------------------------------------------
+
+
+def test_the_cache_is_bounded_by_what_its_entries_hold() -> None:
+    answers = Answers(10 << 20)
+    big = "x" * (3 << 20)  # a 128x128's true candidates, about
+    for key in "abcdef":
+        answers.put(key, f'{{"type":"truecandidates","k":"{key}{big}"}}')
+        assert answers.held <= 10 << 20
+    assert list(answers.kept) == ["d", "e", "f"]  # the least recently used went first
+    assert answers.held == sum(held_text(text) for text, _ in answers.kept.values())
+    assert answers.get("d") is not None
+    answers.put("g", "{}")
+    assert "d" in answers.kept  # used: kept
+    answers.put("huge", "x" * (11 << 20))  # larger than the whole cache: never kept
+    assert "huge" not in answers.kept and answers.held <= 10 << 20
+
+
+def test_recent_answers_count_against_the_cache() -> None:
+    answers = Answers(4 << 20)
+    puzzle = parse("size 16\n" + "." * 256)
+    witnesses = [tuple(range(256))] * 64
+    for _ in range(40):
+        answers.remember(puzzle, {"_masks": [0xFFFF] * 256, "_witnesses": witnesses})
+        assert answers.held <= 4 << 20
+    assert 0 < len(answers.recent) < 40
+
+
+# --- the budget: jobs at once, memory in all --------------------------------------
+
+BLANK_9 = parse("size 9\n")
+SMALL = parse("1.3.....2......4")
+
+
+async def progress_of(plugin: Plugin, nonce: int) -> dict[str, Any]:
+    """The first progress reply of a running count: it is at work."""
+    while True:
+        found = json.loads(await asyncio.wait_for(plugin.socket.recv(), 120))
+        if found["nonce"] == nonce and found.get("inProgress"):
+            return found  # type: ignore[no-any-return]
+
+
+def test_a_job_past_the_jobs_at_once_is_busy_and_admitted_once_one_ends() -> None:
+    with server("--jobs", "1") as (_, url):
+
+        async def test(first: Plugin) -> None:
+            await progress_of(first, await first.send("count", payload(BLANK_9)))
+            async with connect_to(url) as other:
+                second = Plugin(other)
+                busy = await second.ask("truecandidates", payload(SMALL))
+                assert busy["type"] == "invalid" and "busy" in busy["message"]
+                assert "at most 1 jobs" in busy["message"]
+                canceled = await first.ask("cancel")
+                assert canceled["type"] == "canceled"
+                again = await second.ask("truecandidates", payload(SMALL))
+                assert again["type"] in ("truecandidates", "invalid")
+                assert "busy" not in again.get("message", "")
+
+        talk(url, test)
+
+
+def test_a_job_larger_than_the_memory_budget_is_refused_before_it_starts() -> None:
+    with server("--memory", "128MiB") as (_, url):
+
+        async def test(plugin: Plugin) -> None:
+            found = await plugin.ask("truecandidates", payload(parse("size 25\n")))
+            assert found["type"] == "invalid" and "memory budget of 128.0 MB" in found["message"]
+            small = await plugin.ask("truecandidates", payload(SMALL))
+            assert "budget" not in small.get("message", "")
+
+        talk(url, test)
+
+
+def connect_to(url: str) -> Any:
+    from websockets.asyncio.client import connect
+
+    return connect(url, max_size=None)
+
+
+def workers_of(pid: int) -> list[int]:
+    """The server's worker processes: the fork server's children."""
+    forkservers = [
+        p for p in tree(pid) if p in processes("cmdline", lambda data: b"forkserver" in data)
+    ]
+    return [p for p in tree(pid) if any(p != f and p in tree(f) for f in forkservers)]
+
+
+def test_idle_workers_go_back_to_the_spare_count() -> None:
+    """Twenty clients each start a count and go: the workers killed with their jobs
+    are replaced up to the one spare, no more."""
+    with server("--jobs", "20") as (process, url):
+
+        async def many() -> None:
+            sockets = [await connect_to(url) for _ in range(20)]
+            plugins = [Plugin(ws) for ws in sockets]
+            sent = [await plugin.send("count", payload(BLANK_9)) for plugin in plugins]
+            await asyncio.gather(*(progress_of(p, n) for p, n in zip(plugins, sent, strict=True)))
+            await asyncio.gather(*(ws.close() for ws in sockets))  # all at once
+
+        asyncio.run(many())
+        end = time.monotonic() + 60  # (only a failure waits this long)
+        while len(workers_of(process.pid)) > 1 and time.monotonic() < end:
+            time.sleep(0.1)
+        assert len(workers_of(process.pid)) == 1
+
+
+# --- frames read where no other client waits ---------------------------------------
+
+
+def test_a_large_frame_is_read_while_the_loop_goes_on() -> None:
+    """A legal 4 MiB frame (two million numbers, each read by Python) is read in the
+    reader process: the event loop turns thousands of times meanwhile."""
+    data = payload(SMALL)
+    frame = json.dumps({"nonce": 1, "command": "check", "dataType": "fpuzzles", "data": data})
+    frame = frame[:-1] + ', "padding": [' + ",".join(["1"] * 2_000_000) + "]}"
+
+    async def run() -> tuple[Any, int]:
+        found = Server(Settings())
+        turns = 0
+        stop = False
+
+        async def turn() -> None:
+            nonlocal turns
+            while not stop:
+                turns += 1
+                await asyncio.sleep(0)
+
+        ticking = asyncio.create_task(turn())
+        try:
+            read = await found.read(frame)
+        finally:
+            stop = True
+            await ticking
+            if found.readers is not None:
+                found.readers.shutdown()
+            found.pool.close()
+        return read, turns
+
+    (request, job), turns = asyncio.run(run())
+    assert request.command == "check" and job is not None and job.puzzle.cells == SMALL.cells
+    assert turns > 1000
+
+
+# --- only loopback hosts ------------------------------------------------------------
+
+
+def http_status(url: str, host: str, upgrade: bool) -> int:
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    lines = ["GET / HTTP/1.1", f"Host: {host}", "Connection: close"]
+    if upgrade:
+        lines += [
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+            "Sec-WebSocket-Version: 13",
+        ]
+    with socket.create_connection(("127.0.0.1", port)) as conn:
+        conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        head = conn.recv(4096).decode("latin-1")
+    return int(head.split()[1])
+
+
+@pytest.mark.parametrize("upgrade", [False, True])
+def test_only_loopback_host_names_are_taken(upgrade: bool) -> None:
+    with server() as (_, url):
+        port = url.rsplit(":", 1)[1].strip("/")
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
+            assert http_status(url, host, upgrade) == (101 if upgrade else 200), host
+        for host in ("attacker.example", f"attacker.example:{port}", "127.0.0.1.nip.io", ""):
+            assert http_status(url, host, upgrade) == 403, host
+
+
+# --- the Step button, pressed as the userscript presses it --------------------------
+
+
+def written_back(data: dict[str, Any], reply: dict[str, Any], n: int) -> None:
+    """What the userscript does with a step's reply: each cell's value as a value, the
+    rest as centre marks (givens left alone)."""
+    for cell, entry in enumerate(reply["cells"]):
+        target = data["grid"][cell // n][cell % n]
+        if target.get("given"):
+            continue
+        target.pop("value", None)
+        target.pop("centerPencilMarks", None)
+        if entry["value"]:
+            target["value"] = entry["value"]
+        else:
+            target["centerPencilMarks"] = entry["candidates"]
+
+
+PLACED = re.compile(r"r(\d+)c(\d+)=(\d+)")
+
+
+async def press_to_the_end(
+    plugin: Plugin, puzzle: Puzzle, grids: list[Grid]
+) -> list[dict[str, Any]]:
+    """Step pressed until the grid is solved, broken or stuck; every reply checked:
+    each value placed is named by its own reply, and no value a solution holds
+    (``grids``: every solution) is removed."""
+    n, data = puzzle.size, write(puzzle)
+    replies: list[dict[str, Any]] = []
+    values = list(puzzle.cells)
+    for _ in range(3 * n * n):
+        reply = await plugin.ask("step", payload(data))
+        assert reply["type"] == "logical", reply
+        replies.append(reply)
+        named = {(int(r), int(c)) for r, c, _ in PLACED.findall(reply["message"])}
+        for cell, entry in enumerate(reply["cells"]):
+            if entry["value"] and not values[cell]:
+                assert (cell // n + 1, cell % n + 1) in named, (reply["message"], cell)
+            held = {g[cell] for g in grids}
+            shown = {entry["value"]} if entry["value"] else set(entry["candidates"])
+            assert held <= shown or not reply["isValid"], (cell, held, shown)
+        values = [entry["value"] for entry in reply["cells"]]
+        written_back(data, reply, n)
+        message = reply["message"]
+        if not message or message.startswith(("Board is invalid!", "No logical steps")):
+            break
+    return replies
+
+
+def test_step_names_every_placement_one_step_a_press_as_the_path_lists_them() -> None:
+    puzzle = parse("...41...3......1")  # unique; nine naked singles and more
+    path = logical_path(puzzle)
+    grids = truth(puzzle)
+    assert path.end == "solved"
+    with server() as (_, url):
+
+        async def test(plugin: Plugin) -> None:
+            replies = await press_to_the_end(plugin, puzzle, grids)
+            said = [r["message"] for r in replies]
+            assert said[0] == "Initial candidates.\n"
+            assert "Initial candidates.\n" not in said[1:]
+            steps = [m.rstrip("\n") for m in said[1:] if m]
+            assert steps == [step_line(puzzle, s) for s in path.steps]
+            assert said[-1] == ""  # solved
+            final = [c["value"] for c in replies[-1]["cells"]]
+            assert tuple(final) == solve(puzzle).solutions[0]
+
+        talk(url, test)
+
+
+def test_step_on_a_puzzle_with_no_solution_says_the_board_is_invalid() -> None:
+    puzzle = parse("1.3.....2......4")
+    assert not truth(puzzle)
+    with server() as (_, url):
+
+        async def test(plugin: Plugin) -> None:
+            replies = await press_to_the_end(plugin, puzzle, [])
+            assert replies[-1]["message"].startswith("Board is invalid!")
+            assert replies[-1]["isValid"] is False
+            assert len(replies) < 10
+
+        talk(url, test)
+
+
+def sessions(size: int, count: int, seed: int) -> list[list[Puzzle]]:
+    """Setters at work: each from some givens of a random grid (a 6x6 from 16: with
+    fewer it has too many grids to list), then givens added one at a time, now
+    and then one taken back (undo), one in twenty a wrong digit."""
+    rng = random.Random(seed)
+    blank = parse(f"size {size}\n")
+    found: list[list[Puzzle]] = []
+    while len(found) < count:
+        full = next(solutions(blank, seed=rng.randrange(1 << 30)))
+        cells = [0] * (size * size)
+        order = rng.sample(range(size * size), size * size)
+        for cell in order[: 3 if size == 4 else 16]:
+            cells[cell] = full[cell]
+        placed: list[int] = []
+        states = [_state(size, cells)]
+        for cell in order[len(states[0].givens) : len(states[0].givens) + 6]:
+            if placed and rng.random() < 0.25:
+                cells[placed.pop()] = 0  # undo
+            cells[cell] = full[cell] if rng.random() < 0.95 else rng.randint(1, size)
+            placed.append(cell)
+            states.append(_state(size, cells))
+        found.append(states)
+    return found
+
+
+def _state(size: int, cells: list[int]) -> Puzzle:
+    rows = [cells[r * size : (r + 1) * size] for r in range(size)]
+    grid = "\n".join("".join(str(v or ".") for v in row) for row in rows)
+    return parse(f"size {size}\n{grid}\n")
+
+
+@pytest.mark.parametrize(("size", "count"), [(4, 12), (6, 3)])
+def test_setting_sessions_agree_with_brute_force(size: int, count: int) -> None:
+    """Each edit's true candidates (undo included), then Step pressed to the end on
+    the last grid as the userscript presses it; every reply checked."""
+    cases = [[(p, truth(p)) for p in states] for states in sessions(size, count, seed=size)]
+    with server() as (_, url):
+
+        async def test(plugin: Plugin) -> None:
+            for states in cases:
+                for puzzle, grids in states:
+                    found = await plugin.ask("truecandidates", payload(puzzle))
+                    if grids:
+                        assert marks_of(found, size) == brute_marks(grids, size)
+                    else:
+                        assert found["type"] == "invalid"
+                puzzle, grids = states[-1]
+                replies = await press_to_the_end(plugin, puzzle, grids)
+                said = [r["message"] for r in replies]
+                assert said.count("Initial candidates.\n") <= 1
+                last = replies[-1]
+                if not grids:
+                    assert last["message"].startswith(("Board is invalid!", "No logical"))
+                elif last["message"] == "":  # solved: a solution of the puzzle
+                    assert tuple(c["value"] for c in last["cells"]) in grids
+
+        talk(url, test)
