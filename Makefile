@@ -56,7 +56,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/steps.py
 	$(PY) benchmarks/hardest.py
 	$(PY) benchmarks/certify.py
-	$(PY) benchmarks/serve.py
+	$(PY) benchmarks/serve.py --limit 30  # setting from blank: the first 30 edits (no --limit: every edit, hours at 25x25)
 	$(PY) benchmarks/serve_attack.py
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).

@@ -19,16 +19,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
-
-from pysat.solvers import Minicard
+from typing import Any, TypeVar
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Constraint, Grid, Puzzle, verify
 from sudosat.sat.cnf import Cnf, Encoding
-from sudosat.sat.deadline import deadline_after, solve_by
+from sudosat.sat.deadline import deadline_after, solve_budgeted, solve_by
 from sudosat.sat.encoding import encode
 from sudosat.sat.limits import check_solvable
 from sudosat.solving.deduce import deduce
@@ -45,9 +43,20 @@ from sudosat.solving.outcome import (
 
 SOLVER = "minicard"
 """The solver candidates run on: native "exactly one" groups, interruptible."""
-SOLVERS = ("minicard", "cadical195")
-"""What ``candidates`` may run on: CaDiCaL finds a 16x16 killer's solutions many
-times sooner (BENCHMARKS.md, issue 47), but cannot be stopped at a deadline."""
+AUTO = "auto"
+FALLBACK = "cadical195"
+SOLVERS = (SOLVER, FALLBACK, AUTO)
+"""What ``candidates`` may run on: CaDiCaL finds a 16x16 killer's later
+solutions many times sooner (BENCHMARKS.md, issues 47 and 57), but cannot be
+stopped at a deadline; ``auto``, Minicard until one solve takes more than
+PATIENCE conflicts, then CaDiCaL."""
+PATIENCE = 20_000
+"""Conflicts a solve of ``auto`` may take on Minicard (a budget, not a time: the
+same puzzle takes the same path on any machine)."""
+
+
+class _Impatient(Exception):
+    """A Minicard solve of ``auto`` ran out of patience."""
 
 
 @dataclass
@@ -167,6 +176,9 @@ def _name_conflict(found: Candidates, deadline: float | None) -> None:
         found.timed_out.append("conflict")
 
 
+T = TypeVar("T")
+
+
 class _Marking:
     """The marking loop of one puzzle, on one Minicard."""
 
@@ -177,32 +189,57 @@ class _Marking:
         self.solver = solver
         self.literal = cnf.literals()
         self.marked: set[tuple[int, int]] = set()
+        self.unmarked = dict(self.literal)
+        """(cell, value) -> its variable, for the values no witness holds yet."""
         self.top = cnf.nv
         self.witnesses: list[Grid] = []
         self.tally: Counter[tuple[int, int]] = Counter()
         """Solutions found holding each (cell, value) of the open cells."""
 
     def run(self, count_each: int | None, maybe: Iterable[Grid] = ()) -> Candidates:
-        search = holding(self.cnf) if self.solver == SOLVER else self._other()
+        self.search = holding(self.cnf) if self.solver in (SOLVER, AUTO) else self._other()
         timed_out: list[str] = []
         counts: dict[tuple[int, int], Count] = {}
         try:
             for grid in maybe:  # witnesses with no solve: those that are solutions
-                if grid not in self.witnesses and not verify(self.puzzle, grid):
-                    self._witness(search, grid)
+                if self._worth(grid, count_each is None) and not verify(self.puzzle, grid):
+                    self._witness(grid)
             try:
-                self._mark(search)
+                self._patiently(self._mark)
             except SolverTimeout:
                 timed_out.append("candidates")
             if count_each is not None and not timed_out:
                 try:
-                    counts = self._count(search, count_each)
+                    counts = self._patiently(lambda: self._count(count_each))
                 except SolverTimeout:
                     timed_out.append("count_each")
-            self.stats.add_search(dict(search.accum_stats()))
         finally:
-            search.delete()
+            self.stats.add_search(dict(self.search.accum_stats()))
+            self.search.delete()
         return self._result(counts, timed_out)
+
+    def _patiently(self, step: Callable[[], T]) -> T:
+        """``step`` on Minicard, and again on CaDiCaL from what is known when a solve
+        of ``auto`` runs past PATIENCE (Minicard is many times faster on most
+        puzzles, and has a heavy tail on a big killer's later edits)."""
+        while True:
+            try:
+                return step()
+            except _Impatient:
+                self.stats.add_search(dict(self.search.accum_stats()))
+                self.search.delete()
+                self.solver = FALLBACK
+                self.search = self._other()
+                self.search.append_formula([self.cnf.blocking_clause(g) for g in self.witnesses])
+
+    def _worth(self, grid: Grid, marking: bool) -> bool:
+        """Whether a grid that may be a solution is worth checking: its values are
+        candidates here (the singles and earlier answers rule out the rest), it is
+        not a witness already and, when only marking, it marks a value."""
+        held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
+        if not all(key in self.literal for key in held) or grid in self.witnesses:
+            return False
+        return not marking or any(key in self.unmarked for key in held)
 
     def _other(self) -> Any:
         """Another PySAT solver holding the CNF as clauses (its groups pairwise)."""
@@ -210,55 +247,77 @@ class _Marking:
 
         return Solver(name=self.solver, bootstrap_with=self.cnf.iter_clauses())
 
-    def _mark(self, search: Minicard) -> None:
+    def _mark(self) -> None:
         """Solutions until one holding an unmarked value no longer exists."""
+        search = self.search
         while True:
-            unmarked = [lit for key, lit in self.literal.items() if key not in self.marked]
+            unmarked = list(self.unmarked.values())
             if not unmarked:
                 return
             search.set_phases(unmarked)  # marked values keep the phase of the last solve
             self.top += 1  # a selector, retired after the solve: counting needs them gone
             search.add_clause([-self.top, *unmarked])
-            holds = self._solve(search, [self.top])
+            holds = self._solve([self.top])
             if holds:  # the model first: CaDiCaL forgets it once a clause is added
-                self._witness(search)
+                self._witness()
             search.add_clause([-self.top])
             if not holds:
                 return
 
-    def _solve(self, search: Minicard, assumptions: list[int]) -> bool:
+    def _solve(self, assumptions: list[int]) -> bool:
         self.stats.solves += 1
-        return solve_by(search, self.deadline, assumptions)
+        if self.solver != AUTO:
+            return solve_by(self.search, self.deadline, assumptions)
+        holds = solve_budgeted(self.search, self.deadline, assumptions, PATIENCE)
+        if holds is None:
+            raise _Impatient
+        return holds
 
-    def _witness(self, search: Minicard, known: Grid | None = None) -> Grid:
+    def _witness(self, known: Grid | None = None) -> Grid:
         """The solution the solver holds (or ``known``, one found before), checked,
         its values marked, and blocked."""
+        search = self.search
         found = self.cnf.decode(search.get_model()) if known is None else known
         grid = accept(self.puzzle, found, self.witnesses, SOLVER)
         held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
         self.marked.update(held)
+        for key in held:
+            self.unmarked.pop(key, None)
         self.tally.update(held)
         search.add_clause(self.cnf.blocking_clause(grid))
         return grid
 
-    def _count(self, search: Minicard, limit: int) -> dict[tuple[int, int], Count]:
+    def _count(self, limit: int) -> dict[tuple[int, int], Count]:
         """Solutions holding each candidate of the cells with several, up to ``limit``:
         more solutions under that candidate until one past the limit (a lower
         bound, ``N+``) or UNSAT (then exact)."""
-        tally = self.tally
+        tally, search = self.tally, self.search
         per_cell = Counter(cell for cell, _ in self.marked)
         wanted = [key for key in self.literal if key in self.marked and per_cell[key[0]] > 1]
-        if not self._solve(search, []):  # every solution is found already: all exact
+        if not self._solve([]):  # every solution is found already: all exact
             return {key: Count(min(tally[key], limit), tally[key] <= limit) for key in wanted}
-        self._witness(search)
+        self._witness()
         complete: set[tuple[int, int]] = set()
+        # towards the candidates still short of the limit: a solution counts for many
+        phases = {key: self._towards(key, limit) for key in wanted}
+        changed = True
         for key in wanted:
             while tally[key] <= limit:  # "N+" says more than N were found: look for one more
-                if not self._solve(search, [self.literal[key]]):
+                if changed:
+                    search.set_phases(list(phases.values()))
+                if not self._solve([self.literal[key]]):
                     complete.add(key)
                     break
-                self._witness(search)
+                grid = self._witness()
+                held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
+                full = [key for key in held if tally[key] == limit + 1 and key in phases]
+                phases.update((key, -self.literal[key]) for key in full)
+                changed = bool(full)
         return {key: Count(min(tally[key], limit), key in complete) for key in wanted}
+
+    def _towards(self, key: tuple[int, int], limit: int) -> int:
+        literal = self.literal[key]
+        return literal if self.tally[key] <= limit else -literal
 
     def _result(self, counts: dict[tuple[int, int], Count], timed_out: list[str]) -> Candidates:
         grid = self.cnf.puzzle.cells  # the givens and what the singles placed
@@ -275,7 +334,7 @@ class _Marking:
             status = Status.NONE
         else:
             status = Status.MULTIPLE if len(witnesses) > 1 else Status.UNIQUE
-        outcome = Outcome(self.puzzle, status, witnesses[:2], solver=SOLVER)
+        outcome = Outcome(self.puzzle, status, witnesses[:2], solver=self.solver)
         outcome.exhausted = status in (Status.UNIQUE, Status.NONE)
         outcome.stats = self.stats
         if status == Status.TIMEOUT:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 
 from sudosat.core.notation import format_line
@@ -170,24 +171,54 @@ class Cnf:
         Only the cell variables this CNF constrains are read: solvers may set
         variables that occur in no clause to anything (CaDiCaL sets them true).
         """
-        true = {lit for lit in model if lit > 0}
-        grid = list(self.puzzle.cells)
-        for first, (cell, values) in zip(self.first_variables(), self.open_cells, strict=True):
-            if self.compact:  # (as :meth:`variable` numbers them, without a search per value)
-                chosen = [v for i, v in enumerate(values) if first + i in true]
-            else:
-                chosen = [v for v in values if first - values[0] + v in true]
-            grid[cell] = chosen[0] if len(chosen) == 1 else 0
+        where = self._where
+        grid = list(self._unset)
+        doubled = []
+        if self.compact and isinstance(model, list):
+            model = self._candidate_part(model)
+        for lit in model:
+            found = where.get(lit) if lit > 0 else None
+            if found is not None:
+                cell, value = found
+                if grid[cell] and grid[cell] != value:
+                    doubled.append(cell)
+                grid[cell] = value
+        for cell in doubled:
+            grid[cell] = 0
         return tuple(grid)
 
     def blocking_clause(self, grid: Grid) -> list[int]:
         """A clause that every solution but ``grid`` satisfies (over the cells it decides)."""
-        cells = self.puzzle.cells
-        return [
-            -self.variable(first, values, grid[cell])
-            for first, (cell, values) in zip(self.first_variables(), self.open_cells, strict=True)
-            if not cells[cell]
-        ]
+        cells, literal = self.puzzle.cells, self._literal
+        return [-literal[cell, grid[cell]] for cell, _ in self.open_cells if not cells[cell]]
+
+    def _candidate_part(self, model: list[int]) -> list[int]:
+        """The true candidate literals of a model listed by variable (as PySAT lists
+        them): the candidates are variables 1..K here, so the first K entries.
+        Any other model is read whole (and a model misread is no solution: it
+        fails the check every grid passes before it is shown)."""
+        k = len(self._where)
+        if k and len(model) >= k and abs(model[k - 1]) == k:
+            return [lit for lit in model[:k] if lit > 0]
+        return model
+
+    @cached_property
+    def _literal(self) -> dict[tuple[int, int], int]:
+        return self.literals()
+
+    @cached_property
+    def _where(self) -> dict[int, tuple[int, int]]:
+        """Each open candidate's variable -> (cell, value): a model read in one pass
+        (a solution at a time, thousands of times an edit when counting)."""
+        return {variable: key for key, variable in self._literal.items()}
+
+    @cached_property
+    def _unset(self) -> tuple[int, ...]:
+        """The puzzle's cells with every cell the solver decides blank."""
+        grid = list(self.puzzle.cells)
+        for cell, _ in self.open_cells:
+            grid[cell] = 0
+        return tuple(grid)
 
 
 class Pairwise:

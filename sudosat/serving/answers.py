@@ -21,7 +21,7 @@ from typing import Any
 from sudosat.core.errors import InputError, SolverError
 from sudosat.core.puzzle import Puzzle
 from sudosat.making.board import Board, bit, bits
-from sudosat.making.candidates import Candidates, candidates
+from sudosat.making.candidates import AUTO, Candidates, candidates
 from sudosat.making.path import MarksError, Pathfinder, SolvePath, truth_of
 from sudosat.rules import load_all
 from sudosat.running.paths import sentence
@@ -37,10 +37,6 @@ Send = Callable[..., None]
 """``send(kind, **fields)``: one reply to the request being answered."""
 PROGRESS = 0.5
 """Seconds between two progress replies, at least (the plugin's pace)."""
-BIG = 16
-"""From this size a variant's candidates run on CaDiCaL, which finds a 16x16
-killer's solutions many times sooner than Minicard (the worker can be killed:
-that CaDiCaL cannot be interrupted does not matter here)."""
 EXACT = 1000
 """An estimate first counts this many solutions: fewer, and the count is exact."""
 NO_SOLUTIONS = "No solutions found."
@@ -64,9 +60,9 @@ def true_candidates(job: Job, send: Send) -> None:
     itself: at least that many); -1 (``logical``) for a value no solution holds
     that the logical path cannot remove."""
     puzzle, cap = job.puzzle, job.cap
-    counting = cap if cap > 1 else None
-    solver = "cadical195" if puzzle.size >= BIG and puzzle.rules is not None else "minicard"
-    found = candidates(puzzle, count_each=counting, known=job.known, maybe=job.maybe, solver=solver)
+    # counted up to cap - 1: "more than cap - 1" is the cap (no solution past it sought)
+    counting = cap - 1 if cap > 1 else None
+    found = candidates(puzzle, count_each=counting, known=job.known, maybe=job.maybe, solver=AUTO)
     if found.outcome.status == Status.NONE:
         send("invalid", message=why_none(puzzle, found))
         return
@@ -76,7 +72,8 @@ def true_candidates(job: Job, send: Send) -> None:
     for cell, values in enumerate(found.marks):
         for value in values:
             counted = found.counts.get((cell, value))
-            per[cell * n + value - 1] = 1 if cap == 1 else int(min(cap, counted or total))
+            shown = total if counted is None else counted if counted.complete else cap
+            per[cell * n + value - 1] = 1 if cap == 1 else min(cap, int(shown))
     if job.logical:
         truth = [sum(bit(v) for v in values) for values in found.marks]
         with Pathfinder(puzzle, without=job.without) as finder:

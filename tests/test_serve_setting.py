@@ -1,0 +1,129 @@
+"""Setting from a blank grid with true candidates on (issue 57): a setter's session
+replayed through the plugin's protocol, one part added an edit, every reply
+checked (answers, never times) against brute force or a cold answer."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sudosat import Puzzle, parse
+from sudosat.core.puzzle import Grid
+from sudosat.making import candidates as marking
+from sudosat.making.setting import from_blank
+from sudosat.serving.answers import true_candidates
+from sudosat.serving.protocol import Request, make_job
+from tests.test_serve import Plugin, brute_marks, payload, server, talk, truth, variants
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with server() as (_, address):
+        yield address
+
+
+def capped(cap: int) -> dict[str, Any]:
+    return {"truecandidatesoptions": [f"truecandidatesnumsolutions={cap}"] if cap > 1 else []}
+
+
+def expected(grids: list[Grid], size: int, cap: int) -> list[int]:
+    """What the plugin shows for each cell and value: the solutions holding it, up to
+    the cap."""
+    tally = Counter((cell, grid[cell]) for grid in grids for cell in range(size * size))
+    return [
+        min(tally[cell, value], cap) for cell in range(size * size) for value in range(1, size + 1)
+    ]
+
+
+def replay(url: str, states: list[Puzzle], cap: int) -> list[dict[str, Any]]:
+    """Each state's true candidates asked for in turn on one connection, as the
+    plugin asks after each edit."""
+
+    async def test(plugin: Plugin) -> list[dict[str, Any]]:
+        return [await plugin.ask("truecandidates", payload(s, **capped(cap))) for s in states]
+
+    found: list[dict[str, Any]] = talk(url, test)
+    return found
+
+
+def test_the_session_adds_every_part_once_in_a_setter_s_order() -> None:
+    puzzle = parse((PUZZLES / "killer.txt").read_text())
+    states = from_blank(puzzle)
+    assert puzzle.rules is not None
+    assert len(states) == len(puzzle.rules.constraints) + len(puzzle.givens)
+    assert not any(states[0].cells) and states[-1].cells == puzzle.cells
+    assert set(states[-1].rules.constraints) == set(puzzle.rules.constraints)  # type: ignore[union-attr]
+    firsts = [min(rule.cells()) for rule in states[-1].rules.constraints]  # type: ignore[union-attr]
+    assert firsts == sorted(firsts)
+
+
+@pytest.mark.parametrize("cap", [1, 3])
+def test_setting_from_blank_agrees_with_brute_force(url: str, cap: int) -> None:
+    """Every edit's reply, each narrowing the last (what the server starts from),
+    against every 4x4 grid."""
+    for puzzle in variants(8, 4, first=2000 + cap):
+        states = from_blank(puzzle)
+        for state, found in zip(states, replay(url, states, cap), strict=True):
+            grids = truth(state)
+            if not grids:
+                assert found["type"] == "invalid"
+                continue
+            assert found["type"] == "truecandidates"
+            assert found["solutionsPerCandidate"] == expected(grids, 4, cap)
+
+
+def cold_answers(url: str, states: list[Puzzle], cap: int) -> None:
+    """Each reply, which starts from the last answers, is the answer of a worker
+    that knows nothing."""
+    for nonce, (state, found) in enumerate(zip(states, replay(url, states, cap), strict=True)):
+        job = make_job(Request(nonce, "truecandidates", "fpuzzles", payload(state, **capped(cap))))
+        cold: list[tuple[str, dict[str, Any]]] = []
+        true_candidates(job, lambda kind, **fields: cold.append((kind, fields)))  # noqa: B023
+        kind, fields = cold[-1]
+        assert found["type"] == kind, nonce
+        if kind == "truecandidates":
+            assert found["solutionsPerCandidate"] == fields["solutionsPerCandidate"], nonce
+
+
+@pytest.mark.parametrize("cap", [1, 8])
+def test_setting_a_6x6_from_blank_answers_as_a_cold_server(url: str, cap: int) -> None:
+    """(A blank 6x6 has 28 million grids: too many to list.)"""
+    for puzzle in variants(2, 6, first=2000 + cap):
+        cold_answers(url, from_blank(puzzle), cap)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cap", [1, 8])
+@pytest.mark.parametrize("name", ["killer.txt", "thermo-arrow.json"])
+def test_setting_a_bundled_puzzle_from_blank_answers_as_a_cold_server(
+    url: str, name: str, cap: int
+) -> None:
+    """The benchmark's sessions."""
+    cold_answers(url, from_blank(parse((PUZZLES / name).read_text())), cap)
+
+
+def test_auto_goes_on_from_minicard_to_cadical_with_what_it_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``auto`` with no patience at all: every solve past Minicard's first conflict
+    goes to CaDiCaL, which starts from the witnesses found; the same candidates
+    and counts as brute force."""
+    monkeypatch.setattr(marking, "PATIENCE", 1)
+    switched = 0
+    for puzzle in variants(8, 4, first=3000) + variants(3, 6, first=3000):
+        grids = truth(puzzle)
+        found = marking.candidates(puzzle, solver="auto", count_each=3)
+        if not grids:
+            assert str(found.outcome.status) == "none"
+            continue
+        assert found.marks == brute_marks(grids, puzzle.size)
+        for (cell, value), counted in found.counts.items():
+            assert int(counted) == min(3, sum(g[cell] == value for g in grids))
+        switched += found.outcome.solver == marking.FALLBACK
+    assert switched
