@@ -15,6 +15,7 @@ from sudosat import Puzzle, parse
 from sudosat.core.puzzle import Grid
 from sudosat.making import candidates as marking
 from sudosat.making.setting import from_blank
+from sudosat.reading.fpuzzles import link
 from sudosat.serving.answers import true_candidates
 from sudosat.serving.protocol import Request, make_job
 from tests.test_serve import Plugin, brute_marks, payload, server, talk, truth, variants
@@ -127,3 +128,29 @@ def test_auto_goes_on_from_minicard_to_cadical_with_what_it_found(
             assert int(counted) == min(3, sum(g[cell] == value for g in grids))
         switched += found.outcome.solver == marking.FALLBACK
     assert switched
+
+
+def test_the_page_gets_the_candidates_witnessed_so_far_then_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Partial answers (item 4): while a big grid's candidates are found, the page is
+    sent those witnessed so far (here after every witness: no time decides it);
+    each is part of the final answer, which is the same as without them."""
+    from sudosat.serving.answers import page
+
+    monkeypatch.setattr(marking, "PROGRESS", 0.0)
+    state = from_blank(parse((PUZZLES / "killer.txt").read_text()))[3]
+    job = make_job(Request(1, "page", "sudosat", link(state)))
+    sent: list[tuple[str, dict[str, Any]]] = []
+    page(job, lambda kind, **fields: sent.append((kind, fields)))
+    *partial, (kind, final) = sent
+    assert kind == "page" and not final.get("inProgress")
+    assert final["candidates"] == [list(v) for v in marking.candidates(state).marks]
+    assert len(partial) >= 2 and all(fields["inProgress"] for _, fields in partial)
+    for _, fields in partial:
+        assert all(
+            set(some) <= set(every)
+            for some, every in zip(fields["candidates"], final["candidates"], strict=True)
+        )
+    counts = [sum(map(len, fields["candidates"])) for _, fields in partial]
+    assert counts == sorted(counts) and counts[-1] <= sum(map(len, final["candidates"]))

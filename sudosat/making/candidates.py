@@ -55,6 +55,12 @@ PATIENCE = 20_000
 same puzzle takes the same path on any machine)."""
 
 
+PROGRESS = 0.5
+"""Seconds between two calls of ``progress``, at least."""
+Progress = Callable[[tuple[tuple[int, ...], ...]], None]
+"""What is told the candidates witnessed so far."""
+
+
 class _Impatient(Exception):
     """A Minicard solve of ``auto`` ran out of patience."""
 
@@ -98,6 +104,7 @@ def candidates(
     known: Mapping[int, int] | None = None,
     maybe: Iterable[Grid] = (),
     solver: str = SOLVER,
+    progress: Progress | None = None,
 ) -> Candidates:
     """Every cell's true candidates (see the module's text). ``count_each``: also count,
     up to that many, the solutions holding each candidate of a cell with several.
@@ -107,14 +114,17 @@ def candidates(
     givens and rules only narrow; they are left out before the search.
     ``maybe``: grids that may be solutions (an earlier answer's witnesses):
     each that is one, by the rules' own checks, is a witness before any solve.
-    ``solver``: one of SOLVERS (CaDiCaL only without a timeout)."""
+    ``solver``: one of SOLVERS (CaDiCaL only without a timeout). ``progress``:
+    called with the candidates witnessed so far (per cell, as ``marks``) at
+    most every PROGRESS seconds while the search goes on, for a page that
+    shows them as they come."""
     if count_each is not None and count_each < 1:
         raise ValueError("count_each must be at least 1")
     if solver not in SOLVERS or (solver != SOLVER and timeout is not None):
         raise ValueError(f"solver: {', '.join(SOLVERS)}, and {SOLVER} with a timeout")
     start = time.perf_counter()
     deadline = deadline_after(timeout)
-    found = _candidates(puzzle, count_each, deadline, known or {}, maybe, solver)
+    found = _candidates(puzzle, count_each, deadline, known or {}, maybe, solver, progress)
     found.outcome.stats.time = time.perf_counter() - start
     return found
 
@@ -126,6 +136,7 @@ def _candidates(
     known: Mapping[int, int],
     maybe: Iterable[Grid],
     solver: str,
+    progress: Progress | None = None,
 ) -> Candidates:
     none = no_solution(puzzle, SOLVER, dead_cells=False)
     if none.reason:  # clashing givens
@@ -148,7 +159,9 @@ def _candidates(
         outcome = Outcome(puzzle, Status.UNIQUE, [target.cells], exhausted=True, solver=SOLVER)
         outcome.stats = stats
         return Candidates(outcome, _single(target.cells), witnesses=1, found=(target.cells,))
-    return _Marking(puzzle, cnf, stats, deadline, solver).run(count_each, maybe)
+    marking = _Marking(puzzle, cnf, stats, deadline, solver)
+    marking.progress = progress
+    return marking.run(count_each, maybe)
 
 
 def _none(puzzle: Puzzle, reason: str) -> Outcome:
@@ -195,6 +208,8 @@ class _Marking:
         self.witnesses: list[Grid] = []
         self.tally: Counter[tuple[int, int]] = Counter()
         """Solutions found holding each (cell, value) of the open cells."""
+        self.progress: Progress | None = None
+        self.said = time.monotonic()
 
     def run(self, count_each: int | None, maybe: Iterable[Grid] = ()) -> Candidates:
         self.search = holding(self.cnf) if self.solver in (SOLVER, AUTO) else self._other()
@@ -285,7 +300,19 @@ class _Marking:
             self.unmarked.pop(key, None)
         self.tally.update(held)
         search.add_clause(self.cnf.blocking_clause(grid))
+        if self.progress is not None and time.monotonic() - self.said >= PROGRESS:
+            self.progress(self._marks())
+            self.said = time.monotonic()
         return grid
+
+    def _marks(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell, the values witnessed so far (the givens and singles' as they are)."""
+        marks: list[tuple[int, ...]] = [
+            (value,) if value else () for value in self.cnf.puzzle.cells
+        ]
+        for cell, values in self.cnf.open_cells:
+            marks[cell] = tuple(v for v in values if (cell, v) in self.marked)
+        return tuple(marks)
 
     def _count(self, limit: int) -> dict[tuple[int, int], Count]:
         """Solutions holding each candidate of the cells with several, up to ``limit``:
@@ -321,11 +348,10 @@ class _Marking:
 
     def _result(self, counts: dict[tuple[int, int], Count], timed_out: list[str]) -> Candidates:
         grid = self.cnf.puzzle.cells  # the givens and what the singles placed
-        marks: list[tuple[int, ...]] = [(value,) if value else () for value in grid]
+        marks = self._marks()
         undecided: list[tuple[int, ...]] = [() for _ in grid]
-        for cell, values in self.cnf.open_cells:
-            marks[cell] = tuple(v for v in values if (cell, v) in self.marked)
-            if "candidates" in timed_out:
+        if "candidates" in timed_out:
+            for cell, values in self.cnf.open_cells:
                 undecided[cell] = tuple(v for v in values if (cell, v) not in self.marked)
         witnesses = self.witnesses
         if "candidates" in timed_out:
@@ -339,7 +365,7 @@ class _Marking:
         outcome.stats = self.stats
         if status == Status.TIMEOUT:
             outcome.reason = "ran out of time: the candidates shown are witnessed, not all found"
-        found = Candidates(outcome, tuple(marks), tuple(undecided), counts, len(witnesses))
+        found = Candidates(outcome, marks, tuple(undecided), counts, len(witnesses))
         found.found = tuple(witnesses)
         found.timed_out = timed_out
         if status == Status.NONE:

@@ -314,11 +314,18 @@ def _logical(board: Board, lines: list[str], valid: bool) -> dict[str, Any]:
 
 def page(job: Job, send: Send) -> None:
     """The page's view of a puzzle: its true candidates drawn (sudosat's SVG), the
-    status, and how many solutions (up to PAGE_COUNT)."""
+    status, and how many solutions (up to PAGE_COUNT); while the candidates
+    are found, the ones witnessed so far (``inProgress``, every PROGRESS
+    seconds at most: a big grid's take seconds)."""
     from sudosat.core.draw import picture  # deferred: drawsvg, for the page only
 
     puzzle = job.puzzle
-    found = candidates(puzzle, count_each=None)
+
+    def progress(marks: tuple[tuple[int, ...], ...]) -> None:  # witnessed so far
+        said = [list(values) for values in marks]
+        send("page", inProgress=True, size=puzzle.size, candidates=said)
+
+    found = candidates(puzzle, known=job.known, maybe=job.maybe, solver=AUTO, progress=progress)
     status = found.outcome.status
     counted = sum(1 for _ in islice(solutions(puzzle), PAGE_COUNT + 1))
     message = why_none(puzzle, found) if status == Status.NONE else ""
