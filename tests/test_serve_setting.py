@@ -116,18 +116,25 @@ def test_auto_goes_on_from_minicard_to_cadical_with_what_it_found(
     goes to CaDiCaL, which starts from the witnesses found; the same candidates
     and counts as brute force."""
     monkeypatch.setattr(marking, "PATIENCE", 1)
-    switched = 0
-    for puzzle in variants(8, 4, first=3000) + variants(3, 6, first=3000):
+    found = as_brute_force(variants(8, 4, first=3000) + variants(3, 6, first=3000), "auto", 3)
+    assert any(one.outcome.solver == marking.FALLBACK for one in found)
+
+
+def as_brute_force(puzzles: list[Puzzle], solver: str, cap: int) -> list[marking.Candidates]:
+    """Each puzzle's candidates, and the solutions holding each up to ``cap``,
+    checked against every solution listed."""
+    answers = []
+    for puzzle in puzzles:
         grids = truth(puzzle)
-        found = marking.candidates(puzzle, solver="auto", count_each=3)
+        found = marking.candidates(puzzle, solver=solver, count_each=cap)
+        answers.append(found)
         if not grids:
             assert str(found.outcome.status) == "none"
             continue
         assert found.marks == brute_marks(grids, puzzle.size)
         for (cell, value), counted in found.counts.items():
-            assert int(counted) == min(3, sum(g[cell] == value for g in grids))
-        switched += found.outcome.solver == marking.FALLBACK
-    assert switched
+            assert int(counted) == min(cap, sum(g[cell] == value for g in grids))
+    return answers
 
 
 def test_the_page_gets_the_candidates_witnessed_so_far_then_all(
@@ -154,3 +161,17 @@ def test_the_page_gets_the_candidates_witnessed_so_far_then_all(
         )
     counts = [sum(map(len, fields["candidates"])) for _, fields in partial]
     assert counts == sorted(counts) and counts[-1] <= sum(map(len, final["candidates"]))
+
+
+@pytest.mark.parametrize("assumed", [1, 3, 16])
+def test_many_values_asked_for_at_once_find_every_candidate(
+    monkeypatch: pytest.MonkeyPatch, assumed: int
+) -> None:
+    """A big grid's first marking (many values a solve, cores, values put off, values
+    refuted for good), forced on small grids: the candidates and counts of brute
+    force."""
+    monkeypatch.setattr(marking, "MANY_FROM", 4)
+    monkeypatch.setattr(marking, "ASSUMED", assumed)
+    as_brute_force(variants(10, 4, first=4000) + variants(3, 6, first=4000), "minicard", 2)
+    for state in from_blank(variants(1, 4, first=4100)[0]):
+        assert marking.candidates(state).marks == brute_marks(truth(state), 4)

@@ -57,6 +57,12 @@ same puzzle takes the same path on any machine)."""
 
 PROGRESS = 0.5
 """Seconds between two calls of ``progress``, at least."""
+MANY_FROM = 16
+"""From this size, candidates on Minicard ask for many values a solve first
+(:meth:`_Marking._mark_many`: 1.6 times sooner on a 16x16 killer's edits,
+slower on a 9x9's, BENCHMARKS.md issue 57)."""
+ASSUMED = 16
+"""Values a solve of :meth:`_Marking._mark_many` asks for at most."""
 Progress = Callable[[tuple[tuple[int, ...], ...]], None]
 """What is told the candidates witnessed so far."""
 
@@ -263,8 +269,11 @@ class _Marking:
         return Solver(name=self.solver, bootstrap_with=self.cnf.iter_clauses())
 
     def _mark(self) -> None:
-        """Solutions until one holding an unmarked value no longer exists."""
+        """Solutions until one holding an unmarked value no longer exists (a big
+        grid on Minicard: many values asked for at once first)."""
         search = self.search
+        if self.puzzle.size >= MANY_FROM and self.solver != FALLBACK:
+            self._mark_many()
         while True:
             unmarked = list(self.unmarked.values())
             if not unmarked:
@@ -278,6 +287,44 @@ class _Marking:
             search.add_clause([-self.top])
             if not holds:
                 return
+
+    def _mark_many(self) -> None:
+        """Solutions each holding up to ASSUMED unmarked values at once, of different
+        cells and none of them the same value in a unit; when they cannot all
+        hold, the core's last is put off until the next solution (and the set
+        halves), and a value that cannot hold alone is refuted for good. Ends
+        when every value left is put off: the loop of :meth:`_mark` finds the
+        rest and proves the last impossible in one solve."""
+        rows, cols, boxes = self.puzzle.layout.unit_index
+        size = ASSUMED
+        put_off: set[int] = set()
+        while True:
+            picked: list[int] = []
+            taken: set[tuple[int, int, int]] = set()
+            for (cell, value), lit in self.unmarked.items():
+                row, col, box = rows[cell], cols[cell], boxes[cell]
+                units = ((0, cell, 0), (1, row, value), (2, col, value), (3, box, value))
+                if lit in put_off or not taken.isdisjoint(units):
+                    continue
+                taken.update(units)
+                picked.append(lit)
+                if len(picked) >= size:
+                    break
+            if not picked:
+                return
+            self.search.set_phases(list(self.unmarked.values()))
+            if self._solve(picked):
+                self._witness()
+                put_off.clear()
+                size = min(ASSUMED, 2 * size)
+                continue
+            core = self.search.get_core() or picked
+            if len(core) == 1:  # no solution holds it
+                self.search.add_clause([-core[0]])
+                self.unmarked = {k: v for k, v in self.unmarked.items() if v != core[0]}
+            else:
+                put_off.add(core[-1])
+                size = max(1, size // 2)
 
     def _solve(self, assumptions: list[int]) -> bool:
         self.stats.solves += 1
