@@ -173,5 +173,7 @@ def test_many_values_asked_for_at_once_find_every_candidate(
     monkeypatch.setattr(marking, "MANY_FROM", 4)
     monkeypatch.setattr(marking, "ASSUMED", assumed)
     as_brute_force(variants(10, 4, first=4000) + variants(3, 6, first=4000), "minicard", 2)
+    monkeypatch.setattr(marking, "PATIENCE", 1)  # (auto gives up many at once, then goes on)
+    as_brute_force(variants(6, 4, first=4200) + variants(2, 6, first=4200), "auto", 2)
     for state in from_blank(variants(1, 4, first=4100)[0]):
         assert marking.candidates(state).marks == brute_marks(truth(state), 4)

@@ -293,8 +293,9 @@ class _Marking:
         cells and none of them the same value in a unit; when they cannot all
         hold, the core's last is put off until the next solution (and the set
         halves), and a value that cannot hold alone is refuted for good. Ends
-        when every value left is put off: the loop of :meth:`_mark` finds the
-        rest and proves the last impossible in one solve."""
+        when every value left is put off, or a solve runs out of ``auto``'s
+        patience: the loop of :meth:`_mark` finds the rest and proves the last
+        impossible in one solve."""
         rows, cols, boxes = self.puzzle.layout.unit_index
         size = ASSUMED
         put_off: set[int] = set()
@@ -313,7 +314,11 @@ class _Marking:
             if not picked:
                 return
             self.search.set_phases(list(self.unmarked.values()))
-            if self._solve(picked):
+            try:
+                holds = self._solve(picked)
+            except _Impatient:  # many values at once can be hard: the loop asks for one
+                return
+            if holds:
                 self._witness()
                 put_off.clear()
                 size = min(ASSUMED, 2 * size)
