@@ -58,6 +58,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/certify.py
 	$(PY) benchmarks/serve.py --limit 30  # setting from blank: the first 30 edits (no --limit: every edit, hours at 25x25)
 	$(PY) benchmarks/serve_attack.py
+	$(PY) benchmarks/blank_phases.py killer.txt --cap 8
 
 # The README's command reference, generated from --help (tests/test_readme.py checks it).
 readme: $(VENV)/.installed
