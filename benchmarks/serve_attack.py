@@ -42,6 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import connect  # noqa: E402
 
+from sudosat.system.process import children, rss  # noqa: E402
+
 LISTENING = re.compile(rb"ws://[^:]+:(\d+)/")
 
 
@@ -61,34 +63,11 @@ def grid_of(cells: list[int], size: int) -> dict[str, Any]:
     return {"size": size, "grid": rows}
 
 
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry))
-    return found
-
-
 def tree(pid: int) -> list[int]:
     found = [pid]
     for child in children(pid):
         found += tree(child)
     return found
-
-
-def rss(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
 
 
 def held(pid: int) -> tuple[int, int]:

@@ -165,9 +165,7 @@ def _candidates(
         outcome = Outcome(puzzle, Status.UNIQUE, [target.cells], exhausted=True, solver=SOLVER)
         outcome.stats = stats
         return Candidates(outcome, _single(target.cells), witnesses=1, found=(target.cells,))
-    marking = _Marking(puzzle, cnf, stats, deadline, solver)
-    marking.progress = progress
-    return marking.run(count_each, maybe)
+    return _Marking(puzzle, cnf, stats, deadline, solver, progress).run(count_each, maybe)
 
 
 def _none(puzzle: Puzzle, reason: str) -> Outcome:
@@ -202,7 +200,13 @@ class _Marking:
     """The marking loop of one puzzle, on one Minicard."""
 
     def __init__(
-        self, puzzle: Puzzle, cnf: Cnf, stats: Stats, deadline: float | None, solver: str = SOLVER
+        self,
+        puzzle: Puzzle,
+        cnf: Cnf,
+        stats: Stats,
+        deadline: float | None,
+        solver: str = SOLVER,
+        progress: Progress | None = None,
     ) -> None:
         self.puzzle, self.cnf, self.stats, self.deadline = puzzle, cnf, stats, deadline
         self.solver = solver
@@ -214,7 +218,7 @@ class _Marking:
         self.witnesses: list[Grid] = []
         self.tally: Counter[tuple[int, int]] = Counter()
         """Solutions found holding each (cell, value) of the open cells."""
-        self.progress: Progress | None = None
+        self.progress = progress
         self.said = time.monotonic()
 
     def run(self, count_each: int | None, maybe: Iterable[Grid] = ()) -> Candidates:
@@ -389,8 +393,8 @@ class _Marking:
                     break
                 grid = self._witness()
                 held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
-                full = [key for key in held if tally[key] == limit + 1 and key in phases]
-                phases.update((key, -self.literal[key]) for key in full)
+                full = [other for other in held if tally[other] == limit + 1 and other in phases]
+                phases.update((other, self._towards(other, limit)) for other in full)
                 changed = bool(full)
         return {key: Count(min(tally[key], limit), key in complete) for key in wanted}
 

@@ -127,12 +127,9 @@ class Cnf:
         return first - values[0] + value
 
     def literals(self) -> dict[tuple[int, int], int]:
-        """(cell, value) -> its variable, for every open cell's candidates."""
-        found = {}
-        for first, (cell, values) in zip(self.first_variables(), self.open_cells, strict=True):
-            for value in values:
-                found[cell, value] = self.variable(first, values, value)
-        return found
+        """(cell, value) -> its variable, for every open cell's candidates (made once:
+        the same dict each call, to be read, never changed)."""
+        return self._literal
 
     @property
     def variable_count(self) -> int:
@@ -204,7 +201,11 @@ class Cnf:
 
     @cached_property
     def _literal(self) -> dict[tuple[int, int], int]:
-        return self.literals()
+        found = {}
+        for first, (cell, values) in zip(self.first_variables(), self.open_cells, strict=True):
+            for value in values:
+                found[cell, value] = self.variable(first, values, value)
+        return found
 
     @cached_property
     def _where(self) -> dict[int, tuple[int, int]]:

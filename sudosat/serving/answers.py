@@ -325,7 +325,7 @@ def page(job: Job, send: Send) -> None:
         said = [list(values) for values in marks]
         send("page", inProgress=True, size=puzzle.size, candidates=said)
 
-    found = candidates(puzzle, known=job.known, maybe=job.maybe, solver=AUTO, progress=progress)
+    found = candidates(puzzle, solver=AUTO, progress=progress)
     status = found.outcome.status
     counted = sum(1 for _ in islice(solutions(puzzle), PAGE_COUNT + 1))
     message = why_none(puzzle, found) if status == Status.NONE else ""

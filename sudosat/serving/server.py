@@ -91,7 +91,8 @@ class Settings:
 class Answers:
     """Finished answers by what they depend on (least recently used goes first),
     and the recent true candidates a narrower puzzle may start from: at most
-    ``size`` bytes in all, as each entry is counted (:func:`held`)."""
+    ``size`` bytes in all, as each entry is counted (:func:`held_text`,
+    :func:`held_recent`)."""
 
     size: int
     kept: OrderedDict[str, tuple[str, int]] = field(default_factory=OrderedDict)

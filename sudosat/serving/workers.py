@@ -26,6 +26,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from sudosat.serving.protocol import Job, body
+from sudosat.system.process import rss
 
 ENGINES = ["sudosat.serving.answers"]
 """What the fork server imports once, for every worker it forks."""
@@ -75,15 +76,8 @@ class Worker:
         theirs.close()
 
     def rss(self) -> int:
-        """Bytes of memory the process holds now (Linux: VmRSS); 0 when not known."""
-        try:
-            with open(f"/proc/{self.process.pid}/status", encoding="ascii") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1]) * 1024
-        except (OSError, ValueError):
-            pass
-        return 0
+        """Bytes of memory the process holds now; 0 when not known."""
+        return rss(self.process.pid) if self.process.pid is not None else 0
 
     def kill(self) -> None:
         """Stop it now, whatever it is doing; reaped. (Its pipe is left to close

@@ -308,10 +308,10 @@ def end_orphans() -> None:
     :mod:`janitor`) is let finish its clean-up first."""
     janitor.close()
     for _ in range(100):  # each round may bring the next generation of orphans
-        children = _children(os.getpid())
-        if not children:
+        below = children(os.getpid())
+        if not below:
             return
-        left = [pid for pid in children if not (janitor.is_janitor(pid) and _ended(pid))]
+        left = [pid for pid in below if not (janitor.is_janitor(pid) and _ended(pid))]
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -337,7 +337,20 @@ def _ended(pid: int, grace: float = JANITOR_GRACE) -> bool:
     return False
 
 
-def _children(parent: int) -> list[int]:
+def rss(pid: int) -> int:
+    """Bytes of memory ``pid`` holds now (Linux: VmRSS); 0 when not known."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (Linux /proc; none when unreadable)."""
     found = []
     with contextlib.suppress(OSError):
         for entry in os.listdir("/proc"):
