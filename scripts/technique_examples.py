@@ -16,7 +16,7 @@ from itertools import islice
 from pathlib import Path
 
 from sudosat.making.board import Step
-from sudosat.making.path import Pathfinder, truth_of
+from sudosat.making.path import Pathfinder, technique_of, truth_of
 from sudosat.reading.inputs import read_puzzles
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "tdoku"
@@ -40,19 +40,19 @@ def main() -> None:
         for index, puzzle in enumerate(islice(read_puzzles(str(SHARED / name)), most)):
             truth = truth_of(puzzle)
             with Pathfinder(puzzle) as finder:
-                wanted = wanted or {t.name for t in finder.order[1:]}
+                wanted = wanted or {t.name for t, _ in finder.order[1:]}
                 board = finder.board()
                 while not board.solved and not board.contradiction():
                     masks = list(board.masks)
                     step = finder.next_step(board)
                     if step is None:
                         break
-                    made: Step = board.apply(step[0])
-                    family = step[1].name.split(",")[0]  # (a nested chain: by its size)
+                    made: Step = board.apply(step)
+                    family = technique_of(step).name.split(",")[0]  # (a nested chain: by its size)
                     if family not in found and family != "naked single":  # marks: placed
                         found[family] = {
                             "technique": family,
-                            "step": made.technique,
+                            "step": made.name,
                             "puzzle": "".join(str(v or ".") for v in puzzle.cells),
                             "marks": tokens(masks),
                             "source": f"tdoku/{name} puzzle {index + 1}",

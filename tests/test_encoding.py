@@ -7,7 +7,7 @@ from pysat.solvers import Solver
 
 from sudosat.core.puzzle import Puzzle, rule_violations
 from sudosat.reading.formats import parse
-from sudosat.sat.cnf import AMO_ENCODINGS, RULES, Encoding, var
+from sudosat.sat.cnf import AMO_ENCODINGS, RULES, Encoding, literal
 from sudosat.sat.encoding import augmented, encode
 from sudosat.solving.engine import solve
 
@@ -41,16 +41,16 @@ def test_seqcounter_and_bitwise_sizes_for_9x9() -> None:
 
 def test_numbering_is_the_hex_reports() -> None:
     # row r, column c, value v (0-based): (r*N + c)*N + v + 1
-    assert var(16, 0, 1) == 1
-    assert var(16, 15 * 16 + 15, 16) == 4096
-    assert var(9, 1 * 9 + 2, 5) == (1 * 9 + 2) * 9 + 4 + 1
+    assert literal(16, 0, 1) == 1
+    assert literal(16, 15 * 16 + 15, 16) == 4096
+    assert literal(9, 1 * 9 + 2, 5) == (1 * 9 + 2) * 9 + 4 + 1
 
 
 def test_givens_are_unit_clauses_in_the_full_form() -> None:
     puzzle = parse(ESCARGOT)
     cnf = encode(puzzle, Encoding(reduced=False))
     units = [c[0] for c in cnf.clauses if len(c) == 1]
-    assert units == [var(9, cell, v) for cell, v in puzzle.givens]
+    assert units == [literal(9, cell, v) for cell, v in puzzle.givens]
 
 
 def test_reduced_form_is_smaller_and_leaves_out_decided_variables() -> None:
@@ -59,7 +59,7 @@ def test_reduced_form_is_smaller_and_leaves_out_decided_variables() -> None:
     reduced = encode(puzzle, Encoding(reduced=True))
     assert len(reduced.clauses) < len(full.clauses) / 5
     used = {abs(lit) for clause in reduced.clauses for lit in clause}
-    assert not used & {var(9, cell, v) for cell, v in puzzle.givens}
+    assert not used & {literal(9, cell, v) for cell, v in puzzle.givens}
     assert used <= set(reduced.cell_variables)
 
 
@@ -67,7 +67,7 @@ def test_decode_ignores_variables_outside_the_cnf() -> None:
     puzzle = parse(ESCARGOT)
     cnf = encode(puzzle)
     solution = solve(puzzle).solutions[0]
-    model = [var(9, cell, v) for cell, v in enumerate(solution)]
+    model = [literal(9, cell, v) for cell, v in enumerate(solution)]
     noise = [v for v in range(1, 730) if v not in cnf.cell_variables and v not in model]
     assert cnf.decode(model + noise) == solution
 

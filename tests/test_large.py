@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sudosat import parse, solve
+from sudosat.core.masks import bit
 from sudosat.core.puzzle import Puzzle, verify
 from sudosat.sat.encoding import encode
 from sudosat.solving.deduce import deduce
@@ -49,7 +50,7 @@ def test_singles_are_sound_and_agree_with_the_solver() -> None:
         solution = solve(puzzle).solutions[0]
         assert all(v == solution[c] for c, v in enumerate(found.grid) if v)
         for cell, mask in found.masks.items():
-            assert mask >> solution[cell] & 1  # the true value is never ruled out
+            assert mask & bit(solution[cell])  # the true value is never ruled out
 
 
 def test_singles_prove_a_contradiction() -> None:

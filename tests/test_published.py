@@ -16,7 +16,7 @@ import pytest
 
 from sudosat import parse, solve
 from sudosat.core.puzzle import Grid
-from sudosat.making.path import Pathfinder, logical_path, truth_of
+from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
 from sudosat.making.techniques import length_bonus
 from sudosat.solving.certificate import certify, check, write
 from tests.variants.test_brute import every_grid
@@ -371,12 +371,13 @@ def test_a_contradiction_chain_found_by_the_nested_finder_is_labelled_and_weighe
     AI Escargot's contradiction chains: those with no chain inside are dynamic
     contradiction chains (8.5 and the length bonus), not nested ones (9.0)."""
     puzzle = parse(ESCARGOT)
-    with Pathfinder(puzzle, without={"forcing chains", "dynamic forcing chains"}) as finder:
+    with Pathfinder(puzzle) as finder:
+        finder.order = [(t, find) for t, find in finder.order if t not in FORCING_KINDS]
         path = finder.path(truth_of(puzzle))
-    plain = [s for s in path.steps if s.technique == "dynamic contradiction chain"]
-    assert plain and not [s for s in path.steps if "0 inside" in s.technique]
+    plain = [s for s in path.steps if s.name == "dynamic contradiction chain"]
+    assert plain and not [s for s in path.steps if "0 inside" in s.name]
     for step in plain:
-        weight = path.technique(step).weight
+        weight = technique_of(step).weight
         assert weight == round(8.5 + length_bonus(step.length), 1)
         assert step.length >= 2 and "to a contradiction" in step.reason
 
@@ -396,5 +397,5 @@ def test_a_monhard_puzzles_plain_contradiction_chain_is_not_nested() -> None:
     rows = shared("se-rated/monhard_te3_dev.tsv").read_text().splitlines()
     line = [row.split("\t")[0] for row in rows if not row.startswith("#")][15]
     path = logical_path(parse(line))
-    names = {step.technique for step in path.steps}
+    names = {step.name for step in path.steps}
     assert "dynamic contradiction chain" in names and not any("0 inside" in n for n in names)

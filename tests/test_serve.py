@@ -299,7 +299,7 @@ def test_the_solution_path_and_steps(url: str) -> None:
                 target["centerPencilMarks"] = entry["candidates"]
         second = await plugin.ask("step", payload(data))
         assert second["message"].count("\n") == 1 and second["message"] != "Initial candidates.\n"
-        assert second["message"].split(":")[0].lower() == expected.steps[0].technique.lower()
+        assert second["message"].split(":")[0].lower() == expected.steps[0].name.lower()
 
     talk(url, test)
 

@@ -12,8 +12,10 @@ import random
 import pytest
 
 from sudosat import parse
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
-from sudosat.making.board import Board, bit, bits
+from sudosat.making.board import Board
 from sudosat.making.path import Pathfinder
 from sudosat.making.rulesteps import RuleSteps, Scope
 from sudosat.making.shapes import random_grid

@@ -34,6 +34,7 @@ SOLVE_LOADS = {
     "sudosat.commands.solve",
     "sudosat.core",
     "sudosat.core.errors",
+    "sudosat.core.masks",
     "sudosat.core.notation",
     "sudosat.core.puzzle",
     "sudosat.making",

@@ -16,9 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property
 from operator import itemgetter, mul
 from typing import Any, ClassVar, Protocol
+
+from sudosat.core.masks import bit, full, values
 
 Grid = tuple[int, ...]
 """N*N values, row-major; 0 marks a blank cell."""
@@ -367,8 +369,8 @@ class Puzzle:
 
     @cached_property
     def masks(self) -> dict[int, int]:
-        """Each blank cell's candidates as a bit mask (see :func:`candidate_masks`),
-        computed once per puzzle."""
+        """Each blank cell's candidates as a mask (:mod:`sudosat.core.masks`), computed
+        once per puzzle (see :func:`candidate_masks`)."""
         return candidate_masks(self)
 
     @cached_property
@@ -379,36 +381,13 @@ class Puzzle:
         puzzle, in time proportional to the cells and the candidates.
         """
         masks = self.masks
-        return tuple((v,) if v else values_of(masks[cell]) for cell, v in enumerate(self.cells))
+        return tuple((v,) if v else values(masks[cell]) for cell, v in enumerate(self.cells))
 
 
 @cache
 def unit_index(rank: int) -> tuple[list[int], list[int], list[int]]:
     """For every cell, its row, its column and its box."""
     return layout(rank).unit_index
-
-
-def values_of(mask: int) -> tuple[int, ...]:
-    """The values whose bits are set in a candidate mask (bit v: value v), in
-    order; the cost is in proportion to how many there are. Up to 36x36 once per
-    mask: a batch of puzzles meets the same masks again and again."""
-    return _values_cached(mask) if mask < CACHED_MASKS else _values(mask)
-
-
-CACHED_MASKS = 1 << 37
-"""Masks below this (grids up to 36x36) have their values kept (see :func:`values_of`)."""
-
-
-def _values(mask: int) -> tuple[int, ...]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(found)
-
-
-_values_cached = lru_cache(maxsize=4096)(_values)
 
 
 def placed_masks(puzzle: Puzzle) -> list[list[int]]:
@@ -419,10 +398,10 @@ def placed_masks(puzzle: Puzzle) -> list[list[int]]:
     row_p, col_p, box_p = placed
     for cell, value in enumerate(puzzle.cells):
         if value:
-            bit = 1 << value
-            row_p[rows[cell]] |= bit
-            col_p[cols[cell]] |= bit
-            box_p[boxes[cell]] |= bit
+            mask = bit(value)
+            row_p[rows[cell]] |= mask
+            col_p[cols[cell]] |= mask
+            box_p[boxes[cell]] |= mask
     return placed
 
 
@@ -431,9 +410,9 @@ def candidate_masks(puzzle: Puzzle) -> dict[int, int]:
     in a variant, that its rules allow the cell on their own)."""
     rows, cols, boxes = puzzle.layout.unit_index
     row_p, col_p, box_p = placed_masks(puzzle)
-    full = (1 << (puzzle.size + 1)) - 2
+    every = full(puzzle.size)
     masks = {
-        cell: full & ~(row_p[rows[cell]] | col_p[cols[cell]] | box_p[boxes[cell]])
+        cell: every & ~(row_p[rows[cell]] | col_p[cols[cell]] | box_p[boxes[cell]])
         for cell, value in enumerate(puzzle.cells)
         if not value
     }

@@ -1,45 +1,46 @@
 """The board a logical solve works on: each cell's candidates, the houses, the steps.
 
-A cell's candidates are one integer, bit ``v - 1`` set while value ``v`` is
-possible (as in :mod:`deduce`). A house is a group of N cells that holds every
-value once: a row, a column, a region, or a house a rule declares (a diagonal,
-an extra region). Peers are the cells sharing a house with a cell. A
-:class:`Step` is one deduction: what it places and removes, and what justifies
-it (the cells, the values, the houses and rules, a sentence).
+A cell's candidates are one integer (:mod:`sudosat.core.masks`). A house is a
+group of N cells that holds every value once: a row, a column, a region, or a
+house a rule declares (a diagonal, an extra region). Peers are the cells
+sharing a house with a cell. A :class:`Step` is one deduction: what it places
+and removes, and what justifies it (the cells, the values, the houses and
+rules, a sentence).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import combinations
 
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
-from sudosat.sat.cnf import var
-
-
-def bits(mask: int) -> Iterator[int]:
-    """The values of a candidate mask, smallest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length()
-        mask ^= low
-
-
-def bit(value: int) -> int:
-    return 1 << (value - 1)
-
 
 Candidate = tuple[int, int]
 """(cell, value)."""
 
 
 @dataclass(frozen=True)
+class Technique:
+    """A way of reasoning, as a step is weighed: its name, the family a person can
+    leave out (``--without``), its weight on Sudoku Explainer's scale (1.0: a naked
+    single) and the rating level a puzzle needing it gets at least."""
+
+    name: str
+    family: str
+    weight: float
+    level: str
+
+
+@dataclass(frozen=True)
 class Step:
     """One deduction of a logical solve."""
 
-    technique: str
+    name: str
+    """What the step is called where it is shown (``pointing``, ``cell forcing chains``)."""
     placements: tuple[Candidate, ...] = ()
     eliminations: tuple[Candidate, ...] = ()
     cells: tuple[int, ...] = ()
@@ -56,6 +57,10 @@ class Step:
     """A chain weighed by its length: the nodes it passes (see :func:`techniques.length_bonus`)."""
     tells_what_is_left: bool = False
     """Its reason names what its cells may still hold (its removals go without saying)."""
+    technique: Technique | None = None
+    """What it is weighed as: its finder's technique, or a finer one (a chain by its
+    length, a rule question by the part of it that did the work). Every finder
+    sets it; None only in a step made by hand."""
 
 
 @dataclass
@@ -168,7 +173,7 @@ class Board:
             for c in house:
                 left |= self.masks[c]
             if left != self.full:
-                value = next(bits(self.full & ~left))
+                value = bits(self.full & ~left)[0]
                 return f"{self.house_names[index]} has no place for {self.symbol(value)}"
         return ""
 
@@ -214,9 +219,3 @@ def board_of(puzzle: Puzzle, rule_houses: Sequence[tuple[tuple[int, ...], str]] 
     for cell, value in puzzle.givens:
         board.place_silently(cell, value)
     return board
-
-
-def ruled_out(board: Board) -> list[int]:
-    """The candidates ``board`` has ruled out, as negative literals of the encoding."""
-    n, full = board.size, board.full
-    return [-var(n, c, v) for c, m in enumerate(board.masks) for v in bits(full & ~m)]

@@ -116,7 +116,7 @@ def candidates(
     up to that many, the solutions holding each candidate of a cell with several.
     ``timeout``: seconds; what is witnessed by then is kept, the rest undecided.
     ``known``: cells' values already known to be in no solution, as masks of what
-    may still be (bit v: value v), from an earlier answer to a puzzle these
+    may still be (:mod:`sudosat.core.masks`), from an earlier answer to a puzzle these
     givens and rules only narrow; they are left out before the search.
     ``maybe``: grids that may be solutions (an earlier answer's witnesses):
     each that is one, by the rules' own checks, is a witness before any solve.

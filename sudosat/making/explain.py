@@ -36,6 +36,7 @@ from pysat.formula import WCNFPlus
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Constraint, Grid, Puzzle, differences
 from sudosat.making.rating import Rating, rate
+from sudosat.sat.cnf import cell_value, literal, model_grid
 from sudosat.sat.deadline import compute_by, deadline_after, remaining, solve_by
 from sudosat.sat.encoding import explaining, layout_groups
 from sudosat.sat.limits import TooBig, check_solvable
@@ -91,7 +92,7 @@ class _Parts:
         self.sat = exactly_one(groups)
         for clause in rule_clauses:
             self.sat.add_clause(clause)
-        self.all = [cell * n + v for cell, v in puzzle.givens] + selectors
+        self.all = [literal(n, cell, v) for cell, v in puzzle.givens] + selectors
         self.relative = puzzle.rules is not None and puzzle.rules.relative
         """Whether leaving a rule out can constrain more: then a part once needed
         may be needed no more, and deletion goes round until nothing changes."""
@@ -121,7 +122,7 @@ class _Parts:
 
     def part(self, lit: int) -> Part:
         n = self.puzzle.size
-        return self.rule_of[lit] if lit in self.rule_of else ((lit - 1) // n, (lit - 1) % n + 1)
+        return self.rule_of[lit] if lit in self.rule_of else cell_value(n, lit)
 
     def delete(self) -> None:
         self.sat.delete()
@@ -161,7 +162,7 @@ def needed_parts(
     parts = _Parts(puzzle)
     try:
         n = puzzle.size
-        parts.sat.add_clause([-(cell * n + value) for cell, value in enumerate(solution)])
+        parts.sat.add_clause([-literal(n, cell, value) for cell, value in enumerate(solution)])
 
         def unique(kept: list[int]) -> bool:
             return parts.grid_holds(kept, solution) and parts.unsat(kept, deadline)
@@ -206,7 +207,7 @@ def fewest_removed(puzzle: Puzzle, deadline: float | None = None) -> int:
     each given, and each rule's selector, a soft clause)."""
     n = puzzle.size
     groups, rule_clauses, selectors, _ = explaining(puzzle)
-    soft = [[cell * n + v] for cell, v in puzzle.givens] + [[s] for s in selectors]
+    soft = [[literal(n, cell, v)] for cell, v in puzzle.givens] + [[s] for s in selectors]
     with _maxsat(groups + rule_clauses, groups, soft) as maxsat:
         compute_by(maxsat, deadline)
         return int(maxsat.cost)
@@ -217,13 +218,11 @@ def best_fill(puzzle: Puzzle, deadline: float | None = None) -> Grid:
     as possible (seed 002's partial solve). The givens must not clash."""
     n = puzzle.size
     cells, unit_values = layout_groups(puzzle.layout)
-    givens = [[cell * n + v] for cell, v in puzzle.givens]
+    givens = [[literal(n, cell, v)] for cell, v in puzzle.givens]
     blanks = [group for cell, group in enumerate(cells) if not puzzle.cells[cell]]
     with _maxsat(givens, cells + unit_values, blanks) as maxsat:
         model = set(compute_by(maxsat, deadline) or [])
-    return tuple(
-        next((v for v in range(1, n + 1) if cell * n + v in model), 0) for cell in range(n * n)
-    )
+    return model_grid(n, model)
 
 
 def clues_to_add(puzzle: Puzzle, solution: Grid, deadline: float | None = None) -> list[Clue]:

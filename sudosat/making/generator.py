@@ -30,6 +30,7 @@ from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences, rule_violations, units
 from sudosat.making.rating import LEVEL_NAMES, LEVELS, Rating, rate
 from sudosat.reading.formats import NUMBERS, candidate_alphabets, lookup_alphabet
+from sudosat.sat.cnf import literal
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
 from sudosat.sat.encoding import groups
 from sudosat.solving.engine import batch_engine
@@ -202,7 +203,7 @@ class Carving:
         for box in range(m):
             values = rng.sample(range(1, n + 1), n)
             cells = [(box * m + i // m) * n + box * m + i % m for i in range(n)]
-            start += [cell * n + v for cell, v in zip(cells, values, strict=True)]
+            start += [literal(n, cell, v) for cell, v in zip(cells, values, strict=True)]
         grid = self._model(start)
         if grid is None:
             grid = self._model(start[:n])
@@ -260,7 +261,7 @@ class Carving:
             self.witnesses[orbit] = other
             for cell in orbit:
                 self.needed.add(cell)
-                self.checker.add_clause([cell * self.n + solution[cell]])
+                self.checker.add_clause([literal(self.n, cell, solution[cell])])
             rest = [o for o in chunk if o != orbit]
             if rest:
                 self.decide(rest)
@@ -277,13 +278,13 @@ class Carving:
             if differ & removed == differ:
                 return known
         n, solution, needed = self.n, self.solution, self.needed
-        assumptions = [c * n + v for c, v in enumerate(self.kept) if v and c not in needed]
+        assumptions = [literal(n, c, v) for c, v in enumerate(self.kept) if v and c not in needed]
         if len(cells) == 1:
-            other = self._model([*assumptions, -(cells[0] * n + solution[cells[0]])])
+            other = self._model([*assumptions, -literal(n, cells[0], solution[cells[0]])])
         else:  # "differs somewhere in cells", switched on by a selector, then retired
             self.top += 1
             selector = self.top
-            self.checker.add_clause([-selector, *(-(c * n + solution[c]) for c in cells)])
+            self.checker.add_clause([-selector, *(-literal(n, c, solution[c]) for c in cells)])
             other = self._model([*assumptions, selector])
             self.checker.add_clause([-selector])
         if other is not None:

@@ -25,8 +25,9 @@ from itertools import combinations
 
 from pysat.solvers import Minicard
 
-from sudosat.core.puzzle import Puzzle, values_of
-from sudosat.sat.cnf import Encoding, var
+from sudosat.core.masks import values as values_of
+from sudosat.core.puzzle import Puzzle
+from sudosat.sat.cnf import Encoding, cell_value, is_candidate, literal
 from sudosat.sat.encoding import encode
 from sudosat.solving.deduce import deduce
 from sudosat.solving.fast import holding
@@ -148,7 +149,7 @@ class Reasoner:
         n = self.n
         solver = self._load()
         assumptions = [
-            -var(n, cell, v)
+            -literal(n, cell, v)
             for cell, held in enumerate(values)
             for v in range(1, n + 1)
             if v not in held
@@ -160,14 +161,16 @@ class Reasoner:
             return True
         changed = False
         for lit in implied:
-            cell, value = divmod(abs(lit) - 1, n)
-            if abs(lit) > n**3 or value + 1 not in values[cell]:
+            if not is_candidate(n, lit):
+                continue
+            cell, value = cell_value(n, lit)
+            if value not in values[cell]:
                 continue
             if lit > 0 and len(values[cell]) > 1:
-                values[cell].intersection_update({value + 1})
+                values[cell].intersection_update({value})
                 changed = True
             elif lit < 0:
-                values[cell].discard(value + 1)
+                values[cell].discard(value)
                 changed = True
         return changed
 

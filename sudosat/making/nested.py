@@ -21,9 +21,11 @@ from collections.abc import Callable, Sequence
 
 from pysat.solvers import Minicard
 
-from sudosat.making.board import Board, Step, bit, bits, ruled_out
-from sudosat.making.techniques import CONTRADICTION, DYNAMIC, Technique, length_bonus
-from sudosat.sat.cnf import var
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
+from sudosat.making.board import Board, Step, Technique
+from sudosat.making.techniques import CONTRADICTION, contradiction_chain
+from sudosat.sat.cnf import cell_value, literal, ruled_out
 from sudosat.solving.fast import exactly_one
 
 NAME = "nested forcing chains"
@@ -48,10 +50,10 @@ as unit clauses (so a branch assumes one or two literals: a few microseconds).""
 def classic_solver(board: Board) -> Minicard:
     """ "Exactly one" a cell and a value a house, and the board's candidates."""
     n = board.size
-    cells = [[var(n, c, v) for v in range(1, n + 1)] for c in range(n * n)]
-    houses = [[var(n, c, v) for c in h] for h in board.houses for v in range(1, n + 1)]
+    cells = [[literal(n, c, v) for v in range(1, n + 1)] for c in range(n * n)]
+    houses = [[literal(n, c, v) for c in h] for h in board.houses for v in range(1, n + 1)]
     solver = exactly_one(cells + houses)
-    for lit in ruled_out(board):
+    for lit in ruled_out(board.size, board.masks):
         solver.add_clause([lit])
     return solver
 
@@ -100,7 +102,7 @@ class Branches:
             x
             for c in self.order
             for v in bits(masks[c])
-            if (x := var(n, c, v)) not in known and -x not in known
+            if (x := literal(n, c, v)) not in known and -x not in known
         ]
 
     def refute(self, x: int) -> list[int] | None:
@@ -172,8 +174,8 @@ def _fewest_step(
     n = board.size
     broken: list[tuple[int, list[int]]] = []
     for x in branches.open(start):
-        cell, value = divmod(x - 1, n)
-        if truth is not None and truth[cell] & bit(value + 1):
+        cell, value = cell_value(n, x)
+        if truth is not None and truth[cell] & bit(value):
             continue
         removed = branches.refute(x)
         if removed is not None:
@@ -185,9 +187,9 @@ def _fewest_step(
     broken.sort(key=lambda found: len(found[1]))  # (stable: the first found of a length)
     tried = [(x, branches.fewest(x, removed)) for x, removed in broken[:TAKEN_APART]]
     x, inside = min(tried, key=lambda found: len(found[1]))
-    cell, value = divmod(x - 1, board.size)
-    value += 1
+    cell, value = cell_value(board.size, x)
     if not inside:  # no chain inside: a plain contradiction chain, weighed as one
+        length = branches.chain_length(x)
         return Step(
             CONTRADICTION,
             eliminations=((cell, value),),
@@ -195,46 +197,30 @@ def _fewest_step(
             values=(value,),
             reason=f"{board.name(cell)}={board.symbol(value)} leads through {words} "
             "to a contradiction",
-            length=branches.chain_length(x),
+            length=length,
+            technique=contradiction_chain(length),
         )
     shown = ", ".join(_name(board, -lit) for lit in inside[:SHOWN])
     more = f" and {len(inside) - SHOWN} more" if len(inside) > SHOWN else ""
     chains = "chain" if len(inside) == 1 else "chains"
+    weighed = technique(len(inside))
     return Step(
-        technique_name(len(inside)),
+        weighed.name,
         eliminations=((cell, value),),
         cells=(cell,),
         values=(value,),
         reason=f"{board.name(cell)}={board.symbol(value)} leads through {words}, with "
         f"{len(inside)} contradiction {chains} inside ({shown}{more} go), to a contradiction",
+        technique=weighed,
     )
 
 
-def _name(board: Board, literal: int) -> str:
-    c, v = divmod(literal - 1, board.size)
-    return f"{board.name(c)}={board.symbol(v + 1)}"
-
-
-def technique_name(inside: int) -> str:
-    return f"{NAME}, {inside} inside"
+def _name(board: Board, lit: int) -> str:
+    c, v = cell_value(board.size, lit)
+    return f"{board.name(c)}={board.symbol(v)}"
 
 
 def technique(inside: int) -> Technique:
     """A nested chain's technique, weighed by how many chains it needs inside."""
     weight = round(min(WEIGHT + INSIDE * math.log2(max(inside, 1)), HEAVIEST), 1)
-    return Technique(technique_name(inside), "expert", weight, _never)
-
-
-def weighed(name: str) -> Technique | None:
-    """The technique of a nested chain's step, or of a contradiction chain weighed by
-    its length, by the name the path weighs its step by (``path.technique_key``)."""
-    if name.startswith(f"{CONTRADICTION}, length "):
-        length = int(name.rsplit(" ", 1)[1])
-        return Technique(name, "expert", round(DYNAMIC + length_bonus(length), 1), _never)
-    if not name.startswith(f"{NAME}, "):
-        return None
-    return technique(int(name.removeprefix(f"{NAME}, ").split()[0]))
-
-
-def _never(board: Board) -> Step | None:
-    return None
+    return Technique(f"{NAME}, {inside} inside", "forcing", weight, "expert")

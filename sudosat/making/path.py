@@ -17,33 +17,34 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import partial
 
 from sudosat.core.errors import SolverTimeout
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name, verify
-from sudosat.making.board import Board, Step, bit, bits, board_of
+from sudosat.making.board import Board, Step, Technique, board_of
 from sudosat.making.nested import NAME as NESTED
 from sudosat.making.nested import WEIGHT as NESTED_WEIGHT
-from sudosat.making.nested import Solver, classic_solver, nested, weighed
+from sudosat.making.nested import Solver, classic_solver, nested
 from sudosat.making.rating import LEVELS, Rating, search_conflicts
-from sudosat.making.techniques import CLASSIC, Technique, forcing, propagate
+from sudosat.making.techniques import (
+    CLASSIC,
+    DYNAMIC_FORCING,
+    FORCING,
+    NAKED_SINGLE,
+    Finder,
+    forcing,
+    propagate,
+)
 from sudosat.sat.deadline import deadline_after
 from sudosat.sat.limits import TooBig
 from sudosat.solving.outcome import Outcome, Status
 
-RULE_TECHNIQUES = {
-    "hidden single": (("rule", "easy", 1.8),),
-    "locked candidates": (("rule pair", "intermediate", 2.8),),
-    "naked pair": (("rule and units", "intermediate", 3.0),),
-    "X-wing": (("house and rules", "intermediate", 3.2),),
-}
-"""The generic rule questions (name, level, weight), after the classic technique
-they follow: a question over a rule and whole houses is exact, so it holds every
-classic deduction inside it; it is asked only once the classic techniques of its
-weight or less have run dry, and its step is weighed by the smallest part of it
-that did the work (:func:`rulesteps.scope_technique`). Their finders are bound
-to a puzzle's rules (:class:`RuleSteps`)."""
+FORCING_KINDS = {FORCING: False, DYNAMIC_FORCING: True}
+"""The forcing chains, and whether each is dynamic: for a variant they follow its
+rules too."""
 
 BIFURCATION_WEIGHT = 9.0
 """Bifurcation's weight at depth 1; each level deeper adds one."""
@@ -56,9 +57,9 @@ to AIC, no forcing chains): a guess is refuted by them, or by guessing deeper.""
 
 def nested_technique(
     solver: Solver, truth: Callable[[], Sequence[int] | None], words: str = "singles"
-) -> Technique:
+) -> tuple[Technique, Finder]:
     """Nested forcing chains over ``solver``'s singles: the last technique."""
-    return Technique(NESTED, "expert", NESTED_WEIGHT, nested(solver, truth, words))
+    return Technique(NESTED, "forcing", NESTED_WEIGHT, "expert"), nested(solver, truth, words)
 
 
 class UnsoundStep(AssertionError):
@@ -77,32 +78,36 @@ class SolvePath:
     or ``hint`` (the first step only was asked for)."""
     reason: str = ""
     """Why it ended as it did, in words (contradiction, stuck)."""
-    weights: dict[str, Technique] = field(default_factory=dict)
-    """Each technique used, by its step's name."""
     seconds: float = 0.0
     outcome: Outcome | None = None
     """What the puzzle's true candidates say: unique, multiple, none or timeout."""
     start: tuple[int, ...] = ()
     """The candidates the path starts from, as masks."""
 
-    def technique(self, step: Step) -> Technique:
-        return self.weights[technique_key(step)]
+    def techniques(self) -> list[Technique]:
+        """What each step is weighed as, in order."""
+        return [technique_of(s) for s in self.steps]
 
     def hardest(self) -> Technique | None:
         """The hardest technique the path needs (None: no step)."""
-        used = [self.technique(s) for s in self.steps]
-        return max(used, key=lambda t: t.weight, default=None)
+        return max(self.techniques(), key=lambda t: t.weight, default=None)
 
     def level(self) -> str:
-        found = [LEVELS.index(self.technique(s).level) for s in self.steps]
+        found = [LEVELS.index(t.level) for t in self.techniques()]
         return LEVELS[max(found, default=0)]
 
     def counts(self) -> dict[str, int]:
-        """How many steps each technique took, in the order first used."""
+        """How many steps each technique took, by the steps' names, in the order first used."""
         counted: dict[str, int] = {}
         for s in self.steps:
-            counted[s.technique] = counted.get(s.technique, 0) + 1
+            counted[s.name] = counted.get(s.name, 0) + 1
         return counted
+
+
+def technique_of(step: Step) -> Technique:
+    """What a step of a path is weighed as (the path sets it on every step it makes)."""
+    assert step.technique is not None, step.name
+    return step.technique
 
 
 def truth_of(puzzle: Puzzle, timeout: float | None = None) -> list[int] | None:
@@ -168,7 +173,7 @@ def logical_path(
         for cell, (mark, true) in enumerate(zip(marks, truth, strict=True)):
             lost = true & ~mark
             if lost:
-                value = puzzle.symbol(next(bits(lost)))
+                value = puzzle.symbol(bits(lost)[0])
                 raise MarksError(
                     f"the marks rule out {cell_name(puzzle.size, cell)}={value}, "
                     "which a solution holds"
@@ -191,8 +196,8 @@ class Pathfinder:
         without: Iterable[str] = (),
     ) -> None:
         """``bifurcation``: how deep guesses may go (0: none); ``levels``: the
-        techniques of these rating levels alone; ``without``: techniques left
-        out, by name (see :data:`techniques.FAMILIES`)."""
+        techniques of these rating levels alone; ``without``: the families of
+        techniques left out (see :data:`techniques.FAMILIES`)."""
         self.puzzle = puzzle
         self.bifurcation = bifurcation
         self.rule_steps = None
@@ -203,28 +208,25 @@ class Pathfinder:
             for rule in constraints
             for house in rule.houses(puzzle.layout)
         ]
-        order: list[Technique] = []
+        order: list[tuple[Technique, Finder]] = []
         if any(not rule.houses(puzzle.layout) for rule in constraints):
-            from sudosat.making.rulesteps import RuleSteps  # deferred: variants only
+            from sudosat.making.rulesteps import TIERS, RuleSteps  # deferred: variants only
 
             steps = self.rule_steps = RuleSteps(puzzle)
-            for technique in CLASSIC:
-                if technique.name.endswith("forcing chains"):  # they follow the rules too
-                    dynamic = technique.name.startswith("dynamic")
-                    technique = replace(
-                        technique, find=forcing(dynamic, steps.propagate, "the rules")
-                    )
-                order.append(technique)
-                for name, level, weight in RULE_TECHNIQUES.get(technique.name, ()):
-                    order.append(Technique(name, level, weight, partial(steps.step, tier=name)))
+            tiers = [(t, partial(steps.step, tier=t)) for t in TIERS]
+            for technique, find in CLASSIC:
+                while tiers and tiers[0][0].weight < technique.weight:
+                    order.append(tiers.pop(0))  # after the classic techniques of its weight
+                if technique in FORCING_KINDS:  # they follow the rules too
+                    find = forcing(FORCING_KINDS[technique], steps.propagate, "the rules")
+                order.append((technique, find))
             order.append(nested_technique(steps.fresh, self.true, "singles and the rules"))
         else:
             order = [*CLASSIC, nested_technique(classic_solver, self.true)]
         if levels is not None:
-            order = [t for t in order if t.level in levels]
+            order = [(t, find) for t, find in order if t.level in levels]
         left = frozenset(without)
-        self.order = [t for t in order if t.name not in left]
-        self.weights = {t.name: t for t in order}
+        self.order = [(t, find) for t, find in order if t.family not in left]
 
     def true(self) -> Sequence[int] | None:
         """The true candidates of the path being made (None: not known)."""
@@ -260,34 +262,27 @@ class Pathfinder:
                     board.place_silently(cell, mark.bit_length())
         return board
 
-    def next_step(self, board: Board) -> tuple[Step, Technique] | None:
-        """The easiest technique's first step on ``board`` (not yet made). A rule
-        question's step weighs what its smallest part needed: when that is more
-        than the question's own weight, the lighter techniques after it are asked
-        first, as a person would try them."""
+    def next_step(self, board: Board) -> Step | None:
+        """The easiest technique's first step on ``board`` (not yet made), with what
+        it is weighed as. A rule question's step weighs what its smallest part
+        needed: when that is more than the question's own weight, the lighter
+        techniques after it are asked first, as a person would try them."""
         order = self.order
         settled = self._only_true_left(board)
         if settled:  # no sound step removes a candidate now: a lone one may still be placed
-            order = [t for t in order if t.name == "naked single"]
-        best: tuple[Step, Technique] | None = None
-        for technique in order:
-            if best is not None and technique.weight >= best[1].weight:
+            order = [(t, find) for t, find in order if t is NAKED_SINGLE]
+        best: Step | None = None
+        for technique, find in order:
+            if best is not None and technique.weight >= technique_of(best).weight:
                 break
-            step = technique.find(board)
+            step = find(board)
             if step is None:
                 continue
-            key = technique_key(step)
-            if key != technique.name:  # a rule question's smallest part, a chain's length
-                technique = self._scope_weight(key, technique)
-            if best is None or technique.weight < best[1].weight:
-                best = step, technique
-        if best is not None:
-            return best
-        if self.bifurcation and not settled:
-            step = self._bifurcate(board)
-            if step is not None:
-                return step, self._bifurcation_weight(step.depth)
-        return None
+            if best is None or technique_of(step).weight < technique_of(best).weight:
+                best = step
+        if best is None and self.bifurcation and not settled:
+            best = self._bifurcate(board)
+        return best
 
     def _only_true_left(self, board: Board) -> bool:
         """Whether every candidate left is in a solution (the true candidates are
@@ -298,20 +293,6 @@ class Pathfinder:
         return truth is not None and all(
             not m & ~t for m, t in zip(board.masks, truth, strict=True)
         )
-
-    def _scope_weight(self, name: str, asked: Technique) -> Technique:
-        """The technique a rule step is weighed as, by the part of the question that
-        did the work (registered by its name, as the path weighs steps)."""
-        known = self.rule_steps.techniques if self.rule_steps is not None else {}
-        found = self.weights.get(name) or known.get(name) or weighed(name) or asked
-        self.weights[name] = found
-        return found
-
-    def _bifurcation_weight(self, depth: int) -> Technique:
-        name = f"bifurcation depth {depth}"
-        technique = Technique(name, "expert", BIFURCATION_WEIGHT + depth - 1, lambda b: None)
-        self.weights[name] = technique
-        return technique
 
     def path(
         self,
@@ -332,7 +313,6 @@ class Pathfinder:
         board = self.board(marks, puzzle, place_lone)
         first = tuple(board.masks)
         steps: list[Step] = []
-        used: dict[str, Technique] = {}
         end, reason = "stuck", ""
         while True:
             why = board.contradiction()
@@ -346,27 +326,24 @@ class Pathfinder:
             if deadline is not None and time.monotonic() > deadline:
                 end, reason = "timeout", f"{len(steps)} steps made in the time given"
                 break
-            found = self.next_step(board)
-            if found is None:
+            step = self.next_step(board)
+            if step is None:
                 reason = "no technique of the path applies"
                 break
-            step, technique = found
             if not step.eliminations and not step.placements:  # a rule that cannot hold
                 steps.append(step)
-                used[technique_key(step)] = technique
                 end, reason = "contradiction", step.reason
                 break
             made = board.apply(step)
             _check(made, truth, board)
             steps.append(made)
-            used[technique_key(made)] = technique
             if on_step is not None:
                 on_step(made)
             if hint:
                 end = "hint"
                 break
         seconds = time.perf_counter() - start
-        return SolvePath(board.puzzle, steps, board, end, reason, used, seconds, start=first)
+        return SolvePath(board.puzzle, steps, board, end, reason, seconds, start=first)
 
     def open_cells(self, puzzle: Puzzle) -> list[int]:
         """The cells the path leaves open in ``puzzle`` (these rules, other givens);
@@ -397,6 +374,7 @@ class Pathfinder:
                             reason=f"{board.name(cell)}={board.symbol(value)} fails "
                             f"{depth} guess{'es' if depth > 1 else ''} deep",
                             depth=depth,
+                            technique=bifurcation(depth),
                         )
         return None
 
@@ -417,10 +395,10 @@ class Pathfinder:
             if trial.solved:  # a full grid fails only by breaking a rule
                 return bool(verify(trial.puzzle, trial.placed))
             found = None
-            for technique in self.order:
+            for technique, find in self.order:
                 if technique.weight > BRANCH_WEIGHT:
                     break
-                found = technique.find(trial)
+                found = find(trial)
                 if found is not None:
                     break
             if found is None:
@@ -439,12 +417,10 @@ class Pathfinder:
         return True
 
 
-def technique_key(step: Step) -> str:
-    """The name a step's technique is weighed by (a bifurcation's with its depth, a
-    chain weighed by its length with its length)."""
-    if step.depth:
-        return f"{step.technique} depth {step.depth}"
-    return f"{step.technique}, length {step.length}" if step.length else step.technique
+def bifurcation(depth: int) -> Technique:
+    """A guess that fails ``depth`` guesses deep."""
+    weight = BIFURCATION_WEIGHT + depth - 1
+    return Technique(f"bifurcation depth {depth}", "bifurcation", weight, "expert")
 
 
 def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:
@@ -454,7 +430,7 @@ def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:
     for cell, value in step.eliminations:
         if truth[cell] & bit(value):
             raise UnsoundStep(
-                f"{step.technique} removed {board.name(cell)}={board.symbol(value)}, "
+                f"{step.name} removed {board.name(cell)}={board.symbol(value)}, "
                 "which a solution holds"
             )
 
@@ -480,7 +456,7 @@ def path_rating(path: SolvePath, conflicts: int = 0) -> Rating:
     level = path.level()
     if level in ("simple", "easy"):
         return Rating(level, float(LEVELS.index(level) + 1), 0, hardest.name)
-    count = sum(1 for step in path.steps if path.technique(step) is hardest)
+    count = sum(1 for technique in path.techniques() if technique == hardest)
     if level == "intermediate":  # below every expert rating (a naked pair's 4.0)
         rating = min(hardest.weight + math.log2(count) / 10, INTERMEDIATE_TOP)
         return Rating(level, round(rating, 3), 0, hardest.name)
@@ -503,7 +479,7 @@ def rate_by_path(
     reduced CNF, deterministic). SolverTimeout when it takes longer than ``timeout``.
     ``without``: techniques left out (see :data:`techniques.FAMILIES`)."""
     deadline = deadline_after(timeout)
-    truth = truth_of(puzzle, timeout) if solution is None else [1 << (v - 1) for v in solution]
+    truth = truth_of(puzzle, timeout) if solution is None else [bit(v) for v in solution]
     with Pathfinder(puzzle, without=without) as finder:
         path = finder.path(truth, deadline=deadline)
     if path.end == "timeout":

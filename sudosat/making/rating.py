@@ -30,7 +30,7 @@ from pysat.solvers import Minicard, Solver
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Puzzle
-from sudosat.sat.cnf import pairwise
+from sudosat.sat.cnf import literal, pairwise
 from sudosat.sat.deadline import deadline_after, interruptible, solve_by
 from sudosat.sat.encoding import encode, groups
 from sudosat.sat.limits import check_solvable
@@ -83,7 +83,7 @@ class Rater:
         ``searched``: the batch engine's outcome for it, when it has been solved.
         SolverTimeout when the search takes longer than ``timeout`` seconds."""
         n = puzzle.size
-        givens = [cell * n + v for cell, v in puzzle.givens]
+        givens = [literal(n, cell, v) for cell, v in puzzle.givens]
         levels = [("simple", self.naked, self.cells), ("easy", self.hidden, self.cells)]
         if searched is None:  # else its first step was that propagation
             levels.append(("intermediate", self.engine.probe, self.engine.top))

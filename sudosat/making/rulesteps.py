@@ -33,10 +33,12 @@ from itertools import combinations
 
 from pysat.solvers import Minicard
 
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Constraint, Layout, Puzzle
-from sudosat.making.board import Board, Candidate, Step, bit, bits, ruled_out
-from sudosat.making.techniques import Propagation, Technique
-from sudosat.sat.cnf import var
+from sudosat.making.board import Board, Candidate, Step, Technique
+from sudosat.making.techniques import Propagation
+from sudosat.sat.cnf import cell_value, is_candidate, literal, model_value, ruled_out
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one
 
@@ -84,8 +86,6 @@ class RuleSteps:
         ]
         self.cache: dict[tuple[Scope, tuple[int, ...]], tuple[Candidate, ...] | None] = {}
         self._shrinkers: dict[Scope, _Shrinker] = {}
-        self.techniques: dict[str, Technique] = {}
-        """The techniques the steps made so far are weighed as, by name."""
         self.witnesses: dict[Scope, list[tuple[int, ...]]] = {}
         self._assumed: dict[Scope, tuple[int, ...]] = {}
         self._scopes: dict[str, list[tuple[Scope, str]]] = {}
@@ -132,7 +132,7 @@ class RuleSteps:
             for clause in rule:
                 solver.add_clause(clause)
         if board is not None:
-            for lit in ruled_out(board):
+            for lit in ruled_out(board.size, board.masks):
                 solver.add_clause([lit])
         return solver
 
@@ -207,22 +207,23 @@ class RuleSteps:
     def _name(self, index: int) -> str:
         return self.rules[index].describe(self.n)
 
-    def step(self, board: Board, tier: str) -> Step | None:
+    def step(self, board: Board, tier: Technique) -> Step | None:
         """The first question of ``tier`` that removes a candidate, as a step: for a
         question of several rules or houses, the smallest part of it that does
         the work (see :meth:`smallest`), named by it, with the removals it alone
         implies."""
-        for scope, name in self.scopes(tier):
+        for scope, name in self.scopes(tier.name):
             removed = self.removes(board, scope)
             if removed is None:
                 return Step(
-                    tier,
+                    tier.name,
+                    technique=tier,
                     eliminations=(),
                     cells=scope.cells,
                     houses=(name,),
                     reason=f"{name} cannot hold with these candidates",
                 )
-            if removed and tier != "rule":
+            if removed and tier != RULE:
                 found = self._smallest_step(board, scope, removed)
                 if found is not None:
                     return found
@@ -236,8 +237,7 @@ class RuleSteps:
                 shown = scope.cells if len(scope.cells) < self.n * self.n else tuple(touched)
                 rule = self.rules[scope.rules[0]]
                 said = self._deduction(board, rule, removed)
-                technique = Technique(rule.technique, "easy", RULE_WEIGHT, _none)
-                self.techniques[technique.name] = technique
+                technique = Technique(rule.technique, "rule", RULE_WEIGHT, "easy")
                 return Step(
                     technique.name,
                     eliminations=removed,
@@ -248,6 +248,7 @@ class RuleSteps:
                     if said or len(touched) <= SAID_CELLS
                     else name,
                     tells_what_is_left=bool(said) or len(touched) <= SAID_CELLS,
+                    technique=technique,
                 )
         return None
 
@@ -289,7 +290,7 @@ class RuleSteps:
         cells = self.assumed(scope)
         pieces = {c: shrinker.cell_pieces(board, c) for c in cells}
         parts = _Parts(list(scope.units), list(scope.rules), [c for c in cells if pieces[c]])
-        ask = partial(shrinker.ask, pieces, var(self.n, *candidate))
+        ask = partial(shrinker.ask, pieces, literal(self.n, *candidate))
         core = ask(parts)
         if core is None:
             return None  # it holds, or is not known within the budget
@@ -315,7 +316,7 @@ class RuleSteps:
         shrinker = self.shrinker(scope)
         pieces = {c: shrinker.cell_pieces(board, c) for c in cells}
         parts = _Parts(list(part.units), list(part.rules), list(cells))
-        return shrinker.ask(pieces, var(self.n, *candidate), parts) is not None
+        return shrinker.ask(pieces, literal(self.n, *candidate), parts) is not None
 
     def shrinker(self, key: Scope) -> _Shrinker:
         """The solver that takes a question apart (made once per question)."""
@@ -337,7 +338,6 @@ class RuleSteps:
         technique = scope_technique(len(part.rules), len(part.units))
         if part.units and all(self.rules[i].technique == CAGES for i in part.rules):
             technique = replace(technique, name=_cages_name(len(part.rules), len(part.units)))
-        self.techniques[technique.name] = technique
         return Step(
             technique.name,
             eliminations=tuple(removed),
@@ -345,6 +345,7 @@ class RuleSteps:
             houses=tuple(self._name(i) for i in part.rules) + tuple(houses),
             values=tuple(sorted({v for _, v in removed})),
             reason=said,
+            technique=technique,
         )
 
     def removes(self, board: Board, scope: Scope) -> tuple[Candidate, ...] | None:
@@ -361,9 +362,7 @@ class RuleSteps:
         masks = [board.masks[c] for c in cells]
         witnesses = [w for w in self.witnesses.get(scope, []) if all(map(_holds, masks, w))]
         solver = self.solver_for(scope)
-        assumptions = [
-            -var(n, c, v) for c, m in zip(cells, masks, strict=True) for v in bits(board.full & ~m)
-        ]
+        assumptions = ruled_out(n, masks, cells)
         found: tuple[Candidate, ...] | None = ()
         if not witnesses:
             answer = _ask(solver, assumptions)
@@ -381,7 +380,7 @@ class RuleSteps:
             removed = []
             # MiniSat's phase saving overwrites polarities: point it again before each call
             choices = [
-                (j, bit(v), var(n, c, v))
+                (j, bit(v), literal(n, c, v))
                 for j, (c, m) in enumerate(zip(cells, masks, strict=True))
                 for v in bits(m)
             ]
@@ -392,7 +391,7 @@ class RuleSteps:
                     if shown[i] & bit(v):
                         continue
                     solver.set_phases([x if not shown[j] & b else -x for j, b, x in choices])
-                    answer = _ask(solver, [*assumptions, var(n, c, v)])
+                    answer = _ask(solver, [*assumptions, literal(n, c, v)])
                     if answer:
                         w = self._model(solver, cells)
                         witnesses.append(w)
@@ -417,15 +416,15 @@ class RuleSteps:
         masks[cell] = bit(value)
         while True:
             assumptions = [
-                -var(n, c, v) for c, m in enumerate(masks) for v in bits(board.full & ~m)
+                -literal(n, c, v) for c, m in enumerate(masks) for v in bits(board.full & ~m)
             ]
             ok, implied = solver.propagate(assumptions=assumptions)
             if not ok:
                 return None
             for lit in implied:
-                if abs(lit) <= n**3:
-                    c, v = divmod(abs(lit) - 1, n)
-                    masks[c] &= bit(v + 1) if lit > 0 else ~bit(v + 1)
+                if is_candidate(n, lit):
+                    c, v = cell_value(n, lit)
+                    masks[c] &= bit(v) if lit > 0 else ~bit(v)
             if not all(masks):
                 return None
             for c, m in enumerate(masks):
@@ -450,8 +449,7 @@ class RuleSteps:
         """The values the last model of ``solver`` puts in ``cells``."""
         n = self.n
         model = solver.get_model() or []
-        # a cell's literals are c*n+1..c*n+n, one of them true: the largest
-        return tuple(max(model[c * n : c * n + n]) - c * n for c in cells)
+        return tuple(model_value(n, model, c) for c in cells)
 
 
 @dataclass
@@ -506,7 +504,7 @@ class _Shrinker:
             for clause in steps.rule_clauses[r]:
                 guards = [-guard]
                 if whole:
-                    spoken = sorted({(abs(x) - 1) // n for x in clause if abs(x) <= n**3})
+                    spoken = sorted({cell_value(n, x)[0] for x in clause if is_candidate(n, x)})
                     guards += [-self._cell(c) for c in spoken]
                 solver.add_clause([*guards, *clause])
 
@@ -524,7 +522,7 @@ class _Shrinker:
         """What keeping a cell assumes: its candidates as they are now, and its
         selector when a rule of the whole grid speaks of it."""
         n = self.n
-        found = [-var(n, cell, v) for v in bits(board.full & ~board.masks[cell])]
+        found = [-literal(n, cell, v) for v in bits(board.full & ~board.masks[cell])]
         if cell in self.cell_of:
             found.append(self.cell_of[cell])
         return found
@@ -532,7 +530,7 @@ class _Shrinker:
     def used(self, cell: int, core: set[int]) -> bool:
         n = self.n
         return self.cell_of.get(cell) in core or any(
-            -var(n, cell, v) in core for v in range(1, n + 1)
+            -literal(n, cell, v) in core for v in range(1, n + 1)
         )
 
     def ask(self, pieces: dict[int, list[int]], target: int, parts: _Parts) -> set[int] | None:
@@ -557,7 +555,7 @@ def scope_technique(rules: int, units: int) -> Technique:
     the second), rules with houses (3.2 and up: a house's innies and outies);
     never past an AIC's 7.0 (a deduction across many houses is a chain's work)."""
     if units == 0 and rules <= 1:
-        return Technique("rule", "easy", RULE_WEIGHT, _none)
+        return RULE
     if rules <= 1:
         weight = 2.8 + 0.2 * (units - 1)
         name = "rule and unit" if units == 1 else f"rule and {units} units"
@@ -569,7 +567,7 @@ def scope_technique(rules: int, units: int) -> Technique:
         name = f"{rules} rules and {units} unit{'s' if units > 1 else ''}"
     weight = min(weight, HEAVIEST)
     level = "intermediate" if weight <= INTERMEDIATE else "expert"
-    return Technique(name, level, round(weight, 1), _none)
+    return Technique(name, "rules together", round(weight, 1), level)
 
 
 CAGES = "cage combinations"
@@ -591,9 +589,20 @@ INTERMEDIATE = 3.2
 HEAVIEST = 7.0
 """The most a rule step weighs: an AIC's weight."""
 
+RULE = Technique("rule", "rule", RULE_WEIGHT, "easy")
+"""A rule alone."""
 
-def _none(board: Board) -> Step | None:
-    return None
+TIERS = (
+    RULE,
+    Technique("rule pair", "rules together", 2.8, "intermediate"),
+    Technique("rule and units", "rules together", 3.0, "intermediate"),
+    Technique("house and rules", "rules together", 3.2, "intermediate"),
+)
+"""The generic rule questions, lightest first: a question over a rule and whole
+houses is exact, so it holds every classic deduction inside it; the path asks
+it only once the classic techniques of its weight or less have run dry, and
+its step is weighed by the smallest part of it that did the work
+(:func:`scope_technique`)."""
 
 
 QUESTION_BUDGET = 2000

@@ -13,30 +13,50 @@ sees both goes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from itertools import combinations
 
-from sudosat.making.board import Board, Candidate, Step, bit, bits
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
+from sudosat.making.board import Board, Candidate, Step, Technique
 
 Finder = Callable[[Board], "Step | None"]
-
-
-@dataclass(frozen=True)
-class Technique:
-    """A technique, where it sits in the order of difficulty, and its weight."""
-
-    name: str
-    level: str
-    """The rating level a puzzle needing it gets at least."""
-    weight: float
-    """How hard it is, on Sudoku Explainer's scale (1.0: a naked single)."""
-    find: Finder
 
 
 DYNAMIC = 8.5
 """Dynamic forcing chains on Sudoku Explainer's scale, before the length bonus."""
 CONTRADICTION = "dynamic contradiction chain"
 """A candidate whose branch, followed by singles, breaks the grid."""
+
+NAKED_SINGLE = Technique("naked single", "singles", 1.0, "simple")
+HIDDEN_SINGLE = Technique("hidden single", "singles", 1.5, "easy")
+LOCKED = Technique("locked candidates", "locked", 2.6, "intermediate")
+NAKED_SUBSETS = {
+    2: Technique("naked pair", "subsets", 3.0, "expert"),
+    3: Technique("naked triple", "subsets", 3.6, "expert"),
+    4: Technique("naked quad", "subsets", 5.0, "expert"),
+}
+HIDDEN_SUBSETS = {
+    2: Technique("hidden pair", "subsets", 3.4, "expert"),
+    3: Technique("hidden triple", "subsets", 4.0, "expert"),
+    4: Technique("hidden quad", "subsets", 5.4, "expert"),
+}
+FISHES = {
+    2: Technique("X-wing", "fish", 3.2, "expert"),
+    3: Technique("swordfish", "fish", 3.8, "expert"),
+    4: Technique("jellyfish", "fish", 5.2, "expert"),
+}
+XY_WING = Technique("XY-wing", "wings", 4.2, "expert")
+XYZ_WING = Technique("XYZ-wing", "wings", 4.4, "expert")
+W_WING = Technique("W-wing", "wings", 4.4, "expert")
+COLOURING = Technique("simple colouring", "chains", 5.6, "expert")
+CHAINS = {
+    "X-chain": Technique("X-chain", "chains", 6.6, "expert"),
+    "XY-chain": Technique("XY-chain", "chains", 6.8, "expert"),
+    "AIC": Technique("AIC", "chains", 7.0, "expert"),
+}
+FORCING = Technique("forcing chains", "forcing", 8.0, "expert")
+DYNAMIC_FORCING = Technique("dynamic forcing chains", "forcing", DYNAMIC, "expert")
+"""The classic techniques, each weighed on Sudoku Explainer's scale."""
 
 
 def length_bonus(length: int) -> float:
@@ -64,7 +84,8 @@ def naked_single(board: Board) -> Step | None:
         if mask and not mask & (mask - 1):
             value = mask.bit_length()
             return Step(
-                "naked single",
+                NAKED_SINGLE.name,
+                technique=NAKED_SINGLE,
                 placements=((cell, value),),
                 cells=(cell,),
                 values=(value,),
@@ -80,7 +101,8 @@ def hidden_single(board: Board) -> Step | None:
             if len(places) == 1:
                 where = board.house_names[house]
                 return Step(
-                    "hidden single",
+                    HIDDEN_SINGLE.name,
+                    technique=HIDDEN_SINGLE,
                     placements=((places[0], value),),
                     cells=cells,
                     values=(value,),
@@ -108,6 +130,7 @@ def locked_candidates(board: Board) -> Step | None:
                 a, b = board.house_names[one], board.house_names[other]
                 return Step(
                     kind,
+                    technique=LOCKED,
                     eliminations=tuple(removed),
                     cells=tuple(places),
                     values=(value,),
@@ -126,8 +149,6 @@ def _locked_kind(board: Board, one: int, other: int) -> str:
 
 
 # --- subsets ---------------------------------------------------------------------
-
-SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
 def naked_subset(size: int) -> Finder:
@@ -152,7 +173,8 @@ def naked_subset(size: int) -> Finder:
                 if removed:
                     where = board.house_names[house]
                     return Step(
-                        f"naked {SUBSET_NAMES[size]}",
+                        NAKED_SUBSETS[size].name,
+                        technique=NAKED_SUBSETS[size],
                         eliminations=tuple(removed),
                         cells=group,
                         values=tuple(bits(union)),
@@ -181,7 +203,8 @@ def hidden_subset(size: int) -> Finder:
                 if removed:
                     where = board.house_names[house]
                     return Step(
-                        f"hidden {SUBSET_NAMES[size]}",
+                        HIDDEN_SUBSETS[size].name,
+                        technique=HIDDEN_SUBSETS[size],
                         eliminations=tuple(removed),
                         cells=tuple(where_cells),
                         values=group,
@@ -195,8 +218,6 @@ def hidden_subset(size: int) -> Finder:
 
 
 # --- fish --------------------------------------------------------------------------
-
-FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
 
 
 def fish(size: int) -> Finder:
@@ -227,7 +248,8 @@ def fish(size: int) -> Finder:
                         names = [board.house_names[i if by_rows else n + i] for i, _ in group]
                         cover_names = [board.house_names[n + k if by_rows else k] for k in covers]
                         return Step(
-                            FISH_NAMES[size],
+                            FISHES[size].name,
+                            technique=FISHES[size],
                             eliminations=tuple(removed),
                             cells=tuple(sorted(base_cells)),
                             values=(value,),
@@ -265,7 +287,8 @@ def xy_wing(board: Board) -> Step | None:
             removed = [x for x in removed if x[0] != pivot]
             if removed:
                 return Step(
-                    "XY-wing",
+                    XY_WING.name,
+                    technique=XY_WING,
                     eliminations=tuple(sorted(removed)),
                     cells=(pivot, a, b),
                     values=tuple(bits(pm | z)),
@@ -293,7 +316,8 @@ def xyz_wing(board: Board) -> Step | None:
             removed = sorted((c, value) for c in seen if board.masks[c] & z)
             if removed:
                 return Step(
-                    "XYZ-wing",
+                    XYZ_WING.name,
+                    technique=XYZ_WING,
                     eliminations=tuple(removed),
                     cells=(pivot, a, b),
                     values=tuple(bits(pm)),
@@ -325,7 +349,8 @@ def w_wing(board: Board) -> Step | None:
                     q in board.peers[a] and p in board.peers[b]
                 ):
                     return Step(
-                        "W-wing",
+                        W_WING.name,
+                        technique=W_WING,
                         eliminations=tuple(removed),
                         cells=(a, b, p, q),
                         values=(x, y),
@@ -384,7 +409,8 @@ def _colour_wrap(board: Board, value: int, sides: list[list[int]]) -> Step | Non
         for a, b in combinations(side, 2):
             if b in board.peers[a]:
                 return Step(
-                    "simple colouring",
+                    COLOURING.name,
+                    technique=COLOURING,
                     eliminations=tuple(sorted((c, value) for c in side)),
                     cells=tuple(sorted(sides[0] + sides[1])),
                     values=(value,),
@@ -406,7 +432,8 @@ def _colour_trap(board: Board, value: int, sides: list[list[int]]) -> Step | Non
     if not removed:
         return None
     return Step(
-        "simple colouring",
+        COLOURING.name,
+        technique=COLOURING,
         eliminations=tuple(removed),
         cells=tuple(sorted(inside)),
         values=(value,),
@@ -501,6 +528,7 @@ def _chain_from(
                         path = _path(parent, state)
                         return Step(
                             kind,
+                            technique=CHAINS[kind],
                             eliminations=removed,
                             cells=tuple(dict.fromkeys(c for c, _ in path)),
                             values=tuple(sorted({v for _, v in path})),
@@ -680,6 +708,7 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
     a variant's rules, named by ``words``): one that ends in a contradiction goes;
     what every choice removes goes."""
     prefix = "dynamic " if dynamic else ""
+    technique = DYNAMIC_FORCING if dynamic else FORCING
     through = f"{words} and locked candidates" if dynamic else words
     follow_one = follower or propagate
 
@@ -697,6 +726,7 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
                 if follow(c, v) is None:
                     return Step(
                         f"{prefix}contradiction chain",
+                        technique=technique,
                         eliminations=((c, v),),
                         cells=cells,
                         values=(v,),
@@ -714,6 +744,7 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
             if removed:
                 return Step(
                     f"{prefix}{kind} forcing chains",
+                    technique=technique,
                     eliminations=tuple(removed),
                     cells=cells,
                     values=tuple(sorted({v for _, v in options})),
@@ -724,57 +755,45 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
     return find
 
 
-CLASSIC: tuple[Technique, ...] = (
-    Technique("naked single", "simple", 1.0, naked_single),
-    Technique("hidden single", "easy", 1.5, hidden_single),
-    Technique("locked candidates", "intermediate", 2.6, locked_candidates),
-    Technique("naked pair", "expert", 3.0, naked_subset(2)),
-    Technique("X-wing", "expert", 3.2, fish(2)),
-    Technique("hidden pair", "expert", 3.4, hidden_subset(2)),
-    Technique("naked triple", "expert", 3.6, naked_subset(3)),
-    Technique("swordfish", "expert", 3.8, fish(3)),
-    Technique("hidden triple", "expert", 4.0, hidden_subset(3)),
-    Technique("XY-wing", "expert", 4.2, xy_wing),
-    Technique("XYZ-wing", "expert", 4.4, xyz_wing),
-    Technique("W-wing", "expert", 4.4, w_wing),
-    Technique("naked quad", "expert", 5.0, naked_subset(4)),
-    Technique("jellyfish", "expert", 5.2, fish(4)),
-    Technique("hidden quad", "expert", 5.4, hidden_subset(4)),
-    Technique("simple colouring", "expert", 5.6, simple_colouring),
-    Technique("X-chain", "expert", 6.6, chain("X-chain")),
-    Technique("XY-chain", "expert", 6.8, chain("XY-chain")),
-    Technique("AIC", "expert", 7.0, chain("AIC")),
-    Technique("forcing chains", "expert", 8.0, forcing(False)),
-    Technique("dynamic forcing chains", "expert", DYNAMIC, forcing(True)),
+CLASSIC: tuple[tuple[Technique, Finder], ...] = (
+    (NAKED_SINGLE, naked_single),
+    (HIDDEN_SINGLE, hidden_single),
+    (LOCKED, locked_candidates),
+    (NAKED_SUBSETS[2], naked_subset(2)),
+    (FISHES[2], fish(2)),
+    (HIDDEN_SUBSETS[2], hidden_subset(2)),
+    (NAKED_SUBSETS[3], naked_subset(3)),
+    (FISHES[3], fish(3)),
+    (HIDDEN_SUBSETS[3], hidden_subset(3)),
+    (XY_WING, xy_wing),
+    (XYZ_WING, xyz_wing),
+    (W_WING, w_wing),
+    (NAKED_SUBSETS[4], naked_subset(4)),
+    (FISHES[4], fish(4)),
+    (HIDDEN_SUBSETS[4], hidden_subset(4)),
+    (COLOURING, simple_colouring),
+    *((technique, chain(kind)) for kind, technique in CHAINS.items()),
+    (FORCING, forcing(False)),
+    (DYNAMIC_FORCING, forcing(True)),
 )
-"""The classic techniques, easiest first: a path always takes the first that finds
-something."""
+"""The classic techniques, easiest first, each with the function that finds its
+first step: a path always takes the first that finds something."""
 
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "locked": ("locked candidates",),
-    "subsets": (
-        "naked pair",
-        "hidden pair",
-        "naked triple",
-        "hidden triple",
-        "naked quad",
-        "hidden quad",
-    ),
-    "fish": ("X-wing", "swordfish", "jellyfish"),
-    "wings": ("XY-wing", "XYZ-wing", "W-wing"),
-    "chains": ("simple colouring", "X-chain", "XY-chain", "AIC"),
-    "forcing": ("forcing chains", "dynamic forcing chains", "nested forcing chains"),
-    "rules together": ("rule pair", "rule and units", "house and rules"),
-}
-"""Techniques a person can leave out, by family (the singles and a rule alone
+FAMILIES = ("locked", "subsets", "fish", "wings", "chains", "forcing", "rules together")
+"""The families of techniques a person can leave out (the singles and a rule alone
 always stay: without them nothing is placed)."""
 
 
 def left_out(families: Iterable[str]) -> frozenset[str]:
-    """The techniques of ``families``; ValueError naming one that is none."""
-    found: set[str] = set()
-    for family in families:
-        if family not in FAMILIES:
-            raise ValueError(f"no family {family!r}: choose from {', '.join(FAMILIES)}")
-        found.update(FAMILIES[family])
-    return frozenset(found)
+    """The families named, checked; ValueError naming one that is none."""
+    found = frozenset(families)
+    for family in sorted(found - set(FAMILIES)):
+        raise ValueError(f"no family {family!r}: choose from {', '.join(FAMILIES)}")
+    return found
+
+
+def contradiction_chain(length: int) -> Technique:
+    """A dynamic contradiction chain, weighed by its length as Sudoku Explainer
+    weighs chains (see :func:`length_bonus`)."""
+    weight = round(DYNAMIC + length_bonus(length), 1)
+    return Technique(f"{CONTRADICTION}, length {length}", "forcing", weight, "expert")

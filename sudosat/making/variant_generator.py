@@ -38,7 +38,7 @@ from sudosat.rules.diagonals import DiagonalMinus, DiagonalPlus
 from sudosat.rules.killer import IMPLIED_FROM, OUTIES, KillerCage, implied_sums
 from sudosat.sat.arith import distinct_sum, sum_equals
 from sudosat.sat.builder import Builder
-from sudosat.sat.cnf import Cnf, Encoding, var
+from sudosat.sat.cnf import Cnf, Encoding, literal, model_grid
 from sudosat.sat.deadline import remaining, solve_budgeted, solve_by
 from sudosat.sat.encoding import encode, layout_groups
 from sudosat.solving.fast import exactly_one, holding
@@ -88,7 +88,7 @@ def _carved(
     cnf = encode(empty, Encoding(reduced=False))
     with holding(cnf) as sat:  # the groups natively: quick to load
         sat.set_phases(
-            [var(n, c, v) * rng.choice((1, -1)) for c in range(n * n) for v in range(1, n + 1)]
+            [literal(n, c, v) * rng.choice((1, -1)) for c in range(n * n) for v in range(1, n + 1)]
         )
         if not solve_by(sat, deadline, []):
             return None
@@ -100,7 +100,8 @@ def _carved(
         try:
             for cell in order:
                 del kept[cell]
-                assumptions = [var(n, c, grid[c]) for c in kept] + [-var(n, cell, grid[cell])]
+                assumptions = [literal(n, c, grid[c]) for c in kept]
+                assumptions.append(-literal(n, cell, grid[cell]))
                 if _may_differ(sat, deadline, assumptions, n):
                     kept[cell] = None  # a second solution differs here (or may): it stays
                 elif reasoner is not None:
@@ -178,7 +179,7 @@ class SecondSolution:
         self.layout, self.grid, self.size = layout, grid, n
         cell_groups, unit_groups = layout_groups(layout)
         self.sat = exactly_one(cell_groups + unit_groups)
-        self.sat.add_clause([-var(n, c, grid[c]) for c in range(n * n)])
+        self.sat.add_clause([-literal(n, c, grid[c]) for c in range(n * n)])
         empty = Puzzle(layout.rank, (0,) * (n * n), "", "<killer>", rules=Rules(layout))
         every = range(1, n + 1)
         cnf = Cnf(empty, Encoding(reduced=False), n**3, [], [(c, every) for c in range(n * n)])
@@ -236,7 +237,7 @@ class SecondSolution:
         n, rank, grid = self.size, self.layout.rank, self.grid
         windows = [(c // n // rank, rank + c % n // rank) for c in range(n * n)]  # band, stack
         return [
-            [var(n, c, grid[c]) for c in range(n * n) if k not in windows[c]]
+            [literal(n, c, grid[c]) for c in range(n * n) if k not in windows[c]]
             for k in range(2 * rank)
         ]
 
@@ -250,9 +251,7 @@ class SecondSolution:
         return bool(answer)
 
     def _model(self) -> Grid:
-        n = self.size
-        true = {lit for lit in self.sat.get_model() or [] if lit > 0}
-        return tuple(next(v for v in range(1, n + 1) if var(n, c, v) in true) for c in range(n * n))
+        return model_grid(self.size, self.sat.get_model() or [])
 
 
 def unique_killer(

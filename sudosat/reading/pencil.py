@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from sudosat.core.errors import InputError
+from sudosat.core.masks import bit
 from sudosat.core.puzzle import Puzzle
 
 RULING = re.compile(r"^[-+|=*:─━│┃┼╋┏┓┗┛┣┫┳┻]+$")
@@ -20,7 +21,7 @@ TOKEN = re.compile(r"\S+")
 
 
 def read_marks(text: str, source: str, puzzle: Puzzle) -> tuple[int, ...]:
-    """A candidate mask per cell of ``puzzle`` (bit v-1: value v), read from ``text``;
+    """A candidate mask per cell of ``puzzle`` (:mod:`sudosat.core.masks`), read from ``text``;
     InputError naming the line and column of what cannot be read."""
     n = puzzle.size
     symbols = {puzzle.symbol(v): v for v in range(1, n + 1)}
@@ -56,5 +57,5 @@ def _mask(token: str, symbols: dict[str, int], single: bool, where: tuple[str, i
             raise InputError(
                 source, line, col, f"{part!r} is no symbol of this puzzle (expected {shown})"
             )
-        mask |= 1 << (value - 1)
+        mask |= bit(value)
     return mask

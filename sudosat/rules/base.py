@@ -112,7 +112,7 @@ class Rule:
 
     def deduction(self, size: int, candidates: Sequence[int]) -> str:
         """What it alone says of its cells' ``candidates`` (a mask per cell of
-        :meth:`cells`, bit v-1 for value v), in setters' words, or "" (a step then
+        :meth:`cells`, :mod:`sudosat.core.masks`), in setters' words, or "" (a step then
         lists what each cell may still hold)."""
         return ""
 
@@ -154,7 +154,7 @@ class Rule:
 
     def allowed(self, size: int) -> dict[int, int]:
         """The values it leaves each of its cells, whatever the others hold (a
-        mask: bit v for value v), for cells it narrows; taken out of the
+        mask, :mod:`sudosat.core.masks`), for cells it narrows; taken out of the
         candidates before the singles and the encoding."""
         return {}
 

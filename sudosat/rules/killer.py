@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from sudosat.core.masks import from_values, has
 from sudosat.core.puzzle import Layout
 from sudosat.rules.base import GroupRule, Rule, Where, cell_list, rule
 from sudosat.rules.diagonals import repeated
@@ -60,11 +61,7 @@ class KillerCage(GroupRule):
         sets = digit_sets(size, len(self.group), self.value) if len(self.group) <= 8 else ()
         if not sets:
             return {}
-        mask = 0
-        for digits in sets:
-            for digit in digits:
-                mask |= 1 << digit
-        return dict.fromkeys(self.group, mask)
+        return dict.fromkeys(self.group, from_values(d for digits in sets for d in digits))
 
     def deduction(self, size: int, candidates: Sequence[int]) -> str:
         """``16 in two cells: 7+9``: the digit sets the cage's candidates still fit."""
@@ -322,6 +319,6 @@ def _fits(digits: frozenset[int], candidates: Sequence[int]) -> bool:
         if index == len(candidates):
             return True
         mask = candidates[index]
-        return any(mask >> (d - 1) & 1 and place(index + 1, left - {d}) for d in left)
+        return any(has(mask, d) and place(index + 1, left - {d}) for d in left)
 
     return place(0, digits)

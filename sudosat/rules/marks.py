@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.base import CellRule, Rule, Where, read_text_cells, rule
 from sudosat.sat.builder import Builder
@@ -57,7 +58,7 @@ class GivenMarks(CellRule):
         return cls(cell, found)
 
     def allowed(self, size: int) -> dict[int, int]:
-        return {self.cell: sum(1 << v for v in self.values)}
+        return {self.cell: from_values(self.values)}
 
     def encode(self, b: Builder) -> None:
         b.clause([b.lit(self.cell, v) for v in self.values])

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout
 from sudosat.rules.base import CellRule, rule
 from sudosat.sat.builder import Builder
@@ -22,7 +23,7 @@ class Parity(CellRule):
     remainder: ClassVar[int] = 1
 
     def allowed(self, size: int) -> dict[int, int]:
-        mask = sum(1 << v for v in range(1, size + 1) if v % 2 == self.remainder)
+        mask = from_values(v for v in range(1, size + 1) if v % 2 == self.remainder)
         return {self.cell: mask}
 
     def encode(self, b: Builder) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar
 
+from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.base import LineRule, rule
 from sudosat.sat.arith import cell_int, less
@@ -34,7 +35,7 @@ class Thermometer(LineRule):
             return {}
         length = len(self.group)  # the i-th cell: above i before it, below L-1-i after
         return {
-            cell: sum(1 << v for v in range(i + 1, size - (length - 1 - i) + 1))
+            cell: from_values(range(i + 1, size - (length - 1 - i) + 1))
             for i, cell in enumerate(self.group)
         }
 

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
-from sudosat.making.board import bits
 from sudosat.running.marks import rich_pencil_grid
 from sudosat.running.report import (
     PICTURE_BREAK,
@@ -69,7 +70,7 @@ def step_record(puzzle: Puzzle, step: Step) -> dict[str, Any]:
     """One step as JSON."""
     n = puzzle.size
     data: dict[str, Any] = {
-        "technique": step.technique,
+        "technique": step.name,
         "placements": [_candidate(puzzle, x) for x in step.placements],
         "eliminations": [_candidate(puzzle, x) for x in step.eliminations],
         "cells": [cell_name(n, c) for c in step.cells],
@@ -158,7 +159,7 @@ def _line(result: Result, view: View) -> str:
 
 def sentence(puzzle: Puzzle, step: Step) -> str:
     """A step in words: the technique, why, what it does."""
-    said = f"{step.technique}: {step.reason}" if step.reason else step.technique
+    said = f"{step.name}: {step.reason}" if step.reason else step.name
     done = [f"{cell_name(puzzle.size, c)}={puzzle.symbol(v)}" for c, v in step.placements]
     if done:
         said += f"; place {', '.join(done)}"
@@ -196,8 +197,8 @@ def _show(console: Console, result: Result, view: View) -> None:
     width = len(str(len(path.steps)))
     for number, step in enumerate(path.steps, 1):
         line = Text(f"{number:>{width}}. ", style="dim")
-        line.append(step.technique, style="bold")
-        line.append(sentence(puzzle, step)[len(step.technique) :])
+        line.append(step.name, style="bold")
+        line.append(sentence(puzzle, step)[len(step.name) :])
         console.print(line)
     if view.show_grid and path.steps:
         marks = tuple(tuple(bits(m)) for m in path.board.masks)
@@ -247,7 +248,7 @@ def _pictures(result: Result, view: View) -> list[str]:
         return [picture(puzzle, None, (), (), caption, pencil=[tuple(bits(m)) for m in masks])]
     drawn = []
     for number, step in enumerate(path.steps, 1):
-        titled = caption_of(puzzle, view, f"{number}. {step.technique}")
+        titled = caption_of(puzzle, view, f"{number}. {step.name}")
         drawn.append(step_picture(path, step, masks, titled))
         masks = _after(masks, step)
     return drawn
@@ -280,7 +281,7 @@ def masks_before(path: SolvePath, index: int) -> list[int]:
 def _after(masks: list[int], step: Step) -> list[int]:
     masks = list(masks)
     for cell, value in step.eliminations:
-        masks[cell] &= ~(1 << (value - 1))
+        masks[cell] &= ~bit(value)
     for cell, value in step.placements:
-        masks[cell] = 1 << (value - 1)
+        masks[cell] = bit(value)
     return masks

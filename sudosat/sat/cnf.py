@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 
+from sudosat.core import masks
 from sudosat.core.notation import format_line
 from sudosat.core.puzzle import Grid, Puzzle
 
@@ -47,9 +48,64 @@ class Encoding:
         return f"{self.rules}, at-most-one {self.amo}" + (", reduced" if self.reduced else "")
 
 
-def var(size: int, cell: int, value: int) -> int:
-    """The variable for ``value`` (1..N) in ``cell`` (row-major)."""
+def literal(size: int, cell: int, value: int) -> int:
+    """The variable for ``value`` (1..N) in ``cell`` (row-major): the one numbering
+    of sudosat's full CNF (the compact one is :class:`Cnf`'s own)."""
     return cell * size + value
+
+
+def cell_value(size: int, lit: int) -> tuple[int, int]:
+    """The (cell, value) of a candidate's literal, either sign (:func:`literal`'s inverse)."""
+    cell, low = divmod(abs(lit) - 1, size)
+    return cell, low + 1
+
+
+def lookup(size: int) -> tuple[list[int], list[int]]:
+    """For each variable 0..N**3 (0: none), its cell and its value: models read by
+    table, without a call per literal."""
+    cells = [0] + [cell for cell in range(size * size) for _ in range(size)]
+    found = [0] + list(range(1, size + 1)) * (size * size)
+    return cells, found
+
+
+def is_candidate(size: int, lit: int) -> bool:
+    """Whether a literal is a candidate's (the numbering's first N**3 variables)."""
+    return abs(lit) <= size**3
+
+
+def cell_literals(size: int, cell: int, values: Iterable[int]) -> list[int]:
+    """The variables of these values in ``cell``."""
+    base = cell * size
+    return [base + value for value in values]
+
+
+def ruled_out(size: int, found: Iterable[int], cells: Iterable[int] | None = None) -> list[int]:
+    """The negative literals of every value the masks (:mod:`sudosat.core.masks`)
+    leave out of their cells: ``cells`` in order, or every cell's mask in order."""
+    every = masks.full(size)
+    return [
+        -(cell * size + v)
+        for cell, m in zip(range(size * size) if cells is None else cells, found, strict=True)
+        for v in masks.values(every & ~m)
+    ]
+
+
+def model_value(size: int, model: Sequence[int], cell: int) -> int:
+    """The value a whole model (listed by variable, as PySAT lists it) of the full
+    numbering puts in ``cell``: its literals are one slice, one of them true."""
+    start = cell * size
+    return max(model[start : start + size]) - start
+
+
+def model_grid(size: int, model: Iterable[int]) -> Grid:
+    """The grid of a model of the full numbering (0 where it holds no value)."""
+    grid = [0] * (size * size)
+    top = size**3
+    for lit in model:
+        if 0 < lit <= top:
+            cell, low = divmod(lit - 1, size)
+            grid[cell] = low + 1
+    return tuple(grid)
 
 
 @dataclass
@@ -113,7 +169,7 @@ class Cnf:
         """The variable of each open cell's first candidate."""
         if not self.compact:
             size = self.puzzle.size
-            return [var(size, cell, values[0]) for cell, values in self.open_cells]
+            return [literal(size, cell, values[0]) for cell, values in self.open_cells]
         found, top = [], 1
         for _, values in self.open_cells:
             found.append(top)
@@ -144,7 +200,7 @@ class Cnf:
         if self.compact:
             return list(range(1, sum(len(values) for _, values in self.open_cells) + 1))
         size = self.puzzle.size
-        return [var(size, cell, v) for cell, values in self.open_cells for v in values]
+        return [literal(size, cell, v) for cell, values in self.open_cells for v in values]
 
     def comments(self) -> list[str]:
         p, n = self.puzzle, self.puzzle.size

@@ -27,9 +27,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sudosat.core.puzzle import Grid, Layout, Puzzle, Rules, layout, values_of
+from sudosat.core.masks import values as values_of
+from sudosat.core.puzzle import Grid, Layout, Puzzle, Rules, layout
 from sudosat.sat.builder import Builder
-from sudosat.sat.cnf import Cnf, Encoding, Part, at_most_one_part, pairwise, var
+from sudosat.sat.cnf import Cnf, Encoding, Part, at_most_one_part, cell_literals, literal, pairwise
 
 
 def augmented(rank: int) -> tuple[list[list[int]], int]:
@@ -72,7 +73,7 @@ def triad_clauses(rank: int, top: int) -> tuple[list[list[int]], int]:
                         line * n + k * rank + j if across else (k * rank + j) * n + line
                         for j in range(rank)
                     ]
-                    lits = [var(n, cell, value) for cell in cells]
+                    lits = [literal(n, cell, value) for cell in cells]
                     clauses.append([-top, *lits])
                     clauses.extend([-lit, top] for lit in lits)
                     clauses.extend(pairwise([lits]))
@@ -126,7 +127,7 @@ def _groups(
             variables = list(range(top + 1, top + 1 + len(values)))
             top += len(values)
         else:
-            variables = [cell * n + v for v in values]
+            variables = cell_literals(n, cell, values)
         cell_groups.append(variables)
         keys = (rows[cell] * stride, (n + cols[cell]) * stride, (2 * n + boxes[cell]) * stride)
         for variable, v in zip(variables, values, strict=True):
@@ -149,8 +150,8 @@ def layout_groups(grid: Layout) -> tuple[list[list[int]], list[list[int]]]:
     """:func:`groups` for any layout (rows, columns, then its regions)."""
     n = grid.size
     values = range(1, n + 1)
-    cells = [[var(n, cell, v) for v in values] for cell in range(n * n)]
-    return cells, [[var(n, cell, v) for cell in unit] for unit in grid.units for v in values]
+    cells = [[literal(n, cell, v) for v in values] for cell in range(n * n)]
+    return cells, [[literal(n, cell, v) for cell in unit] for unit in grid.units for v in values]
 
 
 def grid_clauses(rank: int) -> list[list[int]]:
@@ -193,7 +194,7 @@ def encode(
     if encoding.rules == "extended":
         named.append((units_least, unit_groups))
     if not encoding.reduced:
-        named.append((givens, [[var(n, cell, v)] for cell, v in puzzle.givens]))
+        named.append((givens, [[literal(n, cell, v)] for cell, v in puzzle.givens]))
     parts = [part for _, part in named]
     cnf = Cnf(puzzle, encoding, top, parts, open_cells, compact, cell_groups + unit_groups)
     if puzzle.rules is not None:

@@ -19,13 +19,16 @@ from itertools import islice
 from typing import Any
 
 from sudosat.core.errors import InputError, SolverError
+from sudosat.core.masks import from_values
+from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle
-from sudosat.making.board import Board, bit, bits
+from sudosat.making.board import Board, Step
 from sudosat.making.candidates import AUTO, Candidates, candidates
 from sudosat.making.path import MarksError, Pathfinder, SolvePath, truth_of
 from sudosat.rules import load_all
 from sudosat.running.paths import sentence
 from sudosat.running.report import part_text
+from sudosat.sat.cnf import literal
 from sudosat.serving.protocol import Job
 from sudosat.solving.estimate import bootstrap_t, walks
 from sudosat.solving.outcome import Status
@@ -67,21 +70,21 @@ def true_candidates(job: Job, send: Send) -> None:
         send("invalid", message=why_none(puzzle, found))
         return
     n = puzzle.size
-    per = [0] * n**3
+    per = [0] * n**3  # the plugin's list: a candidate's literal - 1
     total = _total(found, cap)
     for cell, values in enumerate(found.marks):
         for value in values:
             counted = found.counts.get((cell, value))
             shown = total if counted is None else counted if counted.complete else cap
-            per[cell * n + value - 1] = 1 if cap == 1 else min(cap, int(shown))
+            per[literal(n, cell, value) - 1] = 1 if cap == 1 else min(cap, int(shown))
     if job.logical:
-        truth = [sum(bit(v) for v in values) for values in found.marks]
+        truth = [from_values(values) for values in found.marks]
         with Pathfinder(puzzle, without=job.without) as finder:
             left = finder.path(truth).board.masks
         for cell, mask in enumerate(left):
             for value in bits(mask & ~truth[cell]):
-                per[cell * n + value - 1] = -1
-    masks = [sum(1 << v for v in values) for values in found.marks]
+                per[literal(n, cell, value) - 1] = -1
+    masks = [from_values(values) for values in found.marks]
     send(
         "truecandidates",
         solutionsPerCandidate=per,
@@ -286,10 +289,10 @@ def _kept(puzzle: Puzzle, marks: tuple[int, ...] | None) -> Puzzle:
     return replace(puzzle, rules=Rules.of(puzzle.layout, [*rules, *kept]))
 
 
-def step_line(puzzle: Puzzle, found: Any) -> str:
+def step_line(puzzle: Puzzle, found: Step) -> str:
     """A step as the plugin writes one: ``Hidden Single: ...``."""
     said = sentence(puzzle, found)
-    name = found.technique
+    name = found.name
     return f"{_title(name)}{said[len(name) :]}"
 
 
@@ -399,7 +402,7 @@ def page_path(job: Job, send: Send) -> None:
     else:
         before = masks_before(path, shown - 1)
         svg = step_picture(
-            path, path.steps[shown - 1], before, f"{shown}. {path.steps[shown - 1].technique}"
+            path, path.steps[shown - 1], before, f"{shown}. {path.steps[shown - 1].name}"
         )
     send(
         "pagepath",

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sudosat.core.errors import InputError
+from sudosat.core.masks import bit, from_values
 from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.making.techniques import left_out
 from sudosat.reading.formats import parse
@@ -72,7 +73,7 @@ class Job:
     command: str
     puzzle: Puzzle
     marks: tuple[int, ...] | None = None
-    """Every cell's candidates as the setter has them (bit v-1 for value v): a
+    """Every cell's candidates as the setter has them (:mod:`sudosat.core.masks`): a
     digit's own bit, its centre marks, 0 for a cell with neither (every-cell
     commands only)."""
     cap: int = 1
@@ -84,7 +85,7 @@ class Job:
     """Techniques the setter turned off (``disabledlogic``)."""
     known: dict[int, int] = field(default_factory=dict)
     """Values an earlier answer ruled out, for a puzzle this one only narrows:
-    each cell's mask of what may still be (bit v: value v)."""
+    each cell's mask of what may still be (:mod:`sudosat.core.masks`)."""
     maybe: tuple[Grid, ...] = ()
     """Earlier answers' witnesses: those that are solutions of this puzzle need no solve."""
     key: str = ""
@@ -235,9 +236,9 @@ def _marks(data: dict[str, Any], every_cell: bool) -> tuple[int, ...] | None:
                 return None
             value, centre = cell.get("value"), cell.get("centerPencilMarks")
             if type(value) is int and 0 < value < 64:
-                found.append(1 << (value - 1))
+                found.append(bit(value))
             elif isinstance(centre, list) and all(type(v) is int and 0 < v < 64 for v in centre):
-                found.append(sum(1 << (v - 1) for v in set(centre)))
+                found.append(from_values(centre))
             else:
                 found.append(0)
     return tuple(found)

@@ -54,10 +54,12 @@ from typing import TYPE_CHECKING, Any
 from pysat.solvers import Solver
 
 from sudosat.core.errors import InputError, SolverError
+from sudosat.core.masks import from_values
 from sudosat.core.notation import format_grid
 from sudosat.core.puzzle import Grid, Puzzle, rank_for_cells, verify
 from sudosat.reading import ruletext
-from sudosat.sat.cnf import Encoding
+from sudosat.sat.cnf import Encoding, literal, model_grid
+from sudosat.sat.cnf import ruled_out as ruled_out_literals
 from sudosat.sat.dimacs import clause_line, header, write_dimacs
 from sudosat.sat.encoding import encode
 
@@ -121,18 +123,12 @@ def full_cnf(puzzle: Puzzle) -> tuple[list[list[int]], str, int]:
 def blocking(puzzle: Puzzle, grid: Grid) -> list[int]:
     """The clause "not this grid": one of the grid's values is elsewhere."""
     n = puzzle.size
-    return [-(cell * n + value) for cell, value in enumerate(grid)]
+    return [-literal(n, cell, value) for cell, value in enumerate(grid)]
 
 
 def ruled_out(puzzle: Puzzle, marks: Sequence[Sequence[int]]) -> list[int]:
     """The clause "some value not in ``marks`` is in its cell"."""
-    n = puzzle.size
-    return [
-        cell * n + value
-        for cell, values in enumerate(marks)
-        for value in range(1, n + 1)
-        if value not in values
-    ]
+    return [-lit for lit in ruled_out_literals(puzzle.size, map(from_values, marks))]
 
 
 def certify(
@@ -182,7 +178,7 @@ def certify_candidates(puzzle: Puzzle, marks: Sequence[Sequence[int]]) -> Certif
     start = time.perf_counter()
     clauses, text, nv = full_cnf(puzzle)
     n = puzzle.size
-    wanted = {cell * n + v for cell, values in enumerate(marks) for v in values}
+    wanted = {literal(n, cell, v) for cell, values in enumerate(marks) for v in values}
     solutions: list[Grid] = []
     models: list[list[int]] = []
     with Solver(name=PROVER, bootstrap_with=clauses, with_proof=True) as solver:
@@ -240,13 +236,7 @@ def _satisfied(clause: Sequence[int], true: set[int]) -> bool:
 
 def _grid(puzzle: Puzzle, model: Sequence[int]) -> Grid:
     """The values a model's true cell literals put in the cells."""
-    n = puzzle.size
-    grid = [0] * (n * n)
-    for lit in model:
-        if 0 < lit <= n**3:
-            cell, value = divmod(lit - 1, n)
-            grid[cell] = value + 1
-    return tuple(grid)
+    return model_grid(puzzle.size, model)
 
 
 def _whole(model: Sequence[int], nv: int) -> list[int]:
@@ -671,7 +661,7 @@ def _check_solution(
         if not _satisfied(clause, true):
             verdict.problems.append(f"model-{number} breaks clause {index} of puzzle.cnf")
             return None
-    if any((c * n + grid[c]) not in true for c in range(n * n)):
+    if any(literal(n, c, grid[c]) not in true for c in range(n * n)):
         verdict.problems.append(f"model-{number} does not spell solution-{number}")
         return None
     return grid

@@ -1,7 +1,7 @@
 """Sound deductions before any CNF: naked and hidden singles, to a fixpoint.
 
 Norvig's constraint propagation, written for big grids: a cell's candidates are
-one integer, bit v set when value v is still possible, and units are found by
+one integer (:mod:`sudosat.core.masks`), and units are found by
 index arithmetic, never as peer sets. Placing a value visits only the cells
 that lose it (see :func:`deduce`), so the work is in proportion to the
 candidates removed, not N**3, however many steps the chain of singles takes.
@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sudosat.core.puzzle import Grid, Puzzle, cell_name, placed_masks, values_of
+from sudosat.core.masks import bit, full, values
+from sudosat.core.puzzle import Grid, Puzzle, cell_name, placed_masks
 
 
 @dataclass(frozen=True)
 class Deduced:
     """What singles settle: the grid with every placed value (givens included),
-    and for each open cell its candidates as a bit mask (bit v: value v)."""
+    and for each open cell its candidates as a mask (:mod:`sudosat.core.masks`)."""
 
     grid: Grid
     masks: dict[int, int]
@@ -61,15 +62,15 @@ class Singles:
         for kind, taken_in in enumerate(placed_masks(puzzle)):
             for index, taken in enumerate(taken_in):
                 unit = kind * n + index
-                for value in values_of(~taken & ((1 << self.stride) - 2)):
+                for value in values(~taken & full(n)):
                     self.where[unit * self.stride + value] = set()
         where, stride = self.where, self.stride
         for cell, mask in self.masks.items():
             keys = [unit * stride for unit in self.units_of(cell)]
-            for value in values_of(mask):
+            for value in values(mask):
                 for key in keys:
                     where[key + value].add(cell)
-        self.queue = [(c, m.bit_length() - 1) for c, m in self.masks.items() if not m & (m - 1)]
+        self.queue = [(c, m.bit_length()) for c, m in self.masks.items() if not m & (m - 1)]
 
     def run(self) -> Deduced:
         """Every single, placed in turn; what they settle, or the contradiction."""
@@ -117,7 +118,7 @@ class Singles:
                 if self.grid[cell] == value
                 else f"{cell_name(n, cell)} must hold two values at once"
             )
-        if not self.masks[cell] >> value & 1:
+        if not self.masks[cell] & bit(value):
             return f"{cell_name(n, cell)} cannot hold {self.puzzle.symbol(value)}"
         self.grid[cell] = value
         mask = self.masks.pop(cell)
@@ -126,7 +127,7 @@ class Singles:
         for unit in mine:
             losers |= self.where.pop(unit * stride + value)
         losers.discard(cell)
-        for other in values_of(mask & ~(1 << value)):
+        for other in values(mask & ~bit(value)):
             for unit in mine:
                 self.where[unit * stride + other].discard(cell)
                 problem = self.narrowed(unit * stride + other)
@@ -140,14 +141,14 @@ class Singles:
 
     def lose(self, cell: int, value: int) -> str:
         """``value`` is no longer a candidate of the open ``cell``."""
-        mask = self.masks[cell] & ~(1 << value)
+        mask = self.masks[cell] & ~bit(value)
         if mask == self.masks[cell]:
             return ""
         if not mask:
             return f"no value fits {cell_name(self.n, cell)} once the singles are placed"
         self.masks[cell] = mask
         if not mask & (mask - 1):
-            self.queue.append((cell, mask.bit_length() - 1))
+            self.queue.append((cell, mask.bit_length()))
         for unit in self.units_of(cell):
             key = unit * self.stride + value
             if key in self.where:  # else the unit has the value placed already

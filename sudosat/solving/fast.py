@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle
-from sudosat.sat.cnf import Cnf
+from sudosat.sat.cnf import Cnf, literal, lookup
 from sudosat.sat.deadline import deadline_after, interruptible, solve_by
 from sudosat.sat.encoding import augmented
 from sudosat.sat.solvers.native import Native, load_cnf, load_exactly_one
@@ -65,8 +65,7 @@ class FastSolver:
         rules, self.top = augmented(rank)
         self.probe = Native(PROBE_NATIVE, rules)
         self.cube = frozenset(range(1, n**3 + 1))  # the cell variables
-        self.cell_of = [0] + [(v - 1) // n for v in range(1, n**3 + 1)]
-        self.value_of = [0] + [(v - 1) % n + 1 for v in range(1, n**3 + 1)]
+        self.cell_of, self.value_of = lookup(n)
         # Every variable is in four of the rules' groups (numbered as encoding.groups
         # lists them): its cell's, and its value's in its row, its column and its box.
         self.group_count = n * n + 3 * n * n
@@ -81,7 +80,7 @@ class FastSolver:
         """Up to ``limit`` solutions; past ``timeout`` seconds a TIMEOUT outcome with
         the solutions found by then."""
         n = self.size
-        assumptions = [cell * n + v for cell, v in enumerate(puzzle.cells) if v]
+        assumptions = [literal(n, cell, v) for cell, v in enumerate(puzzle.cells) if v]
         ok, implied = interruptible(self.probe.propagate, assumptions=assumptions)
         if not ok:
             return no_solution(puzzle, NAME)

@@ -16,7 +16,7 @@ from pysat.solvers import Minicard
 
 from sudosat.core.errors import SolverError
 from sudosat.core.puzzle import Grid, Puzzle, verify
-from sudosat.sat.cnf import Cnf, Encoding, var
+from sudosat.sat.cnf import Cnf, Encoding, literal
 from sudosat.sat.deadline import solve_by
 from sudosat.sat.encoding import encode
 from sudosat.sat.limits import check_solvable
@@ -89,5 +89,5 @@ def _random_phases(search: Minicard, cnf: Cnf, rng: random.Random) -> None:
         return
     n = cnf.puzzle.size
     search.set_phases(
-        [var(n, c, v) * rng.choice((1, -1)) for c, values in cnf.open_cells for v in values]
+        [literal(n, c, v) * rng.choice((1, -1)) for c, values in cnf.open_cells for v in values]
     )

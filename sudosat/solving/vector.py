@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from sudosat.core.errors import SolverError
 from sudosat.core.puzzle import Grid, Puzzle, unit_index, units
 from sudosat.reading.formats import NOT_A_CELL
+from sudosat.sat.cnf import cell_literals
 from sudosat.solving.engine import Options, batch_engine, uses_batch_engine
 from sudosat.solving.fast import GroupList
 from sudosat.solving.outcome import Outcome, Status, no_solution
@@ -356,8 +357,8 @@ def _group_literals(rank: int) -> NDArray[np.int64]:
     group of the rules: each cell's values, then each unit's cells for each value."""
     lay = indexes(rank)
     n = lay.size
-    cells = np.arange(n * n)[:, None] * n + np.arange(1, n + 1)[None, :]
-    units = lay.unit_cells[:, None, :] * n + np.arange(1, n + 1)[None, :, None]
+    cells = np.array([cell_literals(n, cell, range(1, n + 1)) for cell in range(n * n)])
+    units = cells[lay.unit_cells].transpose(0, 2, 1)  # (units, values, cells)
     return np.concatenate([cells, units.reshape(-1, n)])
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import pysolvers
 from pysat._utils import MainThread
 
-from sudosat.sat.cnf import Cnf, var
+from sudosat.sat.cnf import Cnf, literal
 
 FUNCTIONS = (
     *("new", "add_cl", "solve", "solve_lim", "propagate", "model", "acc_stats"),
@@ -126,4 +126,4 @@ def load_cnf(handle: Any, cnf: Cnf) -> None:
     if not cnf.encoding.reduced:  # (reduced, a given is no variable at all)
         n = cnf.puzzle.size
         for cell, value in cnf.puzzle.givens:
-            add_clause(handle, [var(n, cell, value)])
+            add_clause(handle, [literal(n, cell, value)])
