@@ -22,6 +22,31 @@ from sudosat.core.puzzle import Puzzle, cell_name
 Candidate = tuple[int, int]
 """(cell, value)."""
 
+Fact = tuple[int, int, bool]
+"""(cell, value, holds): ``r4c4=3`` when it holds, ``r4c4<>3`` when it does not."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A chain written out: facts in order, each following from the ones before it
+    by its link (``links[i]`` leads from ``facts[i]`` to ``facts[i + 1]``).
+
+    An alternating chain's links are ``strong`` (one of the two is true: the
+    only two values of a cell, or the only two places of a value in a house)
+    and ``weak`` (not both: two values of a cell, or one value in two cells
+    that see each other). A forcing chain's first fact is the branch assumed
+    and each later one follows from it and the facts before it by the link
+    named: ``peer`` or ``cell`` (a value placed rules out its peers' and its
+    cell's others), ``naked single``, ``hidden single``, ``locked candidates``;
+    its last link may be ``contradiction`` (the facts break the grid)."""
+
+    facts: tuple[Fact, ...]
+    links: tuple[str, ...]
+    title: str = ""
+    """What it shows, for a forcing chain's branch (``r4c4=3``)."""
+    inside: bool = False
+    """An inner chain of a nested one (in the branch its title names first)."""
+
 
 @dataclass(frozen=True)
 class Technique:
@@ -57,6 +82,15 @@ class Step:
     """A chain weighed by its length: the nodes it passes (see :func:`techniques.length_bonus`)."""
     tells_what_is_left: bool = False
     """Its reason names what its cells may still hold (its removals go without saying)."""
+    chains: tuple[Chain, ...] = ()
+    """The alternating chain it follows, written out."""
+    branches: tuple[Candidate, ...] = ()
+    """A forcing chain's assumptions, one of which holds (a contradiction chain's one,
+    refuted), followed through singles (and, ``dynamic``, locked candidates): its
+    chains are traced when it is shown (:func:`chains.chains_of`), not when found."""
+    dynamic: bool = False
+    inside: tuple[Candidate, ...] = ()
+    """A nested chain's inner assumptions, each refuted inside its branch in turn."""
     technique: Technique | None = None
     """What it is weighed as: its finder's technique, or a finer one (a chain by its
     length, a rule question by the part of it that did the work). Every finder

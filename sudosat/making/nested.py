@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from pysat.solvers import Minicard
 
@@ -148,14 +149,18 @@ def nested(
     solver_of: Solver,
     truth: Callable[[], Sequence[int] | None] = lambda: None,
     words: str = "singles",
+    traced: bool = False,
 ) -> Callable[[Board], Step | None]:
     """The finder of nested contradiction chains over ``solver_of``'s singles: of the
-    first candidates whose branch breaks, the one that needs the fewest chains inside."""
+    first candidates whose branch breaks, the one that needs the fewest chains inside.
+    ``traced``: the singles are the board's alone (no rule), so that its chains can
+    be traced when shown (:func:`chains.chains_of`)."""
 
     def find(board: Board) -> Step | None:
         solver = solver_of(board)
         try:
-            return _fewest_step(board, Branches(board, solver), words, truth())
+            step = _fewest_step(board, Branches(board, solver), words, truth())
+            return step if traced or step is None else replace(step, branches=(), inside=())
         finally:
             solver.delete()
 
@@ -199,6 +204,7 @@ def _fewest_step(
             "to a contradiction",
             length=length,
             technique=contradiction_chain(length),
+            branches=((cell, value),),
         )
     shown = ", ".join(_name(board, -lit) for lit in inside[:SHOWN])
     more = f" and {len(inside) - SHOWN} more" if len(inside) > SHOWN else ""
@@ -212,6 +218,8 @@ def _fewest_step(
         reason=f"{board.name(cell)}={board.symbol(value)} leads through {words}, with "
         f"{len(inside)} contradiction {chains} inside ({shown}{more} go), to a contradiction",
         technique=weighed,
+        branches=((cell, value),),
+        inside=tuple(cell_value(board.size, -lit) for lit in inside),
     )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -56,10 +56,14 @@ to AIC, no forcing chains): a guess is refuted by them, or by guessing deeper.""
 
 
 def nested_technique(
-    solver: Solver, truth: Callable[[], Sequence[int] | None], words: str = "singles"
+    solver: Solver,
+    truth: Callable[[], Sequence[int] | None],
+    words: str = "singles",
+    traced: bool = False,
 ) -> tuple[Technique, Finder]:
     """Nested forcing chains over ``solver``'s singles: the last technique."""
-    return Technique(NESTED, "forcing", NESTED_WEIGHT, "expert"), nested(solver, truth, words)
+    found = nested(solver, truth, words, traced)
+    return Technique(NESTED, "forcing", NESTED_WEIGHT, "expert"), found
 
 
 class UnsoundStep(AssertionError):
@@ -83,6 +87,15 @@ class SolvePath:
     """What the puzzle's true candidates say: unique, multiple, none or timeout."""
     start: tuple[int, ...] = ()
     """The candidates the path starts from, as masks."""
+    opening: Board | None = None
+    """The board the path starts from (its steps replay on a copy)."""
+
+    def boards(self) -> Iterator[tuple[Step, Board]]:
+        """Each step with the board it was found on (one board, changed as it goes)."""
+        board = (self.opening or self.board).copy()
+        for step in self.steps:
+            yield step, board
+            board.apply(step)
 
     def techniques(self) -> list[Technique]:
         """What each step is weighed as, in order."""
@@ -222,7 +235,7 @@ class Pathfinder:
                 order.append((technique, find))
             order.append(nested_technique(steps.fresh, self.true, "singles and the rules"))
         else:
-            order = [*CLASSIC, nested_technique(classic_solver, self.true)]
+            order = [*CLASSIC, nested_technique(classic_solver, self.true, traced=True)]
         if levels is not None:
             order = [(t, find) for t, find in order if t.level in levels]
         left = frozenset(without)
@@ -311,7 +324,7 @@ class Pathfinder:
         start = time.perf_counter()
         self.truth = truth
         board = self.board(marks, puzzle, place_lone)
-        first = tuple(board.masks)
+        first, opening = tuple(board.masks), board.copy()
         steps: list[Step] = []
         end, reason = "stuck", ""
         while True:
@@ -343,7 +356,9 @@ class Pathfinder:
                 end = "hint"
                 break
         seconds = time.perf_counter() - start
-        return SolvePath(board.puzzle, steps, board, end, reason, seconds, start=first)
+        return SolvePath(
+            board.puzzle, steps, board, end, reason, seconds, start=first, opening=opening
+        )
 
     def open_cells(self, puzzle: Puzzle) -> list[int]:
         """The cells the path leaves open in ``puzzle`` (these rules, other givens);

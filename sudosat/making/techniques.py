@@ -18,6 +18,7 @@ from itertools import combinations
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.making.board import Board, Candidate, Step, Technique
+from sudosat.making.chains import alternating, eureka
 
 Finder = Callable[[Board], "Step | None"]
 
@@ -526,13 +527,15 @@ def _chain_from(
                     removed = _either_removes(board, start, nxt)
                     if removed:
                         path = _path(parent, state)
+                        written = alternating(path)
                         return Step(
                             kind,
                             technique=CHAINS[kind],
                             eliminations=removed,
                             cells=tuple(dict.fromkeys(c for c, _ in path)),
                             values=tuple(sorted({v for _, v in path})),
-                            reason=_chain_text(board, path),
+                            reason=eureka(board.puzzle, written),
+                            chains=(written,),
                         )
         frontier = ahead
         if not frontier:
@@ -569,14 +572,6 @@ def _path(
         path.append(at[0])
         at = parent[at]
     return path[::-1]
-
-
-def _chain_text(board: Board, path: list[Candidate]) -> str:
-    words = []
-    for i, (c, v) in enumerate(path):
-        sign = "=" if i % 2 else "≠"
-        words.append(f"{board.name(c)}{sign}{board.symbol(v)}")
-    return " → ".join(words)
 
 
 # --- forcing chains and bifurcation ---------------------------------------------------
@@ -732,6 +727,8 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
                         values=(v,),
                         reason=f"{board.name(c)}={board.symbol(v)} leads through {through} "
                         "to a contradiction",
+                        branches=() if follower else ((c, v),),
+                        dynamic=dynamic,
                     )
         for kind, options, cells, name in branches:
             live = [m for m in (follow(c, v) for c, v in options) if m is not None]
@@ -749,6 +746,8 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
                     cells=cells,
                     values=tuple(sorted({v for _, v in options})),
                     reason=f"every choice for {name} leads through {through} to this",
+                    branches=() if follower else tuple(options),
+                    dynamic=dynamic,
                 )
         return None
 

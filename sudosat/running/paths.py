@@ -25,6 +25,7 @@ from rich.text import Text
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
+from sudosat.making.chains import chains_of, written
 from sudosat.running.marks import rich_pencil_grid
 from sudosat.running.report import (
     PICTURE_BREAK,
@@ -39,7 +40,7 @@ from sudosat.running.report import (
 )
 
 if TYPE_CHECKING:
-    from sudosat.making.board import Step
+    from sudosat.making.board import Chain, Step
     from sudosat.making.path import SolvePath
     from sudosat.making.rating import Rating
 
@@ -66,8 +67,8 @@ def _candidate(puzzle: Puzzle, candidate: tuple[int, int]) -> dict[str, Any]:
     return {"cell": cell_name(puzzle.size, cell), "value": puzzle.symbol(value)}
 
 
-def step_record(puzzle: Puzzle, step: Step) -> dict[str, Any]:
-    """One step as JSON."""
+def step_record(puzzle: Puzzle, step: Step, chains: Sequence[Chain] = ()) -> dict[str, Any]:
+    """One step as JSON (``chains``: the chains it follows, written out)."""
     n = puzzle.size
     data: dict[str, Any] = {
         "technique": step.name,
@@ -80,7 +81,23 @@ def step_record(puzzle: Puzzle, step: Step) -> dict[str, Any]:
     }
     if step.depth:
         data["depth"] = step.depth
+    if chains:
+        data["chains"] = [chain_record(puzzle, chain) for chain in chains]
     return data
+
+
+def chain_record(puzzle: Puzzle, chain: Chain) -> dict[str, Any]:
+    """A chain as data: its facts in order and the link to each from the one before
+    (``strong``/``weak`` in an alternating chain), and written out."""
+    n = puzzle.size
+    facts = [
+        {"cell": cell_name(n, c), "value": puzzle.symbol(v), "holds": holds}
+        for c, v, holds in chain.facts
+    ]
+    data = {"facts": facts, "links": list(chain.links), "text": written(puzzle, chain)}
+    if chain.inside:
+        data["inside"] = True
+    return {"title": chain.title, **data} if chain.title else data
 
 
 def path_record(result: Result, view: View) -> dict[str, Any]:
@@ -101,7 +118,7 @@ def path_record(result: Result, view: View) -> dict[str, Any]:
             "rating": rating.rating if rating else None,
             "hardest": hardest.name if hardest and path.end == "solved" else None,
             "techniques": path.counts(),
-            "steps": [step_record(path.puzzle, s) for s in path.steps],
+            "steps": [step_record(path.puzzle, s, chains_of(b, s)) for s, b in path.boards()],
             "time": round(path.seconds, 6) if view.timed else None,
         }
     )
@@ -195,11 +212,17 @@ def _show(console: Console, result: Result, view: View) -> None:
     if view.show_grid and path.start:
         console.print(rich_pencil_grid(puzzle, tuple(tuple(bits(m)) for m in path.start)), end="")
     width = len(str(len(path.steps)))
-    for number, step in enumerate(path.steps, 1):
+    for number, (step, board) in enumerate(path.boards(), 1):
         line = Text(f"{number:>{width}}. ", style="dim")
         line.append(step.name, style="bold")
         line.append(sentence(puzzle, step)[len(step.name) :])
         console.print(line)
+        for chain in chains_of(board, step):
+            said = written(puzzle, chain)
+            if said != step.reason:  # (an AIC is its reason already)
+                indent = " " * (width + (8 if chain.inside else 4))
+                title = f"{chain.title}: " if chain.inside else ""
+                console.print(Text(f"{indent}{title}{said}", style="dim"))
     if view.show_grid and path.steps:
         marks = tuple(tuple(bits(m)) for m in path.board.masks)
         console.print(rich_pencil_grid(puzzle, marks), end="")

@@ -1,0 +1,290 @@
+"""Chains written out, as solvers write them, and the traced propagation that
+finds a forcing chain's links.
+
+An alternating inference chain is written in Eureka notation, as HoDoKu and
+Sudoku Explainer print it: ``(1)r2c3=(1)r5c3-(1)r5c8=(4)r5c8``, ``=`` a strong
+link, ``-`` a weak one, then what it removes (``=> r6c3<>1``). A forcing chain's
+branch is written fact by fact from its assumption: ``r4c4=3 -> r4c5<>3 ->
+r4c5=7 -> ...``, each fact following from the assumption and the facts before
+it by one link (a peer or the cell, a naked or hidden single, locked
+candidates), the facts no link of the conclusion needs left out.
+
+The search for a step (:mod:`techniques`) runs on masks without tracing; a step
+found is traced again here, once, to write it out.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
+from sudosat.core.puzzle import Puzzle, cell_name
+from sudosat.making.board import Board, Candidate, Chain, Fact, Step
+
+
+def alternating(path: Sequence[Candidate]) -> Chain:
+    """The chain of an AIC's path: its first candidate assumed false, then strong
+    and weak links in turn, its last candidate proved true."""
+    facts = tuple((c, v, i % 2 == 1) for i, (c, v) in enumerate(path))
+    links = tuple("strong" if i % 2 == 0 else "weak" for i in range(len(path) - 1))
+    return Chain(facts, links)
+
+
+def eureka(puzzle: Puzzle, chain: Chain) -> str:
+    """An alternating chain in Eureka notation: ``(1)r2c3=(1)r5c3-(1)r5c8``."""
+    n = puzzle.size
+    said = [f"({puzzle.symbol(v)}){cell_name(n, c)}" for c, v, _ in chain.facts]
+    marks = ["=" if link == "strong" else "-" for link in chain.links]
+    return "".join(node + mark for node, mark in zip(said, [*marks, ""], strict=True))
+
+
+def fact_text(puzzle: Puzzle, fact: Fact) -> str:
+    cell, value, holds = fact
+    return f"{cell_name(puzzle.size, cell)}{'=' if holds else '<>'}{puzzle.symbol(value)}"
+
+
+def written(puzzle: Puzzle, chain: Chain) -> str:
+    """A chain in words: Eureka for an alternating one, else fact by fact with
+    each link named: ``r4c4=3 -> r4c5<>3 (peer) -> r4c5=7 (naked single)``."""
+    if set(chain.links) <= {"strong", "weak"}:
+        return eureka(puzzle, chain)
+    words = [fact_text(puzzle, chain.facts[0])]
+    for fact, link in zip(chain.facts[1:], chain.links, strict=False):
+        words.append(f"{fact_text(puzzle, fact)} ({link})")
+    if len(chain.links) == len(chain.facts):
+        words.append(chain.links[-1])
+    return " -> ".join(words)
+
+
+class Trace:
+    """Singles (and locked candidates) from a board and one assumption, each fact
+    with the link and the facts it follows from: what :class:`techniques.Propagation`
+    does, slowly, for the one step that is written out."""
+
+    def __init__(self, board: Board, locked: bool = False) -> None:
+        self.board = board
+        self.locked = locked
+        self.masks = list(board.masks)
+        self.placed = list(board.placed)
+        self.dirty: set[int] = set()
+        """The cells whose candidates changed since the singles last looked."""
+        self.chosen: dict[int, int] = {}
+        """Each cell's value once a fact places it (the placement may still wait)."""
+        self.why: dict[Fact, tuple[str, tuple[Fact, ...]]] = {}
+        self.order: dict[Fact, int] = {}
+        self.broken: tuple[str, tuple[Fact, ...]] | None = None
+        """Once the facts break the grid: how, and the facts that do."""
+
+    def follow(self, cell: int, value: int, until: Fact | None = None) -> None:
+        """``cell`` holds ``value``: every fact that follows, until the grid breaks or
+        ``until`` is known."""
+        placements: deque[Fact] = deque()
+        self._know((cell, value, True), "assumed", (), placements)
+        self._run(placements, until)
+
+    def refuted(self, inner: Trace, cell: int, value: int) -> None:
+        """``cell`` cannot hold ``value``: ``inner`` (a copy of this trace that assumed
+        it) broke the grid. Every fact that follows."""
+        assert inner.broken is not None
+        premises = tuple(f for f in inner.chain().facts if f in self.why)
+        placements: deque[Fact] = deque()
+        self.masks[cell] &= ~bit(value)
+        self._know((cell, value, False), "contradiction chain inside", premises, placements)
+        self._run(placements, None)
+
+    def copy(self) -> Trace:
+        found = Trace(self.board, self.locked)
+        found.masks, found.placed = list(self.masks), list(self.placed)
+        found.dirty, found.chosen = set(self.dirty), dict(self.chosen)
+        found.why, found.order, found.broken = dict(self.why), dict(self.order), self.broken
+        return found
+
+    def _run(self, placements: deque[Fact], until: Fact | None) -> None:
+        while self.broken is None and (until is None or until not in self.why):
+            if placements:  # breadth first: the shortest chains
+                self._place(placements.popleft(), placements)
+                continue
+            known = len(self.why)
+            self._singles(placements)
+            if not placements and self.locked:
+                self._locked_candidates(placements)
+                self._singles(placements)
+            if len(self.why) == known:
+                return
+
+    def chain(self, target: Fact | None = None, title: str = "") -> Chain:
+        """The facts ``target`` (or the contradiction) follows from, in order."""
+        if target is None:
+            assert self.broken is not None
+            how, premises = self.broken
+        else:
+            how, premises = "", (target,)
+        needed: set[Fact] = set()
+        todo = list(premises)
+        while todo:
+            fact = todo.pop()
+            if fact in needed or fact not in self.why:
+                continue
+            needed.add(fact)
+            todo.extend(self.why[fact][1])
+        facts = tuple(sorted(needed, key=self.order.__getitem__))
+        links = tuple(self.why[f][0] for f in facts[1:])
+        return Chain(facts, (*links, how) if how else links, title)
+
+    # --- the rules, each fact with its reason --------------------------------------
+
+    def _know(
+        self, fact: Fact, link: str, premises: Iterable[Fact], placements: deque[Fact]
+    ) -> None:
+        if fact in self.why:
+            return
+        self.why[fact] = (link, tuple(premises))
+        self.order[fact] = len(self.order)
+        cell, value, holds = fact
+        self.dirty.add(cell)
+        if holds:
+            other = self.chosen.setdefault(cell, value)
+            if other != value and self.broken is None:
+                self.broken = ("contradiction", (fact, (cell, other, True)))
+            placements.append(fact)
+
+    def _place(self, fact: Fact, placements: deque[Fact]) -> None:
+        cell, value, _ = fact
+        held = self.placed[cell]
+        if held:
+            if held != value:
+                self.broken = ("contradiction", (fact, (cell, held, True)))
+            return
+        if not self.masks[cell] & bit(value):
+            self.broken = ("contradiction", (fact, (cell, value, False)))
+            return
+        self.placed[cell] = value
+        for other in bits(self.masks[cell] & ~bit(value)):
+            self._remove((cell, other, False), "cell", (fact,), placements)
+        for peer in sorted(self.board.peers[cell]):
+            if self.masks[peer] & bit(value):
+                self._remove((peer, value, False), "peer", (fact,), placements)
+
+    def _remove(
+        self, fact: Fact, link: str, premises: tuple[Fact, ...], placements: deque[Fact]
+    ) -> None:
+        cell, value, _ = fact
+        self.masks[cell] &= ~bit(value)
+        self._know(fact, link, premises, placements)
+        if not self.masks[cell] and self.broken is None:
+            gone = [(cell, v, False) for v in bits(self.board.masks[cell])]
+            self.broken = ("contradiction", tuple(f for f in gone if f in self.why))
+
+    def _gone(self, cell: int, value: int) -> list[Fact]:
+        fact = (cell, value, False)
+        return [fact] if fact in self.why else []
+
+    def _singles(self, placements: deque[Fact]) -> None:
+        board, masks, placed, chosen = self.board, self.masks, self.placed, self.chosen
+        cells = sorted(self.dirty)
+        self.dirty.clear()
+        for cell in cells:
+            mask = masks[cell]
+            if cell not in chosen and not placed[cell] and mask and not mask & (mask - 1):
+                value = mask.bit_length()
+                premises = [f for v in bits(board.masks[cell]) for f in self._gone(cell, v)]
+                self._know((cell, value, True), "naked single", premises, placements)
+        for index in sorted({h for c in cells for h in board.cell_houses[c]}):
+            house = board.houses[index]
+            held = [bit(chosen[c]) if c in chosen else masks[c] for c in house]
+            seen = once = 0
+            for m in held:  # the values with one place in the house, in one pass
+                once = (once & ~m) | (m & ~seen)
+                seen |= m
+            gone = board.full & ~seen
+            for value in bits(gone | once):
+                if value in bits(once):
+                    at = house[next(i for i, m in enumerate(held) if m & bit(value))]
+                    if placed[at] or at in chosen:
+                        continue
+                premises = [f for c in house for f in self._gone(c, value)]
+                premises += [(c, chosen[c], True) for c in house if chosen.get(c, value) != value]
+                if gone & bit(value):
+                    if self.broken is None:
+                        self.broken = ("contradiction", tuple(premises))
+                else:
+                    link = f"hidden single in {board.house_names[index]}"
+                    self._know((at, value, True), link, premises, placements)
+
+    def _locked_candidates(self, placements: deque[Fact]) -> None:
+        board, masks = self.board, self.masks
+        for one, other, common in board.meetings:
+            for value in bits(board.full):
+                places = [c for c in board.houses[one] if masks[c] & bit(value)]
+                if len(places) < 2 or not common.issuperset(places):
+                    continue
+                premises = [
+                    f for c in board.houses[one] if c not in common for f in self._gone(c, value)
+                ]
+                for cell in board.houses[other]:
+                    if cell not in common and masks[cell] & bit(value) and not self.placed[cell]:
+                        link = f"locked candidates, {board.house_names[one]}"
+                        self._remove((cell, value, False), link, tuple(premises), placements)
+
+
+def broken_chain(board: Board, cell: int, value: int, locked: bool = False) -> Chain:
+    """How ``cell`` holding ``value`` breaks the grid (it must, by singles, and
+    ``locked`` candidates)."""
+    trace = Trace(board, locked)
+    trace.follow(cell, value)
+    return trace.chain(title=fact_text(board.puzzle, (cell, value, True)))
+
+
+def branch_chains(
+    board: Board, options: Sequence[Candidate], removed: Candidate, locked: bool = False
+) -> tuple[Chain, ...]:
+    """How each of ``options`` (one of which holds) removes ``removed``."""
+    target = (*removed, False)
+    found = []
+    for cell, value in options:
+        trace = Trace(board, locked)
+        trace.follow(cell, value, until=target)
+        found.append(trace.chain(target, fact_text(board.puzzle, (cell, value, True))))
+    return tuple(found)
+
+
+def chains_of(board: Board, step: Step) -> tuple[Chain, ...]:
+    """The chains ``step`` follows on ``board`` (the board it was found on), written
+    out: its alternating chain, or each branch of its forcing chain traced to its
+    first removal (a contradiction chain's one branch to the contradiction)."""
+    if step.chains or not step.branches:
+        return step.chains
+    if step.inside:
+        return nested_chains(board, step.branches[0], step.inside)
+    if step.branches == step.eliminations:  # refuted: it breaks the grid
+        ((cell, value),) = step.branches
+        return (broken_chain(board, cell, value, step.dynamic),)
+    return branch_chains(board, step.branches, step.eliminations[0], step.dynamic)
+
+
+def nested_chains(
+    board: Board, assumed: Candidate, inside: Sequence[Candidate]
+) -> tuple[Chain, ...]:
+    """A nested chain written out: the branch of ``assumed`` to its contradiction,
+    with each inner assumption's removal a link (``contradiction chain inside``),
+    then each inner chain in the branch, titled with both assumptions."""
+    outer = Trace(board)
+    outer.follow(*assumed)
+    inner_chains = []
+    for cell, value in inside:
+        if outer.broken is not None:
+            break
+        inner = outer.copy()
+        inner.follow(cell, value)
+        if inner.broken is None:
+            break  # (the solver's singles saw more: left unwritten)
+        title = ", ".join(fact_text(board.puzzle, (*x, True)) for x in (assumed, (cell, value)))
+        inner_chains.append(replace(inner.chain(title=title), inside=True))
+        outer.refuted(inner, cell, value)
+    if outer.broken is None:
+        return ()
+    title = fact_text(board.puzzle, (*assumed, True))
+    return (outer.chain(title=title), *inner_chains)

@@ -1,0 +1,270 @@
+"""Chains written out (sudosat.making.chains): every link of every chain a path
+prints holds on the candidates of the board it was found on."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from itertools import islice, pairwise
+
+import pytest
+
+from sudosat import parse
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
+from sudosat.core.puzzle import Layout, Puzzle
+from sudosat.making.board import Board, Chain, Fact, Step
+from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text
+from sudosat.making.path import Pathfinder, logical_path, truth_of
+from sudosat.making.shapes import random_grid
+from sudosat.making.techniques import CLASSIC
+from sudosat.reading.inputs import read_puzzles
+
+from .conftest import PUZZLES, Run
+
+
+def strong(board: Board, a: Fact, b: Fact) -> bool:
+    """One of the two is true: the only two values of a cell, or the only two
+    places of a value in a house."""
+    (ca, va, _), (cb, vb, _) = a, b
+    if ca == cb:
+        return va != vb and board.masks[ca] == bit(va) | bit(vb)
+    return va == vb and any(
+        sorted(c for c in house if not board.placed[c] and board.masks[c] & bit(va))
+        == sorted((ca, cb))
+        for house in board.houses
+    )
+
+
+def weak(board: Board, a: Fact, b: Fact) -> bool:
+    """Not both: two values of a cell, or one value in two cells that see each other."""
+    (ca, va, _), (cb, vb, _) = a, b
+    return (ca == cb and va != vb) or (va == vb and cb in board.peers[ca])
+
+
+def check_alternating(board: Board, chain: Chain, step: Step) -> None:
+    facts = chain.facts
+    assert not facts[0][2] and facts[-1][2] and len(chain.links) == len(facts) - 1
+    for (a, b), link in zip(pairwise(facts), chain.links, strict=True):
+        assert (strong if link == "strong" else weak)(board, a, b), (a, b, link)
+    # "the first or the last is true": each removal is either of them, or sees both
+    first, last = facts[0][:2], facts[-1][:2]
+    for cell, value in step.eliminations:
+        for c, v in (first, last):
+            assert (cell == c and value != v) or (value == v and cell in board.peers[c])
+
+
+def follows(board: Board, masks: list[int], known: set[Fact], fact: Fact, link: str) -> bool:
+    """Whether ``fact`` follows by ``link`` from the facts known (``masks``: the
+    board's candidates with them made)."""
+    cell, value, _ = fact
+    placed = {(c, v) for c, v, holds in known if holds}
+    if link == "cell":
+        return any(c == cell and v != value for c, v in placed)
+    if link == "peer":
+        return any(v == value and c in board.peers[cell] for c, v in placed)
+    if link == "naked single":
+        return masks[cell] == bit(value)
+    if link.startswith(("hidden single in ", "locked candidates, ")):
+        name = link.split(" in ", 1)[1] if link.startswith("hidden") else link.split(", ", 1)[1]
+        house = board.houses[board.house_names.index(name)]
+        places = {c for c in house if masks[c] & bit(value)}
+        if link.startswith("hidden"):
+            return places == {cell}
+        return cell not in house and any(
+            places <= set(other) and cell in other for other in board.houses
+        )
+    raise AssertionError(f"unknown link {link!r}")
+
+
+def broken(board: Board, masks: list[int], known: set[Fact]) -> bool:
+    placed = {(c, v) for c, v, holds in known if holds}
+    if len({c for c, _ in placed}) < len(placed) or any(not m for m in masks):
+        return True
+    return any(
+        not any(masks[c] & bit(v) for c in house)
+        for house in board.houses
+        for v in bits(board.full)
+    )
+
+
+def check_forcing(board: Board, chain: Chain, refuted: frozenset[Fact] = frozenset()) -> None:
+    """Each fact follows from the assumption and the facts before it, by its link
+    (``refuted``: the removals a nested chain's inner chains prove, each checked on
+    its own; an inner chain assumes its second assumption after the first's facts)."""
+    masks = list(board.masks)
+    known: set[Fact] = set()
+    first = chain.facts[0]
+    assert first[2] and chain.title
+    for index, fact in enumerate(chain.facts):
+        link = chain.links[index - 1] if index else ""
+        if link == "assumed":
+            assert chain.inside and chain.title.endswith(fact_text(board.puzzle, fact))
+        elif link == "contradiction chain inside":
+            assert fact in refuted, (fact, chain)
+        elif index:
+            assert follows(board, masks, known, fact, link), (fact, chain)
+        known.add(fact)
+        cell, value, holds = fact
+        masks[cell] = bit(value) if holds else masks[cell] & ~bit(value)
+        if holds:
+            assert board.masks[cell] & bit(value) or index == 0
+    if len(chain.links) == len(chain.facts):
+        assert chain.links[-1] == "contradiction" and broken(board, masks, known)
+
+
+def check_path(text: str) -> int:
+    """Every chain of the puzzle's path, checked on the board before its step;
+    how many were checked."""
+    puzzle = parse(text)
+    truth = truth_of(puzzle)
+    checked = 0
+    with Pathfinder(puzzle) as finder:
+        path = finder.path(truth)
+    for step, board in path.boards():
+        chains = chains_of(board, step)
+        refuted = frozenset((c, v, False) for c, v in step.inside)
+        assert len([c for c in chains if c.inside]) == len(step.inside)
+        for chain in chains:
+            if set(chain.links) <= {"strong", "weak"}:
+                check_alternating(board, chain, step)
+            else:
+                check_forcing(board, chain, refuted)
+                removal = chain.facts[-1]
+                if chain.links[-1] != "contradiction":  # a branch: to the first removal
+                    assert (removal[0], removal[1]) in step.eliminations and not removal[2]
+            checked += 1
+    return checked
+
+
+@pytest.mark.slow
+def test_ai_escargot_s_chains_hold_link_by_link() -> None:
+    assert check_path((PUZZLES / "ai-escargot.txt").read_text()) >= 20
+
+
+@pytest.mark.slow
+def test_hard_puzzles_chains_hold_link_by_link() -> None:
+    read = islice(read_puzzles(str(PUZZLES / "tdoku-magictour-25.txt")), 8)
+    found = [p for p in read if isinstance(p, Puzzle)]
+    assert sum(check_path("".join(str(v or ".") for v in p.cells)) for p in found) > 0
+
+
+@pytest.mark.slow
+def test_an_aic_is_written_in_eureka_notation() -> None:
+    path = logical_path(parse((PUZZLES / "ai-escargot.txt").read_text()))
+    aic = next(s for s in path.steps if s.name in ("AIC", "X-chain", "XY-chain"))
+    (chain,) = aic.chains
+    assert aic.reason.startswith("(") and "=" in aic.reason and "-(" in aic.reason
+    assert aic.reason.count("(") == len(chain.facts)
+
+
+@pytest.mark.slow
+def test_steps_json_carries_each_chain_as_data(run: Run) -> None:
+    code, out, err = run("steps", str(PUZZLES / "ai-escargot.txt"), "-f", "json")
+    assert code == 0, err
+    found = json.loads(out)
+    chains = [c for step in found["steps"] for c in step.get("chains", [])]
+    assert chains
+    for chain in chains:
+        assert len(chain["links"]) in (len(chain["facts"]) - 1, len(chain["facts"]))
+        assert {"cell", "value", "holds"} == set(chain["facts"][0]) and chain["text"]
+    kinds = ("cell forcing chains", "house forcing chains")  # (nested chains: not yet)
+    branches = [s for s in found["steps"] if s["technique"].endswith(kinds)]
+    assert branches
+    assert all(len(s["chains"]) >= 2 and all(c["title"] for c in s["chains"]) for s in branches)
+
+
+def grids_of(board: Board) -> list[tuple[int, ...]]:
+    """Every filling of the board's houses that keeps each cell to its candidates."""
+    n = board.size
+    found: list[tuple[int, ...]] = []
+    grid = [0] * (n * n)
+
+    def fill(cell: int) -> None:
+        if cell == n * n:
+            found.append(tuple(grid))
+            return
+        for value in bits(board.masks[cell]):
+            if all(grid[p] != value for p in board.peers[cell]):
+                grid[cell] = value
+                fill(cell + 1)
+                grid[cell] = 0
+
+    fill(0)
+    return found
+
+
+def holds(grid: tuple[int, ...], fact: Fact) -> bool:
+    cell, value, true = fact
+    return (grid[cell] == value) == true
+
+
+def random_board(seed: int) -> Board:
+    """A random 4x4 candidate state: a random grid's values, each other value kept
+    three times in five."""
+    rng = random.Random(seed)
+    solution = random_grid(Layout.boxes(4), rng)
+    with Pathfinder(parse("." * 16)) as finder:
+        board = finder.board()
+    for cell in range(16):
+        kept = bit(solution[cell]) | sum(bit(v) for v in range(1, 5) if rng.random() < 0.6)
+        board.masks[cell] &= kept
+    board.changed()
+    return board
+
+
+def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:
+    """On random 4x4 candidate states, every step a chain finder takes, written
+    out: an alternating chain's ends are never both false and each removal is in
+    no grid; a contradiction chain's assumption is in no grid; and each cell's
+    branches traced to a removal they share: every fact of a branch holds in
+    every grid where its assumption does. The grids are every filling of the
+    candidates, by backtracking."""
+    kinds: Counter[str] = Counter()
+    for seed in range(60):
+        board = random_board(seed)
+        grids = grids_of(board)
+        for technique, find in CLASSIC:
+            step = find(board) if technique.family in ("chains", "forcing") else None
+            if step is None:
+                continue
+            for cell, value in step.eliminations:
+                assert not any(g[cell] == value for g in grids), (step.name, cell, value)
+            for chain in chains_of(board, step):
+                first, last = chain.facts[0], chain.facts[-1]
+                kinds[step.name] += 1
+                if set(chain.links) <= {"strong", "weak"}:
+                    assert all(holds(g, (*first[:2], True)) or holds(g, last) for g in grids)
+                    assert step.reason == eureka(board.puzzle, chain)
+                    check_alternating(board, chain, step)
+                    continue
+                allowed = [g for g in grids if holds(g, first)]
+                assert chain.links[-1] != "contradiction" or not allowed, chain
+                check_forcing(board, chain)
+                for fact in chain.facts:
+                    assert all(holds(g, fact) for g in allowed), (fact, chain)
+        kinds["branch"] += check_branches(board, grids)
+    assert all(kinds[k] for k in ("AIC", "X-chain", "contradiction chain", "branch")), kinds
+
+
+def check_branches(board: Board, grids: list[tuple[int, ...]]) -> int:
+    """Each cell's candidates followed: where every branch removes the same
+    candidate, each branch's chain to it holds in every grid its assumption allows."""
+    checked = 0
+    for cell in board.open_cells():
+        options = [(cell, v) for v in bits(board.masks[cell])]
+        traces = [Trace(board) for _ in options]
+        for trace, (c, v) in zip(traces, options, strict=True):
+            trace.follow(c, v)
+        if len(options) < 2 or any(t.broken for t in traces):
+            continue
+        common = set.intersection(*({f for f in t.why if not f[2]} for t in traces))
+        for target in sorted(common)[:2]:
+            for chain in branch_chains(board, options, target[:2]):
+                assert chain.facts[-1] == target and chain.title
+                allowed = [g for g in grids if holds(g, chain.facts[0])]
+                for fact in chain.facts:
+                    assert all(holds(g, fact) for g in allowed), (fact, chain)
+                checked += 1
+    return checked
