@@ -9,19 +9,21 @@ from collections import Counter
 from itertools import islice, pairwise
 
 import pytest
+from pysat.solvers import Minicard
 
 from sudosat import parse
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board, Chain, Fact, Step
-from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text
-from sudosat.making.path import Pathfinder, logical_path, truth_of
+from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
+from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, truth_of
 from sudosat.making.shapes import random_grid
 from sudosat.making.techniques import CLASSIC
 from sudosat.reading.inputs import read_puzzles
+from sudosat.sat.cnf import literal
 
-from .conftest import PUZZLES, Run
+from .conftest import PUZZLES, Run, shared
 
 
 def strong(board: Board, a: Fact, b: Fact) -> bool:
@@ -55,11 +57,33 @@ def check_alternating(board: Board, chain: Chain, step: Step) -> None:
             assert (cell == c and value != v) or (value == v and cell in board.peers[c])
 
 
-def follows(board: Board, masks: list[int], known: set[Fact], fact: Fact, link: str) -> bool:
+def by_rules(board: Board, masks: list[int], known: set[Fact], rules: Minicard) -> set[int] | None:
+    """What unit propagation over a variant's rules implies from the candidates
+    (``masks``) and the placements known (None: a conflict)."""
+    n = board.size
+    assumed = [-literal(n, c, v) for c, m in enumerate(masks) for v in bits(board.full & ~m)]
+    assumed += [literal(n, c, v) for c, v, holds in known if holds]
+    ok, implied = rules.propagate(assumptions=assumed)
+    return set(implied or ()) if ok else None
+
+
+def follows(
+    board: Board,
+    masks: list[int],
+    known: set[Fact],
+    fact: Fact,
+    link: str,
+    rules: Minicard | None = None,
+) -> bool:
     """Whether ``fact`` follows by ``link`` from the facts known (``masks``: the
     board's candidates with them made)."""
-    cell, value, _ = fact
+    cell, value, true = fact
     placed = {(c, v) for c, v, holds in known if holds}
+    if link == "the rules":
+        assert rules is not None
+        implied = by_rules(board, masks, known, rules)
+        lit = literal(board.size, cell, value)
+        return implied is not None and (lit if true else -lit) in implied
     if link == "cell":
         return any(c == cell and v != value for c, v in placed)
     if link == "peer":
@@ -89,10 +113,16 @@ def broken(board: Board, masks: list[int], known: set[Fact]) -> bool:
     )
 
 
-def check_forcing(board: Board, chain: Chain, refuted: frozenset[Fact] = frozenset()) -> None:
+def check_forcing(
+    board: Board,
+    chain: Chain,
+    refuted: frozenset[Fact] = frozenset(),
+    rules: Minicard | None = None,
+) -> None:
     """Each fact follows from the assumption and the facts before it, by its link
     (``refuted``: the removals a nested chain's inner chains prove, each checked on
-    its own; an inner chain assumes its second assumption after the first's facts)."""
+    its own; an inner chain assumes its second assumption after the first's facts;
+    ``rules``: a variant's, for the links through them)."""
     masks = list(board.masks)
     known: set[Fact] = set()
     first = chain.facts[0]
@@ -104,37 +134,40 @@ def check_forcing(board: Board, chain: Chain, refuted: frozenset[Fact] = frozens
         elif link == "contradiction chain inside":
             assert fact in refuted, (fact, chain)
         elif index:
-            assert follows(board, masks, known, fact, link), (fact, chain)
+            assert follows(board, masks, known, fact, link, rules), (fact, chain)
         known.add(fact)
         cell, value, holds = fact
         masks[cell] = bit(value) if holds else masks[cell] & ~bit(value)
         if holds:
             assert board.masks[cell] & bit(value) or index == 0
-    if len(chain.links) == len(chain.facts):
+    if chain.links[-1] == "contradiction (the rules)":
+        assert rules is not None and by_rules(board, masks, known, rules) is None
+    elif len(chain.links) == len(chain.facts):
         assert chain.links[-1] == "contradiction" and broken(board, masks, known)
 
 
-def check_path(text: str) -> int:
+def check_path(text: str | Puzzle) -> int:
     """Every chain of the puzzle's path, checked on the board before its step;
     how many were checked."""
-    puzzle = parse(text)
-    truth = truth_of(puzzle)
-    checked = 0
+    puzzle = parse(text) if isinstance(text, str) else text
     with Pathfinder(puzzle) as finder:
-        path = finder.path(truth)
-    for step, board in path.boards():
-        chains = chains_of(board, step)
-        refuted = frozenset((c, v, False) for c, v in step.inside)
-        assert len([c for c in chains if c.inside]) == len(step.inside)
-        for chain in chains:
-            if set(chain.links) <= {"strong", "weak"}:
-                check_alternating(board, chain, step)
-            else:
-                check_forcing(board, chain, refuted)
-                removal = chain.facts[-1]
-                if chain.links[-1] != "contradiction":  # a branch: to the first removal
-                    assert (removal[0], removal[1]) in step.eliminations and not removal[2]
-            checked += 1
+        path = finder.path(truth_of(puzzle))
+        rules = finder.rule_steps.everything() if finder.rule_steps else None
+        checked = 0
+        written = dict(zip(map(id, path.steps), (c for _, c in path.written()), strict=True))
+        for step, board in path.boards():
+            chains = written[id(step)]
+            refuted = frozenset((c, v, False) for c, v in step.inside)
+            assert len([c for c in chains if c.inside]) == len(step.inside)
+            for chain in chains:
+                if set(chain.links) <= {"strong", "weak"}:
+                    check_alternating(board, chain, step)
+                else:
+                    check_forcing(board, chain, refuted, rules)
+                    removal = chain.facts[-1]
+                    if not chain.links[-1].startswith("contradiction"):  # to a removal
+                        assert (removal[0], removal[1]) in step.eliminations and not removal[2]
+                checked += 1
     return checked
 
 
@@ -268,3 +301,31 @@ def check_branches(board: Board, grids: list[tuple[int, ...]]) -> int:
                     assert all(holds(g, fact) for g in allowed), (fact, chain)
                 checked += 1
     return checked
+
+
+def test_a_variant_s_forcing_chain_is_written_through_its_rules() -> None:
+    """r1c3 pencilled {1,5} beside a cage of 3 in r1c1-r1c2: r1c3=1 leaves the cage
+    no 1, which its rules do not allow. The chain ends in a contradiction of the
+    rules, each link checked by unit propagation over them."""
+    puzzle = parse("cage 3: r1c1 r1c2\n" + "." * 81)
+    with Pathfinder(puzzle) as finder:
+        board = finder.board()
+        board.masks[2] = 0b10001
+        board.changed()
+        find = next(find for t, find in finder.order if t in FORCING_KINDS)
+        step = find(board)
+        assert step is not None and finder.rule_steps is not None
+        rules = finder.rule_steps.everything()
+        (chain,) = chains_of(board, step, rules)
+        check_forcing(board, chain, rules=rules)
+    said = written(puzzle, chain)
+    assert said.startswith("r1c3=1 -> ") and said.endswith(" -> contradiction (the rules)")
+
+
+@pytest.mark.slow
+def test_a_published_variant_s_nested_chains_hold_through_its_rules() -> None:
+    """ISS's third hard renban puzzle, solved by nested chains through its rules:
+    every link of every chain checked, the rules' by unit propagation over them."""
+    source = shared("iss/hard_renban.links")
+    puzzle = [p for p in read_puzzles(str(source)) if isinstance(p, Puzzle)][2]
+    assert check_path(puzzle) >= 8

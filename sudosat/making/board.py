@@ -38,7 +38,9 @@ class Chain:
     and each later one follows from it and the facts before it by the link
     named: ``peer`` or ``cell`` (a value placed rules out its peers' and its
     cell's others), ``naked single``, ``hidden single``, ``locked candidates``;
-    its last link may be ``contradiction`` (the facts break the grid)."""
+    the rules (``the rules``: a variant's, by unit propagation); its last link may
+    be ``contradiction`` (the facts break the grid; ``contradiction (the rules)``:
+    a variant's rules)."""
 
     facts: tuple[Fact, ...]
     links: tuple[str, ...]

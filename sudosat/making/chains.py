@@ -19,10 +19,13 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from pysat.solvers import Minicard
+
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.making.board import Board, Candidate, Chain, Fact, Step
+from sudosat.sat.cnf import cell_value, is_candidate, literal
 
 
 def alternating(path: Sequence[Candidate]) -> Chain:
@@ -64,9 +67,13 @@ class Trace:
     with the link and the facts it follows from: what :class:`techniques.Propagation`
     does, slowly, for the one step that is written out."""
 
-    def __init__(self, board: Board, locked: bool = False) -> None:
+    def __init__(self, board: Board, locked: bool = False, rules: Minicard | None = None) -> None:
         self.board = board
         self.locked = locked
+        self.rules = rules
+        """A variant's: a solver of every rule and unit in the full numbering; what
+        singles miss, its unit propagation adds (``the rules``), each fact with the
+        facts its proof needs (the failed assumptions of a solve against it)."""
         self.masks = list(board.masks)
         self.placed = list(board.placed)
         self.dirty: set[int] = set()
@@ -96,7 +103,7 @@ class Trace:
         self._run(placements, None)
 
     def copy(self) -> Trace:
-        found = Trace(self.board, self.locked)
+        found = Trace(self.board, self.locked, self.rules)
         found.masks, found.placed = list(self.masks), list(self.placed)
         found.dirty, found.chosen = set(self.dirty), dict(self.chosen)
         found.why, found.order, found.broken = dict(self.why), dict(self.order), self.broken
@@ -112,6 +119,8 @@ class Trace:
             if not placements and self.locked:
                 self._locked_candidates(placements)
                 self._singles(placements)
+            if not placements and self.rules is not None and self.broken is None:
+                self._by_rules(placements)
             if len(self.why) == known:
                 return
 
@@ -214,6 +223,67 @@ class Trace:
                     link = f"hidden single in {board.house_names[index]}"
                     self._know((at, value, True), link, premises, placements)
 
+    def _assumptions(self) -> dict[int, Fact | None]:
+        """Each literal the candidates now assume, with the fact that made it (None:
+        the board's own)."""
+        n, full = self.board.size, self.board.full
+        found: dict[int, Fact | None] = {}
+        for cell, mask in enumerate(self.masks):
+            for value in bits(full & ~mask):
+                fact = (cell, value, False)
+                found[-literal(n, cell, value)] = fact if fact in self.why else None
+        for cell, value in self.chosen.items():
+            found[literal(n, cell, value)] = (cell, value, True)
+        return found
+
+    def _by_rules(self, placements: deque[Fact]) -> None:
+        """What unit propagation over the rules adds to the facts, each with the fewest
+        facts it still follows from (one dropped at a time while it does). Only
+        propagation is asked, never a solve: a solve's learned clauses would make
+        later propagation stronger than the chain's links say."""
+        assert self.rules is not None
+        n, given = self.board.size, self._assumptions()
+        board = [x for x, fact in given.items() if fact is None]
+        known = {x: fact for x, fact in given.items() if fact is not None}
+        facts = sorted(known, key=lambda x: self._spare_first(known[x]))
+        ok, implied = self.rules.propagate(assumptions=board + facts)
+        if not ok:
+            needed = self._fewest(board, facts, None)
+            self.broken = ("contradiction (the rules)", tuple(known[x] for x in needed))
+            return
+        for lit in implied or ():
+            if not is_candidate(n, lit) or lit in given:
+                continue
+            cell, value = cell_value(n, lit)
+            fact = (cell, value, lit > 0)
+            if fact in self.why or (lit < 0 and not self.masks[cell] & bit(value)):
+                continue
+            premises = tuple(known[x] for x in self._fewest(board, facts, lit))
+            if lit > 0:
+                self._know(fact, "the rules", premises, placements)
+            else:
+                self._remove(fact, "the rules", premises, placements)
+
+    def _spare_first(self, fact: Fact) -> tuple[bool, int]:
+        """The order facts are tried without: placements first (the removals they make
+        say the same, and say where), then removals, the newest first (the oldest
+        lie nearest the assumption, so the chain stays short)."""
+        order = self.order[fact]
+        return (not fact[2], order if fact[2] else -order)
+
+    def _fewest(self, board: list[int], facts: list[int], lit: int | None) -> list[int]:
+        """Of the facts' literals, a set that with the board's still propagates to
+        ``lit`` (None: to a conflict), none of them spare; the first are the first
+        tried without (see :meth:`_spare_first`)."""
+        assert self.rules is not None
+        kept = list(facts)
+        for x in list(facts):
+            trial = [y for y in kept if y != x]
+            ok, implied = self.rules.propagate(assumptions=board + trial)
+            if (not ok) if lit is None else (ok and lit in (implied or ())):
+                kept = trial
+        return kept
+
     def _locked_candidates(self, placements: deque[Fact]) -> None:
         board, masks = self.board, self.masks
         for one, other, common in board.meetings:
@@ -230,48 +300,55 @@ class Trace:
                         self._remove((cell, value, False), link, tuple(premises), placements)
 
 
-def broken_chain(board: Board, cell: int, value: int, locked: bool = False) -> Chain:
+def broken_chain(
+    board: Board, cell: int, value: int, locked: bool = False, rules: Minicard | None = None
+) -> Chain:
     """How ``cell`` holding ``value`` breaks the grid (it must, by singles, and
-    ``locked`` candidates)."""
-    trace = Trace(board, locked)
+    ``locked`` candidates, and ``rules``)."""
+    trace = Trace(board, locked, rules)
     trace.follow(cell, value)
     return trace.chain(title=fact_text(board.puzzle, (cell, value, True)))
 
 
 def branch_chains(
-    board: Board, options: Sequence[Candidate], removed: Candidate, locked: bool = False
+    board: Board,
+    options: Sequence[Candidate],
+    removed: Candidate,
+    locked: bool = False,
+    rules: Minicard | None = None,
 ) -> tuple[Chain, ...]:
     """How each of ``options`` (one of which holds) removes ``removed``."""
     target = (*removed, False)
     found = []
     for cell, value in options:
-        trace = Trace(board, locked)
+        trace = Trace(board, locked, rules)
         trace.follow(cell, value, until=target)
         found.append(trace.chain(target, fact_text(board.puzzle, (cell, value, True))))
     return tuple(found)
 
 
-def chains_of(board: Board, step: Step) -> tuple[Chain, ...]:
+def chains_of(board: Board, step: Step, rules: Minicard | None = None) -> tuple[Chain, ...]:
     """The chains ``step`` follows on ``board`` (the board it was found on), written
     out: its alternating chain, or each branch of its forcing chain traced to its
-    first removal (a contradiction chain's one branch to the contradiction)."""
+    first removal (a contradiction chain's one branch to the contradiction).
+    ``rules``: a variant's (see :class:`Trace`)."""
     if step.chains or not step.branches:
         return step.chains
     if step.inside:
-        return nested_chains(board, step.branches[0], step.inside)
+        return nested_chains(board, step.branches[0], step.inside, rules)
     if step.branches == step.eliminations:  # refuted: it breaks the grid
         ((cell, value),) = step.branches
-        return (broken_chain(board, cell, value, step.dynamic),)
-    return branch_chains(board, step.branches, step.eliminations[0], step.dynamic)
+        return (broken_chain(board, cell, value, step.dynamic, rules),)
+    return branch_chains(board, step.branches, step.eliminations[0], step.dynamic, rules)
 
 
 def nested_chains(
-    board: Board, assumed: Candidate, inside: Sequence[Candidate]
+    board: Board, assumed: Candidate, inside: Sequence[Candidate], rules: Minicard | None = None
 ) -> tuple[Chain, ...]:
     """A nested chain written out: the branch of ``assumed`` to its contradiction,
     with each inner assumption's removal a link (``contradiction chain inside``),
     then each inner chain in the branch, titled with both assumptions."""
-    outer = Trace(board)
+    outer = Trace(board, rules=rules)
     outer.follow(*assumed)
     inner_chains = []
     for cell, value in inside:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from pysat.solvers import Minicard
 
@@ -149,18 +148,14 @@ def nested(
     solver_of: Solver,
     truth: Callable[[], Sequence[int] | None] = lambda: None,
     words: str = "singles",
-    traced: bool = False,
 ) -> Callable[[Board], Step | None]:
     """The finder of nested contradiction chains over ``solver_of``'s singles: of the
-    first candidates whose branch breaks, the one that needs the fewest chains inside.
-    ``traced``: the singles are the board's alone (no rule), so that its chains can
-    be traced when shown (:func:`chains.chains_of`)."""
+    first candidates whose branch breaks, the one that needs the fewest chains inside."""
 
     def find(board: Board) -> Step | None:
         solver = solver_of(board)
         try:
-            step = _fewest_step(board, Branches(board, solver), words, truth())
-            return step if traced or step is None else replace(step, branches=(), inside=())
+            return _fewest_step(board, Branches(board, solver), words, truth())
         finally:
             solver.delete()
 

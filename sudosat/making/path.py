@@ -24,7 +24,8 @@ from sudosat.core.errors import SolverTimeout
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name, verify
-from sudosat.making.board import Board, Step, Technique, board_of
+from sudosat.making.board import Board, Chain, Step, Technique, board_of
+from sudosat.making.chains import chains_of
 from sudosat.making.nested import NAME as NESTED
 from sudosat.making.nested import WEIGHT as NESTED_WEIGHT
 from sudosat.making.nested import Solver, classic_solver, nested
@@ -56,14 +57,10 @@ to AIC, no forcing chains): a guess is refuted by them, or by guessing deeper.""
 
 
 def nested_technique(
-    solver: Solver,
-    truth: Callable[[], Sequence[int] | None],
-    words: str = "singles",
-    traced: bool = False,
+    solver: Solver, truth: Callable[[], Sequence[int] | None], words: str = "singles"
 ) -> tuple[Technique, Finder]:
     """Nested forcing chains over ``solver``'s singles: the last technique."""
-    found = nested(solver, truth, words, traced)
-    return Technique(NESTED, "forcing", NESTED_WEIGHT, "expert"), found
+    return Technique(NESTED, "forcing", NESTED_WEIGHT, "expert"), nested(solver, truth, words)
 
 
 class UnsoundStep(AssertionError):
@@ -96,6 +93,24 @@ class SolvePath:
         for step in self.steps:
             yield step, board
             board.apply(step)
+
+    def written(self) -> Iterator[tuple[Step, tuple[Chain, ...]]]:
+        """Each step with the chains it follows, written out (a variant's through
+        its rules: unit propagation over them, traced)."""
+        constraints = self.puzzle.rules.constraints if self.puzzle.rules else ()
+        if all(rule.houses(self.puzzle.layout) for rule in constraints):
+            for step, board in self.boards():
+                yield step, chains_of(board, step)
+            return
+        from sudosat.making.rulesteps import RuleSteps  # deferred: variants only
+
+        steps = RuleSteps(self.puzzle)
+        try:
+            rules = steps.everything()
+            for step, board in self.boards():
+                yield step, chains_of(board, step, rules)
+        finally:
+            steps.close()
 
     def techniques(self) -> list[Technique]:
         """What each step is weighed as, in order."""
@@ -235,7 +250,7 @@ class Pathfinder:
                 order.append((technique, find))
             order.append(nested_technique(steps.fresh, self.true, "singles and the rules"))
         else:
-            order = [*CLASSIC, nested_technique(classic_solver, self.true, traced=True)]
+            order = [*CLASSIC, nested_technique(classic_solver, self.true)]
         if levels is not None:
             order = [(t, find) for t, find in order if t.level in levels]
         left = frozenset(without)

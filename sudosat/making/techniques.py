@@ -727,7 +727,7 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
                         values=(v,),
                         reason=f"{board.name(c)}={board.symbol(v)} leads through {through} "
                         "to a contradiction",
-                        branches=() if follower else ((c, v),),
+                        branches=((c, v),),
                         dynamic=dynamic,
                     )
         for kind, options, cells, name in branches:
@@ -746,7 +746,7 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
                     cells=cells,
                     values=tuple(sorted({v for _, v in options})),
                     reason=f"every choice for {name} leads through {through} to this",
-                    branches=() if follower else tuple(options),
+                    branches=tuple(options),
                     dynamic=dynamic,
                 )
         return None

@@ -25,7 +25,7 @@ from rich.text import Text
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
-from sudosat.making.chains import chains_of, written
+from sudosat.making.chains import written
 from sudosat.running.marks import rich_pencil_grid
 from sudosat.running.report import (
     PICTURE_BREAK,
@@ -118,7 +118,7 @@ def path_record(result: Result, view: View) -> dict[str, Any]:
             "rating": rating.rating if rating else None,
             "hardest": hardest.name if hardest and path.end == "solved" else None,
             "techniques": path.counts(),
-            "steps": [step_record(path.puzzle, s, chains_of(b, s)) for s, b in path.boards()],
+            "steps": [step_record(path.puzzle, s, chains) for s, chains in path.written()],
             "time": round(path.seconds, 6) if view.timed else None,
         }
     )
@@ -212,12 +212,12 @@ def _show(console: Console, result: Result, view: View) -> None:
     if view.show_grid and path.start:
         console.print(rich_pencil_grid(puzzle, tuple(tuple(bits(m)) for m in path.start)), end="")
     width = len(str(len(path.steps)))
-    for number, (step, board) in enumerate(path.boards(), 1):
+    for number, (step, chains) in enumerate(path.written(), 1):
         line = Text(f"{number:>{width}}. ", style="dim")
         line.append(step.name, style="bold")
         line.append(sentence(puzzle, step)[len(step.name) :])
         console.print(line)
-        for chain in chains_of(board, step):
+        for chain in chains:
             said = written(puzzle, chain)
             if said != step.reason:  # (an AIC is its reason already)
                 indent = " " * (width + (8 if chain.inside else 4))
