@@ -133,7 +133,8 @@ def __dir__() -> list[str]:
 
 # --- modules moved into folders (0.1.0), importable from their old names for one release
 _MOVED = {
-    "draw": "core.draw",
+    "draw": "showing.pictures",
+    "core.draw": "showing.pictures",
     "puzzle": "core.puzzle",
     "files": "system.writing",
     "janitor": "system.janitor",

@@ -23,7 +23,7 @@ from .conftest import ROOT
 pytest.importorskip("cairosvg")
 from PIL import Image, ImageChops
 
-from sudosat.core.draw import Caption, picture, png
+from sudosat.showing.pictures import Caption, picture, png
 
 REFERENCES = ROOT / "tests" / "references"
 SCALE = 0.5

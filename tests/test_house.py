@@ -26,6 +26,7 @@ LAYERS = [
     "reading",
     "solving",
     "making",
+    "showing",
     "running",
     "serving",
     "commands",

@@ -13,8 +13,8 @@ from xml.etree import ElementTree
 import pytest
 
 from sudosat import parse
-from sudosat.core.draw import CELL, PAPER, Caption, Pen, page_scale, pages, picture, size_of
 from sudosat.reading.fpuzzles import link, read
+from sudosat.showing.pictures import CELL, PAPER, Caption, Pen, page_scale, pages, picture, size_of
 
 from .conftest import PUZZLES, SUDOSAT, Run
 

@@ -14,11 +14,11 @@ from xml.etree import ElementTree
 import pytest
 
 from sudosat import Puzzle, parse, read_puzzles, solve
-from sudosat.core.draw import MARKED, png
 from sudosat.making.rating import rate
 from sudosat.reading.fpuzzles import read
 from sudosat.rules.killer import KillerCage
 from sudosat.sat.cnf import Encoding
+from sudosat.showing.pictures import MARKED, png
 
 from .conftest import PUZZLES, SUDOSAT, Run, jsonl
 

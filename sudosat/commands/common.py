@@ -332,7 +332,7 @@ def pictures(fmt: str | None, solution: bool = False, per_page: int = 1) -> dict
     if fmt in ("pdf", "png") and sys.stdout.isatty():
         raise click.UsageError(f"a {fmt.upper()} is binary: send it to a file (> puzzles.{fmt})")
     if fmt in ("pdf", "png"):
-        from sudosat.core.draw import missing_pdf  # deferred: drawsvg, for PDFs only
+        from sudosat.showing.pictures import missing_pdf  # deferred: drawsvg, for PDFs only
 
         missing = missing_pdf(fmt)
         if missing:

@@ -27,7 +27,7 @@ from sudosat.sat.arith import Int, cell_int, equal, scaled, total
 from sudosat.sat.builder import Builder, Lit
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @rule

@@ -23,7 +23,7 @@ from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.index import FIELDS, IN_CELLS, WORDS
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
     from sudosat.sat.builder import Builder
 
 

@@ -11,7 +11,7 @@ from sudosat.rules.base import FlagRule, Rule, Where, rule
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 def repeated(grid: Sequence[int], cells: Sequence[int]) -> str | None:

@@ -13,7 +13,7 @@ from sudosat.rules.diagonals import repeated
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @rule

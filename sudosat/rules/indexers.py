@@ -13,7 +13,7 @@ from sudosat.rules.base import GroupRule, rule
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from sudosat.rules.base import GroupRule, PairRule, Where, rule
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @rule

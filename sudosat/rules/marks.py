@@ -18,7 +18,7 @@ from sudosat.rules.base import CellRule, Rule, Where, read_text_cells, rule
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @rule

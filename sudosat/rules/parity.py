@@ -12,7 +12,7 @@ from sudosat.rules.base import CellRule, rule
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from sudosat.rules.base import (
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @rule

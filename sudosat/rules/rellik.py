@@ -15,7 +15,7 @@ from sudosat.sat.arith import distinct
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @rule

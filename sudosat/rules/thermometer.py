@@ -15,7 +15,7 @@ from sudosat.sat.arith import cell_int, less
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 
 @rule

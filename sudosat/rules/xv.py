@@ -11,7 +11,7 @@ from sudosat.rules.base import PairRule, Rule, Where, fpuzzles_cells, read_text_
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:
-    from sudosat.core.draw import Pen
+    from sudosat.core.pen import Pen
 
 SUMS = {"X": 10, "V": 5}
 

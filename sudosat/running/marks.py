@@ -258,7 +258,7 @@ def _cell_line(
 
 
 def _picture(result: Result, view: View) -> str:
-    from sudosat.core.draw import notice, picture  # deferred: drawsvg, for pictures only
+    from sudosat.showing.pictures import notice, picture  # deferred: drawsvg, for pictures only
 
     found = result.candidates
     if found is None:

@@ -253,7 +253,7 @@ def _style(path: SolvePath) -> str:
 
 
 def _pictures(result: Result, view: View) -> list[str]:
-    from sudosat.core.draw import notice, picture  # deferred: drawsvg, for pictures only
+    from sudosat.showing.pictures import notice, picture  # deferred: drawsvg, for pictures only
 
     path = result.path
     if path is None:
@@ -278,7 +278,7 @@ def _pictures(result: Result, view: View) -> list[str]:
 
 
 def step_picture(path: SolvePath, step: Step, masks: Sequence[int], caption: Any) -> str:
-    from sudosat.core.draw import JUSTIFYING, picture
+    from sudosat.showing.pictures import JUSTIFYING, picture
 
     marks = [tuple(bits(m)) for m in masks]
     return picture(

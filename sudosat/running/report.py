@@ -33,12 +33,12 @@ if TYPE_CHECKING:
     import rich.text as rich_text
     from rich.table import Table
 
-    from sudosat.core.draw import Caption
     from sudosat.making.candidates import Candidates
     from sudosat.making.explain import Explanation
     from sudosat.making.generator import Generated
     from sudosat.making.path import SolvePath
     from sudosat.making.rating import Rating
+    from sudosat.showing.pictures import Caption
     from sudosat.solving.estimate import Estimate
 else:  # rich for the rich format alone: a pipe does not pay for it
     rich_console = lazy("rich.console")
@@ -524,7 +524,7 @@ class Document:
 
     def tail(self) -> str | bytes:
         if self.view.fmt in PICTURES:
-            from sudosat.core.draw import (  # deferred: drawsvg, for pictures only
+            from sudosat.showing.pictures import (  # deferred: drawsvg, for pictures only
                 page_scale,
                 pages,
                 pdf,
@@ -723,7 +723,7 @@ def _picture(result: Result, view: View) -> str:
     """One puzzle's picture: the puzzle, its solved grid (``--solution``; in a PDF
     the puzzle, and its solution for the back), or what explains it (the cells it
     names shaded, its rules in red)."""
-    from sudosat.core.draw import notice, picture  # deferred: drawsvg, for pictures only
+    from sudosat.showing.pictures import notice, picture  # deferred: drawsvg, for pictures only
 
     outcome = result.outcome
     if outcome is None:  # unreadable: a page that says so, in its place
@@ -749,7 +749,7 @@ def caption_of(puzzle: Puzzle, view: View, title: str = "") -> Caption:
     """What a puzzle's page says: its title (``--title``, or its own, or ``title``)
     and author above the grid; its rules in words below (``--rules-text``: the
     setter's ruleset, or each rule's meaning when it has none)."""
-    from sudosat.core.draw import Caption  # deferred: drawsvg, for pictures only
+    from sudosat.showing.pictures import Caption  # deferred: drawsvg, for pictures only
 
     if view.title is not None:
         title, byline = view.title, ""
@@ -894,7 +894,7 @@ def _grid_text(puzzle: Puzzle) -> str:
 
 def _generated_picture(made: Generated, view: View) -> str:
     """A generated puzzle's picture, and with ``solution`` its solution's for the back."""
-    from sudosat.core.draw import picture  # deferred: drawsvg, for pictures only
+    from sudosat.showing.pictures import picture  # deferred: drawsvg, for pictures only
 
     caption = caption_of(made.puzzle, view, f"{made.rating.level.capitalize()} ({made.seed})")
     front = picture(made.puzzle, None, title=caption)

@@ -320,7 +320,7 @@ def page(job: Job, send: Send) -> None:
     status, and how many solutions (up to PAGE_COUNT); while the candidates
     are found, the ones witnessed so far (``inProgress``, every PROGRESS
     seconds at most: a big grid's take seconds)."""
-    from sudosat.core.draw import picture  # deferred: drawsvg, for the page only
+    from sudosat.showing.pictures import picture  # deferred: drawsvg, for the page only
 
     puzzle = job.puzzle
 
@@ -390,8 +390,8 @@ def _path_of(job: Job, send: Send) -> SolvePath:
 def page_path(job: Job, send: Send) -> None:
     """The page's logical path: every step in words, where it ended, and the
     picture of step ``job.step`` (0: the start), the cells that justify it shaded."""
-    from sudosat.core.draw import picture  # deferred: drawsvg, for the page only
     from sudosat.running.paths import masks_before, step_picture
+    from sudosat.showing.pictures import picture  # deferred: drawsvg, for the page only
 
     puzzle = job.puzzle
     path = _path_of(job, send)

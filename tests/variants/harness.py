@@ -20,7 +20,6 @@ from dataclasses import replace
 from xml.etree import ElementTree
 
 from sudosat import solve
-from sudosat.core.draw import Pen, picture
 from sudosat.core.puzzle import Grid, Layout, Puzzle
 from sudosat.making.shapes import random_grid
 from sudosat.reading.fpuzzles import link, read, write
@@ -28,6 +27,7 @@ from sudosat.reading.ruletext import statement
 from sudosat.rules import Rule, Rules
 from sudosat.rules.base import NoField, Where
 from sudosat.sat.cnf import Encoding
+from sudosat.showing.pictures import Pen, picture
 
 Examples = Callable[[Grid, Layout, random.Random], list[Rule]]
 
