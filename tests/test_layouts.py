@@ -18,7 +18,7 @@ from rich.console import Console
 from sudosat.core.errors import InputError
 from sudosat.core.notation import format_line
 from sudosat.reading.formats import parse, read_text
-from sudosat.running.report import rich_grid
+from sudosat.showing.console import rich_grid
 
 from .conftest import ESCARGOT, PUZZLES, Run, jsonl, shared
 

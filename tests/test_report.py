@@ -10,19 +10,10 @@ import pytest
 
 from sudosat.core.notation import format_line
 from sudosat.reading.formats import parse
-from sudosat.running.report import (
-    CSV_FIELDS,
-    Check,
-    Document,
-    Result,
-    View,
-    count_line,
-    line_of,
-    note,
-    record,
-    render,
-    status_line,
-)
+from sudosat.running.report import render
+from sudosat.showing.records import CSV_FIELDS, Document, record
+from sudosat.showing.text import count_line, line_of, note, status_line
+from sudosat.showing.view import Check, Result, View
 from sudosat.solving.engine import solve
 from sudosat.solving.outcome import Outcome, Status
 

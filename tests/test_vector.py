@@ -18,7 +18,7 @@ from sudosat.reading import inputs
 from sudosat.reading.formats import parse
 from sudosat.reading.inputs import Inputs, read_file
 from sudosat.running.batch import Settings, work
-from sudosat.running.report import View
+from sudosat.showing.view import View
 from sudosat.solving import vector
 from sudosat.solving.engine import Options, solve
 

@@ -16,10 +16,7 @@ from sudosat.commands.common import (
     pictures,
 )
 from sudosat.running import runner
-from sudosat.running.report import (
-    FORMATS,
-    PICTURES,
-)
+from sudosat.showing.view import FORMATS, PICTURES
 
 
 @click.command()

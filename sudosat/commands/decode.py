@@ -20,13 +20,11 @@ from sudosat.core.errors import InputError, SolverError
 from sudosat.core.notation import format_line
 from sudosat.reading.inputs import MAX_WHOLE, read_source
 from sudosat.running import runner
-from sudosat.running.report import (
-    Result,
-    note,
-    render,
-)
+from sudosat.running.report import render
 from sudosat.running.runner import Reading
 from sudosat.sat.dimacs import read_answer
+from sudosat.showing.text import note
+from sudosat.showing.view import Result
 from sudosat.solving.engine import check_answer
 from sudosat.solving.outcome import Status
 from sudosat.system.process import (

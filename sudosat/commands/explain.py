@@ -15,9 +15,7 @@ from sudosat.commands.common import (
     pictures,
 )
 from sudosat.running import runner
-from sudosat.running.report import (
-    PICTURES,
-)
+from sudosat.showing.view import PICTURES
 
 
 @click.command()

@@ -26,11 +26,9 @@ from sudosat.making.generator import (
 )
 from sudosat.making.rating import LEVEL_NAMES, LEVELS
 from sudosat.running import runner
-from sudosat.running.report import (
-    PICTURES,
-)
 from sudosat.running.runner import Output
 from sudosat.running.shards import Shard
+from sudosat.showing.view import PICTURES
 
 
 @click.command()

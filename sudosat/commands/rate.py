@@ -14,9 +14,7 @@ from sudosat.commands.common import (
     without_option,
 )
 from sudosat.running import runner
-from sudosat.running.report import (
-    FORMATS,
-)
+from sudosat.showing.view import FORMATS
 
 
 @click.command()

@@ -25,15 +25,12 @@ from sudosat.commands.common import (
     timeout_option,
     trust_option,
 )
-from sudosat.running.report import (
-    FORMATS,
-    PICTURES,
-)
 from sudosat.running.runner import FAIL_ON, How, Output, Reading
 from sudosat.sat.solvers import (
     DEFAULT_SOLVER,
     trusting,
 )
+from sudosat.showing.view import FORMATS, PICTURES
 from sudosat.solving.engine import COUNT_LIMIT, Options
 
 if TYPE_CHECKING:

@@ -8,12 +8,10 @@ import sys
 import click
 from rich.console import Console
 
-from sudosat.running.report import (
-    solver_tables,
-)
 from sudosat.sat.solvers import (
     installed_solvers,
 )
+from sudosat.showing.console import solver_tables
 
 
 @click.command()

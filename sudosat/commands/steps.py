@@ -19,9 +19,7 @@ from sudosat.commands.common import (
 from sudosat.core.errors import InputError
 from sudosat.reading.inputs import open_source, source_name
 from sudosat.running import runner
-from sudosat.running.report import (
-    STEP_FORMATS,
-)
+from sudosat.showing.view import STEP_FORMATS
 
 
 @click.command()

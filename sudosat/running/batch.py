@@ -18,20 +18,11 @@ from sudosat.core.errors import InputError, SolverError, SolverTimeout
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.formats import NUMBERS, LineReader, Row
 from sudosat.reading.inputs import Chunk, Entry
-from sudosat.running.report import (
-    NO_EXPECTATION,
-    OK,
-    UNREADABLE,
-    Check,
-    Result,
-    View,
-    note,
-    render,
-    stats_lines,
-    unlinkable,
-)
+from sudosat.running.report import render
 from sudosat.sat.deadline import deadline_after, remaining
 from sudosat.sat.limits import TooBig
+from sudosat.showing.text import note, stats_lines, unlinkable
+from sudosat.showing.view import NO_EXPECTATION, OK, UNREADABLE, Check, Result, View
 from sudosat.solving.engine import Options, solve_or_error
 from sudosat.solving.fast import NAME as ENGINE
 from sudosat.solving.outcome import Outcome, Status, status_of

@@ -21,20 +21,11 @@ from rich.console import Console
 from rich.text import Text
 
 from sudosat.core.puzzle import Puzzle, cell_name
-from sudosat.running.report import (
-    CANDIDATE_FIELDS,
-    PICTURE_BREAK,
-    PICTURES,
-    STATUS_STYLE,
-    Result,
-    View,
-    caption_of,
-    csv_value,
-    json_text,
-    part_text,
-    record_head,
-    rich_each,
-)
+from sudosat.showing.captions import caption_of
+from sudosat.showing.console import rich_each
+from sudosat.showing.records import CANDIDATE_FIELDS, csv_value, json_text, record_head
+from sudosat.showing.text import part_text
+from sudosat.showing.view import PICTURE_BREAK, PICTURES, STATUS_STYLE, Result, View
 from sudosat.solving.outcome import Status
 
 if TYPE_CHECKING:

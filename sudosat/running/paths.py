@@ -27,17 +27,10 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.making.chains import written
 from sudosat.running.marks import rich_pencil_grid
-from sudosat.running.report import (
-    PICTURE_BREAK,
-    PICTURES,
-    STATUS_STYLE,
-    Result,
-    View,
-    caption_of,
-    json_text,
-    record_head,
-    rich_each,
-)
+from sudosat.showing.captions import caption_of
+from sudosat.showing.console import rich_each
+from sudosat.showing.records import json_text, record_head
+from sudosat.showing.view import PICTURE_BREAK, PICTURES, STATUS_STYLE, Result, View
 
 if TYPE_CHECKING:
     from sudosat.making.board import Chain, Step

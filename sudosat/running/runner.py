@@ -33,8 +33,10 @@ from sudosat.core.errors import InputError, SolverTimeout
 from sudosat.reading.formats import NO_VARIANTS, Variants
 from sudosat.reading.inputs import Inputs
 from sudosat.running.batch import FAILURES, Done, Settings, Summary, describe, work
-from sudosat.running.report import Document, View, render_generated
+from sudosat.running.report import render_generated
 from sudosat.sat.deadline import deadline_after
+from sudosat.showing.records import Document
+from sudosat.showing.view import View
 from sudosat.solving.engine import Options
 from sudosat.system.lazy import lazy
 from sudosat.system.process import (

@@ -27,9 +27,9 @@ from sudosat.making.candidates import AUTO, Candidates, candidates
 from sudosat.making.path import MarksError, Pathfinder, SolvePath, truth_of
 from sudosat.rules import load_all
 from sudosat.running.paths import sentence
-from sudosat.running.report import part_text
 from sudosat.sat.cnf import literal
 from sudosat.serving.protocol import Job
+from sudosat.showing.text import part_text
 from sudosat.solving.estimate import bootstrap_t, walks
 from sudosat.solving.outcome import Status
 from sudosat.solving.search import opened, solutions

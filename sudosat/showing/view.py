@@ -1,0 +1,149 @@
+"""An answer and how it is to be shown: a puzzle's :class:`Result` (its outcome,
+its check, its path or explanation), the :class:`View` a command asks for, the
+formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from sudosat.solving.outcome import Outcome, Status
+
+if TYPE_CHECKING:
+    from sudosat.making.candidates import Candidates
+    from sudosat.making.explain import Explanation
+    from sudosat.making.path import SolvePath
+    from sudosat.making.rating import Rating
+    from sudosat.solving.estimate import Estimate
+
+
+FORMATS = ("rich", "grid", "line", "json", "jsonl", "csv")
+PICTURES = ("svg", "pdf", "png")
+"""Formats drawn with :mod:`pictures`: a picture a puzzle, put together at the end."""
+STEP_FORMATS = ("rich", "text", "json", "jsonl", "line", *PICTURES)
+"""What ``steps`` writes (:mod:`sudosat.running.paths`)."""
+
+PICTURE_BREAK, BACK = "\f", "\v"
+"""Between the pictures of a rendered piece; between a picture and the one for the
+back pages (a generated puzzle's solution)."""
+
+
+STATUS_STYLE = {
+    Status.UNIQUE: "bold green",
+    Status.SOLVED: "green",
+    Status.MULTIPLE: "bold yellow",
+    Status.NONE: "bold red",
+    Status.TIMEOUT: "bold red",
+    Status.ERROR: "bold red",
+}
+
+OK, NO_EXPECTATION, UNREADABLE = "ok", "no expected solution", "expected solution unreadable"
+"""--check verdicts besides the mismatches."""
+
+
+class Check(NamedTuple):
+    """How an answer compares with what the input expected (``--check``)."""
+
+    verdict: str
+    expected: str | None = None
+    expected_count: int | None = None
+
+    @property
+    def failed(self) -> bool:
+        """A mismatch, or an expected solution that cannot be read; no expectation is
+        no failure."""
+        return self.verdict not in (OK, NO_EXPECTATION)
+
+
+@dataclass
+class Result:
+    """One puzzle's answer, as records are made from it."""
+
+    source: str
+    line: int
+    puzzle: str
+    """The puzzle as the input gave it."""
+    outcome: Outcome | None
+    """None: the input could not be read (``error`` says why)."""
+    error: str = ""
+    check: Check | None = None
+    rating: Rating | None = None
+    explanation: Explanation | None = None
+    candidates: Candidates | None = None
+    estimate: Estimate | None = None
+    path: SolvePath | None = None
+    name: str = ""
+    """The puzzle's name, from a header line above it."""
+
+    @property
+    def status(self) -> Status:
+        return self.outcome.status if self.outcome else Status.ERROR
+
+    @property
+    def time(self) -> float:
+        return self.outcome.stats.time if self.outcome else 0.0
+
+    def where(self) -> str:
+        return f"{self.source}:{self.line}" + (f" ({self.name})" if self.name else "")
+
+
+@dataclass(frozen=True)
+class View:
+    """How answers are shown: the format and what it includes."""
+
+    fmt: str = "line"
+    many: bool = False
+    """Several puzzles (a header per puzzle in grid and rich, a list in json)."""
+    count: bool = False
+    check: bool = False
+    stats: bool = False
+    rate: bool = False
+    """Add each unique puzzle's rating and level (``sudosat rate``)."""
+    explain: bool = False
+    """Explain each puzzle's answer (``sudosat explain``)."""
+    candidates: bool = False
+    """Each puzzle's true candidates (``sudosat candidates``)."""
+    count_each: int | None = None
+    """Candidates: count, up to this many, the solutions holding each one."""
+    estimate: tuple[float, float, str, int] | None = None
+    """Estimate each puzzle's number of solutions: (epsilon, delta, method, seed)."""
+    steps: bool = False
+    """Each puzzle's logical solve path (``sudosat steps``)."""
+    hint: bool = False
+    """Steps: the next step only."""
+    bifurcation: int = 0
+    """Steps: guesses may go this deep when no technique applies (0: none)."""
+    marks: tuple[str, str] | None = None
+    """Steps: pencil marks to start from: (their source's name, their text)."""
+    show_grid: bool = False
+    """Steps: the pencil marks before the first step and after the last."""
+    each_step: bool = False
+    """Steps, pictures: one per step."""
+    rate_by: str = "path"
+    without: frozenset[str] = frozenset()
+    """Techniques the path leaves out (``--without``: whole families)."""
+    """Rate: by the logical path, or by ``search`` (classic: propagation, then conflicts)."""
+    generated: bool = False
+    """Records of generated puzzles (``sudosat generate``)."""
+    certify: str | None = None
+    """Solve: write each puzzle's certificate in a folder of this one."""
+    color_system: str | None = None
+    """For rich: what the terminal takes (None: no styles), as rich's Console says."""
+    no_color: bool = False
+    width: int = 80
+    solution: bool = False
+    """Pictures: the solved grid (solve), the solutions at the back (generate)."""
+    per_page: int = 1
+    """Pictures: puzzles on a PDF page or in a row of an SVG sheet."""
+    title: str | None = None
+    """Pictures: the title over every grid (``--title``; "" for none, ``--no-title``);
+    None: the puzzle's own title and author."""
+    rules_text: bool | None = None
+    """Pictures: the rules in words under the grid (None: where the puzzle has a ruleset)."""
+    paper: str = "a4"
+    """PDF: the pages' size, ``a4`` or ``letter``."""
+    dpi: int = 150
+    """PNG: dots an inch."""
+    timed: bool = True
+    """Records say how long each puzzle took (``--no-time``: null, so that runs
+    compare byte for byte)."""
