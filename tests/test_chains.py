@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from itertools import islice, pairwise
 
@@ -22,6 +23,7 @@ from sudosat.making.shapes import random_grid
 from sudosat.making.techniques import CLASSIC
 from sudosat.reading.inputs import read_puzzles
 from sudosat.sat.cnf import literal
+from sudosat.showing.pictures import picture
 
 from .conftest import PUZZLES, Run, shared
 
@@ -329,3 +331,13 @@ def test_a_published_variant_s_nested_chains_hold_through_its_rules() -> None:
     source = shared("iss/hard_renban.links")
     puzzle = [p for p in read_puzzles(str(source)) if isinstance(p, Puzzle)][2]
     assert check_path(puzzle) >= 8
+
+
+def test_a_step_s_picture_draws_its_chain_strong_links_solid_weak_dashed() -> None:
+    puzzle = parse("." * 16)
+    pencil = [(1, 2, 3, 4)] * 16
+    links = [((0, 1), (0, 2), True), ((0, 2), (5, 2), False)]
+    svg = picture(puzzle, pencil=pencil, links=links)
+    drawn = re.findall(r"<[^>]*stroke=\"#7b2cbf\"[^>]*>", svg)
+    assert len(drawn) == 2
+    assert sum('stroke-dasharray="none"' not in line for line in drawn) == 1

@@ -274,6 +274,11 @@ def step_picture(path: SolvePath, step: Step, masks: Sequence[int], caption: Any
     from sudosat.showing.pictures import JUSTIFYING, picture
 
     marks = [tuple(bits(m)) for m in masks]
+    links = [
+        ((a[0], a[1]), (b[0], b[1]), link == "strong")
+        for chain in step.chains
+        for a, b, link in zip(chain.facts, chain.facts[1:], chain.links, strict=False)
+    ]
     return picture(
         path.puzzle,
         None,
@@ -284,6 +289,7 @@ def step_picture(path: SolvePath, step: Step, masks: Sequence[int], caption: Any
         struck=step.eliminations,
         ringed=step.placements,
         shade=JUSTIFYING,
+        links=links,
     )
 
 

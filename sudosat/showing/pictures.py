@@ -24,6 +24,7 @@ from sudosat.core.puzzle import Puzzle
 from sudosat.showing.pen import (
     ALERT,
     CELL,
+    CHAIN,
     FONT,
     INK,
     JUSTIFYING,
@@ -66,12 +67,14 @@ def picture(
     struck: Iterable[tuple[int, int]] = (),
     ringed: Iterable[tuple[int, int]] = (),
     shade: str = MARKED,
+    links: Sequence[tuple[tuple[int, int], tuple[int, int], bool]] = (),
 ) -> str:
     """The puzzle as an SVG document (with ``grid``: its digits beside the
     givens), ``marked`` cells shaded, the rules in ``alert`` drawn in red;
     ``pencil``: each cell's candidates, as small digits (one alone: the digit),
     those in ``struck`` (cell, value) red and struck through, those in ``ringed``
-    ringed (a step's removals and placements).
+    ringed (a step's removals and placements); ``links``: a chain's links
+    between pencil marks (from, to, strong), strong ones solid, weak ones dashed.
     Under the grid: the whole-grid rules by name, a legend of the lines drawn,
     and the caption's rules."""
     caption = title if isinstance(title, Caption) else Caption(title)
@@ -100,6 +103,7 @@ def picture(
     if pencil is not None:
         grid = [values[0] if len(values) == 1 else 0 for values in pencil]
         _pencil_marks(pen, puzzle, pencil, set(struck), set(ringed))
+        _links(pen, puzzle, links)
     _digits(pen, puzzle, grid)
     canvas.extend(pen.elements)
     y = 0.2 * CELL
@@ -114,6 +118,20 @@ def picture(
         canvas.extend(_footer_line(line, margin, y))
         y += LINE * CELL
     return str(canvas.as_svg())
+
+
+def _links(
+    pen: Pen, puzzle: Puzzle, links: Sequence[tuple[tuple[int, int], tuple[int, int], bool]]
+) -> None:
+    """A chain's links, from pencil mark to pencil mark: strong solid, weak dashed."""
+    width = max((len(puzzle.symbol(v)) for v in range(1, puzzle.size + 1)), default=1)
+    for (ca, va), (cb, vb), strong in links:
+        xa, ya, _ = pen.pencil(ca, va, width)
+        xb, yb, _ = pen.pencil(cb, vb, width)
+        dash = "none" if strong else f"{0.08 * CELL:g},{0.06 * CELL:g}"
+        pen.elements.append(
+            dw.Line(xa, ya, xb, yb, stroke=CHAIN, stroke_width=0.04 * CELL, stroke_dasharray=dash)
+        )
 
 
 FOOT = 0.28
