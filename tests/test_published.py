@@ -16,8 +16,8 @@ import pytest
 
 from sudosat import parse, solve
 from sudosat.core.puzzle import Grid
+from sudosat.making.forcing import length_bonus
 from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
-from sudosat.making.techniques import length_bonus
 from sudosat.solving.certificate import certify, check, write
 from tests.variants.test_brute import every_grid
 

@@ -18,6 +18,7 @@ import pytest
 from sudosat import parse
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board
+from sudosat.making.forcing import propagate
 from sudosat.making.generator import Asked
 from sudosat.making.nested import SHOWN, Branches, classic_solver
 from sudosat.making.path import (
@@ -29,7 +30,7 @@ from sudosat.making.path import (
     technique_of,
     truth_of,
 )
-from sudosat.making.techniques import CLASSIC, propagate
+from sudosat.making.techniques import CLASSIC
 from sudosat.making.variant_generator import make_variant, unique_killer
 from sudosat.reading.inputs import read_puzzles
 from sudosat.reading.pencil import read_marks

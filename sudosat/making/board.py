@@ -81,7 +81,7 @@ class Step:
     depth: int = 0
     """Bifurcation only: how many guesses deep its contradiction lies."""
     length: int = 0
-    """A chain weighed by its length: the nodes it passes (see :func:`techniques.length_bonus`)."""
+    """A chain weighed by its length: the nodes it passes (see :func:`forcing.length_bonus`)."""
     tells_what_is_left: bool = False
     """Its reason names what its cells may still hold (its removals go without saying)."""
     chains: tuple[Chain, ...] = ()

@@ -64,7 +64,7 @@ def written(puzzle: Puzzle, chain: Chain) -> str:
 
 class Trace:
     """Singles (and locked candidates) from a board and one assumption, each fact
-    with the link and the facts it follows from: what :class:`techniques.Propagation`
+    with the link and the facts it follows from: what :class:`forcing.Propagation`
     does, slowly, for the one step that is written out."""
 
     def __init__(self, board: Board, locked: bool = False, rules: Minicard | None = None) -> None:

@@ -24,7 +24,7 @@ from pysat.solvers import Minicard
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.making.board import Board, Step, Technique
-from sudosat.making.techniques import CONTRADICTION, contradiction_chain
+from sudosat.making.forcing import CONTRADICTION, contradiction_chain
 from sudosat.sat.cnf import cell_value, literal, ruled_out
 from sudosat.solving.fast import exactly_one
 

@@ -26,19 +26,12 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name, verify
 from sudosat.making.board import Board, Chain, Step, Technique, board_of
 from sudosat.making.chains import chains_of
+from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing, propagate
 from sudosat.making.nested import NAME as NESTED
 from sudosat.making.nested import WEIGHT as NESTED_WEIGHT
 from sudosat.making.nested import Solver, classic_solver, nested
 from sudosat.making.rating import LEVELS, Rating, search_conflicts
-from sudosat.making.techniques import (
-    CLASSIC,
-    DYNAMIC_FORCING,
-    FORCING,
-    NAKED_SINGLE,
-    Finder,
-    forcing,
-    propagate,
-)
+from sudosat.making.techniques import CLASSIC, NAKED_SINGLE
 from sudosat.sat.deadline import deadline_after
 from sudosat.sat.limits import TooBig
 from sudosat.solving.outcome import Outcome, Status

@@ -37,7 +37,7 @@ from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Constraint, Layout, Puzzle
 from sudosat.making.board import Board, Candidate, Step, Technique
-from sudosat.making.techniques import Propagation
+from sudosat.making.forcing import Propagation
 from sudosat.sat.cnf import cell_value, is_candidate, literal, model_value, ruled_out
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one

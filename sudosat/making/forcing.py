@@ -1,0 +1,226 @@
+"""Forcing chains: each candidate of a cell (or each place of a value in a house)
+followed through singles (and, dynamic, locked candidates; for a variant, its
+rules); one that ends in a contradiction goes, and what every choice removes
+goes. Their weights on Sudoku Explainer's scale, with its chain-length bonus.
+
+Branches are followed on masks, without steps (:class:`Propagation`): a hard
+puzzle follows thousands. A step found is written out when shown
+(:mod:`chains`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from sudosat.core.masks import bit
+from sudosat.core.masks import values as bits
+from sudosat.making.board import Board, Candidate, Step, Technique
+
+Finder = Callable[[Board], "Step | None"]
+
+DYNAMIC = 8.5
+"""Dynamic forcing chains on Sudoku Explainer's scale, before the length bonus."""
+CONTRADICTION = "dynamic contradiction chain"
+"""A candidate whose branch, followed by singles, breaks the grid."""
+FORCING = Technique("forcing chains", "forcing", 8.0, "expert")
+DYNAMIC_FORCING = Technique("dynamic forcing chains", "forcing", DYNAMIC, "expert")
+"""The forcing chains, weighed on Sudoku Explainer's scale."""
+
+
+def length_bonus(length: int) -> float:
+    """Sudoku Explainer's bonus for a chain of ``length`` nodes: a tenth for each of
+    the thresholds 4, 6, 8, 12, 16, 24, ... (x3/2 and x4/3 in turn) that its
+    length less 2 exceeds."""
+    bonus, threshold, half = 0.0, 4, True
+    while length - 2 > threshold:
+        bonus += 0.1
+        threshold = threshold * 3 // 2 if half else threshold * 4 // 3
+        half = not half
+    return round(bonus, 1)
+
+
+def contradiction_chain(length: int) -> Technique:
+    """A dynamic contradiction chain, weighed by its length as Sudoku Explainer
+    weighs chains (see :func:`length_bonus`)."""
+    weight = round(DYNAMIC + length_bonus(length), 1)
+    return Technique(f"{CONTRADICTION}, length {length}", "forcing", weight, "expert")
+
+
+# --- forcing chains and bifurcation ---------------------------------------------------
+
+
+def propagate(board: Board, cell: int, value: int, locked: bool = False) -> list[int] | None:
+    """The candidates once ``cell`` holds ``value`` and naked and hidden singles (and,
+    ``locked``, locked candidates) have run out; None: a contradiction."""
+    run = Propagation(board)
+    run.todo.append((cell, value))
+    return run.settle(locked)
+
+
+class Propagation:
+    """A board's candidates copied and reasoned on quickly, without steps: the
+    placements still to make (``todo``) and the houses whose candidates changed
+    since they were last looked at (``dirty``)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.masks = list(board.masks)
+        self.placed = list(board.placed)
+        self.todo: list[tuple[int, int]] = []
+        self.dirty: set[int] = set()
+
+    def settle(self, locked: bool = False) -> list[int] | None:
+        """Singles (and ``locked`` candidates) until nothing changes: the candidates,
+        or None for a contradiction."""
+        while True:
+            if not self.singles():
+                return None
+            if not locked or not self.locked():
+                return self.masks
+
+    def singles(self) -> bool:
+        """Naked and hidden singles to a fixpoint; False: a contradiction."""
+        masks, placed, todo, dirty = self.masks, self.placed, self.todo, self.dirty
+        board = self.board
+        full, houses, cell_houses, peers = board.full, board.houses, board.cell_houses, board.peers
+        while todo or dirty:
+            while todo:
+                c, v = todo.pop()
+                if placed[c]:
+                    if placed[c] != v:
+                        return False
+                    continue
+                b = bit(v)
+                if not masks[c] & b:
+                    return False
+                placed[c] = v
+                masks[c] = b
+                dirty.update(cell_houses[c])
+                for p in peers[c]:
+                    if masks[p] & b:
+                        masks[p] &= ~b
+                        m = masks[p]
+                        if not m:
+                            return False
+                        dirty.update(cell_houses[p])
+                        if not placed[p] and not m & (m - 1):
+                            todo.append((p, m.bit_length()))
+            checking = list(dirty)
+            dirty.clear()
+            for index in checking:
+                house = houses[index]
+                seen = once = 0
+                for c in house:
+                    m = masks[c]
+                    once = (once & ~m) | (m & ~seen)
+                    seen |= m
+                if seen != full:
+                    return False
+                for c in house:
+                    hit = masks[c] & once
+                    if hit and not placed[c]:
+                        if hit & (hit - 1):
+                            return False
+                        todo.append((c, hit.bit_length()))
+        return True
+
+    def locked(self) -> bool:
+        """One round of locked candidates; whether it removed anything."""
+        board, masks = self.board, self.masks
+        changed = False
+        for one, other, common in board.meetings:
+            inside = outside = 0
+            for c in board.houses[one]:
+                if c in common:
+                    inside |= masks[c]
+                else:
+                    outside |= masks[c]
+            locked = inside & ~outside
+            if not locked:
+                continue
+            for c in board.houses[other]:
+                if c not in common and masks[c] & locked and not self.placed[c]:
+                    masks[c] &= ~locked
+                    m = masks[c]
+                    changed = True
+                    self.dirty.update(board.cell_houses[c])
+                    if m and not m & (m - 1):
+                        self.todo.append((c, m.bit_length()))
+        return changed
+
+
+def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, ...], str]]:
+    """Sets of candidates one of which is true: each cell's (fewest first), then each
+    house's places for a value."""
+    open_cells = sorted(board.open_cells(), key=lambda c: board.masks[c].bit_count())
+    for c in open_cells:
+        if board.masks[c].bit_count() <= 4:
+            yield "cell", [(c, v) for v in bits(board.masks[c])], (c,), board.name(c)
+    for house in range(len(board.houses)):
+        for value in bits(board.missing(house)):
+            places = board.places(house, value)
+            if 2 <= len(places) <= 3:
+                name = f"{board.symbol(value)} in {board.house_names[house]}"
+                yield "house", [(c, value) for c in places], tuple(places), name
+
+
+Follower = Callable[[Board, int, int, bool], "list[int] | None"]
+"""How a branch is followed: (board, cell, value, locked) to the candidates it
+leaves (None: a contradiction)."""
+
+
+def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singles") -> Finder:
+    """Each candidate of a cell (or each place of a value in a house) followed through
+    singles (``dynamic``: and locked candidates; ``follower``: another way, such as
+    a variant's rules, named by ``words``): one that ends in a contradiction goes;
+    what every choice removes goes."""
+    prefix = "dynamic " if dynamic else ""
+    technique = DYNAMIC_FORCING if dynamic else FORCING
+    through = f"{words} and locked candidates" if dynamic else words
+    follow_one = follower or propagate
+
+    def find(board: Board) -> Step | None:
+        branches = list(_branches(board))
+        outcomes: dict[Candidate, list[int] | None] = {}
+
+        def follow(c: int, v: int) -> list[int] | None:
+            if (c, v) not in outcomes:
+                outcomes[c, v] = follow_one(board, c, v, dynamic)
+            return outcomes[c, v]
+
+        for _kind, options, cells, _name in branches:
+            for c, v in options:
+                if follow(c, v) is None:
+                    return Step(
+                        f"{prefix}contradiction chain",
+                        technique=technique,
+                        eliminations=((c, v),),
+                        cells=cells,
+                        values=(v,),
+                        reason=f"{board.name(c)}={board.symbol(v)} leads through {through} "
+                        "to a contradiction",
+                        branches=((c, v),),
+                        dynamic=dynamic,
+                    )
+        for kind, options, cells, name in branches:
+            live = [m for m in (follow(c, v) for c, v in options) if m is not None]
+            removed = []
+            for c in board.open_cells():
+                union = 0
+                for masks in live:
+                    union |= masks[c]
+                removed += [(c, v) for v in bits(board.masks[c] & ~union)]
+            if removed:
+                return Step(
+                    f"{prefix}{kind} forcing chains",
+                    technique=technique,
+                    eliminations=tuple(removed),
+                    cells=cells,
+                    values=tuple(sorted({v for _, v in options})),
+                    reason=f"every choice for {name} leads through {through} to this",
+                    branches=tuple(options),
+                    dynamic=dynamic,
+                )
+        return None
+
+    return find
