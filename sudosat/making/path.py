@@ -231,7 +231,8 @@ class Pathfinder:
         ]
         order: list[tuple[Technique, Finder]] = []
         if any(not rule.houses(puzzle.layout) for rule in constraints):
-            from sudosat.making.rulesteps import TIERS, RuleSteps  # deferred: variants only
+            from sudosat.making.rulesteps import RuleSteps  # deferred: variants only
+            from sudosat.making.ruleweights import TIERS  # (the same)
 
             steps = self.rule_steps = RuleSteps(puzzle)
             tiers = [(t, partial(steps.step, tier=t)) for t in TIERS]
