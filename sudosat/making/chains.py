@@ -63,9 +63,9 @@ def written(puzzle: Puzzle, chain: Chain) -> str:
 
 
 class Trace:
-    """Singles (and locked candidates) from a board and one assumption, each fact
-    with the link and the facts it follows from: what :class:`forcing.Propagation`
-    does, slowly, for the one step that is written out."""
+    """Singles (and locked candidates, and a variant's rules) from a board and one
+    assumption, each fact with the link and the facts it follows from: what
+    :class:`forcing.Propagation` does, slowly, for the one step that is written out."""
 
     def __init__(self, board: Board, locked: bool = False, rules: Minicard | None = None) -> None:
         self.board = board
@@ -73,7 +73,7 @@ class Trace:
         self.rules = rules
         """A variant's: a solver of every rule and unit in the full numbering; what
         singles miss, its unit propagation adds (``the rules``), each fact with the
-        facts its proof needs (the failed assumptions of a solve against it)."""
+        fewest earlier facts it still follows from (see :meth:`_by_rules`)."""
         self.masks = list(board.masks)
         self.placed = list(board.placed)
         self.dirty: set[int] = set()
