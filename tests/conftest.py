@@ -115,3 +115,11 @@ def sudosat() -> str:
 
 def jsonl(text: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in text.splitlines()]
+
+
+KILLERS_16 = PUZZLES / "killer-16x16.links"
+
+
+def one_line_error(err: str, code: int) -> bool:
+    """An input error said in one line, exit 2 (click's usage error)."""
+    return code == 2 and err.startswith("Error: ") and err.count("\n") == 1

@@ -21,6 +21,7 @@ import pytest
 from sudosat.core.puzzle import Puzzle, rule_violations
 from sudosat.reading.formats import parse
 from sudosat.reading.inputs import read_file
+from sudosat.running.batch import Summary
 from sudosat.sat.encoding import groups
 from sudosat.solving.engine import Options, solve, solve_with
 from sudosat.solving.fast import NAME, FastSolver
@@ -541,3 +542,10 @@ def test_batch_engine_groups_by_arithmetic_are_the_rules_groups(rank: int) -> No
     engine = FastSolver(rank)
     assert engine.groups_of[1:] == [tuple(found) for found in member[1:]]
     assert engine.group_count == len(cells + unit_values)
+
+
+def test_a_run_stopped_early_says_so() -> None:
+    summary = Summary(interrupted=True)
+    assert summary.lines()[0].startswith("interrupted after 0 puzzles")
+    assert "none answered yet" in summary.lines()[0] and "nothing to do" not in summary.lines()[0]
+    assert Summary(stopped=True).lines()[0].startswith("stopped after 0 puzzles")

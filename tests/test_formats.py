@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import warnings
 
 import pytest
@@ -13,7 +14,7 @@ from sudosat.core.puzzle import Puzzle
 from sudosat.reading.formats import parse, read_text
 from sudosat.reading.inputs import read_file, read_puzzles
 
-from .conftest import ESCARGOT, PUZZLES
+from .conftest import ESCARGOT, PUZZLES, Run, one_line_error
 
 
 def test_one_line_with_dots_and_zeros_read_the_same() -> None:
@@ -225,3 +226,24 @@ def test_read_puzzles_closes_each_file_once_read_or_left() -> None:
         del everything, first
         gc.collect()
     assert [str(w.message) for w in caught if w.category is ResourceWarning] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ratio 0: r1c1 r1c2\n",
+        json.dumps(
+            {
+                "size": 9,
+                "grid": [[{}] * 9] * 9,
+                "ratio": [{"cells": ["R1C1", "R1C2"], "value": "0"}],
+            }
+        ),
+        '{"size": 9, "grid": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "little-killer 10: r1c1 r1c2\n",
+    ],
+    ids=["ratio-0-text", "ratio-0-json", "nested-json", "little-killer-no-diagonal"],
+)
+def test_what_raised_is_one_line(text: str, run: Run) -> None:
+    code, _, err = run("solve", "-", input=text)
+    assert one_line_error(err, code), err

@@ -15,6 +15,7 @@ from sudosat import parse, solve
 from sudosat.core.masks import bit
 from sudosat.core.puzzle import Puzzle, verify
 from sudosat.sat.encoding import encode
+from sudosat.sat.limits import TooBig, check_solvable
 from sudosat.solving.deduce import deduce
 from sudosat.solving.engine import Status
 
@@ -150,3 +151,26 @@ def _wait_for_search(pid: int) -> None:
         if not Path(f"/proc/{pid}").exists():
             pytest.fail("sudosat ended before the search started")
         os.sched_yield()
+
+
+@pytest.mark.parametrize(
+    ("text", "most"),
+    [("size 25\nsandwich 150: r0c1\n", 1_200_000), ("size 36\nx-sum 200: r1c0\n", 4_000_000)],
+)
+@pytest.mark.slow
+def test_a_sum_over_a_big_grids_line_grows_gently(text: str, most: int) -> None:
+    cnf = encode(parse(text))
+    assert len(cnf.clauses) < most  # were 21.7 million for the sandwich
+
+
+def test_the_memory_estimate_keeps_a_margin_and_counts_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    empty = parse(json.dumps({"size": 100, "grid": [[{}] * 100] * 100}))
+    monkeypatch.setattr("sudosat.sat.limits.available_memory", lambda: int(22.7 * 2**30))
+    with pytest.raises(TooBig, match="can spare"):  # about 22.4 GB of 22.7 GB free
+        check_solvable(empty, reduced=True)
+    nine = parse("negative: ratio, xv\nnonconsecutive\n")
+    monkeypatch.setattr("sudosat.sat.limits.available_memory", lambda: 4 * 2**20)
+    with pytest.raises(TooBig):
+        check_solvable(nine, reduced=True)

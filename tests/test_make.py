@@ -27,7 +27,7 @@ from sudosat.making.generator import (
 )
 from sudosat.making.rating import rate
 
-from .conftest import ESCARGOT, PUZZLES, Run, jsonl, shared
+from .conftest import ESCARGOT, KILLERS_16, PUZZLES, SUDOSAT, Run, jsonl, shared
 
 SECOND = "minisat22"
 """A second solver, not the one that made the puzzles, re-checks them."""
@@ -282,3 +282,30 @@ def test_explain_several_solutions_and_clashes(run: Run) -> None:
     assert code == 0 and json.loads(out)["level"] == "expert"
     code, _, err = run("explain", "no/such/file.txt")
     assert code == 2 and "no such file" in err
+
+
+@pytest.mark.slow
+def test_explain_has_a_budget_after_the_answer() -> None:
+    killer = next(line for line in KILLERS_16.read_text().splitlines() if line.startswith("http"))
+    puzzle = parse(killer)
+    assert puzzle.rules is not None
+    from dataclasses import replace
+
+    from sudosat.rules import Rules
+    from sudosat.rules.killer import KillerCage
+
+    cages = list(puzzle.rules.constraints)
+    first = next(i for i, c in enumerate(cages) if isinstance(c, KillerCage) and len(c.group) == 2)
+    cage = cages[first]
+    assert isinstance(cage, KillerCage) and cage.value is not None
+    cages[first] = KillerCage(cage.group, cage.value + 1 if cage.value < 31 else cage.value - 1)
+    broken = replace(puzzle, rules=Rules.of(puzzle.layout, cages))
+    found = explain(broken, budget=1.0)
+    assert found.outcome.status == "none" and "conflict" in found.timed_out
+
+
+def test_explain_default_budget_is_the_documented_one() -> None:
+    from sudosat.making.explain import BUDGET
+
+    done = subprocess.run([str(SUDOSAT), "explain", "--help"], capture_output=True, text=True)
+    assert f"have {BUDGET:g} s together" in " ".join(done.stdout.split())

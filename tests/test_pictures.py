@@ -185,3 +185,11 @@ def test_killers_are_made_at_the_level_asked(level: str, run: Run) -> None:
         puzzle = read(str(record["puzzle"]), "<generated>")
         assert not puzzle.givens and rate(puzzle).level == record["level"] == level
         assert solve(puzzle, solver="glucose4").status == "unique"
+
+
+@pytest.mark.parametrize("fmt", ["svg", "pdf", "fpuzzles"])
+def test_every_little_killer_read_is_drawn_and_written(fmt: str, run: Run) -> None:
+    code, out, err = run(
+        "solve", "-", "-f", fmt, input="little-killer 5: r1c9\nlittle-killer 30: r0c2 dr\n"
+    )
+    assert code == 1 and out, err

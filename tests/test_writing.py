@@ -15,7 +15,7 @@ import pytest
 
 from sudosat.system.writing import OutputRefused, write_out
 
-from .conftest import ESCARGOT, SUDOSAT, Run, tree
+from .conftest import ESCARGOT, PUZZLES, SUDOSAT, Run, one_line_error, tree
 
 
 def _umask() -> int:
@@ -150,3 +150,20 @@ def test_cnf_out_refuses_its_input_and_a_directory(tmp_path: Path, run: Run) -> 
     assert code == 2 and "is a directory" in err
     code, _, err = run("cnf", str(source), "--out", str(tmp_path / "no" / "x.cnf"))
     assert code == 2 and "no directory" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", ["same", "symlink", "hard link"])
+def test_no_input_is_overwritten(kind: str, tmp_path: Path, run: Run) -> None:
+    rules = tmp_path / "r.txt"
+    rules.write_text("cage 3: r1c1 r1c2\n")
+    out = tmp_path / "out.cnf"
+    if kind == "symlink":
+        out.symlink_to(rules)
+    elif kind == "hard link":
+        os.link(rules, out)
+    else:
+        out = rules
+    puzzle = str(PUZZLES / "ai-escargot.txt")
+    code, _, err = run("cnf", puzzle, "--rules-file", str(rules), "--out", str(out))
+    assert one_line_error(err, code) and "is also an input" in err
+    assert rules.read_text() == "cage 3: r1c1 r1c2\n"
