@@ -8,13 +8,16 @@ import random
 import shutil
 import statistics
 import subprocess
+import sys
+from dataclasses import replace
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
 from sudosat import Puzzle, parse, read_puzzles, solve
 from sudosat.core.notation import DIGITS, HEX
-from sudosat.core.puzzle import rule_violations, units
+from sudosat.core.puzzle import rule_violations, units, verify
 from sudosat.making.explain import explain
 from sudosat.making.generator import (
     Carving,
@@ -309,3 +312,148 @@ def test_explain_default_budget_is_the_documented_one() -> None:
 
     done = subprocess.run([str(SUDOSAT), "explain", "--help"], capture_output=True, text=True)
     assert f"have {BUDGET:g} s together" in " ".join(done.stdout.split())
+
+
+BIG = str(PUZZLES / "rkkautsar-64-1.txt")  # a 64x64 with several solutions: 15-25 s of search
+
+
+# --- --timeout on explain, rate and generate: real processes -------------------------
+
+
+def finished(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed command run to its end in a real process."""
+    return subprocess.run([str(SUDOSAT), *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.slow
+def test_explain_timeout_keeps_what_it_found_and_names_what_ran_out(tmp_path: Path) -> None:
+    empty = tmp_path / "empty36.txt"  # several solutions at once; hundreds of clues to add
+    empty.write_text("." * 1296 + "\n")
+    done = finished("explain", "--format", "json", "--timeout", "2", str(empty))
+    assert done.returncode == 5, done.stderr
+    found = json.loads(done.stdout)
+    assert found["status"] == "multiple" and found["differ"] and found["add"] is None
+    assert found["timed_out"] == ["add"]
+    done = finished("explain", "--format", "json", "--timeout", "1", BIG)
+    found = json.loads(done.stdout)
+    assert done.returncode == 5 and found["status"] == "timeout"
+    assert found["timed_out"] == ["solve"]
+    done = finished("explain", "--format", "text", "--timeout", "1", BIG)
+    assert done.returncode == 5 and "ran out of time: solve" in done.stdout
+
+
+@pytest.mark.slow
+def test_rate_timeout_is_per_puzzle_and_the_run_goes_on() -> None:
+    escargot = str(PUZZLES / "ai-escargot.txt")
+    done = finished("rate", "--format", "jsonl", "--timeout", "2", "-q", escargot, BIG, escargot)
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 5, done.stderr
+    assert [r["status"] for r in records] == ["unique", "timeout", "unique"]
+    assert records[0]["level"] == "expert" and records[1]["level"] is None
+
+
+@pytest.mark.slow
+def test_rate_timeout_while_rating(tmp_path: Path) -> None:
+    hard = shared("large/gecode/gecode_25x25.chars.txt").read_text().splitlines()[8]  # 13 s
+    path = tmp_path / "hard.txt"
+    path.write_text(hard + "\n")
+    done = finished("rate", "--format", "jsonl", "--timeout", "1", str(path))
+    record = json.loads(done.stdout)
+    assert done.returncode == 5 and record["status"] == "timeout" and record["rating"] is None
+
+
+@pytest.mark.slow
+def test_generate_timeout_prints_whole_puzzles_in_seed_order() -> None:
+    done = finished("generate", "--rank", "4", "--count", "2000", "--seed", "3", "--timeout", "2")
+    assert done.returncode == 5, done.stderr
+    made = done.stdout.splitlines()
+    assert len(made) < 2000 and "timeout: made" in done.stderr
+    if made:  # the same puzzles as a run asked for just as many
+        again = finished("generate", "--rank", "4", "--count", str(len(made)), "--seed", "3")
+        assert again.stdout.splitlines() == made
+        for line in made:
+            assert len(line) == 256
+
+
+@pytest.mark.slow
+def test_generate_timeout_with_workers() -> None:
+    done = finished(
+        "generate", "--rank", "4", "--count", "2000", "--seed", "3", "--timeout", "2", "-j", "2"
+    )
+    assert done.returncode == 5, done.stderr
+    made = done.stdout.splitlines()
+    if made:
+        again = finished("generate", "--rank", "4", "--count", str(len(made)), "--seed", "3")
+        assert again.stdout.splitlines() == made
+
+
+@pytest.mark.slow
+def test_generate_level_takes_everyday_names() -> None:
+    done = finished("generate", "--seed", "5", "--level", "medium", "--format", "jsonl")
+    assert done.returncode == 0 and json.loads(done.stdout)["level"] == "intermediate"
+    done = finished("generate", "--seed", "5", "--level", "hard", "--format", "jsonl")
+    assert done.returncode == 0 and json.loads(done.stdout)["level"] == "expert"
+    said = " ".join(finished("generate", "--help").stdout.split())
+    assert "medium is intermediate, hard is expert" in said
+
+
+@pytest.mark.slow
+def test_explain_text_has_no_colour_codes(tmp_path: Path) -> None:
+    for path in ("rexl-partial.txt", "several-solutions.txt", "ai-escargot.txt"):
+        done = subprocess.run(
+            [str(SUDOSAT), "explain", "--format", "text", "--color", str(PUZZLES / path)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "FORCE_COLOR": "1"},
+            timeout=120,
+        )
+        assert done.returncode in (0, 1, 3), done.stderr
+        assert "\x1b[" not in done.stdout and done.stdout.strip()
+    text = finished("explain", "--format", "text", str(PUZZLES / "rexl-partial.txt")).stdout
+    assert "these clues cannot all hold: r1c5=2, r2c9=2, r3c1=3, r3c2=5, r3c3=8" in text
+    assert "best fill: 79 of 81 cells" in text
+
+
+@pytest.mark.slow
+def test_explain_reads_many_puzzles_one_record_each(tmp_path: Path) -> None:
+    many = tmp_path / "many.txt"
+    lines = [(PUZZLES / name).read_text().strip() for name in ("several-solutions.txt",)]
+    many.write_text("\n".join([lines[0], "not a puzzle at all", lines[0]]) + "\n")
+    done = finished("explain", "--format", "jsonl", "-q", str(many))
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["multiple", "error", "multiple"]
+    assert done.returncode == 2
+
+
+# --- explain in bounded memory ---------------------------------------------------
+
+
+@pytest.mark.slow
+def test_explain_of_a_64x64_stays_under_a_gigabyte() -> None:
+    # the peak of the whole run (every process of it), read by a parent that waits for it
+    code = (
+        "import resource, subprocess, sys\n"
+        "done = subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(SUDOSAT), "explain", "--timeout", "8", BIG],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    returned, peak_kb = map(int, done.stdout.split())
+    assert returned == 5  # cleanly timed out
+    assert peak_kb < 1024 * 1024, f"{peak_kb / 1024:.0f} MB"
+
+
+@pytest.mark.slow
+def test_clues_to_add_make_the_puzzle_unique() -> None:
+    puzzle = parse((PUZZLES / "several-solutions.txt").read_text())
+    found = explain(puzzle)
+    assert found.add is not None and found.differ
+    cells = list(puzzle.cells)
+    for cell, value in found.add:
+        cells[cell] = value
+    fixed = solve(replace(puzzle, cells=tuple(cells)))
+    assert fixed.status == "unique" and not verify(puzzle, fixed.solutions[0])
