@@ -549,3 +549,45 @@ def test_a_run_stopped_early_says_so() -> None:
     assert summary.lines()[0].startswith("interrupted after 0 puzzles")
     assert "none answered yet" in summary.lines()[0] and "nothing to do" not in summary.lines()[0]
     assert Summary(stopped=True).lines()[0].startswith("stopped after 0 puzzles")
+
+
+def records(tmp_path: Path, run: Run) -> list[str]:
+    puzzles = tmp_path / "three.txt"
+    puzzles.write_text("".join(link_or_line(i) + "\n" for i in range(3)))
+    _, out, _ = run("solve", str(puzzles), "-f", "json", "-q")
+    return out.splitlines()
+
+
+def link_or_line(i: int) -> str:
+    return [
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+        "7.8...3.....6.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+    ][i]
+
+
+@pytest.mark.parametrize("broken", [1, 2, 3])
+def test_a_broken_record_of_a_json_list_is_an_error_of_its_own(
+    broken: int, tmp_path: Path, run: Run
+) -> None:
+    lines = records(tmp_path, run)
+    assert lines[0] == "[" and len(lines) == 5
+    lines[broken] = lines[broken][:40] + '"x,' + lines[broken][40:]
+    path = tmp_path / "broken.json"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run("solve", str(path), "-f", "line")
+    answers = out.split()
+    assert len(answers) == 3 and answers[broken - 1] == "error"
+    assert all(a != "error" for i, a in enumerate(answers) if i != broken - 1)
+    assert code == 2 and f"broken.json:{broken + 1}:" in err and "does not parse" in err
+
+
+def test_a_record_without_a_puzzle_says_so(tmp_path: Path, run: Run) -> None:
+    lines = records(tmp_path, run)
+    lines[1] = lines[1].replace('"puzzle"', '"puzz"')
+    path = tmp_path / "nopuzzle.json"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run("solve", str(path), "-f", "line")
+    assert out.split()[0] == "error" and "expected a puzzle field" in err
+    code, _, err = run("solve", "-", input='{"status": "unique", "line": 3}\n')
+    assert code == 2 and "expected a puzzle field" in err and "f-puzzles" not in err

@@ -193,3 +193,11 @@ def test_every_little_killer_read_is_drawn_and_written(fmt: str, run: Run) -> No
         "solve", "-", "-f", fmt, input="little-killer 5: r1c9\nlittle-killer 30: r0c2 dr\n"
     )
     assert code == 1 and out, err
+
+
+def test_each_step_pictures_of_a_path_with_no_step_draw_the_start(tmp_path: Path, run: Run) -> None:
+    solved = solve(parse((PUZZLES / "ai-escargot.txt").read_text())).solutions[0]
+    path = tmp_path / "solved.txt"
+    path.write_text("".join(map(str, solved)) + "\n")
+    code, out, _ = run("steps", "-f", "svg", "--each-step", str(path))
+    assert code == 0 and out.count("<svg") == 1 and out.rstrip().endswith("</svg>")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sudosat import parse
+from sudosat import parse, solve
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board
 from sudosat.making.forcing import propagate
@@ -35,6 +35,7 @@ from sudosat.making.variant_generator import make_variant, unique_killer
 from sudosat.reading.inputs import read_puzzles
 from sudosat.reading.pencil import read_marks
 from sudosat.sat.cnf import literal
+from tests.test_workbench import solutions_4x4
 
 from .conftest import PUZZLES, Run, shared
 
@@ -346,7 +347,6 @@ def cell_index(name: str) -> int:
 
 
 def puzzle_solution(puzzle: Puzzle) -> list[int]:
-    from sudosat import solve
 
     return list(solve(puzzle).solutions[0])
 
@@ -468,3 +468,11 @@ def test_ai_escargot_is_solved_by_nested_chains_each_with_the_fewest_inside() ->
             for lit in inside:
                 assert not branches.holds(x, [i for i in inside if i != lit])
         solver.delete()
+
+
+def test_the_path_of_a_puzzle_with_no_solution_never_ends_solved() -> None:
+    puzzle = parse("size 4\ndifference 2: r1c1 r1c2\n.234\n3412\n2143\n4321\n")
+    assert solutions_4x4(puzzle) == []
+    path = logical_path(puzzle)
+    assert path.end == "contradiction"
+    assert "difference 2 r1c1-r1c2" in path.reason

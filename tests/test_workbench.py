@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from sudosat import InputError, Puzzle, candidates, estimate, explain, parse, so
 from sudosat.core.puzzle import Grid, Layout
 from sudosat.solving.estimate import EXACT_LIMIT
 from tests.variants.test_brute import every_grid, puzzle_text
+
+from .conftest import PUZZLES, Run
 
 GRIDS_6X6 = 28_200_960
 GRIDS_9X9 = 6_670_903_752_021_072_936_960
@@ -415,3 +418,88 @@ def test_explain_lists_redundant_clues_in_every_format() -> None:
     assert "every clue and rule is needed" in text
     svg = sudosat("explain", "puzzles/killer.txt", "-f", "svg").stdout
     assert "#d62728" in svg  # the redundant cages drawn in red
+
+
+THERMO_6X6 = "size 6\nthermo: r6c5 r6c6 r5c6\n....3.\n2.....\n......\n...3..\n......\n5....3\n"
+
+
+BAND_9X9_GRIDS = 7_022_836_224
+"""The grids whose first band is ``puzzles/band-9x9.txt``'s, counted exhaustively
+by ``benchmarks/count_band.c`` (every second band, each one's third bands)."""
+
+
+COVERAGE = {
+    "blank 4x4, sampled": ("....\n" * 4, lambda: 288, {"exact_limit": 0}, 300),
+    "blank 6x6": ("size 6\n" + "......\n" * 6, lambda: 28_200_960, {}, 200),
+    "6x6 thermo": (THERMO_6X6, lambda: len(solutions_by_backtracking(parse(THERMO_6X6))), {}, 120),
+    "9x9 first band": (
+        (PUZZLES / "band-9x9.txt").read_text(),
+        lambda: BAND_9X9_GRIDS,
+        {"epsilon": 0.5},
+        100,
+    ),
+}
+
+
+def covered(args: tuple[str, int, int]) -> bool:
+    name, seed, truth = args
+    text, _, options, _ = COVERAGE[name]
+    found = estimate(parse(text), seed=seed, **options)  # type: ignore[arg-type]
+    return found.low <= truth <= found.high
+
+
+def too_many_misses(misses: int, seeds: int, delta: float) -> bool:
+    """Whether ``misses`` of ``seeds`` intervals at confidence 1 - delta is so many
+    that an honest interval would miss that often less than once in 1,000 runs."""
+    tail = sum(
+        math.comb(seeds, k) * delta**k * (1 - delta) ** (seeds - k)
+        for k in range(misses, seeds + 1)
+    )
+    return tail < 0.001
+
+
+def test_the_coverage_test_can_fail() -> None:
+    assert too_many_misses(30, 300, 0.05) and not too_many_misses(20, 300, 0.05)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(COVERAGE))
+def test_the_interval_covers_the_known_count_as_often_as_it_says(name: str) -> None:
+    _, truth_of, _, seeds = COVERAGE[name]
+    truth = truth_of()
+    with ProcessPoolExecutor(2) as pool:
+        hits = list(pool.map(covered, [(name, seed, truth) for seed in range(seeds)]))
+    misses = hits.count(False)
+    assert not too_many_misses(misses, seeds, 0.05), f"{misses} of {seeds} missed {truth}"
+
+
+def test_an_estimate_can_be_made_to_sample_and_covers_the_4x4s() -> None:
+    blank = parse("....\n" * 4)
+    found = estimate(blank, exact_limit=0, seed=1)
+    assert found.method == "sampling" and found.low <= 288 <= found.high
+
+
+def test_count_each_says_n_plus_only_past_n(run: Run) -> None:
+    blank = "....\n" * 4
+    for limit, expected in ((71, "71+"), (72, 72), (73, 72)):
+        code, out, _ = run("candidates", "--count-each", str(limit), "-f", "json", "-", input=blank)
+        assert code == 1
+        counts = json.loads(out)["counts"]
+        assert {v for cell in counts.values() for v in cell.values()} == {expected}, limit
+    found = candidates(parse(blank), count_each=72)
+    assert all(count.complete and int(count) == 72 for count in found.counts.values())
+
+
+@pytest.mark.parametrize("option", [("--epsilon", "nan"), ("--delta", "nan"), ("--timeout", "nan")])
+def test_nan_is_a_usage_error(option: tuple[str, str], run: Run) -> None:
+    code, _, err = run("solve", "--estimate", *option, "-", input="size 6\n" + "......\n" * 6)
+    assert code == 2 and "is not a number" in err
+
+
+def test_the_smallest_delta_sampling_takes_gets_an_answer() -> None:
+    """Smaller ones are refused (issue 55: no sampled interval is that sure)."""
+    blank = parse("size 6\n" + "......\n" * 6)
+    found = estimate(blank, delta=1e-6, epsilon=0.5)
+    assert found.low <= 28_200_960 <= found.high and found.delta == 1e-6
+    with pytest.raises(ValueError, match="delta 1e-06 or more"):
+        estimate(blank, delta=1e-17, epsilon=0.5)

@@ -307,3 +307,146 @@ def test_lz_reads_every_bundled_link_as_the_package_does() -> None:
     assert links
     for data in links:
         assert lz.decompress_base64(data) == _package_decompress(data) is not None
+
+
+@pytest.mark.parametrize("word", ["modular", "entropic"])
+def test_a_two_cell_line_of_three_in_a_row_is_refused_by_name(word: str, run: Run) -> None:
+    size = "size 4" if word == "modular" else "size 6"
+    rows = "....\n" * 4 if word == "modular" else "......\n" * 6
+    code, _, err = run("solve", "-", input=f"{size}\n{word}: r1c1 r1c2\n{rows}")
+    assert code == 2 and err.count("\n") == 1 and f"{word}: r1c1 r1c2" in err
+    assert "at least 3 cell" in err
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["cage \uff11\uff17: r1c1 r1c2", "cage \u0661\u0667: r1c1 r1c2", "cage 17: r\uff11c1 r1c2"],
+)
+def test_digits_that_are_not_ascii_make_no_number(statement: str, run: Run) -> None:
+    code, _, err = run("solve", "-", input=statement + "\n" + ".........\n" * 9)
+    assert code == 2 and err.count("\n") == 1 and ":1:" in err
+
+
+def test_a_sudokupad_value_in_arabic_digits_is_refused(run: Run) -> None:
+    cells: list[list[dict[str, object]]] = [[{} for _ in range(4)] for _ in range(4)]
+    cells[0][0] = {"value": "\u0663"}
+    code, _, err = run("solve", "-", input=scl({"id": "x", "cells": cells}) + "\n")
+    assert code == 2 and "is no digit" in err
+
+
+def bomb(codes: int) -> str:
+    """An lz-string base64 payload of one "a" and ``codes`` codes, each for the word
+    before it and its first letter again: about codes^2 / 2 characters out."""
+    bits: list[int] = []
+
+    def write(value: int, width: int) -> None:
+        bits.extend((value >> k) & 1 for k in range(width))  # lz-string: low bit first
+
+    write(0, 2)  # an 8-bit character follows
+    write(ord("a"), 8)
+    entries, width, enlarge = 4, 3, 4
+    for _ in range(codes):
+        write(entries, width)  # the next entry, not yet made: the last word and its first letter
+        entries, enlarge = entries + 1, enlarge - 1
+        if enlarge == 0:
+            enlarge, width = 1 << width, width + 1
+    write(2, width)  # the end
+    bits.extend([0] * (-len(bits) % 6))
+    sixes = ("".join(map(str, bits[i : i + 6])) for i in range(0, len(bits), 6))
+    return "".join(lz.BASE64[int(six, 2)] for six in sixes)
+
+
+def test_the_bomb_is_what_lz_string_reads() -> None:
+    small = bomb(100)
+    assert lzstring.LZString().decompressFromBase64(small) == "a" * (1 + sum(range(2, 102)))
+    assert lz.decompress_base64(small) == "a" * 5151
+
+
+@pytest.mark.parametrize(
+    "prefix", ["https://www.f-puzzles.com/?load=", "https://sudokupad.app/scl"]
+)
+def test_an_lz_string_bomb_is_refused_in_one_line(prefix: str, run: Run) -> None:
+    payload = bomb(4200)  # 8.8 million characters from 7.7 KB
+    assert len(payload) < 10_000
+    with pytest.raises(lz.TooLong):
+        lz.decompress_base64(payload)
+    code, _, err = run("solve", "-", input=prefix + payload + "\n")
+    assert code == 2 and err.count("\n") == 1 and "decompresses to more than" in err
+
+
+LONG = "1" * 5000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"size": ' + LONG + ', "grid": []}',
+        '{"size": 4, "grid": [[{"region": ' + LONG + "}]]}",
+        '{"size": 4, "grid": [[{"value": "' + LONG + '", "given": true}]]}',
+        f"cage 5: r{LONG}c1\n" + ".........\n" * 9,
+        '{"puzzle": "' + "." * 81 + '", "line": ' + LONG + "}",
+    ],
+    ids=["size", "region", "value", "cell name", "record line"],
+)
+def test_a_number_of_thousands_of_digits_is_an_input_error(text: str, run: Run) -> None:
+    code, _, err = run("solve", "-", input=text + "\n")
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_a_sudokupad_value_of_thousands_of_digits_is_an_input_error(run: Run) -> None:
+    cells: list[list[dict[str, object]]] = [[{} for _ in range(4)] for _ in range(4)]
+    link_text = scl({"id": "x", "cells": cells}).replace("ce:", "ce:")
+    packed = zipped({"id": "x", "cells": cells}).replace("[[,,,]", f"[[{{v:{LONG}}},,,]", 1)
+    code, _, err = run("solve", "-", input=link_text[:0] + scl_of(packed) + "\n")
+    assert code == 2 and err.count("\n") == 1
+
+
+def scl_of(packed: str) -> str:
+    return "https://sudokupad.app/scl" + lzstring.LZString().compressToBase64(packed)
+
+
+def test_a_sudokupad_global_that_is_no_list_is_refused(run: Run) -> None:
+    cells: list[list[dict[str, object]]] = [[{} for _ in range(4)] for _ in range(4)]
+    code, _, err = run("solve", "-", input=scl({"id": "x", "cells": cells, "global": 5}) + "\n")
+    assert code == 2 and "expected global: a list" in err
+
+
+RELLIK = "rellik 5: r1c1 r1c2\n" + ".........\n" * 9
+
+
+@pytest.mark.parametrize("command", ["solve", "candidates"])
+def test_a_rule_fpuzzles_cannot_hold_is_an_input_error_in_its_format(
+    command: str, run: Run
+) -> None:
+    code, _, err = run(command, "-f", "fpuzzles", "-", input=RELLIK)
+    assert code == 2 and err.count("\n") == 1 and "no field for rellik" in err
+
+
+def test_a_sudokupad_link_without_its_scheme_is_read() -> None:
+    cells: list[list[dict[str, object]]] = [[{} for _ in range(4)] for _ in range(4)]
+    cells[0][0] = {"value": 3}
+    full = scl({"id": "x", "cells": cells})
+    for text in (full, full.removeprefix("https://"), "www." + full.removeprefix("https://")):
+        assert parse(text).cells[0] == 3
+
+
+def test_sudokupad_regions_that_share_a_cell_or_name_no_cell_are_refused(run: Run) -> None:
+    cells: list[list[dict[str, object]]] = [[{} for _ in range(4)] for _ in range(4)]
+    twice = [
+        [[0, 0], [0, 1], [1, 0], [1, 1]],
+        [[0, 0], [0, 2], [0, 3], [1, 2]],
+        [[1, 3], [2, 0], [2, 1], [3, 0]],
+        [[3, 1], [2, 2], [2, 3], [3, 2], [3, 3]],
+    ]
+    code, _, err = run(
+        "solve", "-", input=scl({"id": "x", "cells": cells, "regions": twice}) + "\n"
+    )
+    assert code == 2 and "R1C1 is in two regions" in err
+    cage = {"cells": [[True, False], [0, 1]], "value": "3"}
+    code, _, err = run("solve", "-", input=scl({"id": "x", "cells": cells, "cages": [cage]}) + "\n")
+    assert code == 2 and "expected a cell [row, column]" in err
+
+
+def test_refusals_are_input_errors_in_the_library_too() -> None:
+    with pytest.raises(InputError):
+        parse("size 4\nmodular: r1c1 r1c2\n" + "....\n" * 4)
