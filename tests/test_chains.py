@@ -156,9 +156,7 @@ def check_path(text: str | Puzzle) -> int:
         path = finder.path(truth_of(puzzle))
         rules = finder.rule_steps.everything() if finder.rule_steps else None
         checked = 0
-        written = dict(zip(map(id, path.steps), (c for _, c in path.written()), strict=True))
-        for step, board in path.boards():
-            chains = written[id(step)]
+        for (step, board), (_, chains) in zip(path.boards(), path.written(), strict=True):
             refuted = frozenset((c, v, False) for c, v in step.inside)
             assert len([c for c in chains if c.inside]) == len(step.inside)
             for chain in chains:

@@ -37,16 +37,6 @@ def values(mask: int) -> tuple[int, ...]:
     return _values_cached(mask) if mask < CACHED else _values(mask)
 
 
-def single(mask: int) -> int:
-    """The value of a mask of one value (a lone candidate)."""
-    return mask.bit_length()
-
-
-def is_single(mask: int) -> bool:
-    """Whether the mask holds exactly one value."""
-    return mask != 0 and not mask & (mask - 1)
-
-
 def has(mask: int, value: int) -> bool:
     """Whether ``value`` is in the mask."""
     return bool(mask >> (value - 1) & 1)

@@ -210,7 +210,7 @@ class Trace:
                 seen |= m
             gone = board.full & ~seen
             for value in bits(gone | once):
-                if value in bits(once):
+                if once & bit(value):
                     at = house[next(i for i, m in enumerate(held) if m & bit(value))]
                     if placed[at] or at in chosen:
                         continue

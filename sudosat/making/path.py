@@ -91,19 +91,21 @@ class SolvePath:
         """Each step with the chains it follows, written out (a variant's through
         its rules: unit propagation over them, traced)."""
         constraints = self.puzzle.rules.constraints if self.puzzle.rules else ()
-        if all(rule.houses(self.puzzle.layout) for rule in constraints):
-            for step, board in self.boards():
-                yield step, chains_of(board, step)
-            return
-        from sudosat.making.rulesteps import RuleSteps  # deferred: variants only
-
-        steps = RuleSteps(self.puzzle)
+        through_rules = not all(rule.houses(self.puzzle.layout) for rule in constraints)
+        steps = None  # the rules' solver, made when a forcing step first needs it
         try:
-            rules = steps.everything()
             for step, board in self.boards():
+                rules = None
+                if through_rules and step.branches:
+                    if steps is None:
+                        from sudosat.making.rulesteps import RuleSteps  # deferred: variants
+
+                        steps = RuleSteps(self.puzzle)
+                    rules = steps.everything()
                 yield step, chains_of(board, step, rules)
         finally:
-            steps.close()
+            if steps is not None:
+                steps.close()
 
     def techniques(self) -> list[Technique]:
         """What each step is weighed as, in order."""

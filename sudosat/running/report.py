@@ -35,12 +35,9 @@ from sudosat.showing.view import PICTURE_BREAK, PICTURES, Result, View
 from sudosat.system.lazy import lazy
 
 if TYPE_CHECKING:
-    import rich.text as rich_text
-
     from sudosat.making.generator import Generated
     from sudosat.showing import captions, console
 else:  # rich and pictures for their formats alone: a pipe does not pay for them
-    rich_text = lazy("rich.text")
     captions = lazy("sudosat.showing.captions")
     console = lazy("sudosat.showing.console")
 
@@ -86,15 +83,7 @@ def render_generated(batch: list[Generated], view: View) -> str:
     if fmt == "grid":
         return "".join(grid_text(made.puzzle) + "\n\n" for made in batch)
     if fmt == "rich":
-        text = io.StringIO()
-        shown = console.view_console(text, view)
-        for made in batch:
-            shown.print(console.rich_grid(made.puzzle, made.puzzle.cells), end="")
-            level = f"level {made.rating.level}, rating {made.rating.rating:g}"
-            shown.print(
-                rich_text.Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold")
-            )
-        return text.getvalue()
+        return console.rich_generated(batch, view)
     return "".join(puzzle_line(made.puzzle) + "\n" for made in batch)
 
 
@@ -107,15 +96,7 @@ def _explanations(results: list[Result], view: View) -> str:
         head = f"# {result.where()}\n" if view.many else ""
         found = result.explanation
         if view.fmt == "rich":
-            out = io.StringIO()
-            shown = console.view_console(out, view)
-            if view.many:
-                shown.print(rich_text.Text(result.where(), style="bold underline"))
-            if found is None:
-                shown.print(rich_text.Text(f"error: {result.error}", style="bold red"))
-            else:
-                console.show_explanation(shown, found)
-            blocks.append(out.getvalue())
+            blocks.append(console.rich_explanation(result, view))
         else:
             body = f"error: {result.error}\n" if found is None else console.explanation_text(found)
             blocks.append(head + body + ("\n" if view.many else ""))

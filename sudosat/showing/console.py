@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from sudosat.making.explain import Explanation
+    from sudosat.making.generator import Generated
 else:  # rich for the rich format alone: a pipe does not pay for it
     rich_console = lazy("rich.console")
     rich_text = lazy("rich.text")
@@ -294,3 +295,27 @@ def solver_tables(listing: list[dict[str, Any]]) -> list[Table]:
             flags = [yes(i[key]) for key in ("incremental", "budgets", "interrupt", "stats")]
             pysat.add_row(name, ", ".join(i["aliases"]), i["class"], *flags, i["note"])
     return [pysat, programs]
+
+
+def rich_generated(batch: list[Generated], view: View) -> str:
+    """Generated puzzles for people: each grid, its seed, clues and rating."""
+    text = io.StringIO()
+    shown = view_console(text, view)
+    for made in batch:
+        shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
+        level = f"level {made.rating.level}, rating {made.rating.rating:g}"
+        shown.print(rich_text.Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold"))
+    return text.getvalue()
+
+
+def rich_explanation(result: Result, view: View) -> str:
+    """One puzzle's explanation for people (or why there is none)."""
+    out = io.StringIO()
+    shown = view_console(out, view)
+    if view.many:
+        shown.print(rich_text.Text(result.where(), style="bold underline"))
+    if result.explanation is None:
+        shown.print(rich_text.Text(f"error: {result.error}", style="bold red"))
+    else:
+        show_explanation(shown, result.explanation)
+    return out.getvalue()

@@ -150,7 +150,7 @@ def certify(
     with _prover(clauses, program, timeout) as solver:
         while len(solutions) < most and solver.solve():
             model = [lit for lit in solver.get_model() or [] if abs(lit) <= nv]
-            grid = _grid(puzzle, model)
+            grid = model_grid(puzzle.size, model)
             solutions.append(grid)
             models.append(_whole(model, nv))
             blocked.append(blocking(puzzle, grid))
@@ -188,7 +188,7 @@ def certify_candidates(puzzle: Puzzle, marks: Sequence[Sequence[int]]) -> Certif
             if not solver.solve(assumptions=[lit]):
                 raise ValueError(f"no solution holds candidate {lit}: not true candidates")
             model = [x for x in solver.get_model() or [] if abs(x) <= nv]
-            solutions.append(_grid(puzzle, model))
+            solutions.append(model_grid(puzzle.size, model))
             models.append(_whole(model, nv))
             wanted -= set(model)
         out = ruled_out(puzzle, marks)
@@ -232,11 +232,6 @@ def _trusted(found: Certificate, clauses: list[list[int]], nv: int) -> None:
 
 def _satisfied(clause: Sequence[int], true: set[int]) -> bool:
     return any((lit in true) if lit > 0 else (-lit not in true) for lit in clause)
-
-
-def _grid(puzzle: Puzzle, model: Sequence[int]) -> Grid:
-    """The values a model's true cell literals put in the cells."""
-    return model_grid(puzzle.size, model)
 
 
 def _whole(model: Sequence[int], nv: int) -> list[int]:
