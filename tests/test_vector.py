@@ -18,6 +18,7 @@ from sudosat.reading import inputs
 from sudosat.reading.formats import parse
 from sudosat.reading.inputs import Inputs, read_file
 from sudosat.running.batch import Settings, work
+from sudosat.running.tasks import Solve
 from sudosat.showing.view import View
 from sudosat.solving import vector
 from sudosat.solving.engine import Options, solve
@@ -34,9 +35,10 @@ def records(
     """The JSONL records of a batch over ``path`` in chunks of ``chunk`` lines."""
     monkeypatch.setattr(inputs, "CHUNK", chunk)
     monkeypatch.setattr(inputs, "MAX_CHUNK", chunk)
-    view = View(fmt="jsonl", many=True, check=options.pop("check", False))
+    task = Solve(check=options.pop("check", False))
+    view = task.shaped(View(fmt="jsonl", many=True))
     rank = options.pop("rank", None)  # 16-character lines are 4x4s only when asked for
-    settings = Settings(Options(**options), view, front_end)
+    settings = Settings(Options(**options), task, view, front_end)
     chunks = Inputs([str(path)], rank=rank).chunks()
     text = "".join(work((c, settings)).text for c in chunks)
     return [json.loads(line) for line in text.splitlines()]

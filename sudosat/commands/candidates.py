@@ -13,10 +13,11 @@ from sudosat.commands.common import (
     input_options,
     output_options,
     picture_options,
-    pictures,
+    pictured,
 )
 from sudosat.running import runner
-from sudosat.showing.view import FORMATS, PICTURES
+from sudosat.running.tasks import Candidates, Certified, Task
+from sudosat.showing.view import FORMATS, PICTURES, View
 
 
 @click.command()
@@ -75,6 +76,8 @@ def candidates(
       sudosat candidates --format svg puzzles/several-solutions.txt > marks.svg
       sudosat candidates --format fpuzzles puzzles/killer.txt
     """
-    shown = {"candidates": True, "count_each": count_each, "certify": certify}
-    shown |= pictures(fmt, False, per_page)
-    sys.exit(each.answer(fmt, color, shown, runner.CANDIDATES_FORMATS))
+    task: Task = Candidates(count_each)
+    if certify is not None:
+        task = Certified(task, certify)
+    view = pictured(fmt, View(per_page=per_page))
+    sys.exit(each.answer(fmt, color, task, view, runner.CANDIDATES_FORMATS))

@@ -6,7 +6,7 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import click
@@ -14,11 +14,13 @@ from click.core import ParameterSource
 
 from sudosat.core.errors import AmbiguousInput, InputError, SolverError, printable
 from sudosat.core.puzzle import Puzzle
-from sudosat.reading.formats import Variants, is_content
+from sudosat.reading.formats import is_content
 from sudosat.reading.inputs import MAX_WHOLE, read_file, read_source
+from sudosat.reading.lines import Variants
 from sudosat.reading.ruletext import Statements, from_option, split
 from sudosat.running import runner
 from sudosat.running.runner import Formats, How, Output, Plain, Reading
+from sudosat.running.tasks import Task
 from sudosat.sat.cnf import AMO_ENCODINGS, RULES, Encoding
 from sudosat.sat.solvers import (
     DEFAULT_SOLVER,
@@ -26,6 +28,7 @@ from sudosat.sat.solvers import (
     command_spec,
     solver_spec,
 )
+from sudosat.showing.view import View
 from sudosat.solving.engine import Options
 from sudosat.system.lazy import lazy
 from sudosat.system.process import (
@@ -327,8 +330,9 @@ def picture_options(solution_help: str) -> Callable[[F], F]:
     return decorate
 
 
-def pictures(fmt: str | None, solution: bool = False, per_page: int = 1) -> dict[str, Any]:
-    """What the picture formats show; a PDF or a PNG is never written to a terminal."""
+def pictured(fmt: str | None, view: View | None = None) -> View:
+    """``view`` with the page options (--title, --paper, ...) of the picture
+    formats; a PDF or a PNG is never written to a terminal."""
     if fmt in ("pdf", "png") and sys.stdout.isatty():
         raise click.UsageError(f"a {fmt.upper()} is binary: send it to a file (> puzzles.{fmt})")
     if fmt in ("pdf", "png"):
@@ -339,7 +343,7 @@ def pictures(fmt: str | None, solution: bool = False, per_page: int = 1) -> dict
             raise click.UsageError(missing)
     context = click.get_current_context(silent=True)
     page = context.meta.get("page", {}) if context is not None else {}
-    return {"solution": solution, "per_page": per_page, **page}
+    return replace(view or View(), **page)
 
 
 def resolve_solver(solver: str | None, solver_cmd: str | None) -> SolverSpec | None:
@@ -377,15 +381,15 @@ class EachPuzzle:
     quiet: bool
 
     def answer(
-        self, fmt: str | None, color: bool | None, shown: dict[str, Any], formats: Formats
+        self, fmt: str | None, color: bool | None, task: Task, view: View, formats: Formats
     ) -> int:
-        """Every puzzle answered with ``shown`` asked of it; the exit code."""
+        """Every puzzle answered by ``task``, shown as ``view``; the exit code."""
         options, how, output = (
             Options(timeout=self.timeout),
             How(jobs=self.jobs),
             Output(fmt, color, self.quiet),
         )
-        return answer(self.puzzles, self.reading, options, shown, how, output, formats)
+        return answer(self.puzzles, self.reading, options, task, view, how, output, formats)
 
 
 def each_puzzle_options(timeout_help: str) -> Callable[[F], F]:
@@ -494,14 +498,15 @@ def answer(
     puzzles: tuple[str, ...],
     reading: Reading,
     options: Options,
-    shown: dict[str, Any],
+    task: Task,
+    view: View,
     how: How,
     output: Output,
     formats: runner.Formats = runner.SOLVE_FORMATS,
 ) -> int:
     """:func:`runner.answer`, with its errors as click's."""
     try:
-        return runner.answer(puzzles, reading, options, shown, how, output, formats)
+        return runner.answer(puzzles, reading, options, task, view, how, output, formats)
     except runner.Usage as err:
         raise click.UsageError(str(err)) from None
     except InputError as err:

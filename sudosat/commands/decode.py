@@ -24,7 +24,7 @@ from sudosat.running.report import render
 from sudosat.running.runner import Reading
 from sudosat.sat.dimacs import read_answer
 from sudosat.showing.text import note
-from sudosat.showing.view import Result
+from sudosat.showing.view import Result, View
 from sudosat.solving.engine import check_answer
 from sudosat.solving.outcome import Status
 from sudosat.system.process import (
@@ -78,7 +78,7 @@ def decode(
     except SolverError as err:
         raise SolverFailure(f"{source}: {err}") from None
     out = console_for(sys.stdout, color)
-    view = runner.view_for(fmt or ("rich" if out.is_terminal else "grid"), out)
+    view = runner.view_for(View(), fmt or ("rich" if out.is_terminal else "grid"), out, False)
     result = Result(target.source, target.line, format_line(target), outcome)
     _write(render([result], view))
     said = note(result, view)

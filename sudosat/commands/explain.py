@@ -12,9 +12,10 @@ from sudosat.commands.common import (
     each_puzzle_options,
     input_options,
     output_options,
-    pictures,
+    pictured,
 )
 from sudosat.running import runner
+from sudosat.running.tasks import Certified, Explain
 from sudosat.showing.view import PICTURES
 
 
@@ -60,5 +61,5 @@ def explain(each: EachPuzzle, fmt: str | None, color: bool | None, certify: str 
       sudosat explain --format text --timeout 60 puzzles/rkkautsar-64-1.txt
       sudosat explain --format svg puzzles/clashing-clues.txt > conflict.svg
     """
-    shown = {"explain": True, "certify": certify, **pictures(fmt)}
-    sys.exit(each.answer(fmt, color, shown, runner.EXPLAIN_FORMATS))
+    task = Explain() if certify is None else Certified(Explain(), certify)
+    sys.exit(each.answer(fmt, color, task, pictured(fmt), runner.EXPLAIN_FORMATS))

@@ -11,7 +11,7 @@ from sudosat.commands.common import (
     BadInput,
     output_options,
     picture_options,
-    pictures,
+    pictured,
     quiet_option,
     shard_option,
     timeout_option,
@@ -28,7 +28,8 @@ from sudosat.making.rating import LEVEL_NAMES, LEVELS
 from sudosat.running import runner
 from sudosat.running.runner import Output
 from sudosat.running.shards import Shard
-from sudosat.showing.view import PICTURES
+from sudosat.running.tasks import Generate
+from sudosat.showing.view import PICTURES, View
 
 
 @click.command()
@@ -150,7 +151,7 @@ def generate(
         raise click.UsageError(
             f"--variant {variant} makes minimal puzzles: no --clues or --symmetry"
         )
-    shown = pictures(fmt, solution, per_page)
+    view = pictured(fmt, View(solution=solution, per_page=per_page))
     level = LEVEL_NAMES.get(level or "", level)
     if variant != "classic" and level not in (None, *VARIANT_LEVELS):
         raise click.BadParameter(
@@ -161,7 +162,8 @@ def generate(
     asked = Asked(rank, symmetry, clues, level, symbols, variant, largest)
     seeds = range(seed, seed + how_many)
     try:
-        code = runner.make(asked, seeds, jobs, Output(fmt, color, quiet), timeout, shown, shard)
+        output = Output(fmt, color, quiet)
+        code = runner.make(Generate(asked), seeds, jobs, output, timeout, view, shard)
     except GenerationError as err:
         raise BadInput(str(err)) from None
     sys.exit(code)

@@ -14,7 +14,8 @@ from sudosat.commands.common import (
     without_option,
 )
 from sudosat.running import runner
-from sudosat.showing.view import FORMATS
+from sudosat.running.tasks import Rate
+from sudosat.showing.view import FORMATS, View
 
 
 @click.command()
@@ -69,5 +70,4 @@ def rate(
       sudosat rate --format jsonl puzzles/tdoku-magictour-25.txt
       sudosat rate --timeout 10 --jobs 2 collection.txt
     """
-    shown = {"rate": True, "rate_by": by, "without": without}
-    sys.exit(each.answer(fmt, color, shown, runner.RATE_FORMATS))
+    sys.exit(each.answer(fmt, color, Rate(by, without), View(), runner.RATE_FORMATS))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,7 +19,7 @@ from sudosat.commands.common import (
     jobs_option,
     output_options,
     picture_options,
-    pictures,
+    pictured,
     quiet_option,
     resolve_solver,
     shard_option,
@@ -26,11 +27,12 @@ from sudosat.commands.common import (
     trust_option,
 )
 from sudosat.running.runner import FAIL_ON, How, Output, Reading
+from sudosat.running.tasks import Certified, Estimate, Solve, Task
 from sudosat.sat.solvers import (
     DEFAULT_SOLVER,
     trusting,
 )
-from sudosat.showing.view import FORMATS, PICTURES
+from sudosat.showing.view import FORMATS, PICTURES, View
 from sudosat.solving.engine import COUNT_LIMIT, Options
 
 if TYPE_CHECKING:
@@ -228,8 +230,9 @@ def solve(
         max_solutions or (COUNT_LIMIT if count else 2),
         timeout,
     )
-    shown: dict[str, Any] = {"count": count or estimate, "check": check, "stats": stats}
-    shown |= {"timed": timed, **pictures(fmt, solution, per_page)}
+    look = View(count=count or estimate, stats=stats, timed=timed, solution=solution)
+    view = pictured(fmt, replace(look, per_page=per_page))
+    task: Task = Solve(check)
     if estimate:
         from sudosat.solving.estimate import LEAST_SAMPLED_DELTA  # deferred: estimates only
 
@@ -239,8 +242,8 @@ def solve(
                 f"{LEAST_SAMPLED_DELTA:g} or more, or --estimator approxmc",
                 param_hint="--delta",
             )
-        shown["estimate"] = (epsilon, delta, estimator, seed)
+        task = Estimate(epsilon, delta, estimator, seed)
     if certify is not None:
-        shown["certify"] = certify
+        task = Certified(task, certify)
     how = How(jobs, shard, fail_on, front_end)
-    sys.exit(answer(puzzles, reading, options, shown, how, Output(fmt, color, quiet)))
+    sys.exit(answer(puzzles, reading, options, task, view, how, Output(fmt, color, quiet)))

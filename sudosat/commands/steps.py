@@ -13,13 +13,14 @@ from sudosat.commands.common import (
     input_options,
     output_options,
     picture_options,
-    pictures,
+    pictured,
     without_option,
 )
 from sudosat.core.errors import InputError
 from sudosat.reading.inputs import open_source, source_name
 from sudosat.running import runner
-from sudosat.showing.view import STEP_FORMATS
+from sudosat.running.tasks import Steps
+from sudosat.showing.view import STEP_FORMATS, View
 
 
 @click.command()
@@ -107,14 +108,6 @@ def steps(
         except InputError as err:
             raise bad_input(err) from None
         marks = (source_name(marks_file), text)
-    shown = {
-        "steps": True,
-        "hint": hint,
-        "marks": marks,
-        "bifurcation": bifurcation,
-        "show_grid": show_grid,
-        "without": without,
-        "each_step": each_step,
-        **pictures(fmt, False, per_page),
-    }
-    sys.exit(each.answer(fmt, color, shown, runner.STEPS_FORMATS))
+    task = Steps(hint, bifurcation, marks, without)
+    view = pictured(fmt, View(show_grid=show_grid, each_step=each_step, per_page=per_page))
+    sys.exit(each.answer(fmt, color, task, view, runner.STEPS_FORMATS))

@@ -29,7 +29,7 @@ from itertools import combinations
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences, rule_violations, units
 from sudosat.making.rating import LEVEL_NAMES, LEVELS, Rating, rate
-from sudosat.reading.formats import NUMBERS, candidate_alphabets, lookup_alphabet
+from sudosat.reading.cells import NUMBERS, candidate_alphabets, lookup_alphabet
 from sudosat.sat.cnf import literal
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
 from sudosat.sat.encoding import groups

@@ -79,6 +79,8 @@ class SolvePath:
     """The candidates the path starts from, as masks."""
     opening: Board | None = None
     """The board the path starts from (its steps replay on a copy)."""
+    hint: bool = False
+    """Only the next step was asked for (no rating)."""
 
     def boards(self) -> Iterator[tuple[Step, Board]]:
         """Each step with the board it was found on (one board, changed as it goes)."""
@@ -368,7 +370,15 @@ class Pathfinder:
                 break
         seconds = time.perf_counter() - start
         return SolvePath(
-            board.puzzle, steps, board, end, reason, seconds, start=first, opening=opening
+            board.puzzle,
+            steps,
+            board,
+            end,
+            reason,
+            seconds,
+            start=first,
+            opening=opening,
+            hint=hint,
         )
 
     def open_cells(self, puzzle: Puzzle) -> list[int]:

@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from sudosat.core.errors import InputError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.notation import DIGITS, FPUZZLES_LINK, is_link
 from sudosat.core.puzzle import MAX_SIZE, Layout, Puzzle, Rules
 from sudosat.reading.jsontext import BadJson, load
@@ -133,7 +134,7 @@ def decompress(data: str) -> str | None:
     return found if found is not None and found.lstrip().startswith("{") else None
 
 
-def puzzle_of(data: dict[str, Any], source: str, line: int, values_as_givens: bool) -> Puzzle:
+def puzzle_of(data: JsonObject, source: str, line: int, values_as_givens: bool) -> Puzzle:
     """The puzzle an f-puzzles object describes."""
     where = Where(source, line, 0)
     size = data.get("size", 9)
@@ -228,7 +229,7 @@ def _check_regions(layout: Layout, where: Where) -> None:
             raise where.error(f"region {index} has {len(region)} cells, expected {n}")
 
 
-def write(puzzle: Puzzle) -> dict[str, Any]:
+def write(puzzle: Puzzle) -> JsonObject:
     """The f-puzzles object of a puzzle (classic or variant): what
     :func:`puzzle_of` reads back as the same puzzle."""
     layout, n = puzzle.layout, puzzle.size
@@ -239,12 +240,12 @@ def write(puzzle: Puzzle) -> dict[str, Any]:
         row = []
         for c in range(n):
             value = puzzle.cells[r * n + c]
-            cell: dict[str, Any] = {"value": value, "given": True} if value else {}
+            cell: JsonObject = {"value": value, "given": True} if value else {}
             if jigsaw:
                 cell["region"] = regions[r * n + c]
             row.append(cell)
         grid.append(row)
-    data: dict[str, Any] = {"size": n, "grid": grid}
+    data: JsonObject = {"size": n, "grid": grid}
     about = {"title": puzzle.name, "author": puzzle.author, "ruleset": puzzle.ruleset}
     data.update({key: value for key, value in about.items() if value})
     for rule in puzzle.rules.constraints if puzzle.rules else ():
@@ -272,7 +273,7 @@ def link(puzzle: Puzzle) -> str:
     return pack(write(puzzle))
 
 
-def pack(data: dict[str, Any]) -> str:
+def pack(data: JsonObject) -> str:
     """The f-puzzles link of an f-puzzles object."""
     import lzstring  # deferred: only links out need it
 

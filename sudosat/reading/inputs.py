@@ -26,19 +26,9 @@ from typing import IO, Any, NamedTuple
 from sudosat.core.errors import InputError
 from sudosat.core.notation import PUZZLE_KEYS, SOLUTION_KEYS, format_line
 from sudosat.core.puzzle import Puzzle
-from sudosat.reading.formats import (
-    NO_VARIANTS,
-    LineReader,
-    Row,
-    Variants,
-    decode_text,
-    fits,
-    header_name,
-    is_content,
-    maybe_fpuzzles,
-    read_text,
-    stream_header,
-)
+from sudosat.reading.cells import Row
+from sudosat.reading.formats import decode_text, header_name, is_content, read_text, stream_header
+from sudosat.reading.lines import NO_VARIANTS, LineReader, Variants, fits, maybe_fpuzzles
 from sudosat.reading.ruletext import is_statement
 from sudosat.system.signals import quiet_thread
 

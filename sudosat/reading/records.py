@@ -16,6 +16,7 @@ import re
 from typing import Any, NamedTuple
 
 from sudosat.core.errors import InputError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.notation import PUZZLE_KEYS, SOLUTION_KEYS
 from sudosat.reading.jsontext import BadJson, load, load_at
 
@@ -164,7 +165,7 @@ def _ours(items: list[Item], stripped: str) -> bool:
     return any(not item.record.error for item in items) or stripped[1:].lstrip().startswith("{")
 
 
-def of(found: dict[str, Any]) -> Record:
+def of(found: JsonObject) -> Record:
     """The input fields of one record."""
     key = _puzzle_key(found)
     puzzle = found.get(key) if key else None
@@ -202,12 +203,12 @@ def _object(text: str) -> Any:
         return None
 
 
-def _is_fpuzzles(found: dict[str, Any]) -> bool:
+def _is_fpuzzles(found: JsonObject) -> bool:
     """An f-puzzles JSON, not a record: it has a grid or a size, which no record has."""
     return "grid" in found or "size" in found
 
 
-def _puzzle_key(found: dict[str, Any]) -> str | None:
+def _puzzle_key(found: JsonObject) -> str | None:
     if _is_fpuzzles(found):
         return None
     return next((k for k in PUZZLE_KEYS if isinstance(found.get(k), str)), None)

@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from sudosat.core.errors import InputError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.reading.fpuzzles import decompress, puzzle_of
 from sudosat.reading.jsontext import BadJson, load
@@ -126,7 +127,7 @@ def _named(value: Any) -> Any:
     return value
 
 
-def as_fpuzzles(raw: dict[str, Any], source: str, line: int) -> dict[str, Any]:
+def as_fpuzzles(raw: JsonObject, source: str, line: int) -> JsonObject:
     """The f-puzzles object of a SudokuPad puzzle, what it states as rules only."""
 
     def refuse(message: str) -> InputError:
@@ -150,7 +151,7 @@ def as_fpuzzles(raw: dict[str, Any], source: str, line: int) -> dict[str, Any]:
             "its givens, regions, killer cages and global flags (use the setter's "
             "f-puzzles link or the text format for the rest)"
         )
-    found: dict[str, Any] = {"size": size, "grid": _grid(cells, raw.get("regions"), refuse)}
+    found: JsonObject = {"size": size, "grid": _grid(cells, raw.get("regions"), refuse)}
     if cages:
         found["killercage"] = cages
     found.update({ABOUT[key]: value.strip() for key, value in about.items() if value.strip()})
@@ -168,12 +169,12 @@ def as_fpuzzles(raw: dict[str, Any], source: str, line: int) -> dict[str, Any]:
 KNOWN = frozenset({"cells", "regions", "cages", "global"})
 
 
-def _grid(cells: list[list[Any]], regions: Any, refuse: Any) -> list[list[dict[str, Any]]]:
+def _grid(cells: list[list[Any]], regions: Any, refuse: Any) -> list[list[JsonObject]]:
     """f-puzzles' grid: each cell's given, and its region where they are no boxes."""
     size = len(cells)
-    grid: list[list[dict[str, Any]]] = []
+    grid: list[list[JsonObject]] = []
     for r, row in enumerate(cells):
-        out: list[dict[str, Any]] = []
+        out: list[JsonObject] = []
         for c, cell in enumerate(row):
             value = cell.get("value") if isinstance(cell, dict) else None
             if value in (None, ""):
@@ -222,13 +223,13 @@ def _cell(cell: Any, size: int, refuse: Any) -> int:
     return int(row) * size + int(col)
 
 
-def _cages(cages: Any, size: int, refuse: Any) -> tuple[list[dict[str, Any]], dict[str, str]]:
+def _cages(cages: Any, size: int, refuse: Any) -> tuple[list[JsonObject], dict[str, str]]:
     """f-puzzles' killer cages of SudokuPad's cages, and what metadata cages say
     (title, author, rules). A cage drawn with another style is a drawing, and is
     refused."""
     if not isinstance(cages, list):
         raise refuse("expected cages: a list")
-    found: list[dict[str, Any]] = []
+    found: list[JsonObject] = []
     about: dict[str, str] = {}
     for cage in cages:
         if not isinstance(cage, dict):
@@ -249,7 +250,7 @@ def _cages(cages: Any, size: int, refuse: Any) -> tuple[list[dict[str, Any]], di
         ]
         if not names:
             raise refuse("a cage with no cells")
-        entry: dict[str, Any] = {"cells": names}
+        entry: JsonObject = {"cells": names}
         total = cage.get("sum", value)
         if total not in (None, ""):
             if not NUMBER.fullmatch(str(total)):

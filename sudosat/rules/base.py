@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from sudosat.core.errors import InputError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.index import FIELDS, IN_CELLS, WORDS
 
@@ -124,7 +125,7 @@ class Rule:
         """Its f-puzzles field and entry (a flag: the field and True)."""
         raise NotImplementedError
 
-    def grid_entry(self) -> tuple[int, dict[str, Any]] | None:
+    def grid_entry(self) -> tuple[int, JsonObject] | None:
         """For a rule f-puzzles keeps in its grid: the cell and what its object holds."""
         return None
 
@@ -314,7 +315,7 @@ class Where:
             raise self.error(f"expected a number of at least {low}, found {number}")
         return number
 
-    def entries(self, value: Any, field: str) -> Iterator[tuple[Where, dict[str, Any]]]:
+    def entries(self, value: Any, field: str) -> Iterator[tuple[Where, JsonObject]]:
         """Each entry (an object) of an f-puzzles field's list, with its place
         (``field 2``: the second) for errors."""
         if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
@@ -322,7 +323,7 @@ class Where:
         for i, entry in enumerate(value, 1):
             yield self.at(f"{field} {i}"), entry
 
-    def clues(self, value: Any, field: str) -> Iterator[tuple[Where, dict[str, Any], int]]:
+    def clues(self, value: Any, field: str) -> Iterator[tuple[Where, JsonObject, int]]:
         """Each entry of a field of numbered clues, with its place and its number;
         an entry with no number says nothing and is passed over."""
         for here, entry in self.entries(value, field):
@@ -567,7 +568,7 @@ class GroupRule(Rule):
         return f"{self.words[0]}{self.shown_value(size)}: {text_cells(self.group, size)}"
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
-        entry: dict[str, Any] = {"cells": fpuzzles_cells(self.group, size)}
+        entry: JsonObject = {"cells": fpuzzles_cells(self.group, size)}
         if self.value is not None:
             entry["value"] = str(self.value)
         return self.fpuzzles_field(), entry
@@ -625,7 +626,7 @@ class LineRule(GroupRule):
         pen.line(self.group, self.colour)
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
-        entry: dict[str, Any] = {"lines": [fpuzzles_cells(self.group, size)]}
+        entry: JsonObject = {"lines": [fpuzzles_cells(self.group, size)]}
         if self.value is not None:
             entry["value"] = str(self.value)
         return self.fpuzzles_field(), entry

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.base import CellRule, Rule, Where, read_text_cells, rule
@@ -77,7 +78,7 @@ class GivenMarks(CellRule):
     def text(self, size: int) -> str:
         return f"{self.words[0]} {self.spelled(size)}: {cell_name(size, self.cell)}"
 
-    def grid_entry(self) -> tuple[int, dict[str, Any]] | None:
+    def grid_entry(self) -> tuple[int, JsonObject] | None:
         return self.cell, {self.field: list(self.values)}
 
     def draw(self, pen: Pen) -> None:

@@ -1,7 +1,7 @@
-"""Answering a chunk of input: each puzzle is parsed, solved (through
-:func:`engine.solve_with`, which chooses the engine), rated or explained when
-asked, checked and rendered, in a worker or in process; :mod:`runner` writes
-the chunks back in input order, exactly one record per puzzle, and sums up.
+"""Answering a chunk of input: each puzzle is parsed, answered by the run's
+task (:mod:`tasks`: solved, rated, explained, ...), checked and rendered, in a
+worker or in process; :mod:`runner` writes the chunks back in input order,
+exactly one record per puzzle, and sums up.
 """
 
 from __future__ import annotations
@@ -11,30 +11,19 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from sudosat.core.errors import InputError, SolverError, SolverTimeout
+from sudosat.core.errors import InputError
 from sudosat.core.puzzle import Puzzle
-from sudosat.reading.formats import NUMBERS, LineReader, Row
+from sudosat.reading.cells import NUMBERS, Row
 from sudosat.reading.inputs import Chunk, Entry
-from sudosat.running.report import render
-from sudosat.sat.deadline import deadline_after, remaining
+from sudosat.reading.lines import LineReader
+from sudosat.running.tasks import Place, Solve, Task
 from sudosat.sat.limits import TooBig
-from sudosat.showing.text import note, stats_lines, unlinkable
+from sudosat.showing.text import stats_lines, unlinkable
 from sudosat.showing.view import NO_EXPECTATION, OK, UNREADABLE, Check, Result, View
-from sudosat.solving.engine import Options, solve_or_error
-from sudosat.solving.fast import NAME as ENGINE
-from sudosat.solving.outcome import Outcome, Status, status_of
-from sudosat.system.lazy import lazy
-
-if TYPE_CHECKING:
-    from sudosat.making import rating
-    from sudosat.making.candidates import Candidates
-    from sudosat.making.rating import Rating
-    from sudosat.solving.certificate import Certificate
-else:  # solve rates when asked to (--rate)
-    rating = lazy("sudosat.making.rating")
+from sudosat.solving.engine import Options
+from sudosat.solving.outcome import Outcome, Status
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -44,17 +33,19 @@ FAILURES = (MALFORMED, "error", "none", "multiple", "timeout", MISMATCH)
 
 @dataclass(frozen=True)
 class Settings:
-    """What every worker needs to know, the same for the whole run."""
+    """What every worker needs to know, the same for the whole run: how to solve,
+    what to ask of each puzzle, how to show the answers."""
 
     options: Options = field(default_factory=Options)
+    task: Task = field(default_factory=Solve)
     view: View = field(default_factory=View)
     front_end: bool = True
     """Settle what propagation and a short search can, all of a chunk at once
     (:mod:`vector`), before the engine sees a puzzle."""
 
 
-Task = tuple[Chunk, Settings]
-"""One chunk to solve and render, with the run's settings."""
+Work = tuple[Chunk, Settings]
+"""One chunk to answer and render, with the run's settings."""
 
 
 class Slowest(NamedTuple):
@@ -123,207 +114,22 @@ def check(outcome: Outcome, row: Entry, reader: LineReader | None) -> Check:
 def answer(
     source: str, row: Entry, entry: Puzzle | InputError, settings: Settings, chunk: Chunk
 ) -> Result:
-    """One puzzle of a chunk, solved and checked."""
+    """One puzzle of a chunk, answered by the run's task and checked."""
+    place = Place(source, row.line, row.text.strip(), row.name)
     if isinstance(entry, InputError):
-        return Result(source, row.line, row.text.strip(), None, str(entry), name=row.name)
-    options, view = settings.options, settings.view
-    if view.fmt == "fpuzzles" and (why := unlinkable(entry)):  # refused before any work
-        return Result(source, row.line, row.text.strip(), None, why, name=row.name)
+        return place.result(None, str(entry))
+    if settings.view.fmt == "fpuzzles" and (why := unlinkable(entry)):  # before any work
+        return place.result(None, why)
     try:
-        if view.candidates:
-            return _candidates(source, row, entry, settings)
-        if view.steps:
-            return _steps(source, row, entry, settings)
-        if view.estimate is not None:
-            return _estimate(source, row, entry, settings)
-        if view.explain:
-            from sudosat.making.explain import explain  # here: PySAT's RC2
-
-            text = row.text.strip()
-            try:
-                found = explain(entry, options.timeout)
-            except SolverError as err:  # a record saying so; the batch goes on
-                failed = Outcome(entry, Status.ERROR, reason=str(err))
-                return Result(source, row.line, text, failed, name=row.name)
-            if view.certify is not None and found.outcome.status == Status.NONE:
-                folder = Path(view.certify) / certificate_name(source, row.line)
-                _certified(entry, found.outcome, options, folder)
-            return Result(source, row.line, text, found.outcome, explanation=found, name=row.name)
-        deadline = deadline_after(options.timeout)
-        outcome = solve_or_error(entry, options)
-        if view.certify is not None:
-            folder = Path(view.certify) / certificate_name(source, row.line)
-            _certified(entry, outcome, options, folder)
-        rating = None
-        if view.rate and outcome.status == Status.UNIQUE:
-            searched = outcome if outcome.solver == ENGINE else None  # its search is rated
-            try:
-                rating = _rating(
-                    entry, outcome, searched, view.rate_by, remaining(deadline), view.without
-                )
-            except SolverTimeout:
-                outcome.status = Status.TIMEOUT
-                outcome.reason = f"no rating within {options.timeout:g} s"
+        result = settings.task.answer(entry, place, settings.options)
     except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
-        return Result(source, row.line, row.text.strip(), None, str(err), name=row.name)
-    result = Result(source, row.line, row.text.strip(), outcome, rating=rating, name=row.name)
-    if settings.view.check:
-        result.check = check(outcome, row, chunk.reader)
+        return place.result(None, str(err))
+    if settings.view.check and result.outcome is not None:
+        result.check = check(result.outcome, row, chunk.reader)
     return result
 
 
-def certificate_name(source: str, line: int) -> str:
-    """The folder of one puzzle's certificate: its file's name and its line."""
-    stem = "stdin" if source in ("-", "<stdin>") else Path(source).name
-    return f"{stem}-{line}"
-
-
-def _certified(entry: Puzzle, outcome: Outcome, options: Options, folder: Path) -> None:
-    """Write the puzzle's certificate (an answer the engine gave only: not a
-    timeout or an error), its proof from the solver program asked for, if one, else
-    from CaDiCaL in process; an outcome it does not prove becomes an error."""
-    if outcome.status not in (Status.UNIQUE, Status.NONE, Status.MULTIPLE):
-        return
-    from sudosat.solving.certificate import certify  # deferred: --certify alone
-
-    spec = options.solver
-    try:
-        if spec is not None and spec.members:
-            raise SolverError("a portfolio writes no one proof: certify with one solver")
-        program = spec.program if spec is not None else None
-        found = certify(entry, options.max_solutions, program, options.timeout)
-    except SolverTimeout as err:
-        outcome.status, outcome.reason = Status.TIMEOUT, f"no certificate: {err}"
-        return
-    except SolverError as err:
-        outcome.status, outcome.reason = Status.ERROR, f"no certificate: {err}"
-        return
-    if len(found.solutions) != len(outcome.solutions):
-        outcome.status = Status.ERROR
-        outcome.reason = f"the proof-logging solver finds it {found.status}: no certificate"
-        return
-    _written(found, outcome, folder)
-
-
-def _written(found: Certificate, outcome: Outcome, folder: Path) -> None:
-    """``found`` written to ``folder``; a failure makes the outcome an error."""
-    from sudosat.solving.certificate import write  # deferred: --certify alone
-
-    try:
-        write(found, folder)
-    except OSError as err:
-        outcome.status = Status.ERROR
-        outcome.reason = f"cannot write the certificate {folder}: {err.strerror}"
-
-
-def _rating(
-    entry: Puzzle,
-    outcome: Outcome,
-    searched: Outcome | None,
-    by: str,
-    timeout: float | None,
-    without: frozenset[str] = frozenset(),
-) -> Rating:
-    """A unique puzzle's rating: by its logical path (up to 36x36; past that, and
-    ``by`` search, by the engine's search), ``without`` the techniques named."""
-    if by == "path":
-        from sudosat.making.path import PATH_LARGEST, rate_by_path  # deferred: for rate alone
-
-        if entry.size <= PATH_LARGEST:
-            return rate_by_path(entry, outcome.solutions[0], timeout, without)
-    return rating.rate(entry, searched, timeout)
-
-
-def _candidates(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:
-    """One puzzle's true candidates; a solver's failure is a record saying so."""
-    from sudosat.making.candidates import candidates  # here: the workbench, for this alone
-
-    text = row.text.strip()
-    try:
-        found = candidates(
-            entry, count_each=settings.view.count_each, timeout=settings.options.timeout
-        )
-    except SolverError as err:
-        failed = Outcome(entry, Status.ERROR, reason=str(err))
-        return Result(source, row.line, text, failed, name=row.name)
-    if settings.view.certify is not None:
-        folder = Path(settings.view.certify) / certificate_name(source, row.line)
-        _certified_candidates(entry, found, folder)
-    return Result(source, row.line, text, found.outcome, candidates=found, name=row.name)
-
-
-def _certified_candidates(entry: Puzzle, found: Candidates, folder: Path) -> None:
-    """Write the certificate of ``found``, when it is complete (no value undecided)."""
-    from sudosat.solving.certificate import certify_candidates  # deferred: --certify alone
-
-    if found.outcome.status not in (Status.UNIQUE, Status.NONE, Status.MULTIPLE):
-        return
-    marks = found.marks or tuple(() for _ in range(entry.size**2))
-    try:
-        _written(certify_candidates(entry, marks), found.outcome, folder)
-    except ValueError as err:  # the proof-logging solver disagrees: no certificate
-        found.outcome.status, found.outcome.reason = Status.ERROR, f"no certificate: {err}"
-
-
-def _steps(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:
-    """One puzzle's logical path; a solver's failure, or pencil marks that rule out
-    a solution's value, is a record saying so."""
-    from sudosat.making.path import MarksError, logical_path  # here: for steps alone
-    from sudosat.reading.pencil import read_marks
-
-    view, text = settings.view, row.text.strip()
-    try:
-        marks = read_marks(view.marks[1], view.marks[0], entry) if view.marks else None
-        found = logical_path(
-            entry,
-            bifurcation=view.bifurcation,
-            marks=marks,
-            hint=view.hint,
-            timeout=settings.options.timeout,
-            without=view.without,
-        )
-    except (MarksError, InputError) as err:
-        return Result(source, row.line, text, None, str(err), name=row.name)
-    except SolverError as err:
-        failed = Outcome(entry, Status.ERROR, reason=str(err))
-        return Result(source, row.line, text, failed, name=row.name)
-    assert found.outcome is not None
-    return Result(source, row.line, text, found.outcome, path=found, name=row.name)
-
-
-def _estimate(source: str, row: Entry, entry: Puzzle, settings: Settings) -> Result:
-    """One puzzle's number of solutions, exact when small, else estimated."""
-    from sudosat.solving.estimate import estimate  # here: for --estimate alone
-
-    assert settings.view.estimate is not None
-    epsilon, delta, method, seed = settings.view.estimate
-    text = row.text.strip()
-    try:
-        found = estimate(
-            entry,
-            epsilon=epsilon,
-            delta=delta,
-            method=method,
-            seed=seed,
-            timeout=settings.options.timeout,
-        )
-    except (SolverTimeout, SolverError) as err:  # a record saying so; the batch goes on
-        stopped = isinstance(err, SolverTimeout)
-        why = f"no count within {settings.options.timeout:g} s ({err})" if stopped else str(err)
-        failed = Outcome(entry, Status.TIMEOUT if stopped else Status.ERROR, reason=why)
-        return Result(source, row.line, text, failed, name=row.name)
-    status = status_of(int(found.estimate), True) if found.exact else Status.MULTIPLE
-    outcome = Outcome(
-        entry, status, list(found.solutions), exhausted=found.exact, solver="minicard"
-    )
-    outcome.stats.time, outcome.stats.solves = found.time, found.solves
-    if not found.converged:
-        late = "while counting" if found.at_least else "before the interval narrowed"
-        outcome.status, outcome.reason = Status.TIMEOUT, f"out of time {late}"
-    return Result(source, row.line, text, outcome, estimate=found, name=row.name)
-
-
-def work(task: Task) -> Done:
+def work(task: Work) -> Done:
     """Solve and render one chunk (in a worker, or in process with one job)."""
     chunk, settings = task
     results: list[Result] = []
@@ -337,7 +143,7 @@ def work(task: Task) -> Done:
                     results.append(answer(chunk.source, row, entry, settings, chunk))
     except KeyboardInterrupt:
         interrupted = True  # hand back the whole records made so far
-    return _done(results, settings.view, interrupted)
+    return _done(results, settings, interrupted)
 
 
 @contextmanager
@@ -359,11 +165,12 @@ FRONT_END_RANKS = range(2, 6)
 
 
 def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
-    """The front end answers as the engine would: the default engine, one or two
-    solutions, and no per-puzzle search figures to report (ratings, stats)."""
+    """The front end answers as the engine would: a task it serves (solving), the
+    default engine, one or two solutions, and no search figures to report (stats)."""
     options, view, reader = settings.options, settings.view, chunk.reader
     return (
         settings.front_end
+        and settings.task.front_end
         and reader is not None
         and reader.classic
         and reader.first is not None
@@ -372,13 +179,7 @@ def _front_end_applies(chunk: Chunk, settings: Settings) -> bool:
         and options.solver is None
         and options.encoding is None
         and options.max_solutions <= 2
-        and not view.rate
         and not view.stats
-        and not view.explain
-        and not view.candidates
-        and not view.steps
-        and view.estimate is None
-        and view.certify is None
         and not any(row.rules or row.error for row in chunk.rows)  # records of variants
     )
 
@@ -413,18 +214,9 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
     return results
 
 
-def _done(results: list[Result], view: View, interrupted: bool) -> Done:
-    if view.candidates:
-        from sudosat.running import marks  # deferred: for candidates alone
-
-        text, say = marks.render_candidates(results, view), marks.candidates_note
-    elif view.steps:
-        from sudosat.running import paths  # deferred: for steps alone
-
-        text, say = paths.render_steps(results, view), paths.steps_note
-    else:
-        text, say = render(results, view), note
-    done = Done(text, len(results), interrupted=interrupted)
+def _done(results: list[Result], settings: Settings, interrupted: bool) -> Done:
+    task, view = settings.task, settings.view
+    done = Done(task.render(results, view), len(results), interrupted=interrupted)
     for r in results:
         done.statuses[str(r.status)] += 1
         if r.outcome is None:
@@ -436,7 +228,7 @@ def _done(results: list[Result], view: View, interrupted: bool) -> Done:
             done.failures[kind] += 1
         if done.slowest is None or r.time > done.slowest.seconds:
             done.slowest = Slowest(r.time, r.source, r.line)
-        said = say(r, view)
+        said = task.note(r, view)
         if said is not None:
             done.notes.append(said)
         if view.stats and r.outcome is not None and view.fmt in ("line", "grid"):
@@ -488,6 +280,6 @@ class Summary:
         return found
 
 
-def describe(task: Task) -> str:
+def describe(task: Work) -> str:
     chunk = task[0]
     return f"{chunk.source} from line {chunk.first_line()}"

@@ -15,11 +15,12 @@ from __future__ import annotations
 import csv
 import io
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
 
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.showing.captions import caption_of
 from sudosat.showing.console import rich_each
@@ -61,7 +62,7 @@ def summary(found: Candidates) -> str:
     return f"{status}: {outcome.reason}" if outcome.reason else str(status)
 
 
-def candidates_record(result: Result, view: View) -> dict[str, Any]:
+def candidates_record(result: Result, view: View, counted: bool = False) -> JsonObject:
     """One puzzle's candidates as JSON: cell name to values; with ``--count-each``,
     cell name to value to the number of solutions holding it (``"12+"``: at least)."""
     data = record_head(result)
@@ -78,7 +79,7 @@ def candidates_record(result: Result, view: View) -> dict[str, Any]:
     data["witnesses"] = found.witnesses
     if found.undecided and any(found.undecided):
         data["undecided"] = {cell_name(n, c): list(v) for c, v in enumerate(found.undecided) if v}
-    if view.count_each is not None:
+    if counted:
         counts: dict[str, dict[str, int | str]] = {}
         for (cell, value), count in found.counts.items():
             shown: int | str = int(count) if count.complete else f"{int(count)}+"
@@ -111,7 +112,7 @@ def _reason(result: Result) -> str:
     return result.outcome.reason if result.outcome else "error"
 
 
-def render_candidates(results: list[Result], view: View) -> str:
+def render_candidates(results: list[Result], view: View, counted: bool = False) -> str:
     """The text (or pictures, joined) of some consecutive results in ``view``'s format."""
     fmt = view.fmt
     if fmt in PICTURES:
@@ -119,12 +120,12 @@ def render_candidates(results: list[Result], view: View) -> str:
     if fmt == "fpuzzles":
         return "".join(_link(r) for r in results)
     if fmt in ("json", "jsonl"):
-        return json_text([candidates_record(r, view) for r in results], view)
+        return json_text([candidates_record(r, view, counted) for r in results], view)
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         for r in results:
-            data = candidates_record(r, view)
+            data = candidates_record(r, view, counted)
             found = r.candidates
             data["candidates"] = (
                 " ".join(tokens(found.outcome.puzzle, found.marks)) if found else None

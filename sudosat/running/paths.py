@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
@@ -55,15 +56,15 @@ def rating_of(path: SolvePath) -> Rating | None:
     return path_rating(path)
 
 
-def _candidate(puzzle: Puzzle, candidate: tuple[int, int]) -> dict[str, Any]:
+def _candidate(puzzle: Puzzle, candidate: tuple[int, int]) -> JsonObject:
     cell, value = candidate
     return {"cell": cell_name(puzzle.size, cell), "value": puzzle.symbol(value)}
 
 
-def step_record(puzzle: Puzzle, step: Step, chains: Sequence[Chain] = ()) -> dict[str, Any]:
+def step_record(puzzle: Puzzle, step: Step, chains: Sequence[Chain] = ()) -> JsonObject:
     """One step as JSON (``chains``: the chains it follows, written out)."""
     n = puzzle.size
-    data: dict[str, Any] = {
+    data: JsonObject = {
         "technique": step.name,
         "placements": [_candidate(puzzle, x) for x in step.placements],
         "eliminations": [_candidate(puzzle, x) for x in step.eliminations],
@@ -79,7 +80,7 @@ def step_record(puzzle: Puzzle, step: Step, chains: Sequence[Chain] = ()) -> dic
     return data
 
 
-def chain_record(puzzle: Puzzle, chain: Chain) -> dict[str, Any]:
+def chain_record(puzzle: Puzzle, chain: Chain) -> JsonObject:
     """A chain as data: its facts in order and the link to each from the one before
     (``strong``/``weak`` in an alternating chain), and written out."""
     n = puzzle.size
@@ -93,7 +94,7 @@ def chain_record(puzzle: Puzzle, chain: Chain) -> dict[str, Any]:
     return {"title": chain.title, **data} if chain.title else data
 
 
-def path_record(result: Result, view: View) -> dict[str, Any]:
+def path_record(result: Result, view: View) -> JsonObject:
     """One puzzle's path as JSON: where it came from, its status, how the path
     ended, its rating, the steps."""
     data = record_head(result)
@@ -101,7 +102,7 @@ def path_record(result: Result, view: View) -> dict[str, Any]:
     if path is None:
         reason = result.error or (result.outcome.reason if result.outcome else "")
         return {**data, "end": None, "reason": reason or None, "steps": None}
-    rating = rating_of(path) if not view.hint else None
+    rating = rating_of(path) if not path.hint else None
     hardest = path.hardest()
     data.update(
         {
@@ -156,7 +157,7 @@ def _line(result: Result, view: View) -> str:
     path = result.path
     if path is None:
         return "error"
-    rating = rating_of(path) if not view.hint else None
+    rating = rating_of(path) if not path.hint else None
     hardest = path.hardest()
     words = [path.end]
     if rating is not None:
@@ -231,7 +232,7 @@ def summary(path: SolvePath, view: View) -> str:
     if path.end == "stuck" and status == "multiple":
         said = "stuck, as it must be: the puzzle has several solutions"
     said += f" ({len(path.steps)} step{'s' if len(path.steps) != 1 else ''})"
-    rating = rating_of(path) if not view.hint else None
+    rating = rating_of(path) if not path.hint else None
     if rating is not None:
         said += f"; level {rating.level}, rating {rating.rating:g}"
         if rating.technique:
@@ -255,7 +256,7 @@ def _pictures(result: Result, view: View) -> list[str]:
     caption = caption_of(puzzle, view)
     if not view.each_step:
         marks = [tuple(bits(m)) for m in path.board.masks]
-        last = path.steps[-1] if view.hint and path.steps else None
+        last = path.steps[-1] if path.hint and path.steps else None
         if last is not None:
             return [step_picture(path, last, masks_before(path, len(path.steps) - 1), caption)]
         return [picture(puzzle, None, (), (), caption, pencil=marks)]

@@ -50,7 +50,7 @@ def render(results: list[Result], view: View) -> str:
         return PICTURE_BREAK.join(captions.result_picture(r, view) for r in results)
     if fmt == "fpuzzles":
         return "".join(link_line(r.outcome.puzzle if r.outcome else None) for r in results)
-    if view.explain:
+    if view.record == "explanation":
         return _explanations(results, view)
     if fmt in ("json", "jsonl"):
         return json_text([record(r, view) for r in results], view)

@@ -25,15 +25,15 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain, islice
-from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import IO, TYPE_CHECKING, NamedTuple, TypeVar
 
-from sudosat.core.errors import InputError, SolverTimeout
-from sudosat.reading.formats import NO_VARIANTS, Variants
+from sudosat.core.errors import InputError
 from sudosat.reading.inputs import Inputs
+from sudosat.reading.lines import NO_VARIANTS, Variants
 from sudosat.running.batch import FAILURES, Done, Settings, Summary, describe, work
-from sudosat.running.report import render_generated
+from sudosat.running.tasks import Generate, Task
 from sudosat.sat.deadline import deadline_after
 from sudosat.showing.records import Document
 from sudosat.showing.view import View
@@ -56,12 +56,11 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from sudosat.making import generator as making
-    from sudosat.making.generator import Asked, Generated
     from sudosat.running import shards
     from sudosat.running.shards import Shard
     from sudosat.system import pool
 else:
-    making = lazy("sudosat.making.generator")  # for `generate` alone
+    making = lazy("sudosat.making.generator")  # for `generate` alone: its chunk size
     pool = lazy("sudosat.system.pool")  # worker processes, for many puzzles
     shards = lazy("sudosat.running.shards")  # for --shard alone
 
@@ -197,14 +196,15 @@ class Plain:
         self.file.write(f"{text}\n")
 
 
-def view_for(fmt: str, out: Console | Plain, **shown: Any) -> View:
-    """What to show, with rich's view of the terminal (colours, width) for workers."""
-    return View(
-        fmt,
+def view_for(view: View, fmt: str, out: Console | Plain, many: bool) -> View:
+    """``view`` in ``fmt``, with rich's view of the terminal (colours, width) for workers."""
+    return replace(
+        view,
+        fmt=fmt,
+        many=many,
         color_system=out.color_system if fmt == "rich" else None,
         no_color=out.no_color,
         width=out.width,
-        **shown,
     )
 
 
@@ -212,15 +212,16 @@ def answer(
     paths: Iterable[str],
     reading: Reading,
     options: Options,
-    shown: dict[str, Any],
+    task: Task,
+    view: View,
     how: How,
     output: Output,
     formats: Formats = SOLVE_FORMATS,
 ) -> int:
-    """Solve (``shown`` may ask to rate, to explain, to count, to check, for
-    statistics) every puzzle of ``paths`` (``-``: stdin), write one record each in
-    order, sum up on stderr; the exit code. One puzzle whose input cannot be
-    read raises InputError; a run that cannot start, Usage."""
+    """Answer every puzzle of ``paths`` (``-``: stdin) with ``task`` (solve, rate,
+    explain, ...: :mod:`tasks`), write one record each in order as ``view`` shows
+    it, sum up on stderr; the exit code. One puzzle whose input cannot be read
+    raises InputError; a run that cannot start, Usage."""
     paths = tuple(paths) or ("-",)
     if paths == ("-",) and sys.stdin.isatty():
         raise Usage("give a PUZZLE file, or - to read one from stdin")
@@ -244,7 +245,8 @@ def answer(
     fmt = output.fmt or (formats.terminal if out.is_terminal else formats[1 if many else 2])
     if fmt == "rich":  # its width and colours as rich sees the stream
         out = output.console(output.out(), rich=True)
-    view = view_for(fmt, out, many=many, **shown)
+    asked = task.shaped(view)
+    view = view_for(asked, fmt, out, many)
     chunks = inputs.chunks()
     if how.shard is not None:
         chunks = how.shard.take(chunks)
@@ -253,47 +255,46 @@ def answer(
         ahead = list(islice(chunks, 2))
         workers = workers if len(ahead) > 1 else 1
         chunks = chain(ahead, chunks)
-    settings = Settings(options, view, how.front_end)
+    settings = Settings(options, task, view, how.front_end)
     tasks = ((chunk, settings) for chunk in chunks)
     summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe)
     if how.shard is not None and inputs.digest is not None:  # the inputs are read by now
-        settings_of = (reading, options, sorted(shown.items()), fmt)
+        settings_of = (reading, options, task, asked, fmt)
         how.shard.run = shards.run_of("solve", settings_of, inputs.digest.hexdigest())
     _end_shard(how.shard, fmt, summary, output)
     return exit_code(summary, how.fail_on if how.fail_on is not None else frozenset(FAIL_ON))
 
 
 def make(
-    asked: Asked,
+    task: Generate,
     seeds: range,
     jobs: int,
     output: Output,
     timeout: float | None = None,
-    shown: dict[str, Any] | None = None,
+    view: View | None = None,
     shard: Shard | None = None,
 ) -> int:
     """Make a puzzle from each seed (see :mod:`generator`; with ``shard``, of
-    its seeds), write them in order, and with ``timeout`` stop when it passes,
-    keeping the puzzles made whole (exit 5); the exit code. GenerationError
-    when what is asked cannot be made."""
+    its seeds), write them in order as ``view`` shows them, and with ``timeout``
+    stop when it passes, keeping the puzzles made whole (exit 5); the exit code.
+    GenerationError when what is asked cannot be made."""
+    shaped = task.shaped(view or View())
     if shard is not None:
-        shard.run = shards.run_of(
-            "generate", (asked, seeds, sorted((shown or {}).items()), output.fmt)
-        )
+        shard.run = shards.run_of("generate", (task.asked, seeds, shaped, output.fmt))
         seeds = shard.seeds(seeds)
     out = output.console(output.out())
     fmt = output.fmt or (GENERATE_FORMATS.terminal if out.is_terminal else GENERATE_FORMATS.many)
     if fmt == "rich":
         out = output.console(output.out(), rich=True)
-    view = view_for(fmt, out, many=len(seeds) > 1, generated=True, **(shown or {}))
+    seen = view_for(shaped, fmt, out, len(seeds) > 1)
     deadline = deadline_after(timeout)
     chunks = [
         seeds[i : i + making.GENERATE_CHUNK] for i in range(0, len(seeds), making.GENERATE_CHUNK)
     ]
-    tasks = [(list(chunk), asked, deadline, view) for chunk in chunks]
+    tasks = [(list(chunk), task, deadline, seen) for chunk in chunks]
     workers = jobs if len(tasks) > 1 else 1
     summary = _run_and_sum_up(
-        tasks, _make_chunk, view, workers, len(seeds) > 1, output, "making", _seeds_of
+        tasks, _make_chunk, seen, workers, len(seeds) > 1, output, "making", _seeds_of
     )
     _end_shard(shard, fmt, summary, output)
     if summary.stopped:
@@ -315,17 +316,21 @@ def _end_shard(shard: Shard | None, fmt: str, summary: Summary, output: Output) 
         _write(output.out(), shard.trailer(summary.puzzles) + "\n")
 
 
-def _make_chunk(task: tuple[list[int], Asked, float | None, View]) -> Done:
+Seeds = tuple[list[int], Generate, float | None, View]
+"""Some seeds to make puzzles of, the task, the run's deadline, the view."""
+
+
+def _make_chunk(chunk: Seeds) -> Done:
     """Some seeds' puzzles, rendered (in a worker, or in process)."""
-    seeds, asked, deadline, view = task
-    made, late = make_many(seeds, asked, deadline)
-    done = Done(render_generated(made, view), len(made), stopped=late)
+    seeds, task, deadline, view = chunk
+    made, late = task.make(seeds, deadline)
+    done = Done(task.render(made, view), len(made), stopped=late)
     done.statuses["made"] = len(made)
     return done
 
 
-def _seeds_of(task: tuple[list[int], Asked, float | None, View]) -> str:
-    seeds = task[0]
+def _seeds_of(chunk: Seeds) -> str:
+    seeds = chunk[0]
     return f"the puzzles of seeds {seeds[0]} to {seeds[-1]}"
 
 
@@ -481,31 +486,3 @@ def fail_on(value: str) -> frozenset[str]:
             f"unknown {', '.join(sorted(unknown))}; choose from {', '.join(FAIL_ON)}, all or never"
         )
     return frozenset(names)
-
-
-def make_many(
-    seeds: Iterable[int], asked: Asked, deadline: float | None = None
-) -> tuple[list[Generated], bool]:
-    """The puzzles of some seeds, in order, and whether ``deadline`` stopped the
-    work before the last (then the list holds those finished before it)."""
-    made: list[Generated] = []
-    for seed in seeds:
-        try:
-            if asked.variant != "classic":
-                from sudosat.making.variant_generator import make_variant  # deferred: the rules
-
-                made.append(make_variant(seed, asked, deadline))
-                continue
-            made.append(
-                making.generator(asked.rank).generate(
-                    seed,
-                    symmetry=asked.symmetry,
-                    clues=asked.clues,
-                    level=asked.level,
-                    alphabet=asked.symbols,
-                    deadline=deadline,
-                )
-            )
-        except SolverTimeout:
-            return made, True
-    return made, False

@@ -19,6 +19,7 @@ from itertools import islice
 from typing import Any
 
 from sudosat.core.errors import InputError, SolverError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import from_values
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle
@@ -184,7 +185,7 @@ def estimate(job: Job, send: Send) -> None:
             last = time.monotonic()
 
 
-def _sampled(logs: Sequence[float]) -> dict[str, Any]:
+def _sampled(logs: Sequence[float]) -> JsonObject:
     top = max(logs)
     scale = math.exp(top)
     values = [math.exp(x - top) for x in logs]
@@ -197,7 +198,7 @@ def _sampled(logs: Sequence[float]) -> dict[str, Any]:
     return _numbers(mean * scale, error * scale, n, max(low, 0.0) * scale, high * scale)
 
 
-def _numbers(value: float, error: float, samples: int, low: float, high: float) -> dict[str, Any]:
+def _numbers(value: float, error: float, samples: int, low: float, high: float) -> JsonObject:
     spread = 100 * 1.96 * error / value if value else 0.0
     return {
         "estimate": value,
@@ -300,8 +301,8 @@ def _title(name: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in name.split(" "))
 
 
-def _logical(board: Board, lines: list[str], valid: bool) -> dict[str, Any]:
-    cells: list[dict[str, Any]] = []
+def _logical(board: Board, lines: list[str], valid: bool) -> JsonObject:
+    cells: list[JsonObject] = []
     for cell, mask in enumerate(board.masks):
         placed = board.placed[cell]
         if placed:

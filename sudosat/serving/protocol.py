@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sudosat.core.errors import InputError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import bit, from_values
 from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.making.techniques import left_out
@@ -178,7 +179,7 @@ def page_job(request: Request) -> Job:
     return Job(request.command, puzzle, key=key, step=request.step)
 
 
-def _fpuzzles_data(payload: str) -> dict[str, Any]:
+def _fpuzzles_data(payload: str) -> JsonObject:
     """The f-puzzles object of a request's ``data``: lz-string base64, after
     anything up to ``?load=`` (a whole link works too)."""
     packed = payload.split("?load=", 1)[-1].strip()
@@ -197,7 +198,7 @@ def _fpuzzles_data(payload: str) -> dict[str, Any]:
     return found
 
 
-def _as_asked(data: dict[str, Any], every_cell: bool, marks_as_rules: bool) -> dict[str, Any]:
+def _as_asked(data: JsonObject, every_cell: bool, marks_as_rules: bool) -> JsonObject:
     """The f-puzzles object as a command reads it: the givens alone (typed digits and
     centre marks dropped), or every digit (as a given); ``marks_as_rules``: the
     centre marks replace the given marks where there are some (a path takes them
@@ -224,7 +225,7 @@ def _as_asked(data: dict[str, Any], every_cell: bool, marks_as_rules: bool) -> d
     return {**data, "grid": rows}
 
 
-def _marks(data: dict[str, Any], every_cell: bool) -> tuple[int, ...] | None:
+def _marks(data: JsonObject, every_cell: bool) -> tuple[int, ...] | None:
     """Each cell's candidates as the setter has them (see :attr:`Job.marks`)."""
     grid = data.get("grid")
     if not every_cell or not isinstance(grid, list):
@@ -285,7 +286,7 @@ def reply(nonce: int, kind: str, **fields: Any) -> str:
 
 def body(kind: str, **fields: Any) -> str:
     """A reply's text without its nonce: what the cache keeps (:func:`with_nonce`)."""
-    found: dict[str, Any] = {"type": kind}
+    found: JsonObject = {"type": kind}
     found.update(
         {k: _finite(v) for k, v in fields.items() if v is not None and not k.startswith("_")}
     )

@@ -25,7 +25,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from importlib.resources import files
-from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
@@ -34,6 +33,7 @@ from websockets.http11 import Request as HttpRequest
 from websockets.http11 import Response
 from websockets.typing import Origin
 
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.sat.limits import human, total_memory
 from sudosat.serving.protocol import (
@@ -122,7 +122,7 @@ class Answers:
         self.held += bytes_
         self._shrink()
 
-    def remember(self, puzzle: Puzzle, own: dict[str, Any]) -> None:
+    def remember(self, puzzle: Puzzle, own: JsonObject) -> None:
         """A true-candidates answer (its fields for the server, ``_masks`` and
         ``_witnesses``): which values each open cell may hold, and the solutions
         that witnessed them."""
@@ -353,9 +353,9 @@ class Server:
         job = replace(job, timeout=self.settings.timeout)
         if job.command == "truecandidates":
             job = self.answers.start(job)
-        last: list[tuple[str, str, dict[str, Any]]] = []
+        last: list[tuple[str, str, JsonObject]] = []
 
-        async def on_reply(kind: str, text: str, own: dict[str, Any]) -> None:
+        async def on_reply(kind: str, text: str, own: JsonObject) -> None:
             last[:] = [(kind, text, own)]
             await websocket.send(with_nonce(nonce, text))
 

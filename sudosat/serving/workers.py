@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
+from sudosat.core.jsonobject import JsonObject
 from sudosat.serving.protocol import Job, body
 from sudosat.system.process import rss
 
@@ -36,7 +37,7 @@ KEPT_RSS = 256 << 20
 DONE = "done"
 """A worker's word that the job's replies are all sent."""
 
-OnReply = Callable[[str, str, dict[str, Any]], Awaitable[None]]
+OnReply = Callable[[str, str, JsonObject], Awaitable[None]]
 """Called with each reply's ``type``, its text without the nonce (:func:`protocol.body`)
 and the fields kept for the server alone (named ``_...``), in order."""
 

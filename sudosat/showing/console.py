@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.notation import format_grid, symbols_of
 from sudosat.core.puzzle import Grid, Puzzle, differences
 from sudosat.showing.records import explanation_json
@@ -267,7 +268,7 @@ def explanation_text(found: Explanation) -> str:
     return "\n".join(lines + explanation_lines(found)) + "\n"
 
 
-def solver_tables(listing: list[dict[str, Any]]) -> list[Table]:
+def solver_tables(listing: list[JsonObject]) -> list[Table]:
     """``sudosat solvers`` on a terminal: PySAT's solvers, then the programs."""
     from rich.table import Table  # deferred: only this command draws tables
 

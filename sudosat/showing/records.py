@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.notation import format_line
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.showing.text import clue_text, differ, part_text, puzzle_line, rule_statements
@@ -56,7 +57,7 @@ STATS_FIELDS = (
 )
 
 
-def record_head(result: Result) -> dict[str, Any]:
+def record_head(result: Result) -> JsonObject:
     """What every record of a puzzle starts with: where it came from, the puzzle as
     given with its rules, the status."""
     return {
@@ -69,11 +70,11 @@ def record_head(result: Result) -> dict[str, Any]:
     }
 
 
-def record(result: Result, view: View) -> dict[str, Any]:
+def record(result: Result, view: View) -> JsonObject:
     """The JSON object of one puzzle: the one schema of json, jsonl and csv."""
     outcome = result.outcome
     solutions = [format_line(outcome.puzzle, g) for g in outcome.solutions] if outcome else []
-    data: dict[str, Any] = {
+    data: JsonObject = {
         "source": result.source,
         "line": result.line,
         "name": result.name or None,
@@ -96,9 +97,9 @@ def record(result: Result, view: View) -> dict[str, Any]:
         check = result.check or Check(NO_EXPECTATION)
         data.update(expected=check.expected, expected_count=check.expected_count)
         data["check"] = check.verdict
-    if view.rate:
+    if view.record == "rating":
         data.update(result.rating.as_dict() if result.rating else RATING_NONE)
-    if view.estimate is not None:
+    if view.record == "estimate":
         data["estimate"] = result.estimate.as_dict() if result.estimate else None
     if view.stats and outcome is not None:
         data["stats"] = outcome.stats.as_dict()
@@ -114,15 +115,15 @@ CANDIDATE_FIELDS = (
 
 def csv_header(view: View) -> str:
     fields: tuple[str, ...] | list[str] = csv_fields(view)
-    if view.generated or view.candidates:
-        fields = GENERATED_FIELDS if view.generated else CANDIDATE_FIELDS
+    if view.record in ("generated", "candidates"):
+        fields = GENERATED_FIELDS if view.record == "generated" else CANDIDATE_FIELDS
     return ",".join(fields) + "\n"  # plain names: nothing to quote
 
 
 def csv_fields(view: View) -> list[str]:
-    extra = (CHECK_FIELDS if view.check else ()) + (RATE_FIELDS if view.rate else ())
+    extra = (CHECK_FIELDS if view.check else ()) + (RATE_FIELDS if view.record == "rating" else ())
     extra += STATS_FIELDS if view.stats else ()
-    extra += ESTIMATE_FIELDS if view.estimate is not None else ()
+    extra += ESTIMATE_FIELDS if view.record == "estimate" else ()
     return [*CSV_FIELDS, *extra]
 
 
@@ -145,7 +146,7 @@ def csv_value(value: Any) -> Any:
     return str(value).lower() if isinstance(value, bool) else value
 
 
-def json_text(records: list[dict[str, Any]], view: View) -> str:
+def json_text(records: list[JsonObject], view: View) -> str:
     """Records as jsonl (a line each), or as json: one puzzle indented, many as the
     list's items, joined (:class:`Document` adds the brackets)."""
     if view.fmt == "jsonl":
@@ -214,7 +215,7 @@ class Document:
 GENERATED_FIELDS = ("puzzle", "solution", "clues", "seed", "rating", "level")
 
 
-def generated_record(made: Generated) -> dict[str, Any]:
+def generated_record(made: Generated) -> JsonObject:
     """The JSON object of a generated puzzle."""
     return {
         "puzzle": puzzle_line(made.puzzle),
@@ -228,7 +229,7 @@ def generated_record(made: Generated) -> dict[str, Any]:
     }
 
 
-def explanation_json(found: Explanation) -> dict[str, Any]:
+def explanation_json(found: Explanation) -> JsonObject:
     """The JSON object of an explanation (null where a field does not apply)."""
     outcome, p = found.outcome, found.outcome.puzzle
     fill = found.best_fill
@@ -258,9 +259,9 @@ def _parts_text(puzzle: Puzzle, parts: list[Any] | None) -> list[str] | None:
     return None if parts is None else [part_text(puzzle, part) for part in parts]
 
 
-def explanation_record(result: Result) -> dict[str, Any]:
+def explanation_record(result: Result) -> JsonObject:
     """One puzzle's explanation as JSON: where it came from, then what explains it."""
-    data: dict[str, Any] = {
+    data: JsonObject = {
         "source": result.source,
         "line": result.line,
         "name": result.name or None,

@@ -105,7 +105,7 @@ def drawn_note(result: Result) -> str | None:
 
 
 def _said(result: Result, view: View) -> str | None:
-    if result.outcome is None and (view.explain or view.fmt == "fpuzzles"):
+    if result.outcome is None and (view.record == "explanation" or view.fmt == "fpuzzles"):
         return f"Error: {result.error}"  # beside explain's json record, a link's "error"
     if view.fmt not in ("line", "grid"):
         return None
@@ -152,7 +152,7 @@ def line_of(result: Result, view: View) -> str:
         return f"{found.estimate:.6g}"
     if view.count:
         return f"{len(outcome.solutions)}" + ("" if outcome.exhausted else "+")
-    if view.rate:
+    if view.record == "rating":
         rating = result.rating
         return f"{rating.level} {rating.rating:g}" if rating else str(outcome.status)
     if outcome.status in (Status.UNIQUE, Status.SOLVED):

@@ -94,39 +94,19 @@ class View:
     fmt: str = "line"
     many: bool = False
     """Several puzzles (a header per puzzle in grid and rich, a list in json)."""
+    record: str = "solution"
+    """The kind of record: ``solution``, ``rating``, ``estimate``, ``explanation``,
+    ``candidates``, ``path`` or ``generated`` (the task's, :mod:`running.tasks`)."""
     count: bool = False
+    """Line and rich: the number of solutions (``N+``: at least), not the status."""
     check: bool = False
+    """The ``--check`` verdict's columns."""
     stats: bool = False
-    rate: bool = False
-    """Add each unique puzzle's rating and level (``sudosat rate``)."""
-    explain: bool = False
-    """Explain each puzzle's answer (``sudosat explain``)."""
-    candidates: bool = False
-    """Each puzzle's true candidates (``sudosat candidates``)."""
-    count_each: int | None = None
-    """Candidates: count, up to this many, the solutions holding each one."""
-    estimate: tuple[float, float, str, int] | None = None
-    """Estimate each puzzle's number of solutions: (epsilon, delta, method, seed)."""
-    steps: bool = False
-    """Each puzzle's logical solve path (``sudosat steps``)."""
-    hint: bool = False
-    """Steps: the next step only."""
-    bifurcation: int = 0
-    """Steps: guesses may go this deep when no technique applies (0: none)."""
-    marks: tuple[str, str] | None = None
-    """Steps: pencil marks to start from: (their source's name, their text)."""
+    """The solver's statistics."""
     show_grid: bool = False
     """Steps: the pencil marks before the first step and after the last."""
     each_step: bool = False
     """Steps, pictures: one per step."""
-    rate_by: str = "path"
-    without: frozenset[str] = frozenset()
-    """Techniques the path leaves out (``--without``: whole families)."""
-    """Rate: by the logical path, or by ``search`` (classic: propagation, then conflicts)."""
-    generated: bool = False
-    """Records of generated puzzles (``sudosat generate``)."""
-    certify: str | None = None
-    """Solve: write each puzzle's certificate in a folder of this one."""
     color_system: str | None = None
     """For rich: what the terminal takes (None: no styles), as rich's Console says."""
     no_color: bool = False

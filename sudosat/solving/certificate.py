@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 from pysat.solvers import Solver
 
 from sudosat.core.errors import InputError, SolverError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import from_values
 from sudosat.core.notation import format_grid
 from sudosat.core.puzzle import Grid, Puzzle, rank_for_cells, verify
@@ -453,7 +454,7 @@ class Claim:
     SHA-256 from the manifest."""
 
     @classmethod
-    def of(cls, manifest: dict[str, Any]) -> Claim:
+    def of(cls, manifest: JsonObject) -> Claim:
         """The claim of a manifest; Refused, saying what is wrong with it."""
         claim, hashes = manifest.get("claim"), manifest.get("sha256")
         if not isinstance(claim, dict):
@@ -490,7 +491,7 @@ def _names(*names: Any) -> bool:
     return all(isinstance(name, str) and name for name in names)
 
 
-def _named(claim: dict[str, Any], key: str) -> str:
+def _named(claim: JsonObject, key: str) -> str:
     """The file a claim names under ``key``; Refused when it names none."""
     name = claim.get(key)
     if not _names(name):
@@ -602,7 +603,7 @@ def _done(verdict: Verdict, start: float) -> Verdict:
     return verdict
 
 
-def _manifest(folder: Path) -> dict[str, Any]:
+def _manifest(folder: Path) -> JsonObject:
     """The manifest; NotACertificate when there is none to read (bad input, exit 2)."""
     path = folder / "manifest.json"
     try:

@@ -46,6 +46,7 @@ from typing import Any
 from pysat.solvers import Minicard
 
 from sudosat.core.errors import SolverError, SolverTimeout
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.sat.cnf import Cnf
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
@@ -114,7 +115,7 @@ class Estimate:
         """Time ran out while counting: ``low`` solutions found, no upper bound."""
         return math.isinf(self.high)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         return {
             "estimate": int(self.estimate) if self.exact else self.estimate,
             "low": int(self.low) if self.exact else self.low,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 from sudosat.core.errors import SolverError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Clash, Grid, Puzzle, cell_name, verify
 from sudosat.sat.cnf import Encoding
 
@@ -51,7 +51,7 @@ class Stats:
     families: dict[str, int] | None = None
     """A variant's clause families and how many clauses each has."""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         return dict(vars(self))
 
     def add_search(self, known: dict[str, int]) -> None:

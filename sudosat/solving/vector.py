@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from sudosat.core.errors import SolverError
 from sudosat.core.puzzle import Grid, Puzzle, unit_index, units
-from sudosat.reading.formats import NOT_A_CELL
+from sudosat.reading.cells import NOT_A_CELL
 from sudosat.sat.cnf import cell_literals
 from sudosat.solving.engine import Options, batch_engine, uses_batch_engine
 from sudosat.solving.fast import GroupList

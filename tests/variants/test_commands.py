@@ -224,7 +224,7 @@ def test_a_broken_link_and_pencil_marks(tmp_path: Path, run: Run) -> None:
 
 
 def _filled() -> Any:
-    from sudosat.reading.formats import Variants
+    from sudosat.reading.lines import Variants
 
     return Variants((), True)
 

@@ -8,9 +8,10 @@ backend must accept clauses after a solve (non-incremental ones rebuild).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sudosat.core.errors import SolverError
+from sudosat.core.jsonobject import JsonObject
 from sudosat.sat.solvers.base import DEFAULT_SOLVER, SatSolver
 
 # The backends are imported where first used: a run that never starts a solver
@@ -94,13 +95,13 @@ def command_spec(command: str) -> SolverSpec:
     return SolverSpec(program.name, program)
 
 
-def installed_solvers() -> list[dict[str, Any]]:
+def installed_solvers() -> list[JsonObject]:
     """What this installation can run, as ``sudosat solvers`` lists it: PySAT's
     solvers (in process), then the solver programs sudosat knows, found or not."""
     from sudosat.sat.solvers.external import external_programs
     from sudosat.sat.solvers.pysat_backend import pysat_solvers
 
-    listing: list[dict[str, Any]] = [
+    listing: list[JsonObject] = [
         {
             "name": i.name,
             "kind": "pysat",

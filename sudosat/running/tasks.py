@@ -1,0 +1,393 @@
+"""What a command asks of each puzzle: one typed task per mode.
+
+A :class:`Task` answers one puzzle (:meth:`Task.answer`, a :class:`Result`),
+renders a chunk of results in a view's format (:meth:`Task.render`) and says
+what goes to stderr (:meth:`Task.note`). ``solve`` runs :class:`Solve` (or
+:class:`Estimate`), ``rate`` :class:`Rate`, ``explain`` :class:`Explain`,
+``candidates`` :class:`Candidates`, ``steps`` :class:`Steps`; ``generate``
+makes puzzles from seeds with :class:`Generate`. :class:`Certified` wraps any
+of the first five to write each answer's certificate.
+
+A new mode is one class here and the command that builds it; :mod:`batch`
+runs any task the same way, and :class:`View` keeps only how it is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from sudosat.core.errors import InputError, SolverError, SolverTimeout
+from sudosat.core.puzzle import Puzzle
+from sudosat.running.report import render, render_generated
+from sudosat.sat.deadline import deadline_after, remaining
+from sudosat.showing.text import note
+from sudosat.showing.view import Result, View
+from sudosat.solving.engine import Options, solve_or_error
+from sudosat.solving.fast import NAME as ENGINE
+from sudosat.solving.outcome import Outcome, Status, status_of
+
+if TYPE_CHECKING:
+    from sudosat.making.generator import Asked, Generated
+    from sudosat.making.rating import Rating
+
+ANSWERS = frozenset({Status.UNIQUE, Status.NONE, Status.MULTIPLE})
+"""Outcomes a certificate proves: an answer the engine gave, not a timeout or an error."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a puzzle came from: its file, line, text as given, and name."""
+
+    source: str
+    line: int
+    text: str
+    name: str = ""
+
+    def result(self, outcome: Outcome | None, error: str = "") -> Result:
+        return Result(self.source, self.line, self.text, outcome, error, name=self.name)
+
+    def failed(self, puzzle: Puzzle, reason: str, status: Status = Status.ERROR) -> Result:
+        """A record saying why there is no answer; the batch goes on."""
+        return self.result(Outcome(puzzle, status, reason=reason))
+
+    def folder(self, root: str) -> Path:
+        """The folder of this puzzle's certificate: its file's name and its line."""
+        stem = "stdin" if self.source in ("-", "<stdin>") else Path(self.source).name
+        return Path(root) / f"{stem}-{self.line}"
+
+
+class Task:
+    """One mode: how a puzzle is answered, and how its answers are shown."""
+
+    record: ClassVar[str] = "solution"
+    """The kind of record its answers make (:attr:`View.record`)."""
+    front_end: ClassVar[bool] = False
+    """The batch front end (:mod:`vector`) may answer for it."""
+    certifies: ClassVar[frozenset[Status]] = ANSWERS
+    """The outcomes :class:`Certified` writes a certificate for."""
+
+    def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
+        raise NotImplementedError
+
+    def shaped(self, view: View) -> View:
+        """``view`` with this task's kind of record."""
+        return replace(view, record=self.record)
+
+    def render(self, results: list[Result], view: View) -> str:
+        return render(results, view)
+
+    def note(self, result: Result, view: View) -> str | None:
+        return note(result, view)
+
+
+@dataclass(frozen=True)
+class Solve(Task):
+    """``sudosat solve``: the solutions, checked against what the input expects
+    (``check``)."""
+
+    check: bool = False
+    front_end: ClassVar[bool] = True
+
+    def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
+        return place.result(solve_or_error(puzzle, options))
+
+    def shaped(self, view: View) -> View:
+        return replace(view, record=self.record, check=self.check)
+
+
+@dataclass(frozen=True)
+class Rate(Task):
+    """``sudosat rate``: each unique puzzle's rating, by its logical path or by
+    the engine's ``search``, ``without`` the technique families named."""
+
+    by: str = "path"
+    without: frozenset[str] = frozenset()
+    record: ClassVar[str] = "rating"
+
+    def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
+        deadline = deadline_after(options.timeout)
+        outcome = solve_or_error(puzzle, options)
+        found = place.result(outcome)
+        if outcome.status == Status.UNIQUE:
+            try:
+                found.rating = self.rating(puzzle, outcome, remaining(deadline))
+            except SolverTimeout:
+                outcome.status = Status.TIMEOUT
+                outcome.reason = f"no rating within {options.timeout:g} s"
+        return found
+
+    def rating(self, puzzle: Puzzle, outcome: Outcome, timeout: float | None) -> Rating:
+        """By the logical path up to 36x36; past that, and ``by`` search, by the
+        engine's search (its own, when it found the answer)."""
+        if self.by == "path":
+            from sudosat.making.path import PATH_LARGEST, rate_by_path  # deferred: rate alone
+
+            if puzzle.size <= PATH_LARGEST:
+                return rate_by_path(puzzle, outcome.solutions[0], timeout, self.without)
+        from sudosat.making import rating  # deferred: rate alone
+
+        return rating.rate(puzzle, outcome if outcome.solver == ENGINE else None, timeout)
+
+
+@dataclass(frozen=True)
+class Explain(Task):
+    """``sudosat explain``: why a puzzle has no solution, or several, or how hard it is."""
+
+    record: ClassVar[str] = "explanation"
+    certifies: ClassVar[frozenset[Status]] = frozenset({Status.NONE})
+
+    def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
+        from sudosat.making.explain import explain  # deferred: PySAT's RC2
+
+        try:
+            found = explain(puzzle, options.timeout)
+        except SolverError as err:
+            return place.failed(puzzle, str(err))
+        result = place.result(found.outcome)
+        result.explanation = found
+        return result
+
+
+@dataclass(frozen=True)
+class Candidates(Task):
+    """``sudosat candidates``: each puzzle's true candidates; with ``count_each``,
+    the solutions holding each one, counted up to it."""
+
+    count_each: int | None = None
+    record: ClassVar[str] = "candidates"
+
+    def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
+        from sudosat.making.candidates import candidates  # deferred: the workbench
+
+        try:
+            found = candidates(puzzle, count_each=self.count_each, timeout=options.timeout)
+        except SolverError as err:
+            return place.failed(puzzle, str(err))
+        result = place.result(found.outcome)
+        result.candidates = found
+        return result
+
+    def render(self, results: list[Result], view: View) -> str:
+        from sudosat.running import marks  # deferred: candidates alone
+
+        return marks.render_candidates(results, view, counted=self.count_each is not None)
+
+    def note(self, result: Result, view: View) -> str | None:
+        from sudosat.running import marks  # deferred: candidates alone
+
+        return marks.candidates_note(result, view)
+
+
+@dataclass(frozen=True)
+class Steps(Task):
+    """``sudosat steps``: each puzzle's logical path (or its next step, ``hint``),
+    guessing up to ``bifurcation`` deep, from pencil ``marks`` (their source's
+    name, their text), ``without`` the technique families named."""
+
+    hint: bool = False
+    bifurcation: int = 0
+    marks: tuple[str, str] | None = None
+    without: frozenset[str] = frozenset()
+    record: ClassVar[str] = "path"
+
+    def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
+        from sudosat.making.path import MarksError, logical_path  # deferred: steps alone
+        from sudosat.reading.pencil import read_marks
+
+        try:
+            marks = read_marks(self.marks[1], self.marks[0], puzzle) if self.marks else None
+            found = logical_path(
+                puzzle,
+                bifurcation=self.bifurcation,
+                marks=marks,
+                hint=self.hint,
+                timeout=options.timeout,
+                without=self.without,
+            )
+        except (MarksError, InputError) as err:
+            return place.result(None, str(err))
+        except SolverError as err:
+            return place.failed(puzzle, str(err))
+        result = place.result(found.outcome)
+        result.path = found
+        return result
+
+    def render(self, results: list[Result], view: View) -> str:
+        from sudosat.running import paths  # deferred: steps alone
+
+        return paths.render_steps(results, view)
+
+    def note(self, result: Result, view: View) -> str | None:
+        from sudosat.running import paths  # deferred: steps alone
+
+        return paths.steps_note(result, view)
+
+
+@dataclass(frozen=True)
+class Estimate(Task):
+    """``solve --estimate``: each puzzle's number of solutions, exact when small,
+    else within ``epsilon`` with confidence ``1 - delta``."""
+
+    epsilon: float = 0.8
+    delta: float = 0.2
+    method: str = "auto"
+    seed: int = 1
+    record: ClassVar[str] = "estimate"
+
+    def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
+        from sudosat.solving.estimate import estimate  # deferred: --estimate alone
+
+        timeout = options.timeout
+        try:
+            found = estimate(
+                puzzle,
+                epsilon=self.epsilon,
+                delta=self.delta,
+                method=self.method,
+                seed=self.seed,
+                timeout=timeout,
+            )
+        except SolverTimeout as err:
+            return place.failed(puzzle, f"no count within {timeout:g} s ({err})", Status.TIMEOUT)
+        except SolverError as err:
+            return place.failed(puzzle, str(err))
+        status = status_of(int(found.estimate), True) if found.exact else Status.MULTIPLE
+        outcome = Outcome(
+            puzzle, status, list(found.solutions), exhausted=found.exact, solver="minicard"
+        )
+        outcome.stats.time, outcome.stats.solves = found.time, found.solves
+        if not found.converged:
+            late = "while counting" if found.at_least else "before the interval narrowed"
+            outcome.status, outcome.reason = Status.TIMEOUT, f"out of time {late}"
+        result = place.result(outcome)
+        result.estimate = found
+        return result
+
+
+@dataclass(frozen=True)
+class Certified(Task):
+    """Any task, with each answer's certificate written in a folder of ``root``
+    (named by :meth:`Place.folder`); an answer the certificate does not prove
+    becomes an error."""
+
+    task: Task
+    root: str
+
+    @property
+    def record(self) -> str:  # type: ignore[override]
+        return self.task.record
+
+    def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
+        result = self.task.answer(puzzle, place, options)
+        outcome = result.outcome
+        if outcome is None or outcome.status not in self.task.certifies:
+            return result
+        folder = place.folder(self.root)
+        if result.candidates is not None:
+            _certified_candidates(puzzle, result, folder)
+        else:
+            _certified(puzzle, outcome, options, folder)
+        return result
+
+    def shaped(self, view: View) -> View:
+        return self.task.shaped(view)
+
+    def render(self, results: list[Result], view: View) -> str:
+        return self.task.render(results, view)
+
+    def note(self, result: Result, view: View) -> str | None:
+        return self.task.note(result, view)
+
+
+def _certified(puzzle: Puzzle, outcome: Outcome, options: Options, folder: Path) -> None:
+    """Write the puzzle's certificate, its proof from the solver program asked for,
+    if one, else from CaDiCaL in process; an outcome it does not prove becomes an
+    error."""
+    from sudosat.solving.certificate import certify  # deferred: --certify alone
+
+    spec = options.solver
+    try:
+        if spec is not None and spec.members:
+            raise SolverError("a portfolio writes no one proof: certify with one solver")
+        program = spec.program if spec is not None else None
+        found = certify(puzzle, options.max_solutions, program, options.timeout)
+    except SolverTimeout as err:
+        outcome.status, outcome.reason = Status.TIMEOUT, f"no certificate: {err}"
+        return
+    except SolverError as err:
+        outcome.status, outcome.reason = Status.ERROR, f"no certificate: {err}"
+        return
+    if len(found.solutions) != len(outcome.solutions):
+        outcome.status = Status.ERROR
+        outcome.reason = f"the proof-logging solver finds it {found.status}: no certificate"
+        return
+    _written(found, outcome, folder)
+
+
+def _certified_candidates(puzzle: Puzzle, result: Result, folder: Path) -> None:
+    """Write the certificate of a puzzle's candidates (every value decided)."""
+    from sudosat.solving.certificate import certify_candidates  # deferred: --certify alone
+
+    found = result.candidates
+    assert found is not None
+    marks = found.marks or tuple(() for _ in range(puzzle.size**2))
+    try:
+        _written(certify_candidates(puzzle, marks), found.outcome, folder)
+    except ValueError as err:  # the proof-logging solver disagrees: no certificate
+        found.outcome.status, found.outcome.reason = Status.ERROR, f"no certificate: {err}"
+
+
+def _written(found: object, outcome: Outcome, folder: Path) -> None:
+    """A certificate written to ``folder``; a failure makes the outcome an error."""
+    from sudosat.solving.certificate import Certificate, write  # deferred: --certify alone
+
+    assert isinstance(found, Certificate)
+    try:
+        write(found, folder)
+    except OSError as err:
+        outcome.status = Status.ERROR
+        outcome.reason = f"cannot write the certificate {folder}: {err.strerror}"
+
+
+@dataclass(frozen=True)
+class Generate:
+    """``sudosat generate``: a puzzle made from each seed as ``asked``."""
+
+    asked: Asked
+    record: ClassVar[str] = "generated"
+
+    def make(self, seeds: list[int], deadline: float | None) -> tuple[list[Generated], bool]:
+        """The puzzles of ``seeds``, in order, and whether ``deadline`` stopped the
+        work before the last (then the list holds those finished before it)."""
+        made: list[Generated] = []
+        asked = self.asked
+        for seed in seeds:
+            try:
+                if asked.variant != "classic":
+                    from sudosat.making.variant_generator import make_variant  # deferred
+
+                    made.append(make_variant(seed, asked, deadline))
+                    continue
+                from sudosat.making import generator  # deferred: generate alone
+
+                made.append(
+                    generator.generator(asked.rank).generate(
+                        seed,
+                        symmetry=asked.symmetry,
+                        clues=asked.clues,
+                        level=asked.level,
+                        alphabet=asked.symbols,
+                        deadline=deadline,
+                    )
+                )
+            except SolverTimeout:
+                return made, True
+        return made, False
+
+    def shaped(self, view: View) -> View:
+        return replace(view, record=self.record)
+
+    def render(self, made: list[Generated], view: View) -> str:
+        return render_generated(made, view)
