@@ -14,8 +14,9 @@ from click.core import ParameterSource
 
 from sudosat.core.errors import AmbiguousInput, InputError, SolverError, printable
 from sudosat.core.puzzle import Puzzle
+from sudosat.reading.chunks import MAX_WHOLE
 from sudosat.reading.formats import is_content
-from sudosat.reading.inputs import MAX_WHOLE, read_file, read_source
+from sudosat.reading.inputs import read_file, read_source
 from sudosat.reading.lines import Variants
 from sudosat.reading.ruletext import Statements, from_option, split
 from sudosat.running import runner

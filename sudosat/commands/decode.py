@@ -18,7 +18,8 @@ from sudosat.commands.common import (
 )
 from sudosat.core.errors import InputError, SolverError
 from sudosat.core.notation import format_line
-from sudosat.reading.inputs import MAX_WHOLE, read_source
+from sudosat.reading.chunks import MAX_WHOLE
+from sudosat.reading.inputs import read_source
 from sudosat.running import runner
 from sudosat.running.report import render
 from sudosat.running.runner import Reading

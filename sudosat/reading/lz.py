@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 LIMIT = 8 * 1024 * 1024
 """The most characters a payload may decompress to: the size of a whole puzzle
-(:data:`inputs.MAX_WHOLE`). Each code can stand for a word one longer than
+(:data:`chunks.MAX_WHOLE`). Each code can stand for a word one longer than
 the last, so the output grows with the square of the input: a 45 KB link can
 stand for gigabytes. It is counted while it is decoded."""
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from sudosat.core.errors import InputError
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.cells import NUMBERS, Row
-from sudosat.reading.inputs import Chunk, Entry
+from sudosat.reading.chunks import Chunk, Entry
 from sudosat.reading.lines import LineReader
 from sudosat.running.tasks import Place, Solve, Task
 from sudosat.sat.limits import TooBig

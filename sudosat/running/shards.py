@@ -27,7 +27,7 @@ from itertools import islice
 from typing import IO, Any
 
 from sudosat.core.errors import InputError, printable
-from sudosat.reading.inputs import Chunk
+from sudosat.reading.chunks import Chunk
 
 Opener = Callable[[str], IO[bytes]]
 """How a shard output is opened (as bytes), given its path."""
