@@ -143,6 +143,8 @@ def test_a_killer_link_loads_only_the_killer_rule(tmp_path: Path) -> None:
     assert code == 0 and rules == {
         "sudosat.rules.base",
         "sudosat.rules.index",
+        "sudosat.rules.kinds",  # a group rule
+        "sudosat.rules.where",
         "sudosat.rules.killer",
         "sudosat.rules.diagonals",  # the killer's "no repeats" check
     }

@@ -12,14 +12,13 @@ from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import (
-    Rule,
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.where import (
     Where,
     fpuzzles_cells,
     joined,
     lines_of,
     read_text_cells,
-    rule,
     stepped,
     touching,
 )

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import LineRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import LineRule
 from sudosat.sat.arith import cell_int, less
 from sudosat.sat.builder import Builder
 

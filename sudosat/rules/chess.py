@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import FlagRule, neighbours, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import FlagRule
+from sudosat.rules.where import neighbours
 from sudosat.sat.builder import Builder
 
 KNIGHT = ((1, 2), (2, 1), (1, -2), (2, -1))

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import FlagRule, Rule, Where, rule
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.kinds import FlagRule
+from sudosat.rules.where import Where
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import FlagRule, rule
+from sudosat.rules.base import rule
 from sudosat.rules.diagonals import repeated
+from sudosat.rules.kinds import FlagRule
 from sudosat.sat.builder import Builder
 
 

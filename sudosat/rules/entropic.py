@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import GroupRule, LineRule, Where, close_pairs, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import GroupRule, LineRule
+from sudosat.rules.where import Where, close_pairs
 from sudosat.sat.builder import Builder
 
 

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import GroupRule, Where, rule
+from sudosat.rules.base import rule
 from sudosat.rules.diagonals import repeated
+from sudosat.rules.kinds import GroupRule
+from sudosat.rules.where import Where
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:

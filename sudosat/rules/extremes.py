@@ -9,7 +9,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import ORTHOGONAL, CellRule, Rule, neighbours, rule
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.kinds import CellRule
+from sudosat.rules.where import ORTHOGONAL, neighbours
 from sudosat.sat.arith import cell_int, less
 from sudosat.sat.builder import Builder
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import GroupRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import GroupRule
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:

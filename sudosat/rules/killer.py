@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.masks import from_values, has
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import GroupRule, Rule, Where, cell_list, rule
+from sudosat.rules.base import Rule, rule
 from sudosat.rules.diagonals import repeated
+from sudosat.rules.kinds import GroupRule
+from sudosat.rules.where import Where, cell_list
 from sudosat.sat.arith import (
     cell_int,
     complement,

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import GroupRule, PairRule, Where, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import GroupRule, PairRule
+from sudosat.rules.where import Where
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:

@@ -9,7 +9,8 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import CELL, Rule, Where, fpuzzles_cells, read_text_cells, rule
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.where import CELL, Where, fpuzzles_cells, read_text_cells
 from sudosat.sat.arith import sum_equals
 from sudosat.sat.builder import Builder
 

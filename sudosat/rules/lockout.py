@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import SpacedLine, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import SpacedLine
 from sudosat.sat.arith import apart, cell_int, less
 from sudosat.sat.builder import Builder
 

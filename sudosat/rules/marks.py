@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import CellRule, Rule, Where, read_text_cells, rule
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.kinds import CellRule
+from sudosat.rules.where import Where, read_text_cells
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import LineRule, close_pairs, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import LineRule
+from sudosat.rules.where import close_pairs
 from sudosat.sat.builder import Builder
 
 

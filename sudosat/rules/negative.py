@@ -18,8 +18,10 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import FlagRule, Rule, Where, adjacent_pairs, rule
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.kinds import FlagRule
 from sudosat.rules.kropki import Difference, Ratio
+from sudosat.rules.where import Where, adjacent_pairs
 from sudosat.rules.xv import XV
 from sudosat.sat.builder import Builder, Lit
 

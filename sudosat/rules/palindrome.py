@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import LineRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import LineRule
 from sudosat.sat.builder import Builder
 
 

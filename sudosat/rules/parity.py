@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import CellRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import CellRule
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:

@@ -10,15 +10,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import (
-    Rule,
-    Where,
-    cell_list,
-    fpuzzles_cells,
-    read_text_cells,
-    rule,
-    text_cells,
-)
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.where import Where, cell_list, fpuzzles_cells, read_text_cells, text_cells
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:

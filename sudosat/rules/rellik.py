@@ -9,8 +9,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import GroupRule, Where, cell_list, rule
+from sudosat.rules.base import rule
 from sudosat.rules.diagonals import repeated
+from sudosat.rules.kinds import GroupRule
+from sudosat.rules.where import Where, cell_list
 from sudosat.sat.arith import distinct
 from sudosat.sat.builder import Builder
 

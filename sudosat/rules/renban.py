@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import GroupRule, LineRule, Where, rule
+from sudosat.rules.base import rule
 from sudosat.rules.diagonals import repeated
+from sudosat.rules.kinds import GroupRule, LineRule
+from sudosat.rules.where import Where
 from sudosat.sat.arith import distinct, holdable, one_of_sets
 from sudosat.sat.builder import Builder
 

@@ -10,7 +10,8 @@ from typing import ClassVar
 from pysat.card import CardEnc, EncType
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import OutsideRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import OutsideRule
 from sudosat.sat.arith import Int, cell_int, less
 from sudosat.sat.builder import Builder
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import FlagRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import FlagRule
 from sudosat.sat.builder import Builder
 
 

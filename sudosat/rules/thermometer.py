@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import LineRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import LineRule
 from sudosat.sat.arith import cell_int, less
 from sudosat.sat.builder import Builder
 

@@ -10,7 +10,9 @@ from itertools import pairwise
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import Rule, SpacedLine, Where, read_text_cells, rule
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.kinds import SpacedLine
+from sudosat.rules.where import Where, read_text_cells
 from sudosat.sat.arith import apart
 from sudosat.sat.builder import Builder
 

@@ -9,7 +9,8 @@ from functools import cache
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import OutsideRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import OutsideRule
 from sudosat.sat.arith import distinct_sum, masked_sum, subset_sums
 from sudosat.sat.builder import Builder
 

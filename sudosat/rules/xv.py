@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import PairRule, Rule, Where, fpuzzles_cells, read_text_cells, rule
+from sudosat.rules.base import Rule, rule
+from sudosat.rules.kinds import PairRule
+from sudosat.rules.where import Where, fpuzzles_cells, read_text_cells
 from sudosat.sat.builder import Builder
 
 if TYPE_CHECKING:

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import LineRule, rule
+from sudosat.rules.base import rule
+from sudosat.rules.kinds import LineRule
 from sudosat.sat.arith import add, cell_int, equal
 from sudosat.sat.builder import Builder
 

@@ -25,7 +25,8 @@ from sudosat.making.shapes import random_grid
 from sudosat.reading.fpuzzles import link, read, write
 from sudosat.reading.ruletext import statement
 from sudosat.rules import Rule, Rules
-from sudosat.rules.base import NoField, Where
+from sudosat.rules.base import NoField
+from sudosat.rules.where import Where
 from sudosat.sat.cnf import Encoding
 from sudosat.showing.pictures import Pen, picture
 

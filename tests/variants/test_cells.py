@@ -8,12 +8,12 @@ import pytest
 
 from sudosat.core.puzzle import Layout
 from sudosat.rules import Rule
-from sudosat.rules.base import Where
 from sudosat.rules.clone import Clone
 from sudosat.rules.extremes import Maximum, Minimum
 from sudosat.rules.little_killer import LittleKiller, walk
 from sudosat.rules.parity import Even, Odd
 from sudosat.rules.quadruple import Quadruple
+from sudosat.rules.where import Where
 
 from .harness import built, check_rule, solution
 from .shapes import orthogonal

@@ -19,7 +19,7 @@ from sudosat.core.puzzle import Layout
 from sudosat.reading.formats import read_text
 from sudosat.reading.fpuzzles import link
 from sudosat.rules import Rule, Rules, rule
-from sudosat.rules.base import CellRule
+from sudosat.rules.kinds import CellRule
 from sudosat.sat.cnf import Encoding
 
 from ..conftest import PUZZLES, SUDOSAT, Run, jsonl

@@ -6,12 +6,12 @@ import pytest
 
 from sudosat.core.puzzle import Layout
 from sudosat.rules import Rule
-from sudosat.rules.base import adjacent_pairs
 from sudosat.rules.chess import AntiKing, AntiKnight
 from sudosat.rules.diagonals import DiagonalMinus, DiagonalPlus
 from sudosat.rules.disjoint import DisjointGroups
 from sudosat.rules.kropki import Difference, Ratio
 from sudosat.rules.negative import NegativeRatio, NegativeXV, Nonconsecutive
+from sudosat.rules.where import adjacent_pairs
 from sudosat.rules.xv import XV
 
 from .harness import built, check_rule, solution, solved

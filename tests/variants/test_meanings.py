@@ -17,7 +17,6 @@ from sudosat.making.shapes import orthogonal
 from sudosat.reading.ruletext import statement
 from sudosat.rules import Rule, Rules
 from sudosat.rules.arrow import Arrow
-from sudosat.rules.base import Where, close_pairs
 from sudosat.rules.double_arrow import DoubleArrow
 from sudosat.rules.extremes import Maximum, Minimum
 from sudosat.rules.kropki import Difference, Ratio
@@ -30,6 +29,7 @@ from sudosat.rules.renban import Renban
 from sudosat.rules.sandwich import Sandwich
 from sudosat.rules.skyscraper import Skyscraper
 from sudosat.rules.taxicab import AntiTaxicab
+from sudosat.rules.where import Where, close_pairs
 from sudosat.rules.whispers import Whispers
 from sudosat.rules.xsum import XSum
 

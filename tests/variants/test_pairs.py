@@ -8,8 +8,8 @@ import pytest
 
 from sudosat.core.puzzle import Layout
 from sudosat.rules import Rule
-from sudosat.rules.base import adjacent_pairs
 from sudosat.rules.kropki import Difference, Ratio
+from sudosat.rules.where import adjacent_pairs
 from sudosat.rules.xv import XV
 
 from .harness import built, check_rule, solution
