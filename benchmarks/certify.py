@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 from sudosat import parse, solve  # noqa: E402
 from sudosat.core.puzzle import Puzzle  # noqa: E402
 from sudosat.reading.inputs import read_puzzles  # noqa: E402
-from sudosat.solving.certificate import certify, check, write  # noqa: E402
+from sudosat.solving.certificate import certify, write  # noqa: E402
+from sudosat.solving.checking import check  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "puzzles"
 PUZZLES = ROOT / "puzzles"

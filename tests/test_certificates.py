@@ -11,7 +11,9 @@ import pytest
 
 from sudosat import parse
 from sudosat.sat.solvers.external import drat_lines
-from sudosat.solving.certificate import Verdict, _check_proof, certify, check, write
+from sudosat.solving.certificate import certify, write
+from sudosat.solving.checking import check
+from sudosat.solving.proofs import Verdict, check_proof
 
 from .conftest import PUZZLES, Run
 from .test_external import REXL_FIRST, broken
@@ -128,7 +130,7 @@ def test_each_checker_takes_a_refutation_and_refuses_a_non_proof(checker: str) -
     formula = "p cnf 2 4\n1 2 0\n1 -2 0\n-1 2 0\n-1 -2 0\n"  # no unit: a proof is needed
     for proof, valid in (("1 0\n0\n", True), ("0\n", False)):
         verdict = Verdict(Path("x"), "none")
-        _check_proof(formula, proof, checker, verdict)
+        check_proof(formula, proof, checker, verdict)
         assert verdict.valid == valid, (proof, verdict.problems)
 
 

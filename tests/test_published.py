@@ -18,7 +18,8 @@ from sudosat import parse, solve
 from sudosat.core.puzzle import Grid
 from sudosat.making.forcing import length_bonus
 from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
-from sudosat.solving.certificate import certify, check, write
+from sudosat.solving.certificate import certify, write
+from sudosat.solving.checking import check
 from tests.variants.test_brute import every_grid
 
 from .conftest import ESCARGOT, PUZZLES, Run, shared

@@ -7,7 +7,8 @@ import sys
 import click
 
 from sudosat.commands.common import BadInput, ByteSize
-from sudosat.solving.certificate import CHECKERS, MAX_FILE, NotACertificate, check, found_in
+from sudosat.solving.certificate import CHECKERS
+from sudosat.solving.checking import MAX_FILE, NotACertificate, check, found_in
 
 
 @click.command(name="verify")
