@@ -1,1 +1,2 @@
-"""Making and judging puzzles: generators, ratings, explanations, shapes."""
+"""Making and judging puzzles: generators, shapes, ratings, explanations, true
+candidates, and the logical path (board, techniques, chains, the path)."""

@@ -1,2 +1,3 @@
-"""Running commands over many inputs: batches, shards, and the records,
-text and pictures they write."""
+"""Running commands over many inputs: the task each command asks of a puzzle
+(:mod:`tasks`), chunks answered in workers (:mod:`batch`), the run loop with its
+summary (:mod:`runner`), shards, and the records, text and pictures they write."""

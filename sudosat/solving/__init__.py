@@ -1,2 +1,3 @@
-"""Solving one puzzle and many: the singles, the batch engine and its
-numpy front end, the general engine, and what an outcome is."""
+"""Solving one puzzle and many: the singles, the batch engine and its numpy front
+end, the general engine, estimates, what an outcome is, and certificates made,
+written and checked."""
