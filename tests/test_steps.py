@@ -232,6 +232,33 @@ def test_the_miracle_sudoku_is_solved_by_logic_one_reason_a_step() -> None:
     assert hardest is not None and hardest.weight > 3.0  # no longer one lump rated 3.0
 
 
+CAUSE = re.compile(r"(r\d+c\d+)=(\d) rules out")
+
+
+@pytest.mark.parametrize("text", ["miracle.txt", None])
+def test_a_pair_rule_step_names_the_placed_digits_that_cause_it(text: str | None) -> None:
+    """Anti-king, anti-knight and nonconsecutive steps name each placed digit that
+    causes them, and those digits account for every removal by the rule alone."""
+    rules = "anti-knight, nonconsecutive\n"
+    source = (PUZZLES / text).read_text() if text else rules + "..1......" + "." * 72
+    puzzle = parse(source)
+    assert puzzle.rules is not None
+    by_name = {rule.describe(9): rule for rule in puzzle.rules.constraints}
+    found = logical_path(puzzle)
+    caused = 0
+    for step, board in found.boards():
+        causes = [(cell_index(name), int(value)) for name, value in CAUSE.findall(step.reason)]
+        if not causes:
+            continue
+        caused += 1
+        rule = by_name[step.houses[0]]
+        assert all(board.placed[cell] == value for cell, value in causes)
+        seen = {x for cell, value in causes for x in rule.sees(puzzle.layout, cell, value)}
+        assert step.eliminations and set(step.eliminations) <= seen
+        assert step.tells_what_is_left  # the causes list the removals
+    assert caused >= (10 if text else 1)
+
+
 def test_an_easy_killer_needs_singles_and_cage_combinations_alone() -> None:
     for seed in range(3):
         puzzle, _ = unique_killer(Layout.boxes(9), random.Random(seed), 4, level="easy")

@@ -236,28 +236,57 @@ class RuleSteps:
                     return found
                 continue  # the rows, columns and regions alone do it: the classic techniques'
             if removed:
-                touched = sorted({c for c, _ in removed})
-                left = ", ".join(
-                    f"{board.name(c)} {{{board.symbols(board.masks[c] & ~_lost(removed, c))}}}"
-                    for c in touched
-                )
-                shown = scope.cells if len(scope.cells) < self.n * self.n else tuple(touched)
-                rule = self.rules[scope.rules[0]]
-                said = self._deduction(board, rule, removed)
-                technique = Technique(rule.technique, "rule", RULE_WEIGHT, "easy")
-                return Step(
-                    technique.name,
-                    eliminations=removed,
-                    cells=tuple(c for c in shown if not board.placed[c] or c in touched),
-                    houses=(name,),
-                    values=tuple(sorted({v for _, v in removed})),
-                    reason=f"{name}: {said or left}"
-                    if said or len(touched) <= SAID_CELLS
-                    else name,
-                    tells_what_is_left=bool(said) or len(touched) <= SAID_CELLS,
-                    technique=technique,
-                )
+                return self._rule_step(board, scope, name, removed)
         return None
+
+    def _rule_step(
+        self, board: Board, scope: Scope, name: str, removed: tuple[Candidate, ...]
+    ) -> Step:
+        """A rule alone removes ``removed``: named by its cause where placed digits
+        account for every removal (a pair rule's "r5c3=1 rules out 1 in r3c2"), else
+        by the rule's own words; its removals are always listed."""
+        touched = sorted({c for c, _ in removed})
+        shown = scope.cells if len(scope.cells) < self.n * self.n else tuple(touched)
+        rule = self.rules[scope.rules[0]]
+        causes, by = self._causes(board, rule, removed)
+        said = causes or self._deduction(board, rule, removed)
+        technique = Technique(rule.technique, "rule", RULE_WEIGHT, "easy")
+        return Step(
+            technique.name,
+            eliminations=removed,
+            cells=tuple(c for c in (*by, *shown) if not board.placed[c] or c in touched or c in by),
+            houses=(name,),
+            values=tuple(sorted({v for _, v in removed})),
+            reason=f"{name}: {said}" if said else name,
+            tells_what_is_left=bool(causes),  # the causes list every removal
+            technique=technique,
+        )
+
+    def _causes(
+        self, board: Board, rule: Constraint, removed: Sequence[Candidate]
+    ) -> tuple[str, tuple[int, ...]]:
+        """The placed digits that remove ``removed`` through ``rule`` alone
+        (:meth:`Rule.sees`), each with what it rules out, and their cells; nothing
+        unless they account for every removal."""
+        left = set(removed)
+        said: list[str] = []
+        cells: list[int] = []
+        for cell, value in enumerate(board.placed):
+            if not value or not left:
+                continue
+            seen = left.intersection(rule.sees(self.puzzle.layout, cell, value))
+            if not seen:
+                continue
+            left -= seen
+            cells.append(cell)
+            by_value = {
+                v: sorted(c for c, w in seen if w == v) for v in sorted({v for _, v in seen})
+            }
+            out = "; ".join(
+                f"{board.symbols(bit(v))} in {board.names(c)}" for v, c in by_value.items()
+            )
+            said.append(f"{board.name(cell)}={board.symbols(bit(value))} rules out {out}")
+        return ("; ".join(said), tuple(cells)) if said and not left else ("", ())
 
     def _deduction(self, board: Board, rule: Constraint, removed: Sequence[Candidate]) -> str:
         """The rule's own words for what it says once ``removed`` is gone."""

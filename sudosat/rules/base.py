@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -113,6 +113,12 @@ class Rule:
         :meth:`cells`, :mod:`sudosat.core.masks`), in setters' words, or "" (a step then
         lists what each cell may still hold)."""
         return ""
+
+    def sees(self, layout: Layout, cell: int, value: int) -> Iterable[tuple[int, int]]:
+        """The candidates (cell, value) it alone rules out once ``cell`` holds
+        ``value``: a pair rule's cells a move apart (nothing for other rules). A
+        logical step names the placed digit that removes them."""
+        return ()
 
     def text(self, size: int) -> str:
         """Its line in the text format (read back as the same rule)."""

@@ -31,6 +31,10 @@ class AntiChess(FlagRule):
                 if regions[cell] != regions[other]:
                     yield cell, other
 
+    def sees(self, layout: Layout, cell: int, value: int) -> Iterable[tuple[int, int]]:
+        both = self.moves + tuple((-dr, -dc) for dr, dc in self.moves)
+        return ((other, value) for other in neighbours(cell, layout.size, both))
+
     def encode(self, b: Builder) -> None:
         for a, c in self.pairs(b.cnf.puzzle.layout):
             for digit in set(b.candidates(a)) & set(b.candidates(c)):

@@ -21,7 +21,7 @@ from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.base import Rule, rule
 from sudosat.rules.kinds import FlagRule
 from sudosat.rules.kropki import Difference, Ratio
-from sudosat.rules.where import Where, adjacent_pairs
+from sudosat.rules.where import ORTHOGONAL, Where, adjacent_pairs, neighbours
 from sudosat.rules.xv import XV
 from sudosat.sat.builder import Builder, Lit
 
@@ -71,6 +71,12 @@ class NegativeRule(FlagRule):
 
     def related(self, a: int, b: int) -> bool:
         raise NotImplementedError
+
+    def sees(self, layout: Layout, cell: int, value: int) -> Iterable[tuple[int, int]]:
+        n = layout.size
+        for other in neighbours(cell, n, ORTHOGONAL):
+            if (min(cell, other), max(cell, other)) not in self.exempt:
+                yield from ((other, v) for v in range(1, n + 1) if self.related(value, v))
 
     def clause_estimate(self, size: int) -> int:
         return 2 * size * size * size * size  # every touching pair, every related pair of values
