@@ -485,8 +485,16 @@ def test_an_allowed_origin_may_connect() -> None:
 def test_the_page_is_served_and_answers_what_it_asks(url: str) -> None:
     import urllib.request
 
-    page = urllib.request.urlopen(url.replace("ws://", "http://")).read().decode()
+    home = url.replace("ws://", "http://")
+    page = urllib.request.urlopen(home).read().decode()
     assert "sudosat serve" in page and "Fpuzzles-SudokuSolver" in page
+    with urllib.request.urlopen(home + "page/main.js") as module:  # the page's own modules
+        assert module.headers["Content-Type"].startswith("text/javascript")
+        assert b"import" in module.read()
+    for missing in ("page/server.py", "page/../server.py", "main.js", "page/"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(home + missing)
+        assert refused.value.code == 404
     killer = (PUZZLES / "killer.txt").read_text()
 
     async def test(plugin: Plugin) -> None:

@@ -133,8 +133,8 @@ def in_browser(page: str, test: Callable[[Tab], Awaitable[None]], connected: boo
             async with connect(tab_of(port, page.split("#")[0]), max_size=None) as socket:
                 tab = Tab(socket)
                 if connected:
-                    await tab.until(
-                        "document.getElementById('status').textContent === 'Connected.'"
+                    await tab.until(  # its first answer: the blank grid's candidates
+                        "document.getElementById('marks').dataset.answers"
                     )
                 await test(tab)
 
@@ -168,11 +168,12 @@ def test_the_page_shows_the_true_candidates_of_a_pasted_link() -> None:
             f"box.value = {json.dumps(link)};"
             "box.dispatchEvent(new Event('paste')); true"
         )
-        shown = await tab.until("document.getElementById('marks').dataset.candidates")
+        await tab.until("document.getElementById('marks').dataset.answers === '2'")
+        shown = await tab.run("document.getElementById('marks').dataset.candidates")
         assert tuple(tuple(v) for v in json.loads(shown)) == expected.marks
         status = await tab.run("document.getElementById('status').textContent")
         assert status.startswith("multiple:")
-        assert await tab.run("document.querySelector('#grid svg') !== null")
+        assert await tab.run("document.querySelector('#board text') !== null")
         await tab.run("document.getElementById('path').click(); true")
         await tab.until(  # (the steps listed while it works, then the path)
             "document.getElementById('status').textContent.startsWith('Path')"
@@ -208,9 +209,12 @@ def test_a_long_path_shows_its_steps_stops_at_the_limit_and_can_be_cancelled() -
 
     async def test(tab: Tab) -> None:
         await tab.run(
-            f"document.getElementById('puzzle').value = {json.dumps(link)};"
-            "document.getElementById('path').click(); true"
+            "const box = document.getElementById('puzzle');"
+            f"box.value = {json.dumps(link)};"
+            "box.dispatchEvent(new Event('paste')); true"
         )
+        await tab.until("document.getElementById('marks').dataset.answers === '2'")
+        await tab.run("document.getElementById('path').click(); true")
         status = await tab.until(
             "(s => s.startsWith('Path') || s.startsWith('Stopped') ? s : null)"
             "(document.getElementById('status').textContent)"

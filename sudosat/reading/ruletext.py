@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from sudosat.core.errors import InputError
-from sudosat.core.puzzle import MAX_SIZE, Constraint, Layout, Puzzle, Rules
+from sudosat.core.notation import format_grid
+from sudosat.core.puzzle import MAX_SIZE, Constraint, Layout, Puzzle, Rules, rank_for_cells
 
 if TYPE_CHECKING:
     from sudosat.rules import Rule, Where
@@ -326,3 +327,12 @@ def write(puzzle: Puzzle) -> list[str]:
         lines.append("regions: " + "".join(LABELS[r] for r in layout.unit_index[2]))
     constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
     return lines + [rule.text(n) for rule in constraints]
+
+
+def puzzle_text(puzzle: Puzzle) -> str:
+    """The puzzle as text sudosat reads back: its size when the grid does not say
+    it, its grid, and a variant's rules as statements."""
+    if puzzle.classic:
+        return format_grid(puzzle) + "\n"
+    sized = [] if rank_for_cells(puzzle.size**2) else [f"size {puzzle.size}"]
+    return "\n".join([*sized, format_grid(puzzle), *write(puzzle)]) + "\n"

@@ -22,7 +22,7 @@ from sudosat.core.errors import InputError, SolverError
 from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import from_values
 from sudosat.core.masks import values as bits
-from sudosat.core.puzzle import Puzzle
+from sudosat.core.puzzle import Puzzle, box_shape
 from sudosat.making.board import Board, Step
 from sudosat.making.candidates import AUTO, Candidates, candidates
 from sudosat.making.path import MarksError, Pathfinder, SolvePath, truth_of
@@ -63,35 +63,65 @@ def true_candidates(job: Job, send: Send) -> None:
     value no solution holds, else the solutions holding it up to the cap (the cap
     itself: at least that many); -1 (``logical``) for a value no solution holds
     that the logical path cannot remove."""
-    puzzle, cap = job.puzzle, job.cap
-    # counted up to cap - 1: "more than cap - 1" is the cap (no solution past it sought)
-    counting = cap - 1 if cap > 1 else None
-    found = candidates(puzzle, count_each=counting, known=job.known, maybe=job.maybe, solver=AUTO)
-    if found.outcome.status == Status.NONE:
-        send("invalid", message=why_none(puzzle, found))
+    found = _true(job, send)
+    if found is None:
         return
-    n = puzzle.size
+    n, cap = job.puzzle.size, job.cap
     per = [0] * n**3  # the plugin's list: a candidate's literal - 1
     total = _total(found, cap)
     for cell, values in enumerate(found.marks):
         for value in values:
-            counted = found.counts.get((cell, value))
-            shown = total if counted is None else counted if counted.complete else cap
-            per[literal(n, cell, value) - 1] = 1 if cap == 1 else min(cap, int(shown))
+            per[literal(n, cell, value) - 1] = _shown(found, cell, value, cap, total)
     if job.logical:
-        truth = [from_values(values) for values in found.marks]
-        with Pathfinder(puzzle, without=job.without) as finder:
-            left = finder.path(truth).board.masks
-        for cell, mask in enumerate(left):
-            for value in bits(mask & ~truth[cell]):
+        for cell, mask in enumerate(_logical_masks(job, found)):
+            for value in bits(mask & ~from_values(found.marks[cell])):
                 per[literal(n, cell, value) - 1] = -1
-    masks = [from_values(values) for values in found.marks]
-    send(
-        "truecandidates",
-        solutionsPerCandidate=per,
-        _masks=masks,
-        _witnesses=found.found[:WITNESSES],
+    send("truecandidates", solutionsPerCandidate=per, **_for_server(found))
+
+
+def _true(job: Job, send: Send, progress: Callable[[Any], None] | None = None) -> Candidates | None:
+    """The true candidates of ``job`` (counted up to its cap less one: "more than
+    cap - 1" is the cap, and no solution past it is sought), from what earlier
+    answers ruled out and witnessed; None, with an ``invalid`` reply saying why,
+    when there is no solution."""
+    counting = job.cap - 1 if job.cap > 1 else None
+    found = candidates(
+        job.puzzle,
+        count_each=counting,
+        known=job.known,
+        maybe=job.maybe,
+        solver=AUTO,
+        progress=progress,
     )
+    if found.outcome.status == Status.NONE:
+        send("invalid", message=why_none(job.puzzle, found))
+        return None
+    return found
+
+
+def _shown(found: Candidates, cell: int, value: int, cap: int, total: int) -> int:
+    """How many solutions hold a true candidate, as shown: 1 without a cap, else up
+    to the cap (the cap: at least that many)."""
+    if cap == 1:
+        return 1
+    counted = found.counts.get((cell, value))
+    return min(cap, total if counted is None else int(counted) if counted.complete else cap)
+
+
+def _logical_masks(job: Job, found: Candidates) -> list[int]:
+    """What the logical path (without the techniques the setter turned off) leaves
+    of the true candidates: each cell's mask."""
+    truth = [from_values(values) for values in found.marks]
+    with Pathfinder(job.puzzle, without=job.without) as finder:
+        return list(finder.path(truth).board.masks)
+
+
+def _for_server(found: Candidates) -> JsonObject:
+    """What the server keeps of a true-candidates answer, for the next to start from."""
+    return {
+        "_masks": [from_values(values) for values in found.marks],
+        "_witnesses": found.found[:WITNESSES],
+    }
 
 
 WITNESSES = 64
@@ -361,10 +391,10 @@ def _short_of(timeout: float | None) -> float | None:
     return None if timeout is None else timeout - min(max(1.0, timeout / 10), timeout / 2)
 
 
-def _path_of(job: Job, send: Send) -> SolvePath:
+def _path_of(job: Job, send: Send, kind: str = "pagepath") -> SolvePath:
     """The page's path: the worker's own when it made it whole, else made now, the
-    steps so far sent at most every PROGRESS seconds, stopped short of the
-    server's limit (``timeout``, with the steps made)."""
+    steps so far sent (as replies of ``kind``, in words) at most every PROGRESS
+    seconds, stopped short of the server's limit (``timeout``, with the steps made)."""
     from sudosat.making.path import logical_path  # deferred: as page_path's
 
     key = (job.puzzle, job.without)
@@ -376,7 +406,7 @@ def _path_of(job: Job, send: Send) -> SolvePath:
         nonlocal last
         made.append(sentence(puzzle, found))
         if time.monotonic() - last >= PROGRESS:
-            send("pagepath", steps=made, end="working", reason="", step=0, inProgress=True)
+            send(kind, steps=made, end="working", reason="", step=0, inProgress=True)
             last = time.monotonic()
 
     timeout = _short_of(job.timeout)
@@ -416,9 +446,162 @@ def page_path(job: Job, send: Send) -> None:
     )
 
 
+# --- the setter's page: data, never pictures ---------------------------------------
+
+FLAGS = (
+    "anti-knight",
+    "anti-king",
+    "nonconsecutive",
+    "diagonal+",
+    "diagonal-",
+    "disjoint-groups",
+    "negative: ratio",
+    "negative: xv",
+)
+"""The page's switches: whole-grid rules, as the text format writes them."""
+
+
+def marks(job: Job, send: Send) -> None:
+    """The page's true candidates, as data: each cell's values; with a cap over 1,
+    the solutions holding each, up to it (``counts``, the cap: at least); with
+    ``logical``, what the logical path leaves (a value there and not in
+    ``candidates`` is one logic alone cannot remove). While they are found, the
+    ones witnessed so far (``inProgress``: a big grid's take seconds)."""
+
+    def progress(witnessed: tuple[tuple[int, ...], ...]) -> None:
+        send("marks", inProgress=True, candidates=[list(values) for values in witnessed])
+
+    found = _true(job, send, progress)
+    if found is None:
+        return
+    counts = None
+    if job.cap > 1:
+        total = _total(found, job.cap)
+        counts = [
+            [_shown(found, cell, value, job.cap, total) for value in values]
+            for cell, values in enumerate(found.marks)
+        ]
+    logical = [bits(mask) for mask in _logical_masks(job, found)] if job.logical else None
+    send(
+        "marks",
+        status=str(found.outcome.status),
+        candidates=[list(values) for values in found.marks],
+        counts=counts,
+        logical=logical,
+        **_for_server(found),
+    )
+
+
+def path_data(job: Job, send: Send) -> None:
+    """The page's logical path, as data: the candidates it starts from, each step's
+    technique, cells, removals and placements (cells as indexes, values as
+    numbers), each step in words, and how it ended; the page replays and draws
+    them."""
+    puzzle = job.puzzle
+    found = _path_of(job, send, "path")
+    start = found.start or tuple(found.board.masks)
+    send(
+        "path",
+        end=found.end,
+        reason=found.reason or None,
+        status=str(found.outcome.status) if found.outcome else None,
+        start=[bits(mask) for mask in start],
+        steps=[
+            {
+                "technique": step.name,
+                "cells": list(step.cells),
+                "eliminations": [list(x) for x in step.eliminations],
+                "placements": [list(x) for x in step.placements],
+            }
+            for step in found.steps
+        ],
+        sentences=[sentence(puzzle, step) for step in found.steps],
+        _partial=found.end == "timeout",
+    )
+
+
+def read(job: Job, send: Send) -> None:
+    """A puzzle taken apart as the page draws it: its size, its regions (a jigsaw's:
+    each cell's region; None: the usual boxes of its size), givens, killer cages, the switches
+    that are on, and every other rule as text."""
+    from sudosat.rules.killer import KillerCage  # deferred: the page alone
+
+    puzzle = job.puzzle
+    n = puzzle.size
+    layout = puzzle.layout
+    regions = None
+    if layout.box != box_shape(n):  # a jigsaw's, or boxes of another shape
+        regions = [0] * (n * n)
+        for index, region in enumerate(layout.regions):
+            for cell in region:
+                regions[cell] = index
+    cages, flags, others = [], [], []
+    for rule in puzzle.rules.constraints if puzzle.rules else ():
+        if isinstance(rule, KillerCage):
+            cages.append({"cells": list(rule.group), "sum": rule.value})
+        elif rule.text(n) in FLAGS:
+            flags.append(rule.text(n))
+        else:
+            others.append(rule.text(n))
+    send(
+        "read",
+        size=n,
+        regions=regions,
+        givens=list(puzzle.cells),
+        cages=cages,
+        flags=flags,
+        rules="\n".join(others),
+        title=puzzle.name or None,
+    )
+
+
+def link(job: Job, send: Send) -> None:
+    """The puzzle as an f-puzzles link (which SudokuPad opens too; None with the
+    reason when a rule of it has no f-puzzles field) and as sudosat's own text."""
+    from sudosat.reading.ruletext import puzzle_text
+    from sudosat.showing.text import unlinkable
+
+    puzzle = job.puzzle
+    why = unlinkable(puzzle)
+    found = None
+    if not why:
+        from sudosat.reading.fpuzzles import link as fpuzzles_link  # deferred: lz-string
+
+        found = fpuzzles_link(puzzle)
+    send("link", fpuzzles=found, reason=why or None, text=puzzle_text(puzzle))
+
+
+def picture_of(job: Job, send: Send) -> None:
+    """The puzzle as sudosat draws it (``solve --format svg``), asked for once, not
+    per edit: ``svg`` as text, ``pdf`` and ``png`` as base64 (the ``pdf`` extra)."""
+    import base64
+
+    from sudosat.showing import pictures  # deferred: drawsvg, for pictures only
+
+    puzzle = job.puzzle
+    drawn = pictures.picture(puzzle, None, (), (), puzzle.name)
+    try:
+        if job.format == "pdf":
+            data = pictures.pdf(pictures.pages([drawn], 1))
+        elif job.format == "png":
+            data = pictures.png(drawn, 2.0)
+        else:
+            send("picture", format="svg", svg=drawn)
+            return
+    except pictures.MissingExtra as err:
+        send("invalid", message=str(err))
+        return
+    send("picture", format=job.format, base64=base64.b64encode(data).decode("ascii"))
+
+
 ANSWERS: dict[str, Callable[[Job, Send], None]] = {
+    "picture": picture_of,
     "page": page,
     "pagepath": page_path,
+    "marks": marks,
+    "path": path_data,
+    "read": read,
+    "link": link,
     "truecandidates": true_candidates,
     "solve": solve,
     "check": check,

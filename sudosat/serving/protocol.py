@@ -38,7 +38,9 @@ ALL_CELLS = frozenset({"estimate", "solvepath", "step"})
 """Commands that read every digit typed in and the centre marks, not the givens alone."""
 PAGE = "sudosat"
 """The ``dataType`` of sudosat's own page: any puzzle sudosat reads, as text."""
-PAGE_COMMANDS = ("page", "pagepath")
+PAGE_COMMANDS = ("page", "pagepath", "marks", "path", "read", "link", "picture")
+"""The page's own commands (data for it to draw; ``page`` and ``pagepath`` draw
+SVG, for a client that only shows pictures); the page asks the plugin's too."""
 PLUGIN_LOGIC = {
     "tuples": "subsets",
     "pointing": "locked",
@@ -50,6 +52,9 @@ PLUGIN_LOGIC = {
 """The plugin's ``disabledlogic`` names, and the technique families they leave out."""
 OPTIONS = ("disabledlogic", "truecandidatesoptions")
 """Fields the plugin adds to the puzzle: settings, not rules."""
+PICTURE_FORMATS = ("svg", "pdf", "png")
+MAX_CAP = 100_000
+"""Solutions counted per candidate at most (the plugin's option, the page's ``cap``)."""
 LEGACY_CAP = 8
 """The cap the plugin's old ``colored`` option asks for."""
 
@@ -65,6 +70,12 @@ class Request:
     data: str = ""
     step: int = 0
     """The page's ``pagepath``: which step to draw."""
+    cap: int = 1
+    """The page's ``marks``: solutions counted per candidate, at most."""
+    logical: bool = False
+    """The page's ``marks``: the logical path's candidates too."""
+    format: str = "svg"
+    """The page's ``picture``: ``svg``, ``pdf`` or ``png``."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,8 @@ class Job:
     """The page's ``pagepath``: which step to draw."""
     memory: int = 0
     """About how many bytes the job takes at work (:func:`memory_of`)."""
+    format: str = "svg"
+    """The page's ``picture``: ``svg``, ``pdf`` or ``png``."""
     timeout: float | None = None
     """The server's limit on the job, in seconds: a path stops short of it and
     says how far it got."""
@@ -118,12 +131,16 @@ def request_of(frame: str | bytes) -> Request | None:
     if type(nonce) is not int or not isinstance(command, str):
         return None
     kind, data, step = found.get("dataType"), found.get("data"), found.get("step")
+    cap, logical, form = found.get("cap"), found.get("logical"), found.get("format")
     return Request(
         nonce,
         command,
         kind if isinstance(kind, str) else "",
         data if isinstance(data, str) else "",
         step if type(step) is int else 0,
+        min(max(cap, 1), MAX_CAP) if type(cap) is int else 1,
+        logical is True,
+        form if form in PICTURE_FORMATS else "svg",
     )
 
 
@@ -136,7 +153,7 @@ def make_job(request: Request) -> Job:
 WORKER = 64 << 20
 """What a worker holds of its own beyond a job: the interpreter, sudosat, PySAT, its
 warm caches."""
-TWO_SOLVERS = frozenset({"solvepath", "step", "pagepath", "page"})
+TWO_SOLVERS = frozenset({"solvepath", "step", "pagepath", "page", "path", "marks"})
 """Commands that hold two solvers of the puzzle at once (its true candidates, and the
 logical path's or the count's)."""
 
@@ -175,8 +192,17 @@ def page_job(request: Request) -> Job:
         puzzle = parse(request.data, source="<page>")
     except InputError as err:
         raise Invalid(err.message if err.source == "<page>" else str(err)) from None
-    key = digest(request.command, request.data, request.step)
-    return Job(request.command, puzzle, key=key, step=request.step)
+    asked = (request.step, request.cap, request.logical, request.format)
+    key = digest(request.command, request.data, *asked)
+    return Job(
+        request.command,
+        puzzle,
+        cap=request.cap,
+        logical=request.logical,
+        key=key,
+        step=request.step,
+        format=request.format,
+    )
 
 
 def _fpuzzles_data(payload: str) -> JsonObject:
@@ -257,7 +283,7 @@ def _candidate_options(options: Any) -> tuple[int, bool]:
         elif text.startswith("truecandidatesnumsolutions="):
             number = text.split("=", 1)[1]
             if number.isascii() and number.isdigit() and int(number[:6]) > 0:
-                cap = min(int(number[:6]), 100_000)
+                cap = min(int(number[:6]), MAX_CAP)
     return cap, logical
 
 

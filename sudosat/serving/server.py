@@ -9,7 +9,8 @@ puzzle only adds givens or rules to an earlier one starts from the values that
 answer ruled out. The server listens on loopback; a browser page may drive it
 only from f-puzzles, from a page on localhost, or from an origin allowed by
 ``--allow-origin`` (a client that sends no Origin, not a browser, may too).
-``GET /`` is a page of sudosat's own (``page.html``) that uses the same socket.
+``GET /`` is the setter's page (``page/``: plain ES modules, no build step) that
+uses the same socket.
 """
 
 from __future__ import annotations
@@ -57,9 +58,14 @@ PORT = 4545
 """The plugin's port (hard-coded in its userscript)."""
 FPUZZLES = ("https://f-puzzles.com", "https://www.f-puzzles.com")
 LOCAL_PAGE = re.compile(r"https?://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?")
-CACHED = frozenset({"truecandidates", "check", "solvepath", "step", "page", "pagepath"})
+CACHED = frozenset(
+    {"truecandidates", "check", "solvepath", "step", "page", "pagepath", "marks", "path"}
+)
 """Commands whose answer depends on the request alone (``solve`` is random;
 ``count`` and ``estimate`` stream)."""
+TRUE_CANDIDATES = frozenset({"truecandidates", "marks"})
+"""The plugin's true candidates and the page's: each starts from what earlier
+answers ruled out and witnessed (:meth:`Answers.start`)."""
 INHERITED = 64
 """Recent true-candidates answers a narrower puzzle may start from."""
 WITNESSED = 4
@@ -247,7 +253,7 @@ class Server:
         self.pool = Pool(settings.spare)
         self.budget = Budget(settings.jobs, settings.memory)
         self.answers = Answers(settings.cache)
-        self.page = files("sudosat.serving").joinpath("page.html").read_bytes()
+        self.page = page_files()
         self.readers: ProcessPoolExecutor | None = None
         """The reader process of large frames, started when the first one comes."""
 
@@ -262,9 +268,11 @@ class Server:
             return _response(HTTPStatus.FORBIDDEN, b"a loopback Host only\n", "text/plain")
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
-        if request.path.split("?", 1)[0] not in ("/", "/index.html"):
+        path = request.path.split("?", 1)[0]
+        name = "index.html" if path in ("/", "/index.html") else path.removeprefix("/page/")
+        if name not in self.page or (name != "index.html" and not path.startswith("/page/")):
             return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
-        return _response(HTTPStatus.OK, self.page, "text/html; charset=utf-8")
+        return _response(HTTPStatus.OK, self.page[name], TYPES[name.rsplit(".", 1)[-1]])
 
     async def connection(self, websocket: ServerConnection) -> None:
         """One client: each message cancels the job running, then starts its own."""
@@ -322,7 +330,8 @@ class Server:
     @staticmethod
     def kinds() -> frozenset[tuple[str, str]]:
         """The (dataType, command) pairs answered; the rest are passed over."""
-        return frozenset([("fpuzzles", c) for c in COMMANDS] + [(PAGE, c) for c in PAGE_COMMANDS])
+        plugin = [("fpuzzles", c) for c in COMMANDS]
+        return frozenset(plugin + [(PAGE, c) for c in (*PAGE_COMMANDS, *COMMANDS)])
 
     async def answer(self, websocket: ServerConnection, request: Request, job: Job | None) -> None:
         """One request's replies, sent as they come; from the cache when it holds them.
@@ -351,7 +360,7 @@ class Server:
 
     async def _work(self, websocket: ServerConnection, nonce: int, job: Job) -> None:
         job = replace(job, timeout=self.settings.timeout)
-        if job.command == "truecandidates":
+        if job.command in TRUE_CANDIDATES:
             job = self.answers.start(job)
         last: list[tuple[str, str, JsonObject]] = []
 
@@ -369,7 +378,7 @@ class Server:
         if job.command in CACHED and last and not last[0][2].get("_partial"):
             kind, text, own = last[0]
             self.answers.put(job.key, text)
-            if job.command == "truecandidates" and kind == "truecandidates":
+            if job.command in TRUE_CANDIDATES and kind == job.command:
                 self.answers.remember(job.puzzle, own)
 
     async def run(self, ready: asyncio.Event | None = None) -> int:
@@ -432,6 +441,24 @@ def _said_if_failed(task: asyncio.Task[None]) -> None:
 def _settle(stop: asyncio.Future[int], signum: int) -> None:
     if not stop.done():
         stop.set_result(signum)
+
+
+TYPES = {
+    "html": "text/html; charset=utf-8",
+    "js": "text/javascript; charset=utf-8",
+    "css": "text/css; charset=utf-8",
+}
+"""The page's files by their kind (a name the page folder has, and no other, is served)."""
+
+
+def page_files() -> dict[str, bytes]:
+    """The setter's page (``sudosat/serving/page``): each file by its name, read once."""
+    folder = files("sudosat.serving").joinpath("page")
+    return {
+        entry.name: entry.read_bytes()
+        for entry in folder.iterdir()
+        if entry.name.rsplit(".", 1)[-1] in TYPES
+    }
 
 
 def _response(status: HTTPStatus, body: bytes, kind: str) -> Response:

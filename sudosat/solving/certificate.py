@@ -53,9 +53,8 @@ from pysat.solvers import Solver
 
 from sudosat.core.errors import SolverError
 from sudosat.core.masks import from_values
-from sudosat.core.notation import format_grid
-from sudosat.core.puzzle import Grid, Puzzle, rank_for_cells
-from sudosat.reading import ruletext
+from sudosat.core.puzzle import Grid, Puzzle
+from sudosat.reading.ruletext import puzzle_text
 from sudosat.sat.cnf import Encoding, literal, model_grid
 from sudosat.sat.cnf import ruled_out as ruled_out_literals
 from sudosat.sat.dimacs import clause_line, header, write_dimacs
@@ -100,15 +99,6 @@ class Certificate:
     def proof_name(self) -> str:
         """``claim.drup`` from CaDiCaL in process, ``claim.drat`` from a program."""
         return "claim.drup" if self.prover == PROVER else "claim.drat"
-
-
-def puzzle_text(puzzle: Puzzle) -> str:
-    """The puzzle as text sudosat reads back: its size when the grid does not say
-    it, its grid, and a variant's rules as statements."""
-    if puzzle.classic:
-        return format_grid(puzzle) + "\n"
-    sized = [] if rank_for_cells(puzzle.size**2) else [f"size {puzzle.size}"]
-    return "\n".join([*sized, format_grid(puzzle), *ruletext.write(puzzle)]) + "\n"
 
 
 def full_cnf(puzzle: Puzzle) -> tuple[list[list[int]], str, int]:

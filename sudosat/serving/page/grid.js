@@ -1,0 +1,129 @@
+// The grid drawn from data as SVG: regions, cages, givens, the true candidates
+// coloured by how many solutions hold them, a solution, and a step of a path
+// (its cells shaded, its removals struck, its placements ringed). Nothing here
+// asks the server; big grids show a cell's number of candidates past a few.
+
+import {regionsOf, symbols} from "./model.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+export const CELL = 40;
+
+function make(name, attributes, text) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+/** The colour of a candidate held by ``count`` solutions, up to ``cap``. */
+export function colour(count, cap) {
+  if (cap <= 1 || count === undefined) return "#333";
+  if (count >= cap) return "#555";
+  return count === 1 ? "#0a7d28" : "#1f5fbf";
+}
+
+/** Draw ``view`` (puzzle, selection, candidates, counts, cap, logical, solution,
+ * step) into the svg element. The cells and marks are written as one string of
+ * markup (a 36x36 has thousands of them: one parse is several times faster than
+ * an element made at a time). */
+export function draw(svg, view) {
+  const {puzzle} = view, n = puzzle.size, side = n * CELL, alphabet = symbols(n);
+  const regions = regionsOf(puzzle);
+  svg.setAttribute("viewBox", `-2 -2 ${side + 4} ${side + 4}`);
+  svg.setAttribute("width", Math.min(Math.max(side + 4, 560), 760));
+  const selected = new Set(view.selection || []);
+  const step = view.step || null;
+  const stepCells = new Set(step ? step.cells : []);
+  const struck = new Set(step ? step.eliminations.map(([c, v]) => c * 64 + v) : []);
+  const placed = new Set(step ? step.placements.map(([c, v]) => c * 64 + v) : []);
+  const cells = [], marks = [];
+  const per = n <= 9 ? 3 : Math.ceil(Math.sqrt(n)), small = CELL / per;
+  for (let cell = 0; cell < n * n; cell++) {
+    const x = (cell % n) * CELL, y = Math.floor(cell / n) * CELL;
+    const fill = selected.has(cell) ? "#cfe3ff" : stepCells.has(cell) ? "#fff3b0" : "#fff";
+    cells.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="${fill}" class="cell"/>`);
+    const given = puzzle.givens[cell];
+    const solved = view.solution ? view.solution[cell] : 0;
+    if (given || solved) {
+      cells.push(`<text x="${x + CELL / 2}" y="${y + CELL * 0.72}" text-anchor="middle" font-size="${CELL * 0.62}" ` +
+        `fill="${given ? "#000" : "#1f5fbf"}" class="${given ? "given" : "solved"}">${alphabet[(given || solved) - 1]}</text>`);
+      continue;
+    }
+    const values = view.candidates ? view.candidates[cell] : null;
+    if (!values) continue;
+    const logical = view.logical ? view.logical[cell].filter((v) => !values.includes(v)) : [];
+    const shown = logical.length ? [...values, ...logical].sort((a, b) => a - b) : values;
+    if (shown.length > 9 && !step) {  // a big grid: how many, not which
+      marks.push(`<text x="${x + CELL / 2}" y="${y + CELL * 0.62}" text-anchor="middle" font-size="${CELL * 0.34}" ` +
+        `fill="#888">${values.length}</text>`);
+      continue;
+    }
+    shown.forEach((value, order) => {
+      const spot = n <= 9 ? value - 1 : order;
+      const cx = x + ((spot % per) + 0.5) * small, cy = y + (Math.floor(spot / per) + 0.8) * small;
+      const index = values.indexOf(value);
+      const fill = index < 0 ? "#c00" : colour(view.counts ? view.counts[cell][index] : undefined, view.cap);
+      marks.push(`<text x="${cx}" y="${cy}" text-anchor="middle" font-size="${small * 0.9}" fill="${fill}" ` +
+        `class="${index < 0 ? "logical" : "candidate"}">${alphabet[value - 1]}</text>`);
+      if (struck.has(cell * 64 + value)) {
+        marks.push(`<line x1="${cx - small / 2}" y1="${cy - small / 3}" x2="${cx + small / 2}" y2="${cy}" ` +
+          `stroke="#c00" stroke-width="1.5"/>`);
+      }
+      if (placed.has(cell * 64 + value)) {
+        marks.push(`<circle cx="${cx}" cy="${cy - small / 3}" r="${small / 2}" fill="none" stroke="#0a7d28" ` +
+          `stroke-width="1.5"/>`);
+      }
+    });
+  }
+  svg.innerHTML = `<g class="cells">${cells.join("")}</g><g class="marks">${marks.join("")}</g>`;
+  svg.append(lines(n, regions), cages(puzzle));
+}
+
+function lines(n, regions) {  // two paths, thin and thick: a few elements however big the grid
+  const thin = [], thick = [];
+  for (let cell = 0; cell < n * n; cell++) {
+    const x = (cell % n) * CELL, y = Math.floor(cell / n) * CELL;
+    if (cell % n < n - 1) (regions[cell + 1] !== regions[cell] ? thick : thin).push(`M${x + CELL} ${y}v${CELL}`);
+    if (cell + n < n * n) (regions[cell + n] !== regions[cell] ? thick : thin).push(`M${x} ${y + CELL}h${CELL}`);
+  }
+  const group = make("g", {class: "lines", "pointer-events": "none"});
+  group.append(make("path", {d: thin.join(""), stroke: "#bbb", "stroke-width": 1, fill: "none"}));
+  group.append(make("path", {d: thick.join(""), stroke: "#000", "stroke-width": 2.5, fill: "none"}));
+  group.append(make("rect", {x: 0, y: 0, width: n * CELL, height: n * CELL, fill: "none", stroke: "#000",
+    "stroke-width": 3}));
+  return group;
+}
+
+function cages(puzzle) {
+  const n = puzzle.size, group = make("g", {class: "cages", "pointer-events": "none"}), inset = 4;
+  for (const cage of puzzle.cages) {
+    const inside = new Set(cage.cells);
+    for (const cell of cage.cells) {
+      const x = (cell % n) * CELL, y = Math.floor(cell / n) * CELL;
+      const edges = [
+        [cell % n === 0 || !inside.has(cell - 1), x + inset, y + inset, x + inset, y + CELL - inset],
+        [cell % n === n - 1 || !inside.has(cell + 1), x + CELL - inset, y + inset, x + CELL - inset, y + CELL - inset],
+        [cell < n || !inside.has(cell - n), x + inset, y + inset, x + CELL - inset, y + inset],
+        [cell >= n * n - n || !inside.has(cell + n), x + inset, y + CELL - inset, x + CELL - inset, y + CELL - inset],
+      ];
+      for (const [open, x1, y1, x2, y2] of edges) {
+        if (open) group.append(make("line", {x1, y1, x2, y2, stroke: "#444", "stroke-width": 1,
+          "stroke-dasharray": "3 2"}));
+      }
+    }
+    if (cage.sum) {
+      const first = Math.min(...cage.cells);
+      group.append(make("text", {x: (first % n) * CELL + inset + 1, y: Math.floor(first / n) * CELL + inset + 9,
+        "font-size": 10, fill: "#000", class: "sum"}, String(cage.sum)));
+    }
+  }
+  return group;
+}
+
+/** The cell under a mouse event (-1: none). */
+export function cellAt(svg, event, n) {
+  const box = svg.getBoundingClientRect(), scale = (n * CELL + 4) / box.width;
+  const x = (event.clientX - box.left) * scale - 2, y = (event.clientY - box.top) * scale - 2;
+  if (x < 0 || y < 0 || x >= n * CELL || y >= n * CELL) return -1;
+  return Math.floor(y / CELL) * n + Math.floor(x / CELL);
+}

@@ -1,0 +1,289 @@
+"""The setter's page (sudosat/serving/page) in a real browser: Debian's chromium,
+headless, driven by Playwright with real mouse and keyboard events, against a
+real ``sudosat serve``. Waits are for what the page shows (a generous limit is
+only a safety net: nothing is decided by time)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sudosat import parse
+from sudosat.core.puzzle import Layout
+from sudosat.making.path import logical_path
+from sudosat.making.variant_generator import unique_killer
+
+from .conftest import PUZZLES
+from .test_serve import server
+
+pytestmark = pytest.mark.slow
+sync_api = pytest.importorskip("playwright.sync_api")  # the development extras install it
+
+WAIT = 600_000
+"""Milliseconds a wait may take at most: a safety net on a loaded machine."""
+SHOTS = Path(os.environ.get("SUDOSAT_SHOTS", tempfile.gettempdir()))
+"""Where the tests' screenshots go: docs/page's are made with SUDOSAT_SHOTS=docs/page."""
+
+
+def chromium() -> str:
+    found = shutil.which("chromium")
+    if found is None:
+        pytest.skip("chromium is not installed (scripts/install-solvers installs it)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    with server() as (_, found):
+        yield found.replace("ws://", "http://")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    opened = browser.new_page(viewport={"width": 1400, "height": 1100})
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    opened.close()
+    assert not errors, errors
+
+
+def answers(page: Any) -> int:
+    """How many true-candidate answers the page has drawn."""
+    return int(page.evaluate("Number(document.getElementById('marks').dataset.answers || 0)"))
+
+
+def after(page: Any, seen: int) -> list[list[int]]:
+    """The candidates of the next answer after ``seen``."""
+    page.wait_for_function(
+        f"Number(document.getElementById('marks').dataset.answers || 0) > {seen}", timeout=WAIT
+    )
+    return json.loads(page.evaluate("document.getElementById('marks').dataset.candidates"))
+
+
+def opened(page: Any, address: str, link: str = "") -> list[list[int]]:
+    page.goto(address + (f"#{link}" if link else ""))
+    return after(page, 0)
+
+
+def point(page: Any, n: int, cell: int) -> tuple[float, float]:
+    box = page.locator("#board").bounding_box()
+    side = box["width"] / (n * 40 + 4) * 40  # the board's cells, as grid.js draws them
+    left, top = box["x"] + side / 20, box["y"] + side / 20
+    return left + (cell % n + 0.5) * side, top + (cell // n + 0.5) * side
+
+
+def drag(page: Any, n: int, cells: Sequence[int]) -> None:
+    """Press on the first cell and move through every cell, one orthogonal neighbour
+    at a time (a walk of the shape, back over cells where it branches), then let go."""
+    inside, walk, seen = set(cells), [], set()
+
+    def visit(cell: int) -> None:
+        walk.append(cell)
+        seen.add(cell)
+        for other in (cell - n, cell + n, cell - 1, cell + 1):
+            near = abs(other % n - cell % n) + abs(other // n - cell // n) == 1
+            if other in inside and other not in seen and near:
+                visit(other)
+                walk.append(cell)
+
+    visit(cells[0])
+    page.mouse.move(*point(page, n, walk[0]))
+    page.mouse.down()
+    for cell in walk[1:]:
+        page.mouse.move(*point(page, n, cell), steps=2)
+    page.mouse.up()
+
+
+def status(page: Any) -> str:
+    return str(page.text_content("#status"))
+
+
+def test_a_killer_is_set_from_blank_to_unique_by_dragging_cages(page: Any, address: str) -> None:
+    puzzle, grid = unique_killer(Layout.boxes(9), random.Random(3))
+    assert puzzle.rules is not None
+    opened(page, address)
+    page.click("#mode-cages")
+    for cage in puzzle.rules.constraints:
+        seen = answers(page)
+        drag(page, 9, cage.cells())
+        page.keyboard.type(str(cage.value))
+        page.keyboard.press("Enter")
+        marks = after(page, seen)
+    assert marks == [[value] for value in grid] and status(page).startswith("unique")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "killer-9x9.png"))
+    page.click("#export")
+    page.wait_for_function("document.getElementById('textout').value !== ''", timeout=WAIT)
+    made = parse(page.input_value("#textout"))
+    assert made.rules is not None
+    assert set(made.rules.constraints) == set(puzzle.rules.constraints)
+
+
+def test_undo_and_redo_take_whole_parts(page: Any, address: str) -> None:
+    opened(page, address)
+    seen = answers(page)
+    page.mouse.click(*point(page, 9, 0))
+    page.keyboard.type("5")
+    assert after(page, seen)[1] == [1, 2, 3, 4, 6, 7, 8, 9]
+    page.click("#mode-cages")
+    seen = answers(page)
+    drag(page, 9, [1, 2])
+    page.keyboard.type("3")
+    page.keyboard.press("Enter")
+    assert after(page, seen)[1] == [1, 2]
+    page.locator("#board").focus()
+    seen = answers(page)
+    page.keyboard.press("Control+z")  # the cage goes, whole
+    assert after(page, seen)[1] == [1, 2, 3, 4, 6, 7, 8, 9]
+    seen = answers(page)
+    page.keyboard.press("Control+z")  # then the given
+    assert after(page, seen)[1] == list(range(1, 10))
+    seen = answers(page)
+    page.keyboard.press("Control+y")
+    assert after(page, seen)[0] == [5]
+    seen = answers(page)
+    page.click("#redo")
+    assert after(page, seen)[1] == [1, 2]
+
+
+def test_a_link_in_the_address_is_read_exported_and_read_back(page: Any, address: str) -> None:
+    text = (PUZZLES / "thermo-arrow.json").read_text()
+    original = parse(text)
+    link = parse_link(original)
+    marks = opened(page, address, link)
+    assert len(marks) == 81 and status(page).startswith("unique")
+    page.click("#export")
+    page.wait_for_function("document.getElementById('exported').value !== ''", timeout=WAIT)
+    back = parse(page.input_value("#exported"))
+    assert back.cells == original.cells
+    assert back.rules is not None and original.rules is not None
+    assert sorted(map(str, back.rules.constraints)) == sorted(map(str, original.rules.constraints))
+
+
+def parse_link(puzzle: Any) -> str:
+    from sudosat.reading.fpuzzles import link
+
+    return str(link(puzzle))
+
+
+def test_a_25x25_jigsaw_region_is_painted_and_a_36x36_takes_givens(page: Any, address: str) -> None:
+    opened(page, address)
+    page.select_option("#size", "25")
+    page.check("#jigsaw")
+    seen = answers(page)
+    page.click("#new")
+    after(page, seen)
+    n = 25
+    seen = answers(page)
+    drag(page, n, [4, 5])  # r1c5 (box 1) paints r1c6 (box 2) into box 1
+    page.wait_for_function(
+        "document.getElementById('message').textContent.includes('region')", timeout=WAIT
+    )
+    drag(page, n, [n + 5, n + 4])  # r2c6 (box 2) paints r2c5 into box 2: 25 cells each again
+    after(page, seen)
+    page.click("#export")
+    page.wait_for_function("document.getElementById('textout').value !== ''", timeout=WAIT)
+    made = parse(page.input_value("#textout"))
+    region_of = {cell: index for index, region in enumerate(made.layout.regions) for cell in region}
+    assert (
+        made.layout.box is None
+        and region_of[5] == region_of[0]
+        and region_of[n + 4] == region_of[6]
+    )
+    page.screenshot(path=str(SHOTS / "jigsaw-25x25.png"))
+
+    page.select_option("#size", "36")
+    page.uncheck("#jigsaw")
+    seen = answers(page)
+    page.click("#new")
+    after(page, seen)
+    page.click("#mode-givens")
+    page.mouse.click(*point(page, 36, 0))
+    seen = answers(page)
+    page.keyboard.type("a")  # the 36-symbol alphabet: 1-9, 0, A-Z; A is 11
+    marks = after(page, seen)
+    assert marks[0] == [11] and len(marks[1]) == 35 and 11 not in marks[1]
+    assert page.locator("#board text.given").count() == 1
+    page.click("#export")
+    page.wait_for_function("document.getElementById('textout').value.includes('11 ')", timeout=WAIT)
+    assert parse(page.input_value("#textout")).cells[0] == 11
+
+
+def test_a_path_is_stepped_through_with_each_step_drawn(page: Any, address: str) -> None:
+    opened(page, address)
+    text = (PUZZLES / "miracle.txt").read_text()
+    seen = answers(page)
+    page.fill("#puzzle", text)
+    page.click("#load")
+    after(page, seen)
+    page.click("#path")
+    page.wait_for_function(
+        "document.getElementById('status').textContent.startsWith('Path solved')", timeout=WAIT
+    )
+    steps = page.locator("#steps li")
+    assert steps.count() > 50
+    page.click("#next")
+    assert "step 1 of" in status(page)
+    first = steps.nth(0).text_content()
+    assert first is not None and "anti-king" in first
+    removals = len(logical_path(parse(text)).steps[0].eliminations)
+    assert page.locator("#board .marks line").count() == removals  # its removals, struck
+    steps.nth(3).click()
+    assert "step 4 of" in status(page)
+    assert page.locator("#board .marks circle").count() == 1  # a single placed, ringed
+    page.screenshot(path=str(SHOTS / "path-step.png"))
+
+
+def load(page: Any, text: str) -> list[list[int]]:
+    """Paste ``text`` (a link, or any text sudosat reads) and load it."""
+    seen = answers(page)
+    page.fill("#puzzle", text)
+    page.click("#load")
+    return after(page, seen)
+
+
+def until_status(page: Any, start: str) -> str:
+    page.wait_for_function(
+        f"document.getElementById('status').textContent.startsWith({json.dumps(start)})",
+        timeout=WAIT,
+    )
+    return status(page)
+
+
+def test_solve_check_count_estimate_and_pictures(page: Any, address: str) -> None:
+    opened(page, address)
+    text = (PUZZLES / "killer.txt").read_text()
+    load(page, text)
+    page.click("#check")
+    assert until_status(page, "Check:") == "Check: unique: one solution"
+    page.click("#solve")
+    until_status(page, "Solved")
+    puzzle = parse(text)
+    assert page.locator("#board text.solved").count() == puzzle.cells.count(0)
+    with page.expect_download() as download:
+        page.click("button.picture[data-format=svg]")
+    drawn = Path(download.value.path()).read_text()
+    assert "<svg" in drawn and download.value.suggested_filename.endswith(".svg")
+
+    load(page, (PUZZLES / "several-solutions.txt").read_text())
+    page.click("#count")
+    assert until_status(page, "7 solutions") == "7 solutions"
+    page.click("#estimate")
+    assert "About 7 solutions" in until_status(page, "About")
