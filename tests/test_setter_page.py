@@ -220,6 +220,7 @@ def test_a_25x25_jigsaw_region_is_painted_and_a_36x36_takes_givens(page: Any, ad
     page.keyboard.type("a")  # the 36-symbol alphabet: 1-9, 0, A-Z; A is 11
     marks = after(page, seen)
     assert marks[0] == [11] and len(marks[1]) == 35 and 11 not in marks[1]
+    page.screenshot(path=str(SHOTS / "grid-36x36.png"))
     assert page.locator("#board text.given").count() == 1
     page.click("#export")
     page.wait_for_function("document.getElementById('textout').value.includes('11 ')", timeout=WAIT)
@@ -287,3 +288,40 @@ def test_solve_check_count_estimate_and_pictures(page: Any, address: str) -> Non
     assert until_status(page, "7 solutions") == "7 solutions"
     page.click("#estimate")
     assert "About 7 solutions" in until_status(page, "About")
+
+
+def test_a_broken_edit_is_named_at_its_part_and_the_last_good_state_stays(
+    page: Any, address: str
+) -> None:
+    before = opened(page, address)
+    page.click("#mode-cages")
+    drag(page, 9, [0, 1])
+    page.keyboard.type("18")  # two different digits make 3 to 17
+    page.keyboard.press("Enter")
+    assert status(page) == "Not added."
+    assert "make 18" in str(page.text_content("#message"))
+    assert page.locator('#board rect[fill="#ffd0d0"]').count() == 2
+    page.click("#mode-givens")
+    seen = answers(page)
+    page.mouse.click(*point(page, 9, 0))
+    page.keyboard.type("5")
+    after(page, seen)
+    page.mouse.click(*point(page, 9, 8))
+    page.keyboard.type("5")  # twice in row 1: no solution
+    until_status(page, "Not read.")
+    assert "r1c1" in str(page.text_content("#message")).lower()
+    assert page.locator('#board rect[fill="#ffd0d0"]').count() >= 2
+    assert answers(page) == seen + 1  # the last good candidates stay drawn
+    page.screenshot(path=str(SHOTS / "broken-edit.png"))
+    assert len(before) == 81
+    page.keyboard.press("Control+z")
+    assert after(page, seen + 1)[8] == [1, 2, 3, 4, 6, 7, 8, 9]
+
+
+def test_a_png_and_a_pdf_come_from_sudosat_s_pictures(page: Any, address: str) -> None:
+    opened(page, address)
+    load(page, (PUZZLES / "killer.txt").read_text())
+    for fmt, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
+        with page.expect_download() as download:
+            page.click(f"button.picture[data-format={fmt}]")
+        assert Path(download.value.path()).read_bytes().startswith(magic)

@@ -32,6 +32,7 @@ export function draw(svg, view) {
   svg.setAttribute("viewBox", `-2 -2 ${side + 4} ${side + 4}`);
   svg.setAttribute("width", Math.min(Math.max(side + 4, 560), 760));
   const selected = new Set(view.selection || []);
+  const wrong = new Set(view.problem || []);
   const step = view.step || null;
   const stepCells = new Set(step ? step.cells : []);
   const struck = new Set(step ? step.eliminations.map(([c, v]) => c * 64 + v) : []);
@@ -40,7 +41,8 @@ export function draw(svg, view) {
   const per = n <= 9 ? 3 : Math.ceil(Math.sqrt(n)), small = CELL / per;
   for (let cell = 0; cell < n * n; cell++) {
     const x = (cell % n) * CELL, y = Math.floor(cell / n) * CELL;
-    const fill = selected.has(cell) ? "#cfe3ff" : stepCells.has(cell) ? "#fff3b0" : "#fff";
+    let fill = selected.has(cell) ? "#cfe3ff" : stepCells.has(cell) ? "#fff3b0" : "#fff";
+    if (wrong.has(cell)) fill = "#ffd0d0";  // the part a message is about
     cells.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="${fill}" class="cell"/>`);
     const given = puzzle.givens[cell];
     const solved = view.solution ? view.solution[cell] : 0;

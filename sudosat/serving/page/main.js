@@ -45,7 +45,7 @@ function edit(change) {
 }
 
 function edited() {
-  view = {...view, solution: null, step: null};
+  view = {...view, solution: null, step: null, problem: null};
   path = null;
   $("steps").replaceChildren();
   redraw();
@@ -73,7 +73,7 @@ function ask(command, extra = {}) {
 
 function named(message) {  // the cells a message names: drawn as the part that caused it
   const n = puzzle().size;
-  return [...(message || "").matchAll(/r\d+c\d+/g)].map((m) => cellIndex(n, m[0])).filter((c) => c >= 0);
+  return [...(message || "").matchAll(/r\d+c\d+/gi)].map((m) => cellIndex(n, m[0].toLowerCase())).filter((c) => c >= 0);
 }
 
 function receive(answer, asked) {
@@ -85,7 +85,7 @@ function receive(answer, asked) {
   if (answer.type === "invalid") {
     working(false);
     say(found.length ? "Stopped." : "Not read.", answer.message);
-    selection = named(answer.message);
+    view = {...view, problem: named(answer.message)};  // the last good candidates stay
     redraw();
     return;
   }
@@ -238,13 +238,31 @@ function addCage() {
   const cells = [...new Set(selection)].sort((a, b) => a - b);
   const sum = $("sum").value.trim();
   if (!cells.length) { say("Select the cage's cells first: drag over them."); return; }
-  if (sum && !/^\d+$/.test(sum)) { say("Not added.", `a cage's sum is a whole number, not ${JSON.stringify(sum)}`); return; }
+  const wrong = cageProblem(cells.length, sum, puzzle().size);
+  if (wrong) {
+    view = {...view, problem: cells};
+    say("Not added.", wrong);
+    redraw();
+    return;
+  }
   edit((p) => {
     p.cages = p.cages.filter((cage) => !cage.cells.some((c) => cells.includes(c)));
     p.cages.push({cells, sum: sum ? Number(sum) : null});
   });
   $("sum").value = "";
   $("board").focus();
+}
+
+/** What is wrong with a cage of ``count`` cells and this sum, or "": its cells hold
+ * different digits, so the sum lies between the smallest and the largest digits'. */
+function cageProblem(count, sum, n) {
+  if (!sum) return count > n ? `a cage of ${count} cells cannot hold different digits 1-${n}` : "";
+  if (!/^\d+$/.test(sum)) return `a cage's sum is a whole number, not ${JSON.stringify(sum)}`;
+  if (count > n) return `a cage of ${count} cells cannot hold different digits 1-${n}`;
+  const least = (count * (count + 1)) / 2, most = (count * (2 * n - count + 1)) / 2;
+  const value = Number(sum);
+  return value < least || value > most
+    ? `no ${count} different digits make ${value}: a cage of ${count} cells sums to ${least}-${most}` : "";
 }
 
 function typed(event) {
@@ -297,6 +315,7 @@ function setMode(next) {
 
 function setUp() {
   for (const size of SIZES) $("size").append(new Option(`${size}x${size}`, String(size)));
+  $("size").value = String(puzzle().size);
   for (const [flag, label] of FLAGS) {
     const box = Object.assign(document.createElement("input"), {type: "checkbox"});
     box.dataset.flag = flag;
