@@ -241,8 +241,19 @@ def test_read_puzzles_closes_each_file_once_read_or_left() -> None:
         ),
         '{"size": 9, "grid": ' + "[" * 100_000 + "]" * 100_000 + "}",
         "little-killer 10: r1c1 r1c2\n",
+        # f-puzzles JSON without its size or grid (found by test_fuzz): an f-puzzles
+        # document whose reader says what it lacks, not a record line of a batch
+        json.dumps(
+            {"killercage": [{"cells": ["R1C1", "R1C2"], "value": "15"}], "antiknight": True}
+        ),
     ],
-    ids=["ratio-0-text", "ratio-0-json", "nested-json", "little-killer-no-diagonal"],
+    ids=[
+        "ratio-0-text",
+        "ratio-0-json",
+        "nested-json",
+        "little-killer-no-diagonal",
+        "fpuzzles-without-size",
+    ],
 )
 def test_what_raised_is_one_line(text: str, run: Run) -> None:
     code, _, err = run("solve", "-", input=text)

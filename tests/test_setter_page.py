@@ -83,10 +83,9 @@ def opened(page: Any, address: str, link: str = "") -> list[list[int]]:
 
 
 def point(page: Any, n: int, cell: int) -> tuple[float, float]:
-    box = page.locator("#board").bounding_box()
-    side = box["width"] / (n * 40 + 4) * 40  # the board's cells, as grid.js draws them
-    left, top = box["x"] + side / 20, box["y"] + side / 20
-    return left + (cell % n + 0.5) * side, top + (cell // n + 0.5) * side
+    """The screen point of a cell's centre, as the page says (``window.sudosatBoard``)."""
+    found = page.evaluate(f"window.sudosatBoard.centre({cell})")
+    return float(found[0]), float(found[1])
 
 
 def drag(page: Any, n: int, cells: Sequence[int]) -> None:

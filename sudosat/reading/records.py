@@ -19,6 +19,7 @@ from sudosat.core.errors import InputError
 from sudosat.core.jsonobject import JsonObject
 from sudosat.core.notation import PUZZLE_KEYS, SOLUTION_KEYS
 from sudosat.reading.jsontext import BadJson, load, load_at
+from sudosat.rules.index import FIELDS
 
 ABOUT = re.compile(r"\s*(title|author|ruleset)\s*:", re.IGNORECASE)
 """A statement of what a puzzle says about itself, whose text may hold ``;``."""
@@ -204,8 +205,12 @@ def _object(text: str) -> Any:
 
 
 def _is_fpuzzles(found: JsonObject) -> bool:
-    """An f-puzzles JSON, not a record: it has a grid or a size, which no record has."""
-    return "grid" in found or "size" in found
+    """An f-puzzles JSON, not a record: it has a grid or a size, which no record has,
+    or, without a puzzle field, a field only f-puzzles has (a rule's: ``killercage``,
+    ``antiknight``, ...; it then lacks its size, which its reader says)."""
+    if "grid" in found or "size" in found:
+        return True
+    return not any(key in found for key in PUZZLE_KEYS) and any(key in FIELDS for key in found)
 
 
 def _puzzle_key(found: JsonObject) -> str | None:

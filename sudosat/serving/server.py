@@ -452,13 +452,18 @@ TYPES = {
 
 
 def page_files() -> dict[str, bytes]:
-    """The setter's page (``sudosat/serving/page``): each file by its name, read once."""
-    folder = files("sudosat.serving").joinpath("page")
-    return {
-        entry.name: entry.read_bytes()
-        for entry in folder.iterdir()
-        if entry.name.rsplit(".", 1)[-1] in TYPES
-    }
+    """The setter's page (``sudosat/serving/page``, and its ``parts/``): each file by
+    its path there (``main.js``, ``parts/thermo.js``), read once."""
+    found: dict[str, bytes] = {}
+    folders = [("", files("sudosat.serving").joinpath("page"))]
+    while folders:
+        prefix, folder = folders.pop()
+        for entry in folder.iterdir():
+            if entry.is_dir() and not entry.name.startswith(("_", ".")):
+                folders.append((f"{prefix}{entry.name}/", entry))
+            elif entry.name.rsplit(".", 1)[-1] in TYPES:
+                found[prefix + entry.name] = entry.read_bytes()
+    return found
 
 
 def _response(status: HTTPStatus, body: bytes, kind: str) -> Response:

@@ -3,10 +3,14 @@
 // (its cells shaded, its removals struck, its placements ringed). Nothing here
 // asks the server; big grids show a cell's number of candidates past a few.
 
+import {CELL, MARGIN, pointAt} from "./geometry.js";
 import {regionsOf, symbols} from "./model.js";
+import {KINDS} from "./parts/index.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-export const CELL = 40;
+const ON_TOP = new Set(["edge", "outside", "corner"]);  // drawn over the digits; lines and marks under them
+const DEFS = `<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" ` +
+  `orient="auto-start-reverse"><path d="M0 0L10 5L0 10" fill="none" stroke="#555" stroke-width="2"/></marker></defs>`;
 
 function make(name, attributes, text) {
   const element = document.createElementNS(SVG, name);
@@ -29,8 +33,8 @@ export function colour(count, cap) {
 export function draw(svg, view) {
   const {puzzle} = view, n = puzzle.size, side = n * CELL, alphabet = symbols(n);
   const regions = regionsOf(puzzle);
-  svg.setAttribute("viewBox", `-2 -2 ${side + 4} ${side + 4}`);
-  svg.setAttribute("width", Math.min(Math.max(side + 4, 560), 760));
+  svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${side + 2 * MARGIN} ${side + 2 * MARGIN}`);
+  svg.setAttribute("width", Math.min(Math.max(side + 2 * MARGIN, 600), 800));
   const selected = new Set(view.selection || []);
   const wrong = new Set(view.problem || []);
   const step = view.step || null;
@@ -77,8 +81,17 @@ export function draw(svg, view) {
       }
     });
   }
-  svg.innerHTML = `<g class="cells">${cells.join("")}</g><g class="marks">${marks.join("")}</g>`;
+  const parts = puzzle.parts || [];
+  const drawn = (top) => parts.map((part, index) => {
+    const kind = KINDS[part.kind];
+    if (ON_TOP.has(kind.tool) !== top) return "";
+    const chosen = index === view.chosen ? ` class="chosen"` : "";
+    return `<g data-part="${index}"${chosen}>${kind.draw(part, n)}</g>`;
+  }).join("");
+  svg.innerHTML = `${DEFS}<g class="cells">${cells.join("")}</g><g class="parts under">${drawn(false)}</g>` +
+    `<g class="marks">${marks.join("")}</g>`;
   svg.append(lines(n, regions), cages(puzzle));
+  svg.insertAdjacentHTML("beforeend", `<g class="parts over">${drawn(true)}</g>`);
 }
 
 function lines(n, regions) {  // two paths, thin and thick: a few elements however big the grid
@@ -122,10 +135,9 @@ function cages(puzzle) {
   return group;
 }
 
-/** The cell under a mouse event (-1: none). */
+/** The cell under a mouse event (-1: none, outside the grid). */
 export function cellAt(svg, event, n) {
-  const box = svg.getBoundingClientRect(), scale = (n * CELL + 4) / box.width;
-  const x = (event.clientX - box.left) * scale - 2, y = (event.clientY - box.top) * scale - 2;
+  const [x, y] = pointAt(svg, event, n);
   if (x < 0 || y < 0 || x >= n * CELL || y >= n * CELL) return -1;
   return Math.floor(y / CELL) * n + Math.floor(x / CELL);
 }

@@ -4,14 +4,19 @@
 // true candidates; the last good answer stays drawn while an edit is broken.
 
 import {Client} from "./client.js";
+import {CELL, clientAt, pointAt} from "./geometry.js";
 import {cellAt, draw} from "./grid.js";
 import {FLAGS, History, SIZES, blank, cellIndex, regionsOf, regionsProblem, symbols, toText} from "./model.js";
+import {KINDS, partOf} from "./parts/index.js";
+import {STEPS} from "./parts/shapes.js";
 
 const $ = (id) => document.getElementById(id);
 const DEBOUNCE = 300;  // ms after the last edit, as the plugin waits
 
 let history = new History(blank(9));
 let selection = [], mode = "givens", dragging = false, timer = null;
+let drawing = null;   // the line being dragged: its cells
+let chosen = -1;      // the drawn part chosen in the list (-1: none)
 let view = {};        // what the grid shows besides the puzzle: candidates, counts, solution, step
 let path = null, shown = 0, found = [];
 
@@ -28,7 +33,10 @@ function working(busy) { $("cancel").disabled = !busy; }
 
 function redraw() {
   const start = performance.now();
-  draw($("board"), {puzzle: puzzle(), selection, cap: Number($("cap").value), ...view});
+  if (chosen >= puzzle().parts.length) chosen = -1;
+  const shown = drawing ? {...puzzle(), parts: [...puzzle().parts, {kind: mode, cells: drawing, value: null}]} : puzzle();
+  draw($("board"), {puzzle: shown, selection, cap: Number($("cap").value), chosen, ...view});
+  listParts();
   $("marks").dataset.drawn = (performance.now() - start).toFixed(1);  // ms: the benchmark reads it
   $("undo").disabled = !history.back.length;
   $("redo").disabled = !history.ahead.length;
@@ -145,6 +153,88 @@ function estimate(answer) {
       `${Math.round(answer.ci95_lower).toLocaleString()} to ${Math.round(answer.ci95_upper).toLocaleString()})`);
 }
 
+/** The drawn parts, a line each: click one to choose it (its value can then be
+ * changed), x to delete it. */
+function listParts() {
+  const n = puzzle().size;
+  $("parts").replaceChildren(...puzzle().parts.map((part, index) => {
+    const item = document.createElement("li");
+    const kind = KINDS[part.kind];
+    item.append(Object.assign(document.createElement("span"), {className: "text", textContent: kind.text(part, n)}));
+    item.title = kind.label;
+    if (index === chosen) item.className = "chosen";
+    item.onclick = () => {
+      chosen = index === chosen ? -1 : index;
+      const value = part.value && typeof part.value === "object" ? part.value.sum : part.value;
+      if (chosen >= 0 && value !== null && value !== undefined) $("sum").value = String(value);
+      redraw();
+    };
+    const gone = Object.assign(document.createElement("button"), {textContent: "\u00d7", title: "delete"});
+    gone.className = "delete";
+    gone.onclick = (event) => { event.stopPropagation(); removePart(index); };
+    item.append(" ", gone);
+    return item;
+  }));
+}
+
+function removePart(index) {
+  chosen = -1;
+  edit((p) => { p.parts.splice(index, 1); });
+}
+
+/** A part added, unless it is wrong: then its message, at its cells, and the last
+ * good state stays. The same part again takes it away (a dot clicked twice). */
+function addPart(part) {
+  const kind = KINDS[part.kind], n = puzzle().size;
+  const wrong = kind.problem(part, n);
+  if (wrong) {
+    view = {...view, problem: kind.tool === "outside" ? [] : part.cells.filter((c) => c >= 0 && c < n * n)};
+    say("Not added.", wrong);
+    redraw();
+    return;
+  }
+  const text = kind.text(part, n);
+  const same = puzzle().parts.findIndex((p) => KINDS[p.kind].text(p, n) === text);
+  if (same >= 0 && kind.tool !== "line") { removePart(same); return; }
+  edit((p) => { p.parts.push(part); });
+}
+
+/** The value the box holds for a part of ``kind`` (null: it wants one and has none). */
+function valueFor(kind) {
+  if (!kind.valued) return null;
+  const typed = $("sum").value.trim();
+  if (!typed) return undefined;
+  if (kind.word === "little-killer") return {sum: typed, direction: $("direction").value};
+  return typed;
+}
+
+/** Where the mouse is pressed, for the tools that are no drag: an edge, a corner,
+ * a square beside the grid, a cell. */
+function pressed(kind, event) {
+  const n = puzzle().size, [x, y] = pointAt($("board"), event, n);
+  const col = Math.floor(x / CELL), row = Math.floor(y / CELL);
+  const inside = col >= 0 && row >= 0 && col < n && row < n;
+  const value = valueFor(kind);
+  if (value === undefined) { say("Not added.", `type the ${kind.label.toLowerCase()}'s value first, then click`); return; }
+  if (kind.tool === "cell" && inside) addPart({kind: kind.word, cells: [row * n + col], value: null});
+  if (kind.tool === "edge" && inside) {
+    const fx = x / CELL - col, fy = y / CELL - row;
+    const sides = [[fx, 0, -1], [1 - fx, 0, 1], [fy, -1, 0], [1 - fy, 1, 0]].sort((a, b) => a[0] - b[0]);
+    const [, dr, dc] = sides[0], r2 = row + dr, c2 = col + dc;
+    if (r2 < 0 || c2 < 0 || r2 >= n || c2 >= n) return;
+    const pair = [row * n + col, r2 * n + c2].sort((a, b) => a - b);
+    addPart({kind: kind.word, cells: pair, value: null});
+  }
+  if (kind.tool === "corner") {
+    const i = Math.round(x / CELL), j = Math.round(y / CELL);
+    if (i < 1 || j < 1 || i >= n || j >= n) return;
+    addPart({kind: kind.word, cells: [(j - 1) * n + i - 1, (j - 1) * n + i, j * n + i - 1, j * n + i], value});
+  }
+  if (kind.tool === "outside" && !inside && row >= -1 && col >= -1 && row <= n && col <= n) {
+    addPart({kind: kind.word, cells: [(row + 1) * (n + 2) + col + 1], value});
+  }
+}
+
 function pathAnswer(answer) {
   path = {end: answer.end, reason: answer.reason, start: answer.start, steps: answer.steps};
   found = answer.sentences;
@@ -182,8 +272,14 @@ function listSteps(lines, current) {
 }
 
 function read(answer) {
+  const parts = [], others = [];
+  for (const line of (answer.rules || "").split("\n").filter((l) => l.trim())) {
+    const part = partOf(line, answer.size);
+    if (part && !KINDS[part.kind].problem(part, answer.size)) parts.push(part);
+    else others.push(line);
+  }
   const next = {...blank(answer.size), givens: answer.givens, cages: answer.cages, regions: answer.regions,
-    flags: answer.flags, rules: answer.rules || "", title: answer.title || ""};
+    parts, flags: answer.flags, rules: others.join("\n"), title: answer.title || ""};
   history.replace(next);
   $("size").value = String(answer.size);
   selection = [];
@@ -223,6 +319,12 @@ function select(cell, add) {
 function endDrag() {
   if (!dragging) return;
   dragging = false;
+  if (drawing) {
+    const cells = drawing;
+    drawing = null;
+    addPart({kind: mode, cells, value: null});
+    return;
+  }
   if (mode === "cages" && selection.length) $("sum").focus();
   if (mode === "regions" && selection.length > 1) {
     const regions = regionsOf(puzzle()), into = regions[selection[0]];
@@ -286,7 +388,12 @@ function typed(event) {
     if (next >= 0 && next < n * n) select(next, event.shiftKey);
     return;
   }
-  if (key === "Escape") { selection = []; redraw(); return; }
+  if (key === "Escape") { selection = []; chosen = -1; redraw(); return; }
+  if ((key === "Backspace" || key === "Delete") && chosen >= 0) {
+    event.preventDefault();
+    removePart(chosen);
+    return;
+  }
   if (key === "Enter" && mode === "cages") { addCage(); return; }
   const cells = selection.slice();
   if (!cells.length) return;
@@ -308,7 +415,26 @@ function typed(event) {
 function setMode(next) {
   mode = next;
   for (const name of ["givens", "cages", "regions"]) $(`mode-${name}`).classList.toggle("on", name === mode);
-  $("cage-tools").hidden = mode !== "cages";
+  $("tool").value = next;
+  const kind = KINDS[mode];
+  $("cage-tools").hidden = !(mode === "cages" || (kind && kind.valued));
+  $("sum-label").textContent = mode === "cages" ? "sum" : kind ? `${kind.label.toLowerCase()} value` : "";
+  $("add-cage").hidden = mode !== "cages";
+  $("direction").hidden = mode !== "little-killer";
+  $("set-value").hidden = !kind || !kind.valued;
+}
+
+function setValue() {  // the chosen part's value, from the box
+  if (chosen < 0) { say("Choose a part in the list first."); return; }
+  const part = puzzle().parts[chosen], kind = KINDS[part.kind];
+  if (!kind.valued) return;
+  const value = valueFor(kind);
+  if (value === undefined) return;
+  const changed = {...part, value: kind.word === "little-killer" ? {...part.value, sum: value.sum} : value};
+  const wrong = kind.problem(changed, puzzle().size);
+  if (wrong) { say("Not changed.", wrong); return; }
+  const index = chosen;
+  edit((p) => { p.parts[index] = changed; });
 }
 
 // --- start --------------------------------------------------------------------
@@ -330,6 +456,16 @@ function setUp() {
     if ($("jigsaw").checked) setMode("regions");
     edited();
   };
+  const groups = {line: "Lines", edge: "Dots and pairs", outside: "Clues outside the grid", cell: "Cell marks",
+    corner: "Corners"};
+  for (const [tool, label] of Object.entries(groups)) {
+    const group = Object.assign(document.createElement("optgroup"), {label});
+    for (const kind of Object.values(KINDS).filter((k) => k.tool === tool)) group.append(new Option(kind.label, kind.word));
+    $("tool").append(group);
+  }
+  for (const direction of Object.keys(STEPS)) $("direction").append(new Option(direction, direction));
+  $("tool").onchange = () => setMode($("tool").value);
+  $("set-value").onclick = setValue;
   $("mode-givens").onclick = () => setMode("givens");
   $("mode-cages").onclick = () => setMode("cages");
   $("mode-regions").onclick = () => setMode("regions");
@@ -358,13 +494,32 @@ function setUp() {
   board.addEventListener("mousedown", (event) => {
     event.preventDefault();
     board.focus();
+    const kind = KINDS[mode], cell = cellAt(board, event, puzzle().size);
+    if (kind && kind.tool !== "line") { pressed(kind, event); return; }
     dragging = true;
-    select(cellAt(board, event, puzzle().size), event.shiftKey || event.ctrlKey || event.metaKey);
+    if (kind) {
+      if (cell >= 0) { drawing = [cell]; redraw(); } else dragging = false;
+      return;
+    }
+    select(cell, event.shiftKey || event.ctrlKey || event.metaKey);
   });
-  board.addEventListener("mousemove", (event) => { if (dragging) select(cellAt(board, event, puzzle().size), true); });
+  board.addEventListener("mousemove", (event) => {
+    if (!dragging) return;
+    const cell = cellAt(board, event, puzzle().size);
+    if (!drawing) { select(cell, true); return; }
+    if (cell < 0 || cell === drawing[drawing.length - 1]) return;
+    if (cell === drawing[drawing.length - 2]) drawing.pop();  // dragged back: the last step undone
+    else drawing.push(cell);
+    redraw();
+  });
   window.addEventListener("mouseup", endDrag);
   document.addEventListener("keydown", typed);
   setMode("givens");
+  window.sudosatBoard = {  // for scripts and tests: where a cell's centre, an edge or a corner is on screen
+    at: (x, y) => clientAt(board, puzzle().size, x, y),
+    centre: (cell) => clientAt(board, puzzle().size, (cell % puzzle().size + 0.5) * CELL,
+      (Math.floor(cell / puzzle().size) + 0.5) * CELL),
+  };
   if (location.hash.length > 1) loadText(decodeURIComponent(location.hash.slice(1)));
   else edited();
 }

@@ -1,6 +1,9 @@
 // The puzzle a setter is making, as plain data: its size, regions, givens,
-// killer cages, switches and the rules typed as text; and its text in sudosat's
+// killer cages, drawn parts (lines, dots, outside clues, cell marks: each kind
+// in ./parts/), switches and the rules typed as text; and its text in sudosat's
 // own format, which is all the server is sent.
+
+import {KINDS} from "./parts/index.js";
 
 export const SIZES = [4, 6, 8, 9, 12, 16, 25, 36];
 const BOXES = {4: [2, 2], 6: [2, 3], 8: [2, 4], 9: [3, 3], 12: [3, 4], 16: [4, 4], 25: [5, 5], 36: [6, 6]};
@@ -25,7 +28,8 @@ export function symbols(size) {
 }
 
 export function blank(size) {
-  return {size, givens: new Array(size * size).fill(0), cages: [], regions: null, flags: [], rules: "", title: ""};
+  return {size, givens: new Array(size * size).fill(0), cages: [], parts: [], regions: null, flags: [], rules: "",
+    title: ""};
 }
 
 /** Each cell's region: the setter's (a jigsaw), else the usual boxes. */
@@ -77,6 +81,7 @@ export function toText(puzzle) {
     const cells = cage.cells.map((c) => cellName(n, c)).join(" ");
     lines.push(cage.sum ? `cage ${cage.sum}: ${cells}` : `cage: ${cells}`);
   }
+  for (const part of puzzle.parts) lines.push(KINDS[part.kind].text(part, n));
   lines.push(...puzzle.flags);
   if (puzzle.rules.trim()) lines.push(puzzle.rules.trim());
   return lines.join("\n") + "\n";

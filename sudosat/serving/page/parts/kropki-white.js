@@ -1,0 +1,3 @@
+import {edge} from "./shapes.js";
+
+export default edge({word: "difference", label: "White kropki dot", fill: "#fff"});

@@ -1,0 +1,3 @@
+import {corner} from "./shapes.js";
+
+export default corner({word: "quadruple", label: "Quadruple"});

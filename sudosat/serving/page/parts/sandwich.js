@@ -1,0 +1,3 @@
+import {outside} from "./shapes.js";
+
+export default outside({word: "sandwich", label: "Sandwich"});

@@ -1,0 +1,175 @@
+// The shapes a drawn part takes, each knowing how it is drawn (SVG markup), how
+// it is written in sudosat's text format, read back from it, and what makes it
+// wrong. A kind of part (./thermo.js, ./kropki-white.js, ...) is one of these
+// with its word, its label and its colours: adding a kind is adding a file.
+//
+// A part is plain data: {kind, cells, value}; an outside clue's cells are its
+// square beside the grid (row or column -1 or N, written r0 or rN+1), and a
+// little killer's value carries its direction too ({sum, direction}).
+
+import {CELL} from "../geometry.js";
+
+const name = (n, cell) => `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}`;
+const centre = (n, cell) => [(cell % n + 0.5) * CELL, (Math.floor(cell / n) + 0.5) * CELL];
+const touching = (n, a, b) => Math.max(Math.abs(a % n - b % n), Math.abs(Math.floor(a / n) - Math.floor(b / n))) === 1;
+
+export function cellsOf(n, text) {
+  return text.trim().split(/\s+/).map((word) => {
+    const match = /^r(\d+)c(\d+)$/i.exec(word);
+    return match ? (Number(match[1]) - 1) * n + Number(match[2]) - 1 : NaN;
+  });
+}
+
+/** A line drawn through cells, from its first: a thermometer, a renban, ... */
+export function line({word, label, colour, width = 0.3, least = 2, bulb = false, ends = false, dashed = false}) {
+  return {
+    word, label, tool: "line", valued: false,
+    draw(part, n) {
+      const points = part.cells.map((c) => centre(n, c).join(",")).join(" ");
+      const dash = dashed ? ` stroke-dasharray="${CELL * 0.25} ${CELL * 0.12}"` : "";
+      let markup = `<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="${CELL * width}" ` +
+        `stroke-linecap="round" stroke-linejoin="round" opacity="0.75"${dash}/>`;
+      const circle = (cell, fill) => {
+        const [x, y] = centre(n, cell);
+        return `<circle cx="${x}" cy="${y}" r="${CELL * 0.36}" fill="${fill}" stroke="${colour}" stroke-width="2" opacity="0.85"/>`;
+      };
+      if (bulb) markup += circle(part.cells[0], colour);
+      if (ends) markup += circle(part.cells[0], "#fff") + circle(part.cells[part.cells.length - 1], "#fff");
+      return markup;
+    },
+    text(part, n) { return `${word}: ${part.cells.map((c) => name(n, c)).join(" ")}`; },
+    read(value, rest, n) { return {kind: word, cells: cellsOf(n, rest), value: null}; },
+    problem(part, n) {
+      const seen = new Set();
+      for (const cell of part.cells) {
+        if (seen.has(cell)) return `a ${label.toLowerCase()} goes through ${name(n, cell)} twice`;
+        seen.add(cell);
+      }
+      if (part.cells.length < least) return `a ${label.toLowerCase()} needs ${least} cells or more`;
+      for (let i = 1; i < part.cells.length; i++) {
+        if (!touching(n, part.cells[i - 1], part.cells[i])) {
+          return `${name(n, part.cells[i - 1])} to ${name(n, part.cells[i])} is no step of a line`;
+        }
+      }
+      return "";
+    },
+  };
+}
+
+/** A mark on the edge between two touching cells: a kropki dot, an X or a V. */
+export function edge({word, label, fill = "#fff", letter = ""}) {
+  return {
+    word, label, tool: "edge", valued: false,
+    draw(part, n) {
+      const [[x1, y1], [x2, y2]] = part.cells.map((c) => centre(n, c));
+      const x = (x1 + x2) / 2, y = (y1 + y2) / 2;
+      if (letter) {
+        return `<rect x="${x - CELL * 0.16}" y="${y - CELL * 0.18}" width="${CELL * 0.32}" height="${CELL * 0.36}" fill="#fff"/>` +
+          `<text x="${x}" y="${y + CELL * 0.13}" text-anchor="middle" font-size="${CELL * 0.38}" font-weight="bold">${letter}</text>`;
+      }
+      return `<circle cx="${x}" cy="${y}" r="${CELL * 0.14}" fill="${fill}" stroke="#000" stroke-width="1.5"/>`;
+    },
+    text(part, n) { return `${word}: ${part.cells.map((c) => name(n, c)).join(" ")}`; },
+    read(value, rest, n) { return {kind: word, cells: cellsOf(n, rest), value: null}; },
+    problem(part, n) {
+      const [a, b] = part.cells;
+      const side = Math.abs(a - b) === n || (Math.abs(a - b) === 1 && Math.floor(a / n) === Math.floor(b / n));
+      return side ? "" : `a ${label.toLowerCase()} lies between two cells side by side`;
+    },
+  };
+}
+
+/** A mark in one cell: odd, even, minimum, maximum. */
+export function mark({word, label, shape}) {
+  return {
+    word, label, tool: "cell", valued: false,
+    draw(part, n) {
+      const [x, y] = centre(n, part.cells[0]), r = CELL * 0.4;
+      if (shape === "circle") return `<circle cx="${x}" cy="${y}" r="${r}" fill="#ddd" opacity="0.8"/>`;
+      if (shape === "square") return `<rect x="${x - r}" y="${y - r}" width="${2 * r}" height="${2 * r}" fill="#ddd" opacity="0.8"/>`;
+      const tip = shape === "up" ? -1 : 1, w = CELL * 0.14, h = CELL * 0.12;  // a chevron in each corner
+      return [[-1, -1], [1, -1], [-1, 1], [1, 1]].map(([sx, sy]) => {
+        const cx = x + sx * CELL * 0.3, cy = y + sy * CELL * 0.3;
+        return `<path d="M${cx - w} ${cy + tip * h / 2}L${cx} ${cy - tip * h / 2}L${cx + w} ${cy + tip * h / 2}" ` +
+          `fill="none" stroke="#666" stroke-width="1.5"/>`;
+      }).join("");
+    },
+    text(part, n) { return `${word}: ${name(n, part.cells[0])}`; },
+    read(value, rest, n) { return {kind: word, cells: cellsOf(n, rest), value: null}; },
+    problem() { return ""; },
+  };
+}
+
+/** A clue in a square beside the grid, about its row or column: sandwich, X-sum,
+ * skyscraper (``diagonal``: a little killer, about the diagonal it points down). */
+export function outside({word, label, diagonal = false}) {
+  const spot = (n, cell) => {  // the clue's square: row and column, -1 to n
+    const r = Math.floor(cell / (n + 2)) - 1, c = (cell % (n + 2)) - 1;
+    return [r, c];
+  };
+  return {
+    word, label, tool: "outside", valued: true,
+    draw(part, n) {
+      const [r, c] = spot(n, part.cells[0]);
+      const x = (c + 0.5) * CELL, y = (r + 0.5) * CELL;
+      const sum = diagonal ? part.value.sum : part.value;
+      let markup = `<text x="${x}" y="${y + CELL * 0.15}" text-anchor="middle" font-size="${CELL * 0.42}" fill="#000">${sum}</text>`;
+      if (diagonal) {
+        const [dr, dc] = STEPS[part.value.direction];
+        markup += `<path d="M${x + dc * CELL * 0.25} ${y + dr * CELL * 0.25}l${dc * CELL * 0.2} ${dr * CELL * 0.2}" ` +
+          `stroke="#000" stroke-width="1.5" marker-end="url(#arrowhead)"/>`;
+      }
+      return markup;
+    },
+    text(part, n) {
+      const [r, c] = spot(n, part.cells[0]);
+      if (diagonal) return `${word} ${part.value.sum}: r${r + 1}c${c + 1} ${part.value.direction}`;
+      return `${word} ${part.value}: r${r + 1}c${c + 1}`;
+    },
+    read(value, rest, n) {
+      const words = rest.trim().split(/\s+/);
+      const found = words.map((w) => /^r(\d+)c(\d+)$/i.exec(w)).filter(Boolean).map((m) => [Number(m[1]) - 1, Number(m[2]) - 1]);
+      if (!diagonal) return {kind: word, cells: [(found[0][0] + 1) * (n + 2) + found[0][1] + 1], value};
+      if (words.length === 2 && words[1] in STEPS) {  // a clue and its direction
+        return {kind: word, cells: [(found[0][0] + 1) * (n + 2) + found[0][1] + 1], value: {sum: value, direction: words[1]}};
+      }
+      const [[r1, c1], [r2, c2]] = found.length > 1 ? found : [found[0], [found[0][0] + 1, found[0][1] + 1]];
+      const dr = Math.sign(r2 - r1), dc = Math.sign(c2 - c1);  // the cells of its diagonal: the clue one before
+      const direction = Object.keys(STEPS).find((k) => STEPS[k][0] === dr && STEPS[k][1] === dc);
+      return {kind: word, cells: [(r1 - dr + 1) * (n + 2) + c1 - dc + 1], value: {sum: value, direction}};
+    },
+    problem(part, n) {
+      const [r, c] = spot(n, part.cells[0]);
+      const value = diagonal ? part.value.sum : part.value;
+      if (!/^\d+$/.test(String(value))) return `a ${label.toLowerCase()} clue is a whole number, not ${JSON.stringify(value)}`;
+      if (!diagonal && (r === -1 || r === n) === (c === -1 || c === n)) return `a ${label.toLowerCase()} clue sits beside a row or a column`;
+      if (diagonal) {
+        const [dr, dc] = STEPS[part.value.direction];
+        const inside = (x) => x >= 0 && x < n;
+        if (!inside(r + dr) || !inside(c + dc)) return `the little killer at r${r + 1}c${c + 1} points away from the grid`;
+      }
+      return "";
+    },
+  };
+}
+
+export const STEPS = {dr: [1, 1], dl: [1, -1], ur: [-1, 1], ul: [-1, -1]};
+
+/** A circle on the corner of four cells, with digits: a quadruple. */
+export function corner({word, label}) {
+  return {
+    word, label, tool: "corner", valued: true,
+    draw(part, n) {
+      const x = ((part.cells[0] % n) + 1) * CELL, y = (Math.floor(part.cells[0] / n) + 1) * CELL;
+      const digits = String(part.value).replace(/\D/g, "");
+      return `<circle cx="${x}" cy="${y}" r="${CELL * 0.3}" fill="#fff" stroke="#000" stroke-width="1.2"/>` +
+        `<text x="${x}" y="${y + CELL * 0.07}" text-anchor="middle" font-size="${CELL * (digits.length > 2 ? 0.17 : 0.22)}">${digits}</text>`;
+    },
+    text(part, n) { return `${word} ${String(part.value).replace(/\D/g, "")}: ${part.cells.map((c) => name(n, c)).join(" ")}`; },
+    read(value, rest, n) { return {kind: word, cells: cellsOf(n, rest), value: String(value).replace(/\D/g, "")}; },
+    problem(part) {
+      const digits = String(part.value).replace(/\D/g, "");
+      return digits.length >= 1 && digits.length <= 4 ? "" : "a quadruple holds one to four digits";
+    },
+  };
+}

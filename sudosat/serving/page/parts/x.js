@@ -1,0 +1,3 @@
+import {edge} from "./shapes.js";
+
+export default edge({word: "x", label: "X (sum 10)", letter: "X"});

@@ -1,0 +1,166 @@
+"""Every constraint drawn on the setter's page (sudosat/serving/page/parts), in a
+real browser with real mouse events: lines dragged, dots and X/V clicked on
+edges, clues clicked beside the grid, parts chosen, changed and deleted; the
+link out read back by ``sudosat solve`` to the same rules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from sudosat import parse
+
+from .test_setter_page import SHOTS, WAIT, address, answers, browser, opened, page, status
+
+pytestmark = pytest.mark.slow
+__all__ = ["address", "browser", "page"]  # the fixtures, shared
+
+CELL = 40  # geometry.js's unit
+
+
+def at(page: Any, x: float, y: float) -> tuple[float, float]:
+    """The screen point of a board point in grid units (0, 0: the grid's corner)."""
+    found = page.evaluate(f"window.sudosatBoard.at({x}, {y})")
+    return float(found[0]), float(found[1])
+
+
+def centre(page: Any, n: int, cell: int) -> tuple[float, float]:
+    return at(page, (cell % n + 0.5) * CELL, (cell // n + 0.5) * CELL)
+
+
+def drag_line(page: Any, n: int, cells: Sequence[int]) -> None:
+    """Press on the first cell and move through the others in order, then let go."""
+    page.mouse.move(*centre(page, n, cells[0]))
+    page.mouse.down()
+    for cell in cells[1:]:
+        page.mouse.move(*centre(page, n, cell), steps=3)
+    page.mouse.up()
+
+
+def tool(page: Any, word: str) -> None:
+    page.select_option("#tool", word)
+
+
+def parts(page: Any) -> list[str]:
+    """The drawn parts as the page lists them: each one's text."""
+    return [str(text) for text in page.locator("#parts li span.text").all_inner_texts()]
+
+
+def cell(n: int, name: str) -> int:
+    row, col = name[1:].split("c")
+    return (int(row) - 1) * n + int(col) - 1
+
+
+def draw_every_kind(page: Any, n: int) -> list[str]:
+    """A thermometer, an arrow, a renban line, a white kropki dot, an X and a little
+    killer, drawn with the mouse; the text lines sudosat should read back."""
+    tool(page, "thermo")
+    drag_line(page, n, [cell(n, c) for c in ("r2c2", "r2c3", "r2c4")])
+    tool(page, "arrow")
+    drag_line(page, n, [cell(n, c) for c in ("r5c4", "r5c5", "r5c6")])
+    tool(page, "renban")
+    drag_line(page, n, [cell(n, c) for c in ("r3c1", "r4c1", "r4c2")])
+    tool(page, "difference")
+    page.mouse.click(*at(page, 5 * CELL, 0.5 * CELL))  # the edge of r1c5 and r1c6
+    tool(page, "x")
+    page.mouse.click(*at(page, 0.5 * CELL, 6 * CELL))  # the edge of r6c1 and r7c1
+    tool(page, "little-killer")
+    page.fill("#sum", "20")
+    page.select_option("#direction", "dr")
+    page.mouse.click(*at(page, 0.5 * CELL, -0.5 * CELL))  # above column 1
+    diagonal = " ".join(f"r{k}c{k + 1}" for k in range(1, n))
+    return [
+        "thermo: r2c2 r2c3 r2c4",
+        "arrow: r5c4 > r5c5 r5c6",
+        "renban: r3c1 r4c1 r4c2",
+        "difference: r1c5 r1c6",
+        "x: r6c1 r7c1",
+        f"little-killer 20: {diagonal}",
+    ]
+
+
+@pytest.mark.parametrize("n", [9, 16])
+def test_every_kind_is_drawn_and_the_link_reads_back_rule_by_rule(
+    page: Any, address: str, n: int
+) -> None:
+    opened(page, address)
+    if n != 9:
+        seen = answers(page)
+        page.select_option("#size", str(n))
+        page.click("#new")
+        from .test_setter_page import after
+
+        after(page, seen)
+    expected = draw_every_kind(page, n)
+    assert len(parts(page)) == 6, parts(page)
+    if n == 9:
+        page.screenshot(path=str(SHOTS / "parts-9x9.png"))
+    page.click("#export")
+    page.wait_for_function(
+        "document.getElementById('exported').value.includes('f-puzzles')", timeout=WAIT
+    )
+    link = page.input_value("#exported")
+    read = parse(link)
+    assert read.rules is not None
+    assert sorted(rule.text(n) for rule in read.rules.constraints) == sorted(expected)
+    solved = subprocess.run(  # sudosat solve reads the link as the page drew it
+        [sys.executable, "-m", "sudosat", "solve", "--format", "json", "-"],
+        input=link,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    record = json.loads(solved.stdout)
+    assert record["status"] in ("unique", "multiple", "none"), solved.stderr
+    assert sorted(line for line in record["rules"] if not line.startswith("size")) == sorted(
+        expected
+    )
+
+
+def test_a_part_is_chosen_changed_deleted_and_undone(page: Any, address: str) -> None:
+    opened(page, address)
+    tool(page, "sandwich")
+    page.fill("#sum", "7")
+    page.mouse.click(*at(page, -0.5 * CELL, 2.5 * CELL))  # left of row 3
+    assert parts(page) == ["sandwich 7: r3c0"]
+    page.locator("#parts li").first.click()
+    page.fill("#sum", "12")
+    page.click("#set-value")
+    assert parts(page) == ["sandwich 12: r3c0"]
+    page.locator("#parts li button.delete").first.click()
+    assert parts(page) == []
+    page.locator("#board").focus()
+    page.keyboard.press("Control+z")
+    assert parts(page) == ["sandwich 12: r3c0"]
+    page.keyboard.press("Control+z")
+    assert parts(page) == ["sandwich 7: r3c0"]
+    tool(page, "ratio")
+    page.mouse.click(*at(page, 4 * CELL, 4.5 * CELL))  # r5c4 and r5c5
+    page.mouse.click(*at(page, 4 * CELL, 4.5 * CELL))  # the same edge again: the dot goes
+    assert parts(page) == ["sandwich 7: r3c0"]
+
+
+def test_bad_drawing_is_named_and_the_last_good_state_stays(page: Any, address: str) -> None:
+    opened(page, address)
+    tool(page, "thermo")
+    n = 9
+    drag_line(page, n, [0, 1, 10, 9, 0])  # back through its bulb
+    assert status(page) == "Not added." and "twice" in str(page.text_content("#message"))
+    tool(page, "arrow")
+    drag_line(page, n, [40])
+    assert "shaft" in str(page.text_content("#message"))
+    tool(page, "skyscraper")
+    page.fill("#sum", "")
+    page.mouse.click(*at(page, -0.5 * CELL, 0.5 * CELL))
+    assert "value first" in str(page.text_content("#message"))
+    tool(page, "little-killer")
+    page.fill("#sum", "10")
+    page.select_option("#direction", "ul")
+    page.mouse.click(*at(page, 0.5 * CELL, -0.5 * CELL))  # above the grid, pointing up: away
+    assert "points away" in str(page.text_content("#message"))
+    assert parts(page) == []
