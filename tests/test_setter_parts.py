@@ -164,3 +164,108 @@ def test_bad_drawing_is_named_and_the_last_good_state_stays(page: Any, address: 
     page.mouse.click(*at(page, 0.5 * CELL, -0.5 * CELL))  # above the grid, pointing up: away
     assert "points away" in str(page.text_content("#message"))
     assert parts(page) == []
+
+
+EVERY_KIND = """size 9
+.........
+.........
+.........
+.........
+.........
+.........
+.........
+.........
+.........
+thermo: r2c2 r2c3 r2c4
+slow-thermo: r9c1 r9c2 r9c3
+arrow: r5c4 r5c5 > r6c6 r7c6
+renban: r3c1 r3c2 r3c3
+whispers: r4c1 r4c2 r4c3
+palindrome: r6c1 r6c2 r6c3
+region-sum: r7c3 r7c4 r7c5
+between: r8c4 r8c5 r8c6
+entropic: r1c7 r1c8 r1c9
+modular: r2c7 r2c8 r2c9
+zipper: r3c7 r3c8 r3c9
+difference: r1c1 r1c2
+ratio: r1c2 r2c2
+x: r5c1 r6c1
+v: r7c1 r8c1
+sandwich 0: r0c3
+little-killer 20: r0c1 dr
+x-sum 10: r10c5
+skyscraper 3: r4c0
+odd: r9c9
+even: r8c9
+minimum: r9c8
+maximum: r7c9
+quadruple 234: r1c3 r1c4 r2c3 r2c4
+"""
+"""Every kind of part the page draws, as sudosat's text: what the mouse draws below."""
+
+
+def test_every_kind_of_part_is_drawn_and_read_back(page: Any, address: str) -> None:
+    n = 9
+    opened(page, address)
+    lines = {"thermo": ("r2c2", "r2c3", "r2c4"), "slow-thermo": ("r9c1", "r9c2", "r9c3")}
+    lines |= {"renban": ("r3c1", "r3c2", "r3c3"), "whispers": ("r4c1", "r4c2", "r4c3")}
+    lines |= {"palindrome": ("r6c1", "r6c2", "r6c3"), "region-sum": ("r7c3", "r7c4", "r7c5")}
+    lines |= {"between": ("r8c4", "r8c5", "r8c6"), "entropic": ("r1c7", "r1c8", "r1c9")}
+    lines |= {"modular": ("r2c7", "r2c8", "r2c9"), "zipper": ("r3c7", "r3c8", "r3c9")}
+    for word, cells in lines.items():
+        tool(page, word)
+        drag_line(page, n, [cell(n, c) for c in cells])
+    tool(page, "arrow")
+    page.fill("#sum", "2")  # a pill of two cells
+    drag_line(page, n, [cell(n, c) for c in ("r5c4", "r5c5", "r6c6", "r7c6")])
+    edges = {"difference": (1, 0.5), "ratio": (1.5, 1), "x": (0.5, 5), "v": (0.5, 7)}
+    for word, (x, y) in edges.items():  # the edge's middle, in cells
+        tool(page, word)
+        page.mouse.click(*at(page, x * CELL, y * CELL))
+    clues = {
+        "sandwich": ("0", 2.5, -0.5),
+        "x-sum": ("10", 4.5, 9.5),
+        "skyscraper": ("3", -0.5, 3.5),
+    }
+    for word, (value, x, y) in clues.items():
+        tool(page, word)
+        page.fill("#sum", value)
+        page.mouse.click(*at(page, x * CELL, y * CELL))
+    tool(page, "little-killer")
+    page.fill("#sum", "20")
+    page.select_option("#direction", "dr")
+    page.mouse.click(*at(page, 0.5 * CELL, -0.5 * CELL))
+    for word, name in (("odd", "r9c9"), ("even", "r8c9"), ("minimum", "r9c8"), ("maximum", "r7c9")):
+        tool(page, word)
+        page.mouse.click(*centre(page, n, cell(n, name)))
+    tool(page, "quadruple")
+    page.fill("#sum", "234")
+    page.mouse.click(*at(page, 3 * CELL, 1 * CELL))  # the corner of r1c3, r1c4, r2c3, r2c4
+    expected = parse(EVERY_KIND)
+    assert expected.rules is not None
+    assert len(parts(page)) == len(expected.rules.constraints), parts(page)
+    page.screenshot(path=str(SHOTS / "every-part-9x9.png"))
+    page.click("#export")
+    page.wait_for_function(
+        "document.getElementById('exported').value.includes('f-puzzles')", timeout=WAIT
+    )
+    read = parse(page.input_value("#exported"))
+    assert read.rules is not None
+    assert sorted(r.text(n) for r in read.rules.constraints) == sorted(
+        r.text(n) for r in expected.rules.constraints
+    )
+    seen = answers(page)  # and the page reads its own link back to the same parts
+    page.fill("#puzzle", page.input_value("#exported"))
+    page.click("#load")
+    page.wait_for_function(
+        f"document.querySelectorAll('#parts li').length === {len(expected.rules.constraints)}",
+        timeout=WAIT,
+    )
+    assert answers(page) >= seen
+    again = parse(
+        "\n".join([*EVERY_KIND.splitlines()[:10], *parts(page)])
+    )  # as the page lists them
+    assert again.rules is not None
+    assert sorted(r.text(n) for r in again.rules.constraints) == sorted(
+        r.text(n) for r in expected.rules.constraints
+    )

@@ -203,7 +203,7 @@ function addPart(part) {
 function valueFor(kind) {
   if (!kind.valued) return null;
   const typed = $("sum").value.trim();
-  if (!typed) return undefined;
+  if (!typed) return kind.optional ? null : undefined;
   if (kind.word === "little-killer") return {sum: typed, direction: $("direction").value};
   return typed;
 }
@@ -322,7 +322,8 @@ function endDrag() {
   if (drawing) {
     const cells = drawing;
     drawing = null;
-    addPart({kind: mode, cells, value: null});
+    const kind = KINDS[mode];
+    addPart({kind: mode, cells, value: kind.valued ? $("sum").value.trim() || null : null});
     return;
   }
   if (mode === "cages" && selection.length) $("sum").focus();
@@ -418,7 +419,8 @@ function setMode(next) {
   $("tool").value = next;
   const kind = KINDS[mode];
   $("cage-tools").hidden = !(mode === "cages" || (kind && kind.valued));
-  $("sum-label").textContent = mode === "cages" ? "sum" : kind ? `${kind.label.toLowerCase()} value` : "";
+  const labels = {cages: "sum", arrow: "circle cells (pill: 2 or 3)"};
+  $("sum-label").textContent = labels[mode] || (kind ? `${kind.label.toLowerCase()} value` : "");
   $("add-cage").hidden = mode !== "cages";
   $("direction").hidden = mode !== "little-killer";
   $("set-value").hidden = !kind || !kind.valued;

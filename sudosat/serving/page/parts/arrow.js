@@ -1,34 +1,44 @@
-// An arrow: its circle on the first cell, its shaft through the rest (a pill of
-// several circle cells is written as text: `arrow: r1c1 r1c2 > r2c3`).
+// An arrow: its circle on its first cell, or a pill over its first two or three
+// (the value: how many), then its shaft through the rest.
 import {CELL} from "../geometry.js";
 import {cellsOf, line} from "./shapes.js";
 
 const shape = line({word: "arrow", label: "Arrow", colour: "#888", width: 0.06});
+const circled = (part) => Number(part.value) || 1;
 
 export default {
   ...shape,
+  valued: true,
+  optional: true,  // a circle of one cell when no value is typed
   draw(part, n) {
-    const [first, ...shaft] = part.cells;
+    const k = circled(part), pill = part.cells.slice(0, k), shaft = part.cells.slice(k);
     const at = (c) => [(c % n + 0.5) * CELL, (Math.floor(c / n) + 0.5) * CELL];
-    const [x, y] = at(first);
-    const [nx, ny] = at(shaft[0] ?? first);
-    const length = Math.hypot(nx - x, ny - y) || 1, r = CELL * 0.38;
-    const start = [x + (nx - x) / length * r, y + (ny - y) / length * r];
+    const r = CELL * 0.38, last = at(pill[pill.length - 1]);
+    const [nx, ny] = at(shaft[0] ?? pill[0]);
+    const length = Math.hypot(nx - last[0], ny - last[1]) || 1;
+    const start = [last[0] + (nx - last[0]) / length * r, last[1] + (ny - last[1]) / length * r];
+    const body = pill.length > 1
+      ? `<polyline points="${pill.map((c) => at(c).join(",")).join(" ")}" fill="none" stroke="#888" ` +
+        `stroke-width="${2 * r + 2}" stroke-linecap="round" stroke-linejoin="round"/>` +
+        `<polyline points="${pill.map((c) => at(c).join(",")).join(" ")}" fill="none" stroke="#fff" ` +
+        `stroke-width="${2 * r - 2}" stroke-linecap="round" stroke-linejoin="round"/>`
+      : `<circle cx="${last[0]}" cy="${last[1]}" r="${r}" fill="#fff" stroke="#888" stroke-width="2"/>`;
     const points = [start, ...shaft.map(at)].map((p) => p.join(",")).join(" ");
-    return `<circle cx="${x}" cy="${y}" r="${r}" fill="#fff" stroke="#888" stroke-width="2"/>` +
-      `<polyline points="${points}" fill="none" stroke="#888" stroke-width="2" marker-end="url(#arrowhead)"/>`;
+    return body + `<polyline points="${points}" fill="none" stroke="#888" stroke-width="2" marker-end="url(#arrowhead)"/>`;
   },
   text(part, n) {
-    const name = (c) => `r${Math.floor(c / n) + 1}c${c % n + 1}`;
-    return `arrow: ${name(part.cells[0])} > ${part.cells.slice(1).map(name).join(" ")}`;
+    const name = (c) => `r${Math.floor(c / n) + 1}c${c % n + 1}`, k = circled(part);
+    return `arrow: ${part.cells.slice(0, k).map(name).join(" ")} > ${part.cells.slice(k).map(name).join(" ")}`;
   },
   read(value, rest, n) {
     const [circle, shaft = ""] = rest.split(">");
-    const circled = cellsOf(n, circle);
-    if (circled.length !== 1) throw new Error("a pill: kept as text");
-    return {kind: "arrow", cells: [...circled, ...cellsOf(n, shaft)], value: null};
+    const cells = cellsOf(n, circle);
+    return {kind: "arrow", cells: [...cells, ...cellsOf(n, shaft)], value: cells.length > 1 ? String(cells.length) : null};
   },
   problem(part, n) {
-    return part.cells.length < 2 ? "an arrow needs a shaft: drag from its circle along the line" : shape.problem(part, n);
+    const k = circled(part);
+    if (!(k >= 1 && k <= 3)) return "an arrow's circle covers one cell, or a pill two or three";
+    if (part.cells.length <= k) return "an arrow needs a shaft: drag from its circle along the line";
+    return shape.problem(part, n);
   },
 };
