@@ -37,6 +37,7 @@ from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Constraint, Layout, Puzzle
 from sudosat.making.board import Board, Candidate, Step, Technique
+from sudosat.making.causes import causes as named_causes
 from sudosat.making.forcing import Propagation
 from sudosat.making.ruleweights import (
     CAGES,
@@ -248,7 +249,7 @@ class RuleSteps:
         touched = sorted({c for c, _ in removed})
         shown = scope.cells if len(scope.cells) < self.n * self.n else tuple(touched)
         rule = self.rules[scope.rules[0]]
-        causes, by = self._causes(board, rule, removed)
+        causes, by = named_causes(board, rule, removed)
         said = causes or self._deduction(board, rule, removed)
         technique = Technique(rule.technique, "rule", RULE_WEIGHT, "easy")
         return Step(
@@ -261,32 +262,6 @@ class RuleSteps:
             tells_what_is_left=bool(causes),  # the causes list every removal
             technique=technique,
         )
-
-    def _causes(
-        self, board: Board, rule: Constraint, removed: Sequence[Candidate]
-    ) -> tuple[str, tuple[int, ...]]:
-        """The placed digits that remove ``removed`` through ``rule`` alone
-        (:meth:`Rule.sees`), each with what it rules out, and their cells; nothing
-        unless they account for every removal."""
-        left = set(removed)
-        said: list[str] = []
-        cells: list[int] = []
-        for cell, value in enumerate(board.placed):
-            if not value or not left:
-                continue
-            seen = left.intersection(rule.sees(self.puzzle.layout, cell, value))
-            if not seen:
-                continue
-            left -= seen
-            cells.append(cell)
-            by_value = {
-                v: sorted(c for c, w in seen if w == v) for v in sorted({v for _, v in seen})
-            }
-            out = "; ".join(
-                f"{board.symbols(bit(v))} in {board.names(c)}" for v, c in by_value.items()
-            )
-            said.append(f"{board.name(cell)}={board.symbols(bit(value))} rules out {out}")
-        return ("; ".join(said), tuple(cells)) if said and not left else ("", ())
 
     def _deduction(self, board: Board, rule: Constraint, removed: Sequence[Candidate]) -> str:
         """The rule's own words for what it says once ``removed`` is gone."""
