@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Between(LineRule):
     title: ClassVar[str] = "between line"
+    technique: ClassVar[str] = "between bounds"
     meaning: ClassVar[str] = (
         "The digits on the line lie strictly between those in its two end circles (either end may "
         "hold the smaller)."

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Clone(Rule):
     title: ClassVar[str] = "clone"
+    technique: ClassVar[str] = "clone copy"
     meaning: ClassVar[str] = "The two shapes hold the same digits in the same places."
     field: ClassVar[str] = "clone"
     words: ClassVar[tuple[str, ...]] = ("clone",)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class DoubleArrow(LineRule):
     title: ClassVar[str] = "double arrow"
+    technique: ClassVar[str] = "double arrow sums"
     meaning: ClassVar[str] = (
         "The digits in the circles at the line's two ends add up to the digits between them; those"
         " may repeat where no unit forbids it."

@@ -23,6 +23,7 @@ def bands(size: int) -> list[tuple[int, int]]:
 @dataclass(frozen=True)
 class Entropic(LineRule):
     title: ClassVar[str] = "entropic line"
+    technique: ClassVar[str] = "entropic bands"
     meaning: ClassVar[str] = (
         "Any three cells in a row along the line hold one low, one middle and one high digit (1-3,"
         " 4-6, 7-9 on a 9x9: the digits in three equal bands). A line of two cells has no three in"

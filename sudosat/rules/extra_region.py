@@ -25,6 +25,7 @@ class ExtraRegion(GroupRule):
     N cells holds every digit once."""
 
     title: ClassVar[str] = "extra region (windoku)"
+    technique: ClassVar[str] = "extra region"
     meaning: ClassVar[str] = (
         "Digits in the extra region do not repeat (one of N cells holds every digit once)."
     )

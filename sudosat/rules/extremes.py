@@ -73,6 +73,7 @@ class Extreme(CellRule):
 @dataclass(frozen=True)
 class Minimum(Extreme):
     title: ClassVar[str] = "minimum cell"
+    technique: ClassVar[str] = "minimum neighbours"
     meaning: ClassVar[str] = (
         "The cell is smaller than every orthogonal neighbour that is not a minimum cell itself: "
         "touching minimum cells are not compared (f-puzzles' reading)."
@@ -85,6 +86,7 @@ class Minimum(Extreme):
 @dataclass(frozen=True)
 class Maximum(Extreme):
     title: ClassVar[str] = "maximum cell"
+    technique: ClassVar[str] = "maximum neighbours"
     meaning: ClassVar[str] = (
         "The cell is greater than every orthogonal neighbour that is not a maximum cell itself: "
         "touching maximum cells are not compared (f-puzzles' reading, as in fortress puzzles)."

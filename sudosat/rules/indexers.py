@@ -48,6 +48,7 @@ class Indexer(GroupRule):
 @dataclass(frozen=True)
 class ColumnIndexer(Indexer):
     title: ClassVar[str] = "column indexer"
+    technique: ClassVar[str] = "indexing"
     meaning: ClassVar[str] = (
         "A digit v in such a cell in row r, column c says that row r holds c in column v (the "
         "1-5-9 rule's columns)."
@@ -64,6 +65,7 @@ class ColumnIndexer(Indexer):
 @dataclass(frozen=True)
 class RowIndexer(Indexer):
     title: ClassVar[str] = "row indexer"
+    technique: ClassVar[str] = "indexing"
     meaning: ClassVar[str] = (
         "A digit v in such a cell in row r, column c says that column c holds r in row v."
     )
@@ -79,6 +81,7 @@ class RowIndexer(Indexer):
 @dataclass(frozen=True)
 class BoxIndexer(Indexer):
     title: ClassVar[str] = "box indexer"
+    technique: ClassVar[str] = "indexing"
     meaning: ClassVar[str] = (
         "A digit v in such a cell at place p of its box (1-9 in reading order) says that the box "
         "holds p at place v."

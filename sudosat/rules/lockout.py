@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Lockout(SpacedLine):
     title: ClassVar[str] = "lockout line"
+    technique: ClassVar[str] = "lockout ends"
     meaning: ClassVar[str] = (
         "The digits in the diamonds at the two ends differ by at least N/2 rounded down (4 on a "
         "9x9, or the line's value); every digit between them on the line lies below both ends or "

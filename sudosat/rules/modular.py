@@ -19,6 +19,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Modular(LineRule):
     title: ClassVar[str] = "modular line"
+    technique: ClassVar[str] = "modular remainders"
     meaning: ClassVar[str] = (
         "Any three cells in a row along the line hold digits of three different remainders on "
         "division by 3 (one of 1 4 7, one of 2 5 8, one of 3 6 9). A line of two cells has no "

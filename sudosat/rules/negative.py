@@ -113,6 +113,7 @@ def unrelated(b: Builder, x: int, y: int, related: Related, when: Sequence[Lit] 
 @dataclass(frozen=True)
 class Nonconsecutive(NegativeRule):
     title: ClassVar[str] = "nonconsecutive"
+    technique: ClassVar[str] = "nonconsecutive neighbours"
     meaning: ClassVar[str] = (
         "Orthogonally touching cells do not hold consecutive digits, except a pair with a kropki "
         "dot (of either colour) between them. Also written `negative: difference`: all white dots "
@@ -129,6 +130,7 @@ class Nonconsecutive(NegativeRule):
 
 @dataclass(frozen=True)
 class NegativeRatio(NegativeRule):
+    technique: ClassVar[str] = "no black dot"
     family: ClassVar[str] = "negative ratio: no black dot, no ratio"
     marks: ClassVar[tuple[type[Rule], ...]] = (Difference, Ratio)
 
@@ -171,6 +173,7 @@ class NegativeRatio(NegativeRule):
 
 @dataclass(frozen=True)
 class NegativeXV(NegativeRule):
+    technique: ClassVar[str] = "no X or V"
     family: ClassVar[str] = "negative XV: no mark, no sum of 10 or 5"
     marks: ClassVar[tuple[type[Rule], ...]] = (XV,)
 
@@ -205,6 +208,7 @@ class Negative(FlagRule):
     """f-puzzles' ``negative`` list (``["ratio", "xv"]``), and ``negative: ratio, xv``."""
 
     title: ClassVar[str] = "negative constraint"
+    technique: ClassVar[str] = "negative constraint"
     meaning: ClassVar[str] = (
         "Every such mark is given: `difference`, touching cells without a dot are not consecutive "
         "(as nonconsecutive); `ratio`, touching cells without a dot are in none of the black dots'"

@@ -40,6 +40,7 @@ class Parity(CellRule):
 @dataclass(frozen=True)
 class Odd(Parity):
     title: ClassVar[str] = "odd cell"
+    technique: ClassVar[str] = "odd or even cell"
     meaning: ClassVar[str] = "The cell holds an odd digit."
     field: ClassVar[str] = "odd"
     words: ClassVar[tuple[str, ...]] = ("odd",)
@@ -52,6 +53,7 @@ class Odd(Parity):
 @dataclass(frozen=True)
 class Even(Parity):
     title: ClassVar[str] = "even cell"
+    technique: ClassVar[str] = "odd or even cell"
     meaning: ClassVar[str] = "The cell holds an even digit."
     field: ClassVar[str] = "even"
     words: ClassVar[tuple[str, ...]] = ("even",)

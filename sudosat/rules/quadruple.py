@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Quadruple(Rule):
     title: ClassVar[str] = "quadruple"
+    technique: ClassVar[str] = "quadruple digits"
     meaning: ClassVar[str] = (
         "Each digit in the circle on the corner appears in the (up to) four cells around it; a "
         "digit written twice appears twice."

@@ -30,6 +30,7 @@ def stretches(line: Sequence[int], layout: Layout) -> list[list[int]]:
 @dataclass(frozen=True)
 class RegionSum(LineRule):
     title: ClassVar[str] = "region-sum line"
+    technique: ClassVar[str] = "region sums"
     meaning: ClassVar[str] = (
         "Where the line passes through a region (a box, or a jigsaw's region), the digits on each "
         "such stretch add up to the same number."

@@ -20,6 +20,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Skyscraper(OutsideRule):
     title: ClassVar[str] = "skyscraper"
+    technique: ClassVar[str] = "skyscraper view"
     meaning: ClassVar[str] = (
         "Seen from the clue along its row or column, each digit hides every smaller one behind it;"
         " the clue counts the digits seen (the first always is)."

@@ -18,6 +18,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Zipper(LineRule):
     title: ClassVar[str] = "zipper line"
+    technique: ClassVar[str] = "zipper sums"
     meaning: ClassVar[str] = (
         "Digits the same distance from the line's middle add up to the same number; on a line of "
         "odd length, to the digit in the middle."
