@@ -15,7 +15,7 @@ import pytest
 
 from sudosat import parse
 
-from .test_setter_page import SHOTS, WAIT, address, answers, browser, opened, page, status
+from .test_setter_page import SHOTS, WAIT, address, after, answers, browser, opened, page, status
 
 pytestmark = pytest.mark.slow
 __all__ = ["address", "browser", "page"]  # the fixtures, shared
@@ -93,17 +93,21 @@ def test_every_kind_is_drawn_and_the_link_reads_back_rule_by_rule(
         seen = answers(page)
         page.select_option("#size", str(n))
         page.click("#new")
-        from .test_setter_page import after
 
         after(page, seen)
     expected = draw_every_kind(page, n)
-    assert len(parts(page)) == 6, parts(page)
-    if n == 9:
-        page.screenshot(path=str(SHOTS / "parts-9x9.png"))
-    page.click("#export")
+    page.click("#export")  # at once: before the last edit's candidates are asked
     page.wait_for_function(
         "document.getElementById('exported').value.includes('f-puzzles')", timeout=WAIT
     )
+    page.wait_for_function(  # and the candidates are asked after the link: an answer, or why none
+        "!['Working...', 'Link made'].some(s =>"
+        " document.getElementById('status').textContent.startsWith(s))",
+        timeout=WAIT,
+    )
+    assert len(parts(page)) == 6, parts(page)
+    if n == 9:
+        page.screenshot(path=str(SHOTS / "parts-9x9.png"))
     link = page.input_value("#exported")
     read = parse(link)
     assert read.rules is not None

@@ -15,6 +15,7 @@ const DEBOUNCE = 300;  // ms after the last edit, as the plugin waits
 
 let history = new History(blank(9));
 let selection = [], mode = "givens", dragging = false, timer = null;
+let stale = false;    // an edit's candidates were put off by a question asked first
 let drawing = null;   // the line being dragged: its cells
 let chosen = -1;      // the drawn part chosen in the list (-1: none)
 let view = {};        // what the grid shows besides the puzzle: candidates, counts, solution, step
@@ -58,12 +59,13 @@ function edited() {
   $("steps").replaceChildren();
   redraw();
   clearTimeout(timer);
-  timer = setTimeout(askMarks, DEBOUNCE);
+  timer = setTimeout(() => { timer = null; askMarks(); }, DEBOUNCE);
 }
 
 function text() { return toText(puzzle()); }
 
 function askMarks() {
+  stale = false;
   const problem = regionsProblem(puzzle());
   if (problem) { say("Not asked: the regions are not whole yet.", problem); return; }
   client.ask("marks", text(), {cap: Number($("cap").value), logical: $("logical").checked});
@@ -72,6 +74,11 @@ function askMarks() {
 }
 
 function ask(command, extra = {}) {
+  if (timer) {  // an edit's candidates not yet asked: this question goes first, they after it
+    clearTimeout(timer);
+    timer = null;
+    stale = true;
+  }
   client.ask(command, text(), extra);
   say("Working...");
   working(true);
@@ -101,6 +108,7 @@ function receive(answer, asked) {
   working(false);
   const handle = {marks, solved, count, estimate, path: pathAnswer, read, link, picture};
   (handle[answer.type] || (() => {}))(answer, asked);
+  if (stale && (answer.type === "link" || answer.type === "picture")) askMarks();  // the view stays as it was
 }
 
 function progress(answer) {
@@ -529,6 +537,8 @@ function setUp() {
 /** A link or any text sudosat reads, taken apart into the page's parts. */
 function loadText(source) {
   if (!source.trim()) return;
+  clearTimeout(timer);  // the puzzle read replaces the one edited
+  timer = null;
   $("puzzle").value = source;
   client.ask("read", source);
   say("Reading...");
