@@ -1,24 +1,38 @@
-# Every target creates the virtualenv it needs.
+# Every target creates the virtualenv it needs: `run` what running takes (the
+# run-time dependencies alone), the others the development tools too.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PUZZLE ?= puzzles/ai-escargot.txt
 
-.PHONY: run bytecode test check lint solvers bench readme clean
+.PHONY: run bytecode install test check lint docs man reference solvers bench clean
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.run: pyproject.toml
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.run
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
 	touch $@
 
 # The byte-code of sudosat's own modules: an editable install has none, and where
 # PYTHONDONTWRITEBYTECODE is set Python never writes it, so every start would
 # compile every module (BENCHMARKS.md, "Start in half the time").
-bytecode: $(VENV)/.installed
+bytecode: $(VENV)/.run
 	$(PY) -m compileall -q sudosat
 
 run: bytecode
 	$(VENV)/bin/sudosat solve $(PUZZLE)
+	@echo
+	@echo "sudosat is $(VENV)/bin/sudosat: run it by that name, or 'source $(VENV)/bin/activate'"
+	@echo "and then 'sudosat'; 'make install' puts it on your PATH (pipx)."
+
+# sudosat on the user's PATH as Debian installs Python programs: pipx (from apt
+# where it is missing), as pip install --user is refused there (PEP 668).
+install:
+	scripts/install-pipx
+	pipx install --force .
+	@echo "sudosat installed: $$(command -v sudosat || echo "$$(pipx environment --value PIPX_BIN_DIR)/sudosat (run 'pipx ensurepath' to put it on PATH)")"
 
 # Debian's minisat, picosat, cadical and cryptominisat, which the tests run for real.
 solvers:
@@ -30,7 +44,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy sudosat
 
 # The whole suite, as CI runs it; -n: a test process per core (pytest-xdist).
-test: lint solvers
+test: lint solvers docs
 	$(PY) -m pytest -n auto
 
 # The fast tier for the edit-test loop (about a minute): every module, no slow tests.
@@ -60,9 +74,18 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/serve_attack.py
 	$(PY) benchmarks/blank_phases.py killer.txt --cap 8
 
-# The README's command reference, generated from --help (tests/test_readme.py checks it).
-readme: $(VENV)/.installed
-	$(PY) scripts/readme.py
+# The docs site, built strictly into build/site: a broken link or page fails it.
+docs: $(VENV)/.installed
+	$(VENV)/bin/mkdocs build --strict --quiet
+
+# A man page for sudosat and each command, from --help (click-man), in build/man.
+man: $(VENV)/.installed
+	$(PY) scripts/man.py build/man
+
+# The generated docs: the command reference (--help), the rules (the registry and
+# each rule's example drawn), the techniques' examples (tests/test_docs.py checks them).
+reference: $(VENV)/.installed
+	$(PY) scripts/reference.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -3,21 +3,21 @@
 Whole processes (start-up included), the median of RUNS, each beside a
 baseline of the same run:
 
-1. killer 9x9, cages only, unique: ``generate --variant killer --count N -j 1``
-   (target >= 20 puzzles/s), beside classic ``generate --count N -j 1``;
-2. jigsaw 9x9, minimal givens: ``generate --variant jigsaw --count N -j 1``
+1. killer 9x9, cages only, unique: ``generate --variant killer --puzzles N -j 1``
+   (target >= 20 puzzles/s), beside classic ``generate --puzzles N -j 1``;
+2. jigsaw 9x9, minimal givens: ``generate --variant jigsaw --puzzles N -j 1``
    (target >= 50 puzzles/s);
 3. the SVG of a 36x36 with its solution: ``solve --format svg --solution``
    of puzzles/jigsaw-36x36.links, beside ``solve --format grid`` of the same
    (target: the picture <= 0.2 s);
-4. a PDF of 100 generated 9x9 with their solutions (``generate --count 100
+4. a PDF of 100 generated 9x9 with their solutions (``generate --puzzles 100
    --format pdf --per-page 6 --solution``), beside ``--format line`` (target
    <= 5 s);
 5. 16x16 killers, cages only, seeds 1..KILLERS16 (target <= 5 s each),
    each beside classic 16x16 ``generate`` of the same seed;
 6. 16x16 jigsaws, seeds 1..JIGSAWS16, each beside classic 16x16 ``generate``
    of the same seed (issue 37's target: within 5x);
-7. variants at each level: ``generate --variant V --level L --count 10``.
+7. variants at each level: ``generate --variant V --level L --puzzles 10``.
 
     python benchmarks/pictures.py [--count N]
 """
@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100)
     args = parser.parse_args()
     n = str(args.count)
-    made = ["generate", "--count", n, "--seed", "1", "-j", "1", "-q", "-f", "jsonl"]
+    made = ["generate", "--puzzles", n, "--seed", "1", "-j", "1", "-q", "-f", "jsonl"]
     for number, variant, target in ((1, "killer", 20), (2, "jigsaw", 50)):
         mine, theirs = paired([*made, "--variant", variant], made)
         rate = args.count / mine
@@ -75,7 +75,7 @@ def main() -> None:
         f"3. 36x36 svg with solution: {svg:.3f} s, grid {grid:.3f} s: "
         f"the picture {svg - grid:.3f} s"
     )
-    book = ["generate", "--count", "100", "--seed", "1", "-q", "--per-page", "6", "--solution"]
+    book = ["generate", "--puzzles", "100", "--seed", "1", "-q", "--per-page", "6", "--solution"]
     pdf, line = paired([*book, "-f", "pdf"], [*book, "-f", "line"])
     print(f"4. pdf of 100 9x9 with solutions: {pdf:.2f} s (the puzzles as lines {line:.2f} s)")
     print(f"5. 16x16 killers, seeds 1..{KILLERS16} (target <= 5 s each):")
@@ -94,7 +94,16 @@ def main() -> None:
     for variant in ("killer", "jigsaw", "x"):
         times = []
         for level in ("easy", "intermediate", "expert"):
-            level_args = ["generate", "--variant", variant, "--level", level, "-n", "10", "-q"]
+            level_args = [
+                "generate",
+                "--variant",
+                variant,
+                "--level",
+                level,
+                "--puzzles",
+                "10",
+                "-q",
+            ]
             times.append(f"{level} {took(*level_args, '--seed', '1'):.2f} s")
         print(f"   {variant:7} " + ", ".join(times))
 

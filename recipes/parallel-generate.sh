@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make COUNT puzzles from seed SEED as N shards run by GNU parallel (local slots, or
 # other hosts through --sshlogin), then merge them: the very puzzles, in the very
-# order, of `sudosat generate --count COUNT --seed SEED --format jsonl`.
+# order, of `sudosat generate --puzzles COUNT --seed SEED --format jsonl`.
 #
 #   recipes/parallel-generate.sh COUNT SEED N OUT [parallel options...] [-- generate options...]
 #
@@ -19,6 +19,6 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do options+=("$1"); shift; done
 parts=$(mktemp -d)
 trap 'rm -rf "$parts"' EXIT
 seq 1 "$shards" | parallel --halt now,fail=1 --results "$parts/part-{}.jsonl" "${options[@]}" \
-    sudosat generate --count "$count" --seed "$seed" --shard "{}/$shards" --format jsonl \
+    sudosat generate --puzzles "$count" --seed "$seed" --shard "{}/$shards" --format jsonl \
     --quiet "$@" >/dev/null
 sudosat merge "$parts"/part-*.jsonl --out "$out"

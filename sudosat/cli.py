@@ -74,11 +74,15 @@ def cli(debug: bool) -> None:
     \b
     Examples:
       sudosat solve puzzles/ai-escargot.txt
+      sudosat solve --rank 2 .2.1........4.2.
       sudosat solve --count --max-solutions 100 puzzles/several-solutions.txt
-      cat puzzle.txt | sudosat solve - --format json
+      cat puzzles/ai-escargot.txt | sudosat solve - --format json
       sudosat cnf puzzles/hex-16x16.txt --out hex.cnf
       sudosat cnf --rank 4 --full --out rules16.cnf
       sudosat solvers
+
+    The docs: docs/ (`make docs` builds them into build/site); a man page for each
+    command: `make man`. Completion: eval "$(_SUDOSAT_COMPLETE=bash_source sudosat)".
     """
 
 

@@ -197,8 +197,8 @@ def test_cnf_rules_alone_for_rank_4(run: Run) -> None:
 
 
 def test_cnf_needs_a_puzzle_or_a_rank(run: Run) -> None:
-    code, _, err = run("cnf")
-    assert code == 2 and "--rank" in err
+    code, _, err = run("cnf", input="")  # nothing down the pipe
+    assert code == 2 and "<stdin>" in err and "--rank" in err
 
 
 def test_solvers_lists_what_is_installed(run: Run) -> None:

@@ -23,7 +23,7 @@ from sudosat.core.puzzle import Puzzle, verify
 from sudosat.reading.formats import parse
 
 EXIT_CODES = {0, 1, 2, 3, 4, 5}
-"""What solve and decode may exit with (README, Exit codes); 70 would be a bug."""
+"""What solve and decode may exit with (docs/batch/errors.md, Exit codes); 70 would be a bug."""
 MUTATIONS = [
     "\t",
     "\r",

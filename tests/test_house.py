@@ -1,4 +1,4 @@
-"""The package's shape (README, "Architecture"): every module imports on its own,
+"""The package's shape (docs/project/architecture.md): every module imports on its own,
 modules never import each other in a circle, and folders import only the folders
 below them."""
 

@@ -101,7 +101,17 @@ def test_a_rules_own_propagation_is_intermediate() -> None:
 @pytest.mark.parametrize("level", ["easy", "intermediate", "expert"])
 def test_generate_makes_each_level(variant: str, level: str, run: Run) -> None:
     code, out, err = run(
-        "generate", "--variant", variant, "--level", level, "-n", "2", "--seed", "4", "-f", "jsonl"
+        "generate",
+        "--variant",
+        variant,
+        "--level",
+        level,
+        "--puzzles",
+        "2",
+        "--seed",
+        "4",
+        "-f",
+        "jsonl",
     )
     assert code == 0, err
     made = [json.loads(line) for line in out.splitlines()]

@@ -152,8 +152,8 @@ def test_exact_clue_count_stays_unique() -> None:
 @pytest.mark.slow
 def test_same_seed_same_puzzles_across_runs_and_jobs(run: Run) -> None:
     assert generate(21, alphabet=DIGITS) == generate(21, alphabet=DIGITS)
-    code, one, _ = run("generate", "--seed", "40", "-n", "40", "-f", "jsonl")
-    again = run("generate", "--seed", "40", "-n", "40", "-f", "jsonl", "-j", "2")[1]
+    code, one, _ = run("generate", "--seed", "40", "--puzzles", "40", "-f", "jsonl")
+    again = run("generate", "--seed", "40", "--puzzles", "40", "-f", "jsonl", "-j", "2")[1]
     assert code == 0 and one == again
     records = jsonl(one)
     assert [r["seed"] for r in records] == list(range(40, 80))
@@ -164,13 +164,13 @@ def test_same_seed_same_puzzles_across_runs_and_jobs(run: Run) -> None:
 
 def test_level_filter_and_output_formats(run: Run) -> None:
     code, out, _ = run(
-        "generate", "--seed", "5", "-n", "3", "--level", "intermediate", "-f", "jsonl"
+        "generate", "--seed", "5", "--puzzles", "3", "--level", "intermediate", "-f", "jsonl"
     )
     records = jsonl(out)
     assert code == 0 and {r["level"] for r in records} == {"intermediate"}
     for record in records:
         assert rate(parse(str(record["puzzle"]))).level == "intermediate"
-    _, out, _ = run("generate", "--seed", "5", "-n", "2", "-f", "csv")
+    _, out, _ = run("generate", "--seed", "5", "--puzzles", "2", "-f", "csv")
     assert out.splitlines()[0] == "puzzle,solution,clues,seed,rating,level"
     _, out, err = run("generate", "-f", "line")
     assert len(out.strip()) == 81 and err.startswith("seed: ")
@@ -317,7 +317,7 @@ def test_explain_default_budget_is_the_documented_one() -> None:
 BIG = str(PUZZLES / "rkkautsar-64-1.txt")  # a 64x64 with several solutions: 15-25 s of search
 
 
-# --- --timeout on explain, rate and generate: real processes -------------------------
+# --- --timeout on explain and rate, --time-limit on generate -------------------------------
 
 
 def finished(*args: str) -> subprocess.CompletedProcess[str]:
@@ -364,12 +364,14 @@ def test_rate_timeout_while_rating(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_generate_timeout_prints_whole_puzzles_in_seed_order() -> None:
-    done = finished("generate", "--rank", "4", "--count", "2000", "--seed", "3", "--timeout", "2")
+    done = finished(
+        "generate", "--rank", "4", "--puzzles", "2000", "--seed", "3", "--time-limit", "2"
+    )
     assert done.returncode == 5, done.stderr
     made = done.stdout.splitlines()
     assert len(made) < 2000 and "timeout: made" in done.stderr
     if made:  # the same puzzles as a run asked for just as many
-        again = finished("generate", "--rank", "4", "--count", str(len(made)), "--seed", "3")
+        again = finished("generate", "--rank", "4", "--puzzles", str(len(made)), "--seed", "3")
         assert again.stdout.splitlines() == made
         for line in made:
             assert len(line) == 256
@@ -378,12 +380,22 @@ def test_generate_timeout_prints_whole_puzzles_in_seed_order() -> None:
 @pytest.mark.slow
 def test_generate_timeout_with_workers() -> None:
     done = finished(
-        "generate", "--rank", "4", "--count", "2000", "--seed", "3", "--timeout", "2", "-j", "2"
+        "generate",
+        "--rank",
+        "4",
+        "--puzzles",
+        "2000",
+        "--seed",
+        "3",
+        "--time-limit",
+        "2",
+        "-j",
+        "2",
     )
     assert done.returncode == 5, done.stderr
     made = done.stdout.splitlines()
     if made:
-        again = finished("generate", "--rank", "4", "--count", str(len(made)), "--seed", "3")
+        again = finished("generate", "--rank", "4", "--puzzles", str(len(made)), "--seed", "3")
         assert again.stdout.splitlines() == made
 
 

@@ -90,7 +90,7 @@ def test_merge_refuses_shards_of_different_runs(tmp_path: Path, run: Run) -> Non
     c = shards(tmp_path, "c", first, 2, "solve", "--count")
     code, _, err = run("merge", str(a[0]), str(c[1]))
     assert one_line_error(err, code) and "of another run" in err
-    made = shards(tmp_path, "g", Path(""), 2, "generate", "--count", "25", "--seed", "1")
+    made = shards(tmp_path, "g", Path(""), 2, "generate", "--puzzles", "25", "--seed", "1")
     code, _, err = run("merge", str(a[0]), str(made[1]))
     assert one_line_error(err, code) and "not one run" in err
 

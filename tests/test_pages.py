@@ -125,7 +125,7 @@ def test_png_at_the_asked_dpi(published: Path) -> None:
 
 def test_png_of_many_is_one_sheet(run: Run, tmp_path: Path) -> None:
     made = subprocess.run(
-        [SUDOSAT, "generate", "-n", "3", "--seed", "1", "-f", "png", "--dpi", "40"],
+        [SUDOSAT, "generate", "--puzzles", "3", "--seed", "1", "-f", "png", "--dpi", "40"],
         capture_output=True,
     )
     assert made.returncode == 0 and made.stdout.startswith(b"\x89PNG")
@@ -147,7 +147,7 @@ def test_pdf_pages_are_whole_paper_pages(paper: str, published: Path, tmp_path: 
         [
             SUDOSAT,
             "generate",
-            "-n",
+            "--puzzles",
             "5",
             "--seed",
             "2",

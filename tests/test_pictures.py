@@ -121,13 +121,24 @@ def test_pdf_one_page_a_puzzle_and_pages_of_several(tmp_path: Path) -> None:
         [SUDOSAT, "solve", "--format", "pdf", "-q", str(links)], capture_output=True
     )
     assert one.returncode == 0 and pdf_pages(one.stdout) == 4
-    book = ("generate", "--count", "7", "--seed", "3", "-f", "pdf", "--per-page", "4", "--solution")
+    book = (
+        "generate",
+        "--puzzles",
+        "7",
+        "--seed",
+        "3",
+        "-f",
+        "pdf",
+        "--per-page",
+        "4",
+        "--solution",
+    )
     made = subprocess.run([SUDOSAT, *book, "-q"], capture_output=True)
     assert made.returncode == 0 and pdf_pages(made.stdout) == 4  # 2 of puzzles, 2 of solutions
 
 
 def test_generate_svg_sheet_puts_solutions_after_the_puzzles(run: Run) -> None:
-    code, out, _ = run("generate", "--count", "3", "--seed", "1", "--format", "svg", "--solution")
+    code, out, _ = run("generate", "--puzzles", "3", "--seed", "1", "--format", "svg", "--solution")
     root = tree(out)
     assert code == 0 and len(with_class(root, "cells")) == 6
     assert len(with_class(root, "solved")) == 3 * 81 - len(with_class(root, "given")) // 2
@@ -135,7 +146,7 @@ def test_generate_svg_sheet_puts_solutions_after_the_puzzles(run: Run) -> None:
 
 @pytest.mark.parametrize("variant", ["killer", "jigsaw", "x"])
 def test_generated_variants_are_unique_minimal_and_reproducible(variant: str, run: Run) -> None:
-    args = ("generate", "--variant", variant, "--count", "2", "--seed", "11", "-f", "jsonl")
+    args = ("generate", "--variant", variant, "--puzzles", "2", "--seed", "11", "-f", "jsonl")
     code, out, _ = run(*args)
     assert code == 0 and run(*args)[1] == out  # the same seed, the same puzzles
     for record in jsonl(out):
@@ -178,7 +189,7 @@ def test_generate_rejects_what_a_variant_cannot_take(run: Run) -> None:
 
 @pytest.mark.parametrize("level", ["easy", "intermediate", "expert"])
 def test_killers_are_made_at_the_level_asked(level: str, run: Run) -> None:
-    args = ("generate", "--variant", "killer", "--level", level, "--count", "3", "--seed", "5")
+    args = ("generate", "--variant", "killer", "--level", level, "--puzzles", "3", "--seed", "5")
     code, out, _ = run(*args, "-f", "jsonl")
     assert code == 0
     for record in jsonl(out):

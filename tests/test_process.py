@@ -64,7 +64,7 @@ def gone(pids: list[int], within: float = 60.0) -> bool:
 LONG_RUNS = {
     "generate": ("generate", "--rank", "6", "--seed", "1"),  # in process, in Minicard
     # PySAT's own Ctrl-C in Minicard's limited solves: an error, not KeyboardInterrupt
-    "killers": ("generate", "--variant", "killer", "--rank", "4", "-n", "50", "-j", "1"),
+    "killers": ("generate", "--variant", "killer", "--rank", "4", "--puzzles", "50", "-j", "1"),
     "explain": ("explain", BIG),
     "rate": ("rate", BIG),
     "solve": ("solve", "--solver", "glucose4", BIG),
@@ -98,7 +98,7 @@ def test_rate_of_gecodes_25x25s_stops_at_once() -> None:
     [
         ("solve", "--jobs", "2", "--format", "jsonl"),
         ("rate", "--jobs", "2"),
-        ("generate", "--jobs", "2", "--rank", "4", "--count", "100000", "--seed", "1"),
+        ("generate", "--jobs", "2", "--rank", "4", "--puzzles", "100000", "--seed", "1"),
     ],
 )
 def test_workers_end_when_sudosat_is_killed(args: tuple[str, ...], tmp_path: Path) -> None:

@@ -90,20 +90,20 @@ def test_gnu_parallel_generates_in_shards_the_puzzles_of_one_run(tmp_path: Path,
     recipe = str(RECIPES / "parallel-generate.sh")
     shell([recipe, "10", "7", "3", str(out), "-j", "2", "--", "--variant", "x"], tmp_path)
     code, whole, _ = run(
-        "generate", "--count", "10", "--seed", "7", "--variant", "x", "-f", "jsonl"
+        "generate", "--puzzles", "10", "--seed", "7", "--variant", "x", "-f", "jsonl"
     )
     assert code == 0 and out.read_text() == whole  # byte for byte: generating has no timing
     assert [r["seed"] for r in jsonl(whole)] == list(range(7, 17))
 
 
 def test_generate_shards_map_to_seeds(run: Run) -> None:
-    args = ("generate", "--count", "7", "--seed", "100", "-f", "jsonl", "-q")
+    args = ("generate", "--puzzles", "7", "--seed", "100", "-f", "jsonl", "-q")
     *records, trailer = jsonl(run(*args, "--shard", "2/3")[1])
     assert [r["seed"] for r in records] == [101, 104]  # seeds 100 + 1, 100 + 4
     assert trailer == {"shard": "2/3", "records": 2, "of": 7, "run": trailer["run"]}
     *_, other = jsonl(run(*args, "--shard", "1/3")[1])
     assert other["run"] == trailer["run"]  # one run, whichever shard
-    _, alone, _ = run("generate", "--count", "1", "--seed", "104", "-f", "jsonl", "-q")
+    _, alone, _ = run("generate", "--puzzles", "1", "--seed", "104", "-f", "jsonl", "-q")
     assert json.dumps(records[1]) == alone.strip()  # a seed makes the same puzzle anywhere
 
 

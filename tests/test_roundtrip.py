@@ -82,7 +82,7 @@ def test_many_puzzles_read_back_in_order_with_their_names(tmp_path: Path, run: R
 @pytest.mark.parametrize("variant", ["classic", "killer", "x", "jigsaw"])
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "line", "fpuzzles"])
 def test_generated_puzzles_read_back(variant: str, fmt: str, tmp_path: Path, run: Run) -> None:
-    args = ["generate", "-n", "2", "--seed", "3", "-f", fmt]
+    args = ["generate", "--puzzles", "2", "--seed", "3", "-f", fmt]
     code, out, err = run(*args, *([] if variant == "classic" else ["--variant", variant]))
     assert code == 0, err
     back = read_back(tmp_path, run, out, fmt)

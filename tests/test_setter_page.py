@@ -30,7 +30,7 @@ sync_api = pytest.importorskip("playwright.sync_api")  # the development extras 
 WAIT = 600_000
 """Milliseconds a wait may take at most: a safety net on a loaded machine."""
 SHOTS = Path(os.environ.get("SUDOSAT_SHOTS", tempfile.gettempdir()))
-"""Where the tests' screenshots go: docs/page's are made with SUDOSAT_SHOTS=docs/page."""
+"""Where the tests' screenshots go: docs/images/page's are made with SUDOSAT_SHOTS=docs/page."""
 
 
 def chromium() -> str:

@@ -68,6 +68,7 @@ SOLVE_LOADS = {
     "sudosat.solving.engine",
     "sudosat.solving.fast",
     "sudosat.solving.outcome",
+    "sudosat.solving.progress",
     "sudosat.system",
     "sudosat.system.janitor",
     "sudosat.system.lazy",
@@ -153,7 +154,7 @@ def test_a_killer_link_loads_only_the_killer_rule(tmp_path: Path) -> None:
 
 
 def test_every_rule_is_found_by_its_names() -> None:
-    """The index the lazy registry uses names each rule's module (as make readme
+    """The index the lazy registry uses names each rule's module (as make reference
     writes it): in a fresh process every word and field finds its class there,
     and the index lists every name the modules register."""
     code = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 
 import click
@@ -38,19 +39,25 @@ def cnf(
     reduced: bool,
     out: str,
 ) -> None:
-    """Write the DIMACS CNF of PUZZLE, or with --rank and no PUZZLE the rules alone.
+    """Write the DIMACS CNF of PUZZLE (a file, - or a pipe for stdin, or the puzzle
+    itself), or with --rank and no PUZZLE the rules alone.
 
     Variable (r*N + c)*N + v + 1 means row r, column c holds value v (all 0-based).
 
     \b
     Examples:
       sudosat cnf puzzles/ai-escargot.txt --out escargot.cnf
+      sudosat cnf < puzzles/ai-escargot.txt | minisat /dev/stdin
       sudosat cnf puzzles/ai-escargot.txt --full --amo seqcounter | cadical
       sudosat cnf --rank 4 --out rules16.cnf
     """
+    piped = puzzle is None and reading.rank is None
+    if piped:
+        if sys.stdin.isatty():
+            raise click.UsageError("give a PUZZLE (- or a pipe: stdin), or --rank N for the rules")
+        puzzle = "-"  # as solve does: the puzzle comes down the pipe
     if puzzle is None:
-        if reading.rank is None:
-            raise click.UsageError("give a PUZZLE, or --rank N for the rules alone")
+        assert reading.rank is not None
         target = replace(Puzzle.empty(reading.rank), source="<rules>", line=0)
         try:
             target = apply(target, reading.variants.statements)
@@ -58,7 +65,12 @@ def cnf(
             raise bad_input(err) from None
         reduced = False
     else:
-        target = read_one(puzzle, reading)
+        try:
+            target = read_one(puzzle, reading)
+        except BadInput as err:
+            if not piped:
+                raise
+            raise BadInput(f"{err}; give a PUZZLE, or --rank N for the rules alone") from None
     try:
         check_writable(target, reduced, out)
     except TooBig as err:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -14,8 +15,8 @@ from click.core import ParameterSource
 
 from sudosat.core.errors import AmbiguousInput, InputError, SolverError, printable
 from sudosat.core.puzzle import Puzzle
-from sudosat.reading.chunks import MAX_WHOLE
-from sudosat.reading.formats import is_content
+from sudosat.reading.chunks import ARGUMENT, MAX_WHOLE
+from sudosat.reading.formats import is_content, read_text
 from sudosat.reading.inputs import read_file, read_source
 from sudosat.reading.lines import Variants
 from sudosat.reading.ruletext import Statements, from_option, split
@@ -124,7 +125,10 @@ def input_options(func: F) -> F:
     ) -> Any:
         variants = Variants(_statements(rule_statements, rules_file), filled_as_givens)
         files = (rules_file,) if rules_file is not None else ()
-        return func(*args, reading=Reading(rank, alphabet, layout, variants, files), **kwargs)
+        given = kwargs.get("puzzles") or (kwargs.get("puzzle"),)
+        inline = _puzzle_arguments([p for p in given if p], rank, alphabet, variants)
+        reading = Reading(rank, alphabet, layout, variants, files, inline)
+        return func(*args, reading=reading, **kwargs)
 
     wrapped = cast(F, command)
     wrapped = click.option(
@@ -135,14 +139,14 @@ def input_options(func: F) -> F:
     wrapped = click.option(
         "--rules-file",
         metavar="FILE",
-        help="Rule statements, one a line, added to every puzzle (see README, Variants).",
+        help="Rule statements, one a line, added to every puzzle (docs: Variant Sudoku).",
     )(wrapped)
     wrapped = click.option(
         "--rules",
         "rule_statements",
         metavar="STATEMENTS",
         help="Rules added to every puzzle: 'anti-knight, diagonals', 'cage 15: r1c1 r1c2; "
-        "thermo: r2c2 r2c3 r2c4' (see README, Variants).",
+        "thermo: r2c2 r2c3 r2c4' (docs: Variant Sudoku).",
     )(wrapped)
     wrapped = click.option(
         "--layout",
@@ -162,6 +166,25 @@ def input_options(func: F) -> F:
         type=click.IntRange(2, 20),
         help="Box size: 3 for 9x9, 4 for 16x16, ... (default: from the cell count).",
     )(wrapped)
+
+
+def _puzzle_arguments(
+    given: list[str], rank: int | None, alphabet: str | None, variants: Variants
+) -> frozenset[str]:
+    """The PUZZLE arguments that are puzzles rather than files, said once on stderr."""
+    if all(argument == "-" or os.path.lexists(argument) for argument in given):
+        return frozenset()  # files, as a rule: nothing to read as a puzzle
+    from sudosat.reading.arguments import is_puzzle_argument  # deferred: a puzzle argument
+
+    inline = frozenset(
+        argument
+        for argument in given
+        if is_puzzle_argument(argument, rank=rank, alphabet=alphabet, variants=variants)
+    )
+    if inline:
+        which = "an argument" if len(inline) == 1 else f"{len(inline)} arguments"
+        click.echo(f"sudosat: reading {which} as a puzzle (no file has that name)", err=True)
+    return inline
 
 
 def _statements(rules: str | None, rules_file: str | None) -> tuple[Statements, ...]:
@@ -422,6 +445,21 @@ def certify_option(help: str) -> Callable[[F], F]:
     return click.option("--certify", metavar="DIR", type=click.Path(file_okay=False), help=help)
 
 
+def old_spelling(*opts: str, dest: str, **kwargs: Any) -> Callable[[F], F]:
+    """An option's former spelling, hidden and kept for one release; read it with
+    :func:`renamed`."""
+    return click.option(*opts, dest, hidden=True, default=None, **kwargs)
+
+
+def renamed(old: str, new: str, value: Any, current: Any) -> Any:
+    """``current``, or the value given by the old spelling ``old``, with a note
+    that it is now ``new``."""
+    if value is None:
+        return current
+    click.echo(f"sudosat: {old} is now {new}; {old} goes in the next release", err=True)
+    return value
+
+
 def timeout_option(help: str) -> Callable[[F], F]:
     return click.option("--timeout", type=Real(0, min_open=True), metavar="SECONDS", help=help)
 
@@ -515,16 +553,28 @@ def answer(
 
 
 def read_one(path: str, reading: Reading) -> Puzzle:
-    """The one puzzle of ``path``; BadInput for anything else."""
+    """The one puzzle of ``path`` (or of the argument ``path`` that is a puzzle);
+    BadInput for anything else."""
+    rank, alphabet, layout, variants = (
+        reading.rank,
+        reading.alphabet,
+        reading.layout,
+        reading.variants,
+    )
     try:
-        entries = read_file(
-            path,
-            rank=reading.rank,
-            alphabet=reading.alphabet,
-            layout=reading.layout,
-            limit=MAX_WHOLE,
-            variants=reading.variants,
-        )
+        if path in reading.inline:
+            entries = read_text(
+                path, ARGUMENT, rank=rank, alphabet=alphabet, layout=layout, variants=variants
+            )
+        else:
+            entries = read_file(
+                path,
+                rank=rank,
+                alphabet=alphabet,
+                layout=layout,
+                limit=MAX_WHOLE,
+                variants=variants,
+            )
     except InputError as err:
         raise bad_input(err) from None
     if len(entries) != 1:

@@ -9,12 +9,15 @@ import click
 
 from sudosat.commands.common import (
     BadInput,
+    Real,
+    jobs_option,
+    old_spelling,
     output_options,
     picture_options,
     pictured,
     quiet_option,
+    renamed,
     shard_option,
-    timeout_option,
 )
 from sudosat.making.generator import (
     SYMMETRIES,
@@ -40,7 +43,16 @@ from sudosat.showing.view import PICTURES, View
     help="How to write values: digits, hex, base36, rexl, numbers or the N symbols "
     "(default: digits to 9x9, hex for 16x16, base36 for 25x25, rexl for 36x36).",
 )
-@click.option("--count", "-n", "how_many", type=click.IntRange(1), default=1, show_default=True)
+@click.option(
+    "--puzzles",
+    "how_many",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="How many puzzles to make (puzzle i from seed --seed + i).",
+)
+@old_spelling("--count", "-n", dest="old_count", type=click.IntRange(1))
 @click.option(
     "--seed",
     type=click.IntRange(0),
@@ -50,7 +62,14 @@ from sudosat.showing.view import PICTURES, View
     "--minimal", "minimal", flag_value=True, default=True, help="No clue can be removed (default)."
 )
 @click.option("--clues", type=click.IntRange(0), help="Exactly this many clues (still unique).")
-@click.option("--symmetry", type=click.Choice(SYMMETRIES), default="none", show_default=True)
+@click.option(
+    "--symmetry",
+    type=click.Choice(SYMMETRIES),
+    default="none",
+    show_default=True,
+    help="Clues placed symmetrically: rotate180 (the classic newspaper look), rotate90, "
+    "the mirrors, diagonal ones, or none.",
+)
 @click.option(
     "--variant",
     type=click.Choice(VARIANTS),
@@ -73,10 +92,14 @@ from sudosat.showing.view import PICTURES, View
     help="Keep only puzzles of this level (see `rate`); medium is intermediate, hard is "
     "expert. Variants: easy, intermediate or expert (made by steering towards the level).",
 )
-@timeout_option(
-    "Stop after this long for the whole run: the puzzles made by then are printed "
-    "whole, in seed order (exit code 5)."
+@click.option(
+    "--time-limit",
+    type=Real(0, min_open=True),
+    metavar="SECONDS",
+    help="Stop after this long for the whole run: the puzzles made by then are printed "
+    "whole, in seed order (exit code 5).",
 )
+@old_spelling("--timeout", dest="old_timeout", type=Real(0, min_open=True))
 @output_options(
     "rich",
     "grid",
@@ -89,11 +112,9 @@ from sudosat.showing.view import PICTURES, View
     "for pictures, fpuzzles for f-puzzles links",
 )
 @picture_options("svg, pdf and png: the solutions too, after the puzzles (at the back of a PDF).")
-@click.option(
-    "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."
-)
+@jobs_option
 @shard_option(
-    "Make every N-th of the --count puzzles, starting at the K-th: one of N machines, "
+    "Make every N-th of the --puzzles puzzles, starting at the K-th: one of N machines, "
     "the same puzzles as one run (puzzle i comes from seed --seed + i). With --format "
     "jsonl a last line says which shard, for `sudosat merge`."
 )
@@ -102,6 +123,7 @@ def generate(
     rank: int,
     alphabet: str | None,
     how_many: int,
+    old_count: int | None,
     seed: int | None,
     minimal: bool,
     clues: int | None,
@@ -109,12 +131,13 @@ def generate(
     variant: str,
     largest: int,
     level: str | None,
-    timeout: float | None,
+    time_limit: float | None,
+    old_timeout: float | None,
     fmt: str | None,
     color: bool | None,
     solution: bool,
     per_page: int,
-    jobs: int,
+    jobs: int | None,
     shard: Shard | None,
     quiet: bool,
 ) -> None:
@@ -129,14 +152,16 @@ def generate(
     \b
     Examples:
       sudosat generate
-      sudosat generate --count 100 --seed 7 --format jsonl > puzzles.jsonl
+      sudosat generate --puzzles 100 --seed 7 --format jsonl > puzzles.jsonl
       sudosat generate --symmetry rotate180 --level hard
       sudosat generate --rank 4 --clues 120
-      sudosat generate --rank 5 --count 20 --timeout 60
+      sudosat generate --rank 5 --puzzles 20 --time-limit 60
       sudosat generate --variant killer --seed 1 --format svg > killer.svg
-      sudosat generate --variant jigsaw --count 12 --format pdf --per-page 6 --solution > j.pdf
-      sudosat generate --count 1000 --seed 7 --shard 2/4 --format jsonl > part2.jsonl
+      sudosat generate --variant jigsaw --puzzles 12 --format pdf --per-page 6 --solution > j.pdf
+      sudosat generate --puzzles 1000 --seed 7 --shard 2/4 --format jsonl > part2.jsonl
     """
+    how_many = renamed("generate --count", "--puzzles", old_count, how_many)
+    time_limit = renamed("generate --timeout", "--time-limit", old_timeout, time_limit)
     n = rank * rank
     try:
         symbols = output_alphabet(alphabet, n)
@@ -163,7 +188,7 @@ def generate(
     seeds = range(seed, seed + how_many)
     try:
         output = Output(fmt, color, quiet)
-        code = runner.make(Generate(asked), seeds, jobs, output, timeout, view, shard)
+        code = runner.make(Generate(asked), seeds, jobs, output, time_limit, view, shard)
     except GenerationError as err:
         raise BadInput(str(err)) from None
     sys.exit(code)

@@ -68,6 +68,6 @@ def rate(
     Examples:
       sudosat rate puzzles/ai-escargot.txt
       sudosat rate --format jsonl puzzles/tdoku-magictour-25.txt
-      sudosat rate --timeout 10 --jobs 2 collection.txt
+      sudosat rate --timeout 10 --jobs 2 puzzles/tdoku-magictour-25.txt
     """
     sys.exit(each.answer(fmt, color, Rate(by, without), View(), runner.RATE_FORMATS))

@@ -53,6 +53,7 @@ from sudosat.system.process import (
 )
 @click.option(
     "--jobs",
+    "-j",
     type=click.IntRange(1),
     default=None,
     help="Jobs at work at once, over every connection (default: the cores). One "

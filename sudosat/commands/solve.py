@@ -197,15 +197,16 @@ def solve(
 ) -> None:
     """Solve PUZZLE files (`-` or nothing for stdin) and say whether each solution is unique.
 
-    A file holds one puzzle (a line of N*N symbols, or a grid of N rows), one
-    puzzle per line, or a CSV with a puzzle column (quizzes, puzzle, ...) and
-    maybe a solutions column. The input alone decides between one puzzle and
-    many: many are streamed, solved by --jobs workers and answered once each,
-    in input order, with a summary on stderr. Every format gives one record per
-    puzzle. Exit codes: 0 unique, 1 several solutions, 2 bad input, 3 no
-    solution, 4 solver failure, 5 timeout, 6 --check mismatch, 130 interrupted
-    (the most severe over all puzzles; see --fail-on; a puzzle whose expected
-    answer is checked counts by its check alone).
+    A file holds one puzzle (a line of N*N symbols, or a grid of N rows), one puzzle
+    per line, or a CSV with a puzzle column (quizzes, puzzle, ...) and maybe a
+    solutions column. A PUZZLE that is no file but reads as a puzzle (a line of
+    cells, an f-puzzles or SudokuPad link) is that puzzle. The input alone decides
+    between one puzzle and many: many are streamed, solved by --jobs workers and
+    answered once each, in input order, with a summary on stderr. Every format gives
+    one record per puzzle. Exit codes: 0 unique, 1 several solutions, 2 bad input, 3
+    no solution, 4 solver failure, 5 timeout, 6 --check mismatch, 130 interrupted
+    (the most severe over all puzzles; see --fail-on; a puzzle whose expected answer
+    is checked counts by its check alone).
 
     \b
     Examples:
@@ -217,7 +218,7 @@ def solve(
       sudosat solve --count -n 1000 puzzles/several-solutions.txt
       sudosat solve --estimate puzzles/empty-9x9.txt
       sudosat solve --format jsonl --jobs 2 puzzles/tdoku-magictour-25.txt > out.jsonl
-      sudosat solve --format csv --check --fail-on error,mismatch sudoku.csv
+      sudosat solve --format csv --check --fail-on error,mismatch your-sudoku.csv
       sudosat solve --shard 2/4 --format jsonl puzzles/royle17-25.txt
       sudosat solve --format svg --solution puzzles/killer.txt > killer.svg
       sudosat solve --format fpuzzles puzzles/jigsaw.txt

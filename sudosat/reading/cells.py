@@ -341,10 +341,14 @@ def choose(
         lengths = {row.number: row.char_count for row in rows}
         odd = next(r for r in rows if lengths[r.number] != lengths[rows[0].number])
         width = lengths[rows[0].number]
-        hint = _text_hint(odd) or (
-            f"; a {width}x{width} grid has {width} rows of {width} cells"
-            if rank_for_cells(width * width)
-            else f"; one puzzle per line needs all its cells ({size_hint(rank)}) on that line"
+        hint = (
+            _text_hint(odd)
+            or _run_together_hint(rows)
+            or (
+                f"; a {width}x{width} grid has {width} rows of {width} cells"
+                if rank_for_cells(width * width)
+                else f"; one puzzle per line needs all its cells ({size_hint(rank)}) on that line"
+            )
         )
         raise InputError(
             source,
@@ -362,8 +366,26 @@ def choose(
         last.number,
         len(last.text) + 1,
         f"wrong number of cells: found {found}, expected {size_hint(rank)}"
-        + _count_hint(found, rows),
+        + (_run_together_hint(rows) or _count_hint(found, rows)),
     )
+
+
+def _run_together_hint(rows: Sequence[Row]) -> str:
+    """Rows of numbers written without spaces (``1610...``): a 16x16 or bigger grid
+    whose two-digit numbers cannot be told apart."""
+    digits = [row.text.strip() for row in rows]
+    if not all(re.fullmatch(r"[0-9.]+", text) for text in digits):
+        return ""
+    for rank in range(4, MAX_CHAR_RANK + 1):
+        size = rank * rank
+        if len(rows) == size and all(size < len(text) < 2 * size + 1 for text in digits):
+            alphabet = "hex" if size == 16 else "base36"
+            return (
+                f"; {size} rows of run-together numbers? a {size}x{size} needs its cells "
+                f"apart: separate them with spaces (1 16 . 3 ...), or write it in "
+                f"{alphabet} (--alphabet {alphabet})"
+            )
+    return ""
 
 
 def _text_hint(row: Row) -> str:

@@ -19,6 +19,9 @@ from sudosat.reading.lines import LineReader, fits, maybe_fpuzzles
 from sudosat.reading.ruletext import is_statement
 
 PUZZLE_COLUMNS, SOLUTION_COLUMNS = PUZZLE_KEYS, SOLUTION_KEYS
+ARGUMENT = "<argument>"
+"""How errors and records name a puzzle given as an argument in place of a file
+(:mod:`arguments`)."""
 MAX_WHOLE = 8 * 1024 * 1024
 """Bytes in an input read whole (grids) at most: a 400x400 grid is about 0.7 MB."""
 MAX_LINE = 2 * 1024 * 1024

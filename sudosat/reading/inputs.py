@@ -20,7 +20,7 @@ import os
 import queue
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import IO, Any
@@ -29,6 +29,7 @@ from sudosat.core.errors import InputError
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.cells import Row
 from sudosat.reading.chunks import (
+    ARGUMENT,
     MAX_WHOLE,
     Chunk,
     Columns,
@@ -241,8 +242,11 @@ class Inputs:
         lines_to_tell: int = 2,
         variants: Variants = NO_VARIANTS,
         digest: bool = False,
+        inline: Collection[str] = (),
     ) -> None:
         self.paths = list(paths) or ["-"]
+        self.inline = frozenset(inline)
+        """Paths that are a puzzle's text, given in place of a file (an argument)."""
         self.rank, self.alphabet, self.layout = rank, alphabet, layout
         self.variants = variants
         self.lines_to_tell = lines_to_tell
@@ -270,6 +274,26 @@ class Inputs:
         opened = self._open_first()
         return not isinstance(opened, InputError) and not opened.piped
 
+    def total(self) -> int | None:
+        """About how many puzzles the inputs hold, for a progress bar's total and
+        time left: a line file's lines (less comments), a whole file's puzzles;
+        None when an input is a pipe (its end is not known)."""
+        opened = self._open_first()
+        streaming = not isinstance(opened, InputError) and opened.streaming
+        count = 0
+        for index, path in enumerate(self.paths):
+            if path in self.inline:
+                count += 1
+            elif path == "-" or (index == 0 and isinstance(opened, _Opened) and opened.piped):
+                return None
+            elif index == 0 and not streaming and not isinstance(opened, InputError):
+                count += len(self._read_first_whole())
+            elif streaming:
+                count += _content_lines(path)
+            else:
+                count += 1  # a grid file: one puzzle, as a rule
+        return count
+
     def single(self) -> Puzzle | InputError:
         """The one puzzle of an input that is not :attr:`many`."""
         opened = self._open_first()
@@ -281,7 +305,7 @@ class Inputs:
         """Every input's puzzles in chunks, in order; an input that cannot be read is a
         chunk holding its InputError."""
         for index, path in enumerate(self.paths):
-            source = source_name(path)
+            source = self._source(path)
             opened = self._open_first() if index == 0 else self._open(path, 1)
             if isinstance(opened, InputError):
                 yield Chunk(source, entries=[opened])
@@ -315,12 +339,16 @@ class Inputs:
             )
         return self._first
 
+    def _source(self, path: str) -> str:
+        return ARGUMENT if path in self.inline else source_name(path)
+
     def _open(self, path: str, lines_needed: int) -> _Opened | InputError:
         try:
-            stream = open_source(path)
+            stream = io.BytesIO(path.encode()) if path in self.inline else open_source(path)
         except InputError as err:
             return err
-        opened = _Opened(stream, Lines(stream, self.digest), False, _is_pipe(stream))
+        piped = path not in self.inline and _is_pipe(stream)
+        opened = _Opened(stream, Lines(stream, self.digest), False, piped)
         try:
             opened.streaming = is_stream(opened.lines, self.rank, self.layout, lines_needed)
         except InputError as err:
@@ -332,7 +360,7 @@ class Inputs:
         if self._whole is None:
             opened = self._open_first()
             assert isinstance(opened, _Opened)
-            self._whole = self._whole_of(opened, source_name(self.paths[0]))
+            self._whole = self._whole_of(opened, self._source(self.paths[0]))
         return self._whole
 
     def _whole_of(self, opened: _Opened, source: str) -> list[Puzzle | InputError]:
@@ -353,6 +381,23 @@ class Inputs:
             )
         except InputError as err:
             return [err]
+
+
+def _content_lines(path: str) -> int:
+    """The lines of the file ``path`` that are not comments (``#``), counted a
+    megabyte at a time (a second a gigabyte); 0 if it cannot be read."""
+    lines = comments = 0
+    try:
+        with open(path, "rb") as handle:
+            last = b"\n"
+            while block := handle.read(1 << 20):
+                lines += block.count(b"\n")
+                comments += (last + block).count(b"\n#")
+                last = block[-1:]
+            lines += last != b"\n"
+    except OSError:
+        return 0
+    return max(lines - comments, 0)
 
 
 def _digest() -> Any:

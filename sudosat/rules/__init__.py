@@ -6,7 +6,7 @@ clauses through :class:`builder.Builder`, checks a solved grid on its own
 Adding a rule is adding a module here (and its test); it registers its rules
 with :func:`rule`. A rule's module is imported when one of its names is first
 looked up in :data:`BY_FIELD` or :data:`BY_WORD`, which :mod:`index` says
-(generated: ``make readme`` writes it, and a test checks it).
+(generated: ``make reference`` writes it, and a test checks it).
 
 The package's own floor: :mod:`base` (what a rule is, and the registry),
 :mod:`kinds` (the kinds most rules are: flag, cell mark, group, pair, line,

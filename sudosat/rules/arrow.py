@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Arrow(Rule):
     title: ClassVar[str] = "arrow"
+    example: ClassVar[str] = "arrow: r2c2 > r3c3 r4c4 r5c5"
     technique: ClassVar[str] = "arrow sums"
     meaning: ClassVar[str] = (
         "The digits on the line add up to the number in its circle; digits on the line may repeat "

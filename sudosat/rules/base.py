@@ -41,7 +41,10 @@ class Rule:
     drawn: ClassVar[bool] = True
     """Whether its picture shows it on the grid (else it is named under it)."""
     title: ClassVar[str] = ""
-    """Its name for people (``killer cage``), in the README's rule table."""
+    """Its name for people (``killer cage``), in the docs' rule table."""
+    example: ClassVar[str] = ""
+    """One statement of it on a 9x9 (``thermo: r2c2 r2c3 r2c4 r2c5``): the docs draw
+    it beside its meaning, and a test reads it back as this rule."""
     meaning: ClassVar[str] = ""
     """What it means exactly, as setters say it and f-puzzles applies it."""
     takes: ClassVar[str] = ""

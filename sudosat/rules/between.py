@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Between(LineRule):
     title: ClassVar[str] = "between line"
+    example: ClassVar[str] = "between: r2c2 r2c3 r2c4 r2c5 r2c6"
     technique: ClassVar[str] = "between bounds"
     meaning: ClassVar[str] = (
         "The digits on the line lie strictly between those in its two end circles (either end may "

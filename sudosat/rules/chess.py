@@ -52,6 +52,7 @@ class AntiChess(FlagRule):
 @dataclass(frozen=True)
 class AntiKnight(AntiChess):
     title: ClassVar[str] = "anti-knight"
+    example: ClassVar[str] = "anti-knight"
     technique: ClassVar[str] = "knight's move"
     meaning: ClassVar[str] = "Two cells a chess knight's move apart never hold the same digit."
     field: ClassVar[str] = "antiknight"
@@ -64,6 +65,7 @@ class AntiKnight(AntiChess):
 @dataclass(frozen=True)
 class AntiKing(AntiChess):
     title: ClassVar[str] = "anti-king"
+    example: ClassVar[str] = "anti-king"
     technique: ClassVar[str] = "king's move"
     meaning: ClassVar[str] = (
         "Two cells a chess king's move apart (diagonal neighbours; orthogonal ones share a row or "

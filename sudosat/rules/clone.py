@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Clone(Rule):
     title: ClassVar[str] = "clone"
+    example: ClassVar[str] = "clone: r1c1 r1c2 = r5c5 r5c6"
     technique: ClassVar[str] = "clone copy"
     meaning: ClassVar[str] = "The two shapes hold the same digits in the same places."
     field: ClassVar[str] = "clone"

@@ -58,6 +58,7 @@ class Diagonal(FlagRule):
 @dataclass(frozen=True)
 class DiagonalPlus(Diagonal):
     title: ClassVar[str] = "one diagonal (rising)"
+    example: ClassVar[str] = "diagonal+"
     technique: ClassVar[str] = "diagonal"
     meaning: ClassVar[str] = (
         "The long diagonal from the bottom left to the top right holds every digit once."
@@ -70,6 +71,7 @@ class DiagonalPlus(Diagonal):
 @dataclass(frozen=True)
 class DiagonalMinus(Diagonal):
     title: ClassVar[str] = "one diagonal (falling)"
+    example: ClassVar[str] = "diagonal-"
     technique: ClassVar[str] = "diagonal"
     meaning: ClassVar[str] = (
         "The long diagonal from the top left to the bottom right holds every digit once."
@@ -85,6 +87,7 @@ class Diagonals(FlagRule):
     """``diagonals`` in the text format: both diagonals (an X-Sudoku)."""
 
     title: ClassVar[str] = "both diagonals (X-sudoku)"
+    example: ClassVar[str] = "diagonals"
     technique: ClassVar[str] = "diagonal"
     meaning: ClassVar[str] = "Each long diagonal holds every digit once."
     words: ClassVar[tuple[str, ...]] = ("diagonals", "x-sudoku")

@@ -22,6 +22,7 @@ def disjoint_groups(layout: Layout) -> list[tuple[int, ...]]:
 @dataclass(frozen=True)
 class DisjointGroups(FlagRule):
     title: ClassVar[str] = "disjoint groups"
+    example: ClassVar[str] = "disjoint-groups"
     technique: ClassVar[str] = "disjoint groups"
     meaning: ClassVar[str] = (
         "Cells at the same place in their boxes (every box's top left cell, ...) hold different "

@@ -23,6 +23,7 @@ def bands(size: int) -> list[tuple[int, int]]:
 @dataclass(frozen=True)
 class Entropic(LineRule):
     title: ClassVar[str] = "entropic line"
+    example: ClassVar[str] = "entropic: r5c2 r5c3 r5c4 r5c5 r5c6"
     technique: ClassVar[str] = "entropic bands"
     meaning: ClassVar[str] = (
         "Any three cells in a row along the line hold one low, one middle and one high digit (1-3,"

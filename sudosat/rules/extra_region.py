@@ -25,6 +25,7 @@ class ExtraRegion(GroupRule):
     N cells holds every digit once."""
 
     title: ClassVar[str] = "extra region (windoku)"
+    example: ClassVar[str] = "extra-region: r2c2 r2c3 r2c4 r3c2 r3c3 r3c4 r4c2 r4c3 r4c4"
     technique: ClassVar[str] = "extra region"
     meaning: ClassVar[str] = (
         "Digits in the extra region do not repeat (one of N cells holds every digit once)."

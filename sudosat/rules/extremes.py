@@ -73,6 +73,7 @@ class Extreme(CellRule):
 @dataclass(frozen=True)
 class Minimum(Extreme):
     title: ClassVar[str] = "minimum cell"
+    example: ClassVar[str] = "minimum: r5c5"
     technique: ClassVar[str] = "minimum neighbours"
     meaning: ClassVar[str] = (
         "The cell is smaller than every orthogonal neighbour that is not a minimum cell itself: "
@@ -86,6 +87,7 @@ class Minimum(Extreme):
 @dataclass(frozen=True)
 class Maximum(Extreme):
     title: ClassVar[str] = "maximum cell"
+    example: ClassVar[str] = "maximum: r5c5"
     technique: ClassVar[str] = "maximum neighbours"
     meaning: ClassVar[str] = (
         "The cell is greater than every orthogonal neighbour that is not a maximum cell itself: "

@@ -48,6 +48,7 @@ class Indexer(GroupRule):
 @dataclass(frozen=True)
 class ColumnIndexer(Indexer):
     title: ClassVar[str] = "column indexer"
+    example: ClassVar[str] = "column-indexer: r1c1-r9c1"
     technique: ClassVar[str] = "indexing"
     meaning: ClassVar[str] = (
         "A digit v in such a cell in row r, column c says that row r holds c in column v (the "
@@ -65,6 +66,7 @@ class ColumnIndexer(Indexer):
 @dataclass(frozen=True)
 class RowIndexer(Indexer):
     title: ClassVar[str] = "row indexer"
+    example: ClassVar[str] = "row-indexer: r1c1-r1c9"
     technique: ClassVar[str] = "indexing"
     meaning: ClassVar[str] = (
         "A digit v in such a cell in row r, column c says that column c holds r in row v."
@@ -81,6 +83,7 @@ class RowIndexer(Indexer):
 @dataclass(frozen=True)
 class BoxIndexer(Indexer):
     title: ClassVar[str] = "box indexer"
+    example: ClassVar[str] = "box-indexer: r2c2 r5c5"
     technique: ClassVar[str] = "indexing"
     meaning: ClassVar[str] = (
         "A digit v in such a cell at place p of its box (1-9 in reading order) says that the box "

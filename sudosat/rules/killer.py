@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class KillerCage(GroupRule):
     title: ClassVar[str] = "killer cage"
+    example: ClassVar[str] = "cage 15: r2c2 r2c3 r3c2"
     technique: ClassVar[str] = "cage combinations"
     meaning: ClassVar[str] = (
         "Digits in the cage do not repeat and add up to its number; without a number, they only do"

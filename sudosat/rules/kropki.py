@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Difference(PairRule):
     title: ClassVar[str] = "kropki white dot"
+    example: ClassVar[str] = "difference: r4c4 r5c4"
     technique: ClassVar[str] = "kropki neighbours"
     meaning: ClassVar[str] = (
         "The digits either side of the dot differ by its value (1 unless it says). Touching dots "
@@ -64,6 +65,7 @@ class Difference(PairRule):
 @dataclass(frozen=True)
 class Ratio(PairRule):
     title: ClassVar[str] = "kropki black dot"
+    example: ClassVar[str] = "ratio: r4c4 r4c5"
     technique: ClassVar[str] = "kropki neighbours"
     meaning: ClassVar[str] = (
         "One digit either side of the dot is the other times its value (2 unless it says). "

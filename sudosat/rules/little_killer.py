@@ -24,6 +24,7 @@ DIRECTIONS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
 @dataclass(frozen=True)
 class LittleKiller(Rule):
     title: ClassVar[str] = "little killer"
+    example: ClassVar[str] = "little-killer 20: r0c1 dr"
     technique: ClassVar[str] = "little killer sum"
     meaning: ClassVar[str] = (
         "The digits along the diagonal the clue's arrow points at, from the clue beside the grid "

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Lockout(SpacedLine):
     title: ClassVar[str] = "lockout line"
+    example: ClassVar[str] = "lockout: r2c2 r3c3 r4c4 r5c5"
     technique: ClassVar[str] = "lockout ends"
     meaning: ClassVar[str] = (
         "The digits in the diamonds at the two ends differ by at least N/2 rounded down (4 on a "

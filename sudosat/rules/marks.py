@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class GivenMarks(CellRule):
     title: ClassVar[str] = "given pencil marks"
+    example: ClassVar[str] = "marks 13: r5c5"
     technique: ClassVar[str] = "given pencil marks"
     meaning: ClassVar[str] = (
         "The cell holds one of the digits pencilled in it (f-puzzles' given pencil marks, which "

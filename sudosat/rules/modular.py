@@ -19,6 +19,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Modular(LineRule):
     title: ClassVar[str] = "modular line"
+    example: ClassVar[str] = "modular: r6c2 r6c3 r6c4 r6c5"
     technique: ClassVar[str] = "modular remainders"
     meaning: ClassVar[str] = (
         "Any three cells in a row along the line hold digits of three different remainders on "

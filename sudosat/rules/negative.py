@@ -113,6 +113,7 @@ def unrelated(b: Builder, x: int, y: int, related: Related, when: Sequence[Lit] 
 @dataclass(frozen=True)
 class Nonconsecutive(NegativeRule):
     title: ClassVar[str] = "nonconsecutive"
+    example: ClassVar[str] = "nonconsecutive"
     technique: ClassVar[str] = "nonconsecutive neighbours"
     meaning: ClassVar[str] = (
         "Orthogonally touching cells do not hold consecutive digits, except a pair with a kropki "
@@ -208,6 +209,7 @@ class Negative(FlagRule):
     """f-puzzles' ``negative`` list (``["ratio", "xv"]``), and ``negative: ratio, xv``."""
 
     title: ClassVar[str] = "negative constraint"
+    example: ClassVar[str] = "negative: ratio"
     technique: ClassVar[str] = "negative constraint"
     meaning: ClassVar[str] = (
         "Every such mark is given: `difference`, touching cells without a dot are not consecutive "

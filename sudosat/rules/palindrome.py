@@ -16,6 +16,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Palindrome(LineRule):
     title: ClassVar[str] = "palindrome"
+    example: ClassVar[str] = "palindrome: r5c1 r5c2 r5c3 r5c4 r5c5"
     technique: ClassVar[str] = "palindrome mirror"
     meaning: ClassVar[str] = (
         "The line reads the same from either end; its digits may repeat where no unit forbids it."

@@ -40,6 +40,7 @@ class Parity(CellRule):
 @dataclass(frozen=True)
 class Odd(Parity):
     title: ClassVar[str] = "odd cell"
+    example: ClassVar[str] = "odd: r2c2 r4c4"
     technique: ClassVar[str] = "odd or even cell"
     meaning: ClassVar[str] = "The cell holds an odd digit."
     field: ClassVar[str] = "odd"
@@ -53,6 +54,7 @@ class Odd(Parity):
 @dataclass(frozen=True)
 class Even(Parity):
     title: ClassVar[str] = "even cell"
+    example: ClassVar[str] = "even: r2c2 r4c4"
     technique: ClassVar[str] = "odd or even cell"
     meaning: ClassVar[str] = "The cell holds an even digit."
     field: ClassVar[str] = "even"

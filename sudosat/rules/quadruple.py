@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Quadruple(Rule):
     title: ClassVar[str] = "quadruple"
+    example: ClassVar[str] = "quadruple 1234: r4c4 r4c5 r5c4 r5c5"
     technique: ClassVar[str] = "quadruple digits"
     meaning: ClassVar[str] = (
         "Each digit in the circle on the corner appears in the (up to) four cells around it; a "

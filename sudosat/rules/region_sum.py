@@ -30,6 +30,7 @@ def stretches(line: Sequence[int], layout: Layout) -> list[list[int]]:
 @dataclass(frozen=True)
 class RegionSum(LineRule):
     title: ClassVar[str] = "region-sum line"
+    example: ClassVar[str] = "region-sum: r2c2 r2c3 r2c4 r2c5"
     technique: ClassVar[str] = "region sums"
     meaning: ClassVar[str] = (
         "Where the line passes through a region (a box, or a jigsaw's region), the digits on each "

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Rellik(GroupRule):
     title: ClassVar[str] = "rellik cage"
+    example: ClassVar[str] = "rellik 10: r2c2 r2c3 r3c2"
     technique: ClassVar[str] = "rellik sums"
     meaning: ClassVar[str] = (
         "Digits in the cage do not repeat, and no digit or set of its digits adds up to the cage's"

@@ -19,6 +19,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Renban(LineRule):
     title: ClassVar[str] = "renban line"
+    example: ClassVar[str] = "renban: r7c2 r7c3 r7c4 r7c5"
     technique: ClassVar[str] = "renban run"
     meaning: ClassVar[str] = (
         "The digits on the line are a run of consecutive digits in any order, none twice, even "

@@ -23,6 +23,7 @@ sets of each filling: strong, N^2 of them); beyond, as one running sum over
 @dataclass(frozen=True)
 class Sandwich(OutsideRule):
     title: ClassVar[str] = "sandwich sum"
+    example: ClassVar[str] = "sandwich 0: r0c3"
     technique: ClassVar[str] = "sandwich sum"
     meaning: ClassVar[str] = (
         "The digits between the 1 and the N (9 on a 9x9) of the row or column, whichever comes "

@@ -20,6 +20,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Skyscraper(OutsideRule):
     title: ClassVar[str] = "skyscraper"
+    example: ClassVar[str] = "skyscraper 3: r0c2"
     technique: ClassVar[str] = "skyscraper view"
     meaning: ClassVar[str] = (
         "Seen from the clue along its row or column, each digit hides every smaller one behind it;"

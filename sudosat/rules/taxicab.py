@@ -17,6 +17,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class AntiTaxicab(FlagRule):
     title: ClassVar[str] = "anti-taxicab"
+    example: ClassVar[str] = "anti-taxicab"
     technique: ClassVar[str] = "taxicab distance"
     meaning: ClassVar[str] = (
         "A digit d is never exactly d steps from another d, counting steps along rows and columns "

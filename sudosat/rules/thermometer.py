@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Thermometer(LineRule):
     title: ClassVar[str] = "thermometer"
+    example: ClassVar[str] = "thermo: r2c2 r2c3 r2c4 r2c5"
     technique: ClassVar[str] = "thermometer bounds"
     meaning: ClassVar[str] = "Digits rise strictly from the bulb along the line."
     field: ClassVar[str] = "thermometer"
@@ -60,6 +61,7 @@ class Thermometer(LineRule):
 @dataclass(frozen=True)
 class SlowThermometer(Thermometer):
     title: ClassVar[str] = "slow thermometer"
+    example: ClassVar[str] = "slow-thermo: r2c2 r2c3 r2c4 r2c5"
     meaning: ClassVar[str] = (
         "Digits never fall from the bulb along the line; they may stay the same where no unit "
         "forbids it."

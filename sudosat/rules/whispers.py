@@ -21,6 +21,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Whispers(SpacedLine):
     title: ClassVar[str] = "whispers line"
+    example: ClassVar[str] = "whispers: r8c2 r8c3 r8c4 r8c5"
     technique: ClassVar[str] = "whispers neighbours"
     meaning: ClassVar[str] = (
         "Neighbours along the line differ by at least the line's value: German whispers by N/2 "

@@ -24,6 +24,7 @@ the first digit is more than its place."""
 @dataclass(frozen=True)
 class XSum(OutsideRule):
     title: ClassVar[str] = "X-sum"
+    example: ClassVar[str] = "x-sum 15: r0c4"
     technique: ClassVar[str] = "X-sum"
     meaning: ClassVar[str] = (
         "The first X digits of the row or column, seen from the clue, add up to it, where X is the"

@@ -22,6 +22,7 @@ SUMS = {"X": 10, "V": 5}
 @dataclass(frozen=True)
 class XV(PairRule):
     title: ClassVar[str] = "XV"
+    example: ClassVar[str] = "x: r4c4 r4c5"
     technique: ClassVar[str] = "XV neighbours"
     meaning: ClassVar[str] = (
         "The digits either side of an X add up to 10; of a V, to 5. Marks each hold on their own."

@@ -18,6 +18,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Zipper(LineRule):
     title: ClassVar[str] = "zipper line"
+    example: ClassVar[str] = "zipper: r2c2 r2c3 r2c4 r2c5 r2c6"
     technique: ClassVar[str] = "zipper sums"
     meaning: ClassVar[str] = (
         "Digits the same distance from the line's middle add up to the same number; on a line of "

@@ -23,7 +23,7 @@ from sudosat.sat.limits import TooBig
 from sudosat.showing.text import stats_lines, unlinkable
 from sudosat.showing.view import NO_EXPECTATION, OK, UNREADABLE, Check, Result, View
 from sudosat.solving.engine import Options
-from sudosat.solving.outcome import Outcome, Status
+from sudosat.solving.outcome import Interrupted, Outcome, Status
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -122,6 +122,10 @@ def answer(
         return place.result(None, why)
     try:
         result = settings.task.answer(entry, place, settings.options)
+    except Interrupted as stop:
+        if settings.task.partial:  # the record of what was found: a count says N+
+            stop.result = place.result(stop.outcome)
+        raise
     except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
         return place.result(None, str(err))
     if settings.view.check and result.outcome is not None:
@@ -141,8 +145,10 @@ def work(task: Work) -> Done:
             else:
                 for row, entry in chunk.puzzles():
                     results.append(answer(chunk.source, row, entry, settings, chunk))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         interrupted = True  # hand back the whole records made so far
+        if isinstance(stop, Interrupted) and stop.result is not None:
+            results.append(stop.result)
     return _done(results, settings, interrupted)
 
 

@@ -25,9 +25,10 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import chain, islice
-from typing import IO, TYPE_CHECKING, NamedTuple, TypeVar
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from sudosat.core.errors import InputError
 from sudosat.reading.inputs import Inputs
@@ -101,6 +102,8 @@ class Reading:
     """Rules added to every puzzle, and how f-puzzles givens are taken."""
     files: tuple[str, ...] = ()
     """Files read besides the puzzles (``--rules-file``): inputs no output may overwrite."""
+    inline: frozenset[str] = frozenset()
+    """Arguments that are puzzles, not files (:mod:`reading.arguments`)."""
 
 
 class Formats(NamedTuple):
@@ -118,6 +121,15 @@ EXPLAIN_FORMATS = Formats("rich", "json", "json")
 CANDIDATES_FORMATS = Formats("rich", "line", "grid")
 STEPS_FORMATS = Formats("rich", "jsonl", "json")
 GENERATE_FORMATS = Formats("rich", "line", "line")
+DEFAULT_FORMATS = {
+    "solve": SOLVE_FORMATS,
+    "rate": RATE_FORMATS,
+    "explain": EXPLAIN_FORMATS,
+    "candidates": CANDIDATES_FORMATS,
+    "steps": STEPS_FORMATS,
+    "generate": GENERATE_FORMATS,
+}
+"""Each command's --format when none is given: the one table of docs/batch/formats.md."""
 
 
 @dataclass(frozen=True)
@@ -235,6 +247,7 @@ def answer(
         variants=reading.variants,
         lines_to_tell=tell,
         digest=how.shard is not None,
+        inline=reading.inline,
     )
     many = inputs.many
     if not many:
@@ -257,7 +270,11 @@ def answer(
         chunks = chain(ahead, chunks)
     settings = Settings(options, task, view, how.front_end)
     tasks = ((chunk, settings) for chunk in chunks)
-    summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe)
+    shown = many and not output.quiet and output.console(output.err()).is_terminal
+    total = inputs.total() if shown else None  # the bar's total and time left
+    if total is not None and how.shard is not None:
+        total = len(range(how.shard.k - 1, total, how.shard.n))
+    summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe, total)
     if how.shard is not None and inputs.digest is not None:  # the inputs are read by now
         settings_of = (reading, options, task, asked, fmt)
         how.shard.run = shards.run_of("solve", settings_of, inputs.digest.hexdigest())
@@ -268,7 +285,7 @@ def answer(
 def make(
     task: Generate,
     seeds: range,
-    jobs: int,
+    jobs: int | None,
     output: Output,
     timeout: float | None = None,
     view: View | None = None,
@@ -292,7 +309,7 @@ def make(
         seeds[i : i + making.GENERATE_CHUNK] for i in range(0, len(seeds), making.GENERATE_CHUNK)
     ]
     tasks = [(list(chunk), task, deadline, seen) for chunk in chunks]
-    workers = jobs if len(tasks) > 1 else 1
+    workers = (jobs or os.cpu_count() or 1) if len(tasks) > 1 else 1
     summary = _run_and_sum_up(
         tasks, _make_chunk, seen, workers, len(seeds) > 1, output, "making", _seeds_of
     )
@@ -343,9 +360,11 @@ def _run_and_sum_up(
     output: Output,
     doing: str,
     describe: Callable[[T], str],
+    total: int | None = None,
 ) -> Summary:
     """:func:`run_tasks` with the output's document around the records, the
-    progress bar on a terminal (many puzzles), and the summary at the end."""
+    progress bar on a terminal (many puzzles: of ``total``, with the time left,
+    when it is known), and the summary at the end."""
     stdout = output.out()
     errors = output.console(output.err())
 
@@ -359,29 +378,17 @@ def _run_and_sum_up(
     def write(text: str) -> None:
         _write(stdout, document.piece(text))
 
-    if output.quiet or not many or not errors.is_terminal:
+    if output.quiet or not errors.is_terminal:
         summary = run_tasks(tasks, func, write, jobs=jobs, report=report, describe=describe)
+    elif not many:  # one puzzle: its search told as it goes (a long count, an estimate)
+        with _watching(errors):
+            summary = run_tasks(tasks, func, write, jobs=jobs, report=report, describe=describe)
     else:
-        from rich.progress import (  # deferred: only a terminal shows progress
-            Progress,
-            SpinnerColumn,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
         with held():  # its refresh thread starts with the stopping signals blocked
-            bar = Progress(
-                SpinnerColumn(),
-                TextColumn("{task.completed:,} puzzles"),
-                TimeElapsedColumn(),
-                console=errors if not isinstance(errors, Plain) else None,
-                transient=True,
-                redirect_stdout=False,  # records go to stdout, never into the bar's stream
-                redirect_stderr=False,
-            )
+            bar = _progress_bar(errors, total)
             bar.start()
         try:
-            progress = bar.add_task(doing, total=None)
+            progress = bar.add_task(doing, total=total)
             summary = run_tasks(
                 tasks,
                 func,
@@ -402,6 +409,73 @@ def _run_and_sum_up(
     if summary.interrupted:  # last, as every interrupted command ends
         errors.print("sudosat: interrupted", markup=False, highlight=False)
     return summary
+
+
+def _progress_bar(errors: Any, total: int | None, counted: str = "") -> Any:
+    """A rich progress bar on stderr: ``counted`` (default: how many puzzles), and
+    with a ``total`` the bar and the time left."""
+    from rich import progress  # deferred: only a terminal shows progress
+
+    if not counted:
+        counted = (
+            "{task.completed:,} puzzles"
+            if not total
+            else "{task.completed:,} of {task.total:,} puzzles"
+        )
+    columns: list[Any] = [progress.SpinnerColumn(), progress.TextColumn(counted)]
+    if total:
+        columns += [progress.BarColumn(), progress.TimeRemainingColumn()]
+    columns.append(progress.TimeElapsedColumn())
+    return progress.Progress(
+        *columns,
+        console=errors if not isinstance(errors, Plain) else None,
+        transient=True,
+        redirect_stdout=False,  # records go to stdout, never into the bar's stream
+        redirect_stderr=False,
+    )
+
+
+SHOW_AFTER = 0.5
+"""Seconds before one puzzle's search shows its progress: a quick answer shows none."""
+
+
+class _Watch:
+    """One puzzle's long search told on stderr as it goes (:mod:`progress`):
+    solutions counted, walks sampled, a tenth of a second apart at most."""
+
+    def __init__(self, errors: Any) -> None:
+        self.errors, self.start = errors, time.monotonic()
+        self.at = self.start
+        self.bar: Any = None
+
+    def __call__(self, what: str, done: int) -> None:
+        now = time.monotonic()
+        if now - self.at < 0.1 or now - self.start < SHOW_AFTER:
+            return
+        self.at = now
+        said = f"{done:,} {what} so far"
+        if self.bar is None:
+            self.bar = _progress_bar(self.errors, None, "{task.description}")
+            self.task = self.bar.add_task(said, total=None)
+            with held():  # its refresh thread starts with the stopping signals blocked
+                self.bar.start()
+        self.bar.update(self.task, description=said)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@contextmanager
+def _watching(errors: Any) -> Iterator[None]:
+    from sudosat.solving import progress
+
+    watch = _Watch(errors)
+    try:
+        with progress.watched(watch):
+            yield
+    finally:
+        watch.stop()
 
 
 def _write(stream: IO[str], text: str | bytes) -> None:

@@ -73,6 +73,8 @@ class Task:
     """The batch front end (:mod:`vector`) may answer for it."""
     certifies: ClassVar[frozenset[Status]] = ANSWERS
     """The outcomes :class:`Certified` writes a certificate for."""
+    partial: ClassVar[bool] = False
+    """Ctrl-C during a search keeps a record of what it had found (a count's ``N+``)."""
 
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
         raise NotImplementedError
@@ -104,6 +106,7 @@ class Solve(Task):
 
     __slots__ = ("check",)
     front_end: ClassVar[bool] = True
+    partial: ClassVar[bool] = True
 
     def __init__(self, check: bool = False) -> None:
         self.check = check

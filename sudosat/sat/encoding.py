@@ -1,7 +1,7 @@
 """Compiling a puzzle to CNF: the grid's clause families (``--encoding``), the
 givens, and each variant rule's clauses.
 
-Variable numbering (:mod:`sudosat.sat.cnf`; in the README and in every CNF written):
+Variable numbering (:mod:`sudosat.sat.cnf`; in the docs and in every CNF written):
 row r, column c, value v, all 0-based, N = rank*rank::
 
     var = (r*N + c)*N + v + 1        ==  cell*N + value   (cell = r*N + c, value = v + 1)

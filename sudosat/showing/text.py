@@ -10,7 +10,7 @@ from sudosat.core.notation import format_grid, format_line, is_link
 from sudosat.core.puzzle import Puzzle, cell_name, differences, rank_for_cells
 from sudosat.reading import ruletext
 from sudosat.showing.view import Result, View
-from sudosat.solving.outcome import Outcome, Status
+from sudosat.solving.outcome import INTERRUPTED, Outcome, Status
 
 
 def status_line(outcome: Outcome) -> str:
@@ -44,6 +44,8 @@ def count_line(outcome: Outcome) -> str:
     """The --count sentence: the count, or why there is none."""
     if outcome.status == Status.ERROR:
         return status_line(outcome)
+    if outcome.reason == INTERRUPTED:  # Ctrl-C: what was found, a lower bound
+        return f"{len(outcome.solutions)}+ solutions (interrupted)"
     text = count_text(outcome)
     if outcome.status == Status.TIMEOUT:
         return f"{text} (timeout: {outcome.reason})"

@@ -39,14 +39,17 @@ from sudosat.sat.limits import check_solvable
 from sudosat.sat.solvers import DEFAULT_SOLVER, SolverSpec, solver_spec
 from sudosat.sat.solvers.base import SatSolver
 from sudosat.sat.solvers.native import Native, load_cnf
+from sudosat.solving import progress
 from sudosat.solving.fast import NAME as BATCH_ENGINE
 from sudosat.solving.fast import FastSolver
 from sudosat.solving.outcome import (
+    Interrupted,
     Outcome,
     Stats,
     Status,
     accept,
     forced_grid_breaks,
+    interrupted,
     no_solution,
     status_of,
 )
@@ -366,6 +369,7 @@ def _receive(outcome: Outcome, limit: int) -> Report:
             outcome.stats.families = payload
         elif kind == "solution":
             outcome.solutions.append(payload)
+            progress.tell("solutions found", len(outcome.solutions))
         elif kind == "none":  # singles proved there is no solution
             outcome.status, outcome.reason, outcome.exhausted = Status.NONE, payload, True
         else:
@@ -406,8 +410,17 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
             _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline, quick)
         except SolverTimeout as stopped:
             outcome.status, outcome.reason = Status.TIMEOUT, str(stopped)
+        except Interrupted:
+            raise
+        except KeyboardInterrupt:
+            raise interrupted(puzzle, outcome.solutions, spec.name, outcome.stats) from None
     else:
-        _race(outcome, spec.members or (spec,), limit, timeout, quick)
+        try:
+            _race(outcome, spec.members or (spec,), limit, timeout, quick)
+        except Interrupted:
+            raise
+        except KeyboardInterrupt:  # what the solvers had reported by then
+            raise interrupted(puzzle, outcome.solutions, spec.name, outcome.stats) from None
     return outcome
 
 
@@ -541,6 +554,8 @@ def _race(
                     del waiting[conn]
                     continue
                 runner.reports.append((kind, payload))
+                if kind == "solution":
+                    progress.tell("solutions found", runner.found())
                 if kind in ("done", "none"):
                     _replay(runner, outcome, limit)
                     return
@@ -550,6 +565,10 @@ def _race(
         outcome.status = Status.TIMEOUT
         late = f"no answer within {timeout:g} s"
         outcome.reason = timeouts[0] if timeouts and not waiting else late
+    except KeyboardInterrupt:
+        if runners:  # the most any solver had found: the caller's lower bound
+            _replay(max(runners.values(), key=_Runner.found), outcome, limit)
+        raise
     finally:
         for conn, runner in runners.items():
             runner.stop()

@@ -50,6 +50,7 @@ from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.sat.cnf import Cnf
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
+from sudosat.solving import progress
 from sudosat.solving.fast import holding
 from sudosat.solving.outcome import accept
 from sudosat.solving.search import opened
@@ -211,6 +212,7 @@ def _estimate(
                 return _at_least(len(grids), epsilon, delta, solves, grids)
             grid = accept(puzzle, cnf.decode(search.get_model()), grids, "minicard")
             search.add_clause(cnf.blocking_clause(grid))
+            progress.tell("solutions counted", len(grids))
     finally:
         search.delete()
     if method == "approxmc":
@@ -303,6 +305,7 @@ class _Sampler:
                 if len(logs) < 2 and not allow_short:
                     raise
                 break
+            progress.tell("walks sampled", len(logs))
         return logs
 
     def _result(

@@ -33,7 +33,16 @@ from sudosat.sat.cnf import Cnf, literal, lookup
 from sudosat.sat.deadline import deadline_after, interruptible, solve_by
 from sudosat.sat.encoding import augmented
 from sudosat.sat.solvers.native import Native, load_cnf, load_exactly_one
-from sudosat.solving.outcome import Outcome, Stats, Status, accept, no_solution, status_of
+from sudosat.solving import progress
+from sudosat.solving.outcome import (
+    Outcome,
+    Stats,
+    Status,
+    accept,
+    interrupted,
+    no_solution,
+    status_of,
+)
 from sudosat.system.lazy import lazy
 
 if TYPE_CHECKING:
@@ -134,6 +143,12 @@ class FastSolver:
                 else:
                     found.append(tuple(grid))
                 search.add_clause([-lit for lit in chosen])
+                if progress.watcher is not None:
+                    progress.tell("solutions found", len(found))
+        except KeyboardInterrupt:
+            if not checked:  # the caller verifies them: nothing to show yet
+                raise
+            raise interrupted(puzzle, found, solver, stats) from None
         except SolverTimeout:
             reason = f"no answer within {timeout:g} s"
             return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=solver, stats=stats)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from sudosat.core.errors import SolverError
 from sudosat.core.jsonobject import JsonObject
@@ -92,6 +93,28 @@ def status_of(found: int, exhausted: bool) -> Status:
     if found > 1:
         return Status.MULTIPLE
     return Status.UNIQUE if exhausted else Status.SOLVED
+
+
+INTERRUPTED = "interrupted"
+"""The reason of an outcome cut short by Ctrl-C: its solutions are a lower bound."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a search: a KeyboardInterrupt that carries what the search had
+    found by then (``outcome``, not exhausted), so a count can say ``N+``."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__()
+        self.outcome = outcome
+        self.result: Any = None
+        """The record a batch made of ``outcome``, where its task keeps one."""
+
+
+def interrupted(puzzle: Puzzle, found: list[Grid], solver: str, stats: Stats) -> Interrupted:
+    """The Interrupted of a search that had found ``found`` when Ctrl-C came."""
+    status = status_of(len(found), False) if found else Status.TIMEOUT
+    outcome = Outcome(puzzle, status, found, False, reason=INTERRUPTED, solver=solver, stats=stats)
+    return Interrupted(outcome)
 
 
 def dead_cell(puzzle: Puzzle) -> int | None:

@@ -1,0 +1,42 @@
+"""A puzzle given on the command line where a file is expected: a puzzle line
+(``4.....8.5.3...``) or a link (``https://f-puzzles.com/?load=...``).
+
+An argument names a file when one exists by that name; otherwise it is a puzzle
+when it reads as one, so a mistyped file name still gets "no such file".
+"""
+
+from __future__ import annotations
+
+import os
+
+from sudosat.core.errors import InputError
+from sudosat.core.puzzle import Puzzle
+from sudosat.reading.chunks import ARGUMENT
+from sudosat.reading.formats import read_text
+from sudosat.reading.lines import NO_VARIANTS, Variants
+
+
+def is_link(argument: str) -> bool:
+    """A web address: never a file name, so its errors are a puzzle's."""
+    return "://" in argument[:16]
+
+
+def is_puzzle_argument(
+    argument: str,
+    *,
+    rank: int | None = None,
+    alphabet: str | None = None,
+    variants: Variants = NO_VARIANTS,
+) -> bool:
+    """``argument`` is not a file (nor ``-``) but reads as one puzzle or more."""
+    if argument == "-" or os.path.lexists(argument):
+        return False
+    if is_link(argument):
+        return True  # read as a puzzle: its own error, not "no such file"
+    if os.sep in argument or argument.endswith((".txt", ".json", ".links", ".csv")):
+        return False  # a path, mistyped
+    try:
+        found = read_text(argument, ARGUMENT, rank=rank, alphabet=alphabet, variants=variants)
+    except InputError:
+        return False
+    return bool(found) and all(isinstance(entry, Puzzle) for entry in found)
