@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import difflib
 import json
-import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from click.testing import CliRunner
 
+from sudosat import logical_path, read_file, solve
 from sudosat.cli import cli
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.ruletext import apply, from_option
 from sudosat.rules import BY_CELL, BY_FIELD, BY_WORD
+from sudosat.running.paths import sentence
 from sudosat.showing.pictures import picture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,26 +141,55 @@ def family(technique: str) -> str:
 
 
 def technique_examples() -> str:
-    """The shortest step of each technique family over the bundled puzzles' paths."""
+    """The shortest step of each technique family over the bundled puzzles'
+    paths, then each rule's own technique on the rule's example."""
     found: dict[str, tuple[str, str]] = {}
     for name in STEPS_FROM:
-        done = subprocess.run(
-            [sys.executable, "-m", "sudosat", "steps", f"puzzles/{name}", "-f", "jsonl", "-q"],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-        )
-        for line in done.stdout.splitlines():
-            for step in json.loads(line).get("steps") or []:
-                key = family(step["technique"])
-                said = step["reason"] or ""
+        for puzzle in read_file(str(ROOT / "puzzles" / name)):
+            assert isinstance(puzzle, Puzzle), puzzle
+            for step in logical_path(puzzle).steps:
+                said = sentence(puzzle, step)
+                key = family(step.technique.name)
                 if key not in found or len(said) < len(found[key][0]):
-                    found[key] = (said, name)
+                    found[key] = (said, f"`{name}`")
+    for kind in kinds():
+        example = rule_step(kind)
+        if example is not None and example[0] not in found:
+            found[example[0]] = (example[1], f"the [{kind.title}](rules.md#{slug(kind)}) example")  # type: ignore[attr-defined]
     rows = [EXAMPLES_START, "", "| technique | example | from |", "|---|---|---|"]
     for key in sorted(found, key=str.lower):
-        said, name = found[key]
-        rows.append(f"| {key} | {said.replace('|', '/')} | `{name}` |")
+        said, where = found[key]
+        rows.append(f"| {key} | {shorten(said).replace('|', '/')} | {where} |")
     return "\n".join([*rows, "", EXAMPLES_END])
+
+
+def shorten(said: str, most: int = 240) -> str:
+    return said if len(said) <= most else said[: most - 4].rsplit(" ", 1)[0] + " ..."
+
+
+def rule_step(kind: type) -> tuple[str, str] | None:
+    """The first step of the rule's own technique on its example puzzle: on the
+    example alone, else with some of one of its solutions' digits given (its
+    own cells every other one, its first cell, row 5, the main diagonal), as a
+    rule that works on placed digits needs them."""
+    base = apply(Puzzle.empty(3), (from_option(kind.example),))  # type: ignore[attr-defined]
+    techniques = {type(rule).technique for rule in base.rules.constraints}  # type: ignore[union-attr]
+    tries = [base]
+    solutions = solve(base, max_solutions=1).solutions
+    if solutions:
+        own = sorted({c for rule in base.rules.constraints for c in rule.cells()})  # type: ignore[union-attr]
+        for cells in (own[::2], own[:1], range(36, 45), range(0, 81, 10)):
+            grid = list(base.cells)
+            for cell in cells:
+                grid[cell] = solutions[0][cell]
+            tries.append(replace(base, cells=tuple(grid)))
+    for puzzle in tries:
+        steps = [
+            s for s in logical_path(puzzle, timeout=60).steps if s.technique.name in techniques
+        ]
+        if steps:
+            return steps[0].technique.name, sentence(puzzle, steps[0])
+    return None
 
 
 def rule_index() -> str:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class DoubleArrow(LineRule):
     title: ClassVar[str] = "double arrow"
-    example: ClassVar[str] = "double-arrow: r3c2 r3c3 r3c4 r3c5 r3c6"
+    example: ClassVar[str] = "double-arrow: r3c2 r3c3 r3c4"
     technique: ClassVar[str] = "double arrow sums"
     meaning: ClassVar[str] = (
         "The digits in the circles at the line's two ends add up to the digits between them; those"

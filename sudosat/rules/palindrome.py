@@ -16,7 +16,7 @@ from sudosat.sat.builder import Builder
 @dataclass(frozen=True)
 class Palindrome(LineRule):
     title: ClassVar[str] = "palindrome"
-    example: ClassVar[str] = "palindrome: r5c1 r5c2 r5c3 r5c4 r5c5"
+    example: ClassVar[str] = "palindrome: r2c2 r3c3 r4c4 r5c5 r6c6"
     technique: ClassVar[str] = "palindrome mirror"
     meaning: ClassVar[str] = (
         "The line reads the same from either end; its digits may repeat where no unit forbids it."
