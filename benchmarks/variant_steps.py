@@ -15,7 +15,7 @@ bundled variants (puzzles/), ISS's hard renban and Mathemagic killers
 (../shared/puzzles/iss, skipped where absent) and generated killers, jigsaws
 and X-sudokus at each level.
 
-    python benchmarks/variant_steps.py [--limit SECONDS] [--seeds N]
+    python benchmarks/variant_steps.py [--limit SECONDS] [--seeds N] [--sets bundled,renban]
 """
 
 from __future__ import annotations
@@ -51,7 +51,13 @@ BUNDLED = [
 GENERIC = re.compile(r"^(rule and|rules together|\d+ rules)")
 SWEEPING = {"thermometer bounds", "cage combinations", "arrow sums", "renban run"}
 """Techniques whose first steps may sweep a long line or a big cage: allowed past 20
-removals (the issue's "first bounds of a long thermometer")."""
+removals (the issue's "first bounds of a long thermometer"); so is a cage's set of
+digits leaving the rest of its houses (``cage in its house``, ``cage in 2 houses``).
+docs/reference/techniques.md marks them."""
+
+
+def sweeping(name: str) -> bool:
+    return name in SWEEPING or name.startswith("cage in ")
 
 
 def kind(name: str) -> str:
@@ -82,12 +88,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=float, default=60.0, help="seconds a path at most")
     parser.add_argument("--seeds", type=int, default=2, help="generated puzzles a level")
+    parser.add_argument(
+        "--sets", default="", help="only the sets whose names hold one of these words (a,b)"
+    )
     args = parser.parse_args()
+    wanted = [w for w in args.sets.split(",") if w]
     kinds: dict[str, Counter[str]] = {}
     largest: dict[str, tuple[int, str]] = {}
     parts: dict[str, tuple[int, str]] = {}
     seconds: dict[str, list[float]] = {}
     for group, puzzle in puzzles(args.seeds):
+        if wanted and not any(w in group for w in wanted):
+            continue
         start = time.process_time()
         path = logical_path(puzzle, timeout=args.limit)
         seconds.setdefault(group, []).append(time.process_time() - start)
@@ -95,7 +107,7 @@ def main() -> None:
         for step in path.steps:
             technique = technique_of(step)
             counts[kind(technique.name)] += 1
-            if technique.name not in SWEEPING and not step.placements:
+            if not sweeping(technique.name) and not step.placements:
                 size = len(step.eliminations)
                 if size > largest.get(group, (0, ""))[0]:
                     largest[group] = (size, f"{technique.name}: {step.reason[:80]}")

@@ -19,6 +19,7 @@ from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board, Chain, Fact, Step
 from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
 from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, truth_of
+from sudosat.making.rulesteps import RuleSteps
 from sudosat.making.shapes import random_grid
 from sudosat.making.techniques import CLASSIC
 from sudosat.reading.inputs import read_puzzles
@@ -69,6 +70,19 @@ def by_rules(board: Board, masks: list[int], known: set[Fact], rules: Minicard) 
     return set(implied or ()) if ok else None
 
 
+def by_part(
+    board: Board, masks: list[int], known: set[Fact], parts: RuleSteps, name: str
+) -> set[int] | None:
+    """What unit propagation over the one small part of the rules named ``name``
+    (a rule, or a rule with one house) implies (None: a conflict)."""
+    (scope,) = [scope for scope, said in parts.small_scopes() if said == name]
+    n = board.size
+    assumed = [-literal(n, c, v) for c, m in enumerate(masks) for v in bits(board.full & ~m)]
+    assumed += [literal(n, c, v) for c, v, holds in known if holds]
+    ok, implied = parts.propagate_in(scope, assumed)
+    return set(implied) if ok else None
+
+
 def follows(
     board: Board,
     masks: list[int],
@@ -76,15 +90,20 @@ def follows(
     fact: Fact,
     link: str,
     rules: Minicard | None = None,
+    parts: RuleSteps | None = None,
 ) -> bool:
     """Whether ``fact`` follows by ``link`` from the facts known (``masks``: the
-    board's candidates with them made)."""
+    board's candidates with them made); a link named by a part of the rules
+    follows by that part alone."""
     cell, value, true = fact
     placed = {(c, v) for c, v, holds in known if holds}
+    lit = literal(board.size, cell, value)
     if link == "the rules":
         assert rules is not None
         implied = by_rules(board, masks, known, rules)
-        lit = literal(board.size, cell, value)
+        return implied is not None and (lit if true else -lit) in implied
+    if parts is not None and link in {name for _, name in parts.small_scopes()}:
+        implied = by_part(board, masks, known, parts, link)
         return implied is not None and (lit if true else -lit) in implied
     if link == "cell":
         return any(c == cell and v != value for c, v in placed)
@@ -120,6 +139,7 @@ def check_forcing(
     chain: Chain,
     refuted: frozenset[Fact] = frozenset(),
     rules: Minicard | None = None,
+    parts: RuleSteps | None = None,
 ) -> None:
     """Each fact follows from the assumption and the facts before it, by its link
     (``refuted``: the removals a nested chain's inner chains prove, each checked on
@@ -136,14 +156,17 @@ def check_forcing(
         elif link == "contradiction chain inside":
             assert fact in refuted, (fact, chain)
         elif index:
-            assert follows(board, masks, known, fact, link, rules), (fact, chain)
+            assert follows(board, masks, known, fact, link, rules, parts), (fact, chain)
         known.add(fact)
         cell, value, holds = fact
         masks[cell] = bit(value) if holds else masks[cell] & ~bit(value)
         if holds:
             assert board.masks[cell] & bit(value) or index == 0
-    if chain.links[-1] == "contradiction (the rules)":
+    last = chain.links[-1]
+    if last == "contradiction (the rules)":
         assert rules is not None and by_rules(board, masks, known, rules) is None
+    elif last.startswith("contradiction (") and len(chain.links) == len(chain.facts):
+        assert parts is not None and by_part(board, masks, known, parts, last[15:-1]) is None
     elif len(chain.links) == len(chain.facts):
         assert chain.links[-1] == "contradiction" and broken(board, masks, known)
 
@@ -163,7 +186,7 @@ def check_path(text: str | Puzzle) -> int:
                 if set(chain.links) <= {"strong", "weak"}:
                     check_alternating(board, chain, step)
                 else:
-                    check_forcing(board, chain, refuted, rules)
+                    check_forcing(board, chain, refuted, rules, finder.rule_steps)
                     removal = chain.facts[-1]
                     if not chain.links[-1].startswith("contradiction"):  # to a removal
                         assert (removal[0], removal[1]) in step.eliminations and not removal[2]
@@ -316,10 +339,12 @@ def test_a_variant_s_forcing_chain_is_written_through_its_rules() -> None:
         step = find(board)
         assert step is not None and finder.rule_steps is not None
         rules = finder.rule_steps.everything()
-        (chain,) = chains_of(board, step, rules)
-        check_forcing(board, chain, rules=rules)
+        (chain,) = chains_of(board, step, rules, finder.rule_steps)
+        check_forcing(board, chain, rules=rules, parts=finder.rule_steps)
     said = written(puzzle, chain)
-    assert said.startswith("r1c3=1 -> ") and said.endswith(" -> contradiction (the rules)")
+    assert said.startswith("r1c3=1 -> ") and said.endswith(
+        " -> contradiction (cage r1c1-r1c2 sum 3)"
+    )
 
 
 @pytest.mark.slow

@@ -30,6 +30,8 @@ from sudosat.making.path import (
     technique_of,
     truth_of,
 )
+from sudosat.making.rulesteps import MOST_REMOVALS
+from sudosat.making.ruleweights import WIDE
 from sudosat.making.techniques import CLASSIC
 from sudosat.making.variant_generator import make_variant, unique_killer
 from sudosat.reading.inputs import read_puzzles
@@ -219,17 +221,23 @@ def test_a_house_with_its_cages_knows_what_they_leave_45_rule() -> None:
     assert {v for c, v in step.eliminations if c == 8} == {1, 2, 3, 4, 5, 6, 7, 9}
 
 
-def test_the_miracle_sudoku_is_solved_by_logic_one_reason_a_step() -> None:
-    """Its rules with the houses are no single step over the whole grid: each step
-    names the rule and the few houses that do its work, and is weighed by them."""
+def test_the_miracle_sudoku_is_solved_by_logic_its_break_in_chains_through_its_rules() -> None:
+    """No step is one question over the rules and many houses: a question that
+    needs four parts or more is a last resort, after the forcing chains through
+    the rules, and the Miracle's break-in is such chains, each link named by the
+    one rule (with a house, where it needs one) that makes it."""
     puzzle = parse((PUZZLES / "miracle.txt").read_text())
     found = logical_path(puzzle)
     assert found.end == "solved" and len(found.steps) <= 130
-    generic = [s for s in found.steps if "unit" in s.name or "together" in s.name]
-    assert generic and all(len(s.houses) < 27 for s in generic)
-    assert all("every row, column and region" not in s.reason for s in found.steps)
+    generic = [s for s in found.steps if technique_of(s).family == "rules together"]
+    assert all(len(s.houses) < WIDE for s in generic)
+    links = [link for _, chains in found.written() for c in chains for link in c.links]
+    named = {link.removeprefix("contradiction (").split(" in ")[0].rstrip(")") for link in links}
+    assert {"anti-king", "anti-knight", "nonconsecutive"} <= named
+    assert "the rules" not in named  # every link through the rules names its rule
+    assert max(len(s.eliminations) for s in found.steps) <= MOST_REMOVALS  # none sweeps
     hardest = found.hardest()
-    assert hardest is not None and hardest.weight > 3.0  # no longer one lump rated 3.0
+    assert hardest is not None and hardest.weight > 3.0
 
 
 CAUSE = re.compile(r"(r\d+c\d+)=(\d) rules out")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any, Protocol
 
 from pysat.solvers import Minicard
 
@@ -26,6 +27,15 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.making.board import Board, Candidate, Chain, Fact, Step
 from sudosat.sat.cnf import cell_value, is_candidate, literal
+
+
+class RuleParts(Protocol):
+    """A variant's rules in small parts (:class:`rulesteps.RuleSteps`): what a
+    chain's links through the rules are made of, each named by its part."""
+
+    def small_scopes(self) -> Sequence[tuple[Any, str]]: ...
+
+    def propagate_in(self, scope: Any, assumptions: list[int]) -> tuple[bool, list[int]]: ...
 
 
 def alternating(path: Sequence[Candidate]) -> Chain:
@@ -67,10 +77,19 @@ class Trace:
     assumption, each fact with the link and the facts it follows from: what
     :class:`forcing.Propagation` does, slowly, for the one step that is written out."""
 
-    def __init__(self, board: Board, locked: bool = False, rules: Minicard | None = None) -> None:
+    def __init__(
+        self,
+        board: Board,
+        locked: bool = False,
+        rules: Minicard | None = None,
+        parts: RuleParts | None = None,
+    ) -> None:
         self.board = board
         self.locked = locked
         self.rules = rules
+        self.parts = parts
+        """A variant's rules in small parts: each link through the rules is made by
+        one of them, and named by it, where one does it (else ``the rules``)."""
         """A variant's: a solver of every rule and unit in the full numbering; what
         singles miss, its unit propagation adds (``the rules``), each fact with the
         fewest earlier facts it still follows from (see :meth:`_by_rules`)."""
@@ -103,7 +122,7 @@ class Trace:
         self._run(placements, None)
 
     def copy(self) -> Trace:
-        found = Trace(self.board, self.locked, self.rules)
+        found = Trace(self.board, self.locked, self.rules, self.parts)
         found.masks, found.placed = list(self.masks), list(self.placed)
         found.dirty, found.chosen = set(self.dirty), dict(self.chosen)
         found.why, found.order, found.broken = dict(self.why), dict(self.order), self.broken
@@ -119,7 +138,10 @@ class Trace:
             if not placements and self.locked:
                 self._locked_candidates(placements)
                 self._singles(placements)
-            if not placements and self.rules is not None and self.broken is None:
+            by_parts = self.parts is not None and self.rules is not None
+            if not placements and self.broken is None and by_parts:
+                by_parts = self._by_parts(placements)
+            if not placements and self.rules is not None and self.broken is None and not by_parts:
                 self._by_rules(placements)
             if len(self.why) == known:
                 return
@@ -264,6 +286,43 @@ class Trace:
             else:
                 self._remove(fact, "the rules", premises, placements)
 
+    def _by_parts(self, placements: deque[Fact]) -> bool:
+        """The first small part of the rules (a rule alone, or with one house) that
+        adds a fact or breaks the grid by unit propagation: its facts, each named
+        by it and with the fewest earlier facts it follows from. False when no
+        part does (then all the rules together are asked)."""
+        assert self.parts is not None and self.rules is not None
+        n, given = self.board.size, self._assumptions()
+        board = [x for x, fact in given.items() if fact is None]
+        known = {x: fact for x, fact in given.items() if fact is not None}
+        facts = sorted(known, key=lambda x: self._spare_first(known[x]))
+        everything = list(given)
+        for scope, name in self.parts.small_scopes():
+            ok, implied = self.parts.propagate_in(scope, everything)
+            if not ok:
+                needed = self._fewest(board, facts, None, scope)
+                self.broken = (f"contradiction ({name})", tuple(known[x] for x in needed))
+                return True
+            added = False
+            for lit in implied:
+                if not is_candidate(n, lit) or lit in given:
+                    continue
+                cell, value = cell_value(n, lit)
+                fact = (cell, value, lit > 0)
+                if fact in self.why or (lit < 0 and not self.masks[cell] & bit(value)):
+                    continue
+                if lit > 0 and (self.placed[cell] or cell in self.chosen):
+                    continue  # placed already (on the board, or by an earlier fact)
+                premises = tuple(known[x] for x in self._fewest(board, facts, lit, scope))
+                if lit > 0:
+                    self._know(fact, name, premises, placements)
+                else:
+                    self._remove(fact, name, premises, placements)
+                added = True
+            if added or self.broken is not None:
+                return True
+        return False
+
     def _spare_first(self, fact: Fact) -> tuple[bool, int]:
         """The order facts are tried without: placements first (the removals they make
         say the same, and say where), then removals, the newest first (the oldest
@@ -271,15 +330,22 @@ class Trace:
         order = self.order[fact]
         return (not fact[2], order if fact[2] else -order)
 
-    def _fewest(self, board: list[int], facts: list[int], lit: int | None) -> list[int]:
+    def _fewest(
+        self, board: list[int], facts: list[int], lit: int | None, scope: Any = None
+    ) -> list[int]:
         """Of the facts' literals, a set that with the board's still propagates to
         ``lit`` (None: to a conflict), none of them spare; the first are the first
-        tried without (see :meth:`_spare_first`)."""
+        tried without (see :meth:`_spare_first`). Propagates over every rule, or
+        over one small ``scope`` of them (:attr:`parts`)."""
         assert self.rules is not None
         kept = list(facts)
         for x in list(facts):
             trial = [y for y in kept if y != x]
-            ok, implied = self.rules.propagate(assumptions=board + trial)
+            if scope is None:
+                ok, implied = self.rules.propagate(assumptions=board + trial)
+            else:
+                assert self.parts is not None
+                ok, implied = self.parts.propagate_in(scope, board + trial)
             if (not ok) if lit is None else (ok and lit in (implied or ())):
                 kept = trial
         return kept
@@ -301,11 +367,16 @@ class Trace:
 
 
 def broken_chain(
-    board: Board, cell: int, value: int, locked: bool = False, rules: Minicard | None = None
+    board: Board,
+    cell: int,
+    value: int,
+    locked: bool = False,
+    rules: Minicard | None = None,
+    parts: RuleParts | None = None,
 ) -> Chain:
     """How ``cell`` holding ``value`` breaks the grid (it must, by singles, and
     ``locked`` candidates, and ``rules``)."""
-    trace = Trace(board, locked, rules)
+    trace = Trace(board, locked, rules, parts)
     trace.follow(cell, value)
     return trace.chain(title=fact_text(board.puzzle, (cell, value, True)))
 
@@ -316,39 +387,46 @@ def branch_chains(
     removed: Candidate,
     locked: bool = False,
     rules: Minicard | None = None,
+    parts: RuleParts | None = None,
 ) -> tuple[Chain, ...]:
     """How each of ``options`` (one of which holds) removes ``removed``."""
     target = (*removed, False)
     found = []
     for cell, value in options:
-        trace = Trace(board, locked, rules)
+        trace = Trace(board, locked, rules, parts)
         trace.follow(cell, value, until=target)
         found.append(trace.chain(target, fact_text(board.puzzle, (cell, value, True))))
     return tuple(found)
 
 
-def chains_of(board: Board, step: Step, rules: Minicard | None = None) -> tuple[Chain, ...]:
+def chains_of(
+    board: Board, step: Step, rules: Minicard | None = None, parts: RuleParts | None = None
+) -> tuple[Chain, ...]:
     """The chains ``step`` follows on ``board`` (the board it was found on), written
     out: its alternating chain, or each branch of its forcing chain traced to its
     first removal (a contradiction chain's one branch to the contradiction).
-    ``rules``: a variant's (see :class:`Trace`)."""
+    ``rules``, ``parts``: a variant's (see :class:`Trace`)."""
     if step.chains or not step.branches:
         return step.chains
     if step.inside:
-        return nested_chains(board, step.branches[0], step.inside, rules)
+        return nested_chains(board, step.branches[0], step.inside, rules, parts)
     if step.branches == step.eliminations:  # refuted: it breaks the grid
         ((cell, value),) = step.branches
-        return (broken_chain(board, cell, value, step.dynamic, rules),)
-    return branch_chains(board, step.branches, step.eliminations[0], step.dynamic, rules)
+        return (broken_chain(board, cell, value, step.dynamic, rules, parts),)
+    return branch_chains(board, step.branches, step.eliminations[0], step.dynamic, rules, parts)
 
 
 def nested_chains(
-    board: Board, assumed: Candidate, inside: Sequence[Candidate], rules: Minicard | None = None
+    board: Board,
+    assumed: Candidate,
+    inside: Sequence[Candidate],
+    rules: Minicard | None = None,
+    parts: RuleParts | None = None,
 ) -> tuple[Chain, ...]:
     """A nested chain written out: the branch of ``assumed`` to its contradiction,
     with each inner assumption's removal a link (``contradiction chain inside``),
     then each inner chain in the branch, titled with both assumptions."""
-    outer = Trace(board, rules=rules)
+    outer = Trace(board, rules=rules, parts=parts)
     outer.follow(*assumed)
     inner_chains = []
     for cell, value in inside:

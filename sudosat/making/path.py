@@ -97,14 +97,14 @@ class SolvePath:
         steps = None  # the rules' solver, made when a forcing step first needs it
         try:
             for step, board in self.boards():
-                rules = None
+                rules, parts = None, None
                 if through_rules and step.branches:
                     if steps is None:
                         from sudosat.making.rulesteps import RuleSteps  # deferred: variants
 
                         steps = RuleSteps(self.puzzle)
-                    rules = steps.everything()
-                yield step, chains_of(board, step, rules)
+                    rules, parts = steps.everything(), steps
+                yield step, chains_of(board, step, rules, parts)
         finally:
             if steps is not None:
                 steps.close()

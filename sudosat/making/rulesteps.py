@@ -50,6 +50,10 @@ from sudosat.sat.cnf import cell_value, is_candidate, literal, model_value, rule
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one
 
+MOST_REMOVALS = 20
+"""The most removals a step whose causes are placed digits makes at once (a pair
+rule's): its first causes' removals, the rest in the steps after it."""
+
 
 @dataclass(frozen=True)
 class Scope:
@@ -97,6 +101,7 @@ class RuleSteps:
         self.witnesses: dict[Scope, list[tuple[int, ...]]] = {}
         self._assumed: dict[Scope, tuple[int, ...]] = {}
         self._scopes: dict[str, list[tuple[Scope, str]]] = {}
+        self._small: list[tuple[Scope, str]] | None = None
 
     def close(self) -> None:
         for shrinker in self._shrinkers.values():
@@ -215,6 +220,29 @@ class RuleSteps:
     def _name(self, index: int) -> str:
         return self.rules[index].describe(self.n)
 
+    def small_scopes(self) -> list[tuple[Scope, str]]:
+        """Each rule alone, then each with one of its rows, columns or regions: the
+        parts a chain's links through the rules are made of (:class:`chains.Trace`)."""
+        if self._small is None:
+            layout = self.puzzle.layout
+            asked = [i for i in range(len(self.rules)) if self.asked[i]]
+            self._small = [(Scope((i,), (), ()), self._name(i)) for i in asked]
+            self._small += [
+                (Scope((i,), (u,), ()), f"{self._name(i)} in {layout.unit_name(u)}")
+                for i in asked
+                for u in self.units_of[i]
+            ]
+        return self._small
+
+    def propagate_in(self, scope: Scope, assumptions: list[int]) -> tuple[bool, list[int]]:
+        """Unit propagation of ``assumptions`` (those on the scope's cells) over the
+        scope's rules and units, each of its cells one value."""
+        n = self.n
+        inside = set(self.assumed(scope))
+        mine = [x for x in assumptions if is_candidate(n, x) and cell_value(n, x)[0] in inside]
+        ok, implied = self.solver_for(scope).propagate(assumptions=mine)
+        return bool(ok), list(implied or ())
+
     def step(self, board: Board, tier: Technique) -> Step | None:
         """The first question of ``tier`` that removes a candidate, as a step: for a
         question of several rules or houses, the smallest part of it that does
@@ -246,10 +274,12 @@ class RuleSteps:
         """A rule alone removes ``removed``: named by its cause where placed digits
         account for every removal (a pair rule's "r5c3=1 rules out 1 in r3c2"), else
         by the rule's own words; its removals are always listed."""
+        rule = self.rules[scope.rules[0]]
+        causes, by, covered = named_causes(board, rule, removed, MOST_REMOVALS)
+        if causes:  # the first causes' removals: the rest are the next step's
+            removed = tuple(sorted(covered))
         touched = sorted({c for c, _ in removed})
         shown = scope.cells if len(scope.cells) < self.n * self.n else tuple(touched)
-        rule = self.rules[scope.rules[0]]
-        causes, by = named_causes(board, rule, removed)
         said = causes or self._deduction(board, rule, removed)
         technique = Technique(rule.technique, "rule", RULE_WEIGHT, "easy")
         return Step(

@@ -26,6 +26,8 @@ def scope_technique(rules: int, units: int) -> Technique:
         weight = 3.2 + 0.2 * (rules + units - 3)
         name = f"{rules} rules and {units} unit{'s' if units > 1 else ''}"
     weight = min(weight, HEAVIEST)
+    if rules + units >= WIDE:  # a last resort: the forcing chains through the rules first
+        weight = WIDE_WEIGHT
     level = "intermediate" if weight <= INTERMEDIATE else "expert"
     return Technique(name, "rules together", round(weight, 1), level)
 
@@ -41,6 +43,12 @@ def cages_name(cages: int, houses: int) -> str:
         return "cage in its house" if houses == 1 else f"cage in {houses} houses"
     return "45 rule" if (cages, houses) == (2, 1) else f"45 rule, {cages} cages, {houses} houses"
 
+
+WIDE = 4
+"""Parts (rules and houses) from which a question's step is a last resort: it
+weighs past the dynamic forcing chains, so that a chain through the rules, which
+shows its implication link by link, is asked for first."""
+WIDE_WEIGHT = 8.6
 
 RULE_WEIGHT = 1.8
 """A rule alone: what its own cells may hold (``rule``, or its setters' name)."""
