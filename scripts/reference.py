@@ -174,15 +174,19 @@ def rule_step(kind: type) -> tuple[str, str] | None:
     rule that works on placed digits needs them."""
     base = apply(Puzzle.empty(3), (from_option(kind.example),))  # type: ignore[attr-defined]
     techniques = {type(rule).technique for rule in base.rules.constraints}  # type: ignore[union-attr]
-    tries = [base]
+    own = sorted({c for rule in base.rules.constraints for c in rule.cells()})  # type: ignore[union-attr]
+    # a whole-grid rule (no cells of its own) says nothing on a blank grid: its
+    # path there is long and finds nothing, so it starts from placed digits
+    tries = [base] if own else []
     solutions = solve(base, max_solutions=1).solutions
     if solutions:
-        own = sorted({c for rule in base.rules.constraints for c in rule.cells()})  # type: ignore[union-attr]
         for cells in (own[::2], own[:1], range(36, 45), range(0, 81, 10)):
             grid = list(base.cells)
             for cell in cells:
                 grid[cell] = solutions[0][cell]
-            tries.append(replace(base, cells=tuple(grid)))
+            made = replace(base, cells=tuple(grid))
+            if cells and made not in tries:
+                tries.append(made)
     for puzzle in tries:
         steps = [
             s for s in logical_path(puzzle, timeout=60).steps if s.technique.name in techniques
