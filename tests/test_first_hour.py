@@ -231,16 +231,21 @@ def test_ctrl_c_during_a_count_on_a_solver_program_keeps_its_solutions() -> None
     assert record["reason"] == "interrupted" and record["status"] == "multiple"
 
 
-def test_an_estimate_tells_its_walks(tmp_path: Path) -> None:
+def test_an_estimate_tells_its_count_and_its_walks() -> None:
     from sudosat import parse
     from sudosat.solving import progress
     from sudosat.solving.estimate import estimate
 
+    blank = parse("." * 16)  # 288 solutions
     told: list[tuple[str, int]] = []
     with progress.watched(lambda what, done: told.append((what, done))):
-        estimate(parse((PUZZLES / "empty-9x9.txt").read_text()), seed=1)
-    assert told and told[-1][0] == "walks sampled"
-    assert [done for what, done in told if what == "walks sampled"][:2] == [1, 2]
+        estimate(blank, seed=1)  # counted exactly
+    assert told[-1] == ("solutions counted", 288)
+    told.clear()
+    with progress.watched(lambda what, done: told.append((what, done))):
+        estimate(blank, seed=1, exact_limit=0)  # sampled
+    walks = [done for what, done in told if what == "walks sampled"]
+    assert walks[:2] == [1, 2] and len(walks) > 2  # the pilot's, then each look's
 
 
 def test_a_batch_knows_its_total_for_the_time_left(tmp_path: Path) -> None:
