@@ -87,12 +87,12 @@ class Trace:
         self.board = board
         self.locked = locked
         self.rules = rules
-        self.parts = parts
-        """A variant's rules in small parts: each link through the rules is made by
-        one of them, and named by it, where one does it (else ``the rules``)."""
         """A variant's: a solver of every rule and unit in the full numbering; what
         singles miss, its unit propagation adds (``the rules``), each fact with the
         fewest earlier facts it still follows from (see :meth:`_by_rules`)."""
+        self.parts = parts
+        """The same rules in small parts: a link through the rules is made by the
+        first part that makes it alone, and named by it (:meth:`_by_rules`)."""
         self.masks = list(board.masks)
         self.placed = list(board.placed)
         self.dirty: set[int] = set()
@@ -138,10 +138,7 @@ class Trace:
             if not placements and self.locked:
                 self._locked_candidates(placements)
                 self._singles(placements)
-            by_parts = self.parts is not None and self.rules is not None
-            if not placements and self.broken is None and by_parts:
-                by_parts = self._by_parts(placements)
-            if not placements and self.rules is not None and self.broken is None and not by_parts:
+            if not placements and self.rules is not None and self.broken is None:
                 self._by_rules(placements)
             if len(self.why) == known:
                 return
@@ -260,49 +257,22 @@ class Trace:
 
     def _by_rules(self, placements: deque[Fact]) -> None:
         """What unit propagation over the rules adds to the facts, each with the fewest
-        facts it still follows from (one dropped at a time while it does). Only
+        facts it still follows from (one dropped at a time while it does): by the
+        first small part that adds a fact or breaks the grid (a rule alone, or with
+        one house: the link named by it), else by all of them (``the rules``). Only
         propagation is asked, never a solve: a solve's learned clauses would make
         later propagation stronger than the chain's links say."""
-        assert self.rules is not None
         n, given = self.board.size, self._assumptions()
         board = [x for x, fact in given.items() if fact is None]
         known = {x: fact for x, fact in given.items() if fact is not None}
         facts = sorted(known, key=lambda x: self._spare_first(known[x]))
-        ok, implied = self.rules.propagate(assumptions=board + facts)
-        if not ok:
-            needed = self._fewest(board, facts, None)
-            self.broken = ("contradiction (the rules)", tuple(known[x] for x in needed))
-            return
-        for lit in implied or ():
-            if not is_candidate(n, lit) or lit in given:
-                continue
-            cell, value = cell_value(n, lit)
-            fact = (cell, value, lit > 0)
-            if fact in self.why or (lit < 0 and not self.masks[cell] & bit(value)):
-                continue
-            premises = tuple(known[x] for x in self._fewest(board, facts, lit))
-            if lit > 0:
-                self._know(fact, "the rules", premises, placements)
-            else:
-                self._remove(fact, "the rules", premises, placements)
-
-    def _by_parts(self, placements: deque[Fact]) -> bool:
-        """The first small part of the rules (a rule alone, or with one house) that
-        adds a fact or breaks the grid by unit propagation: its facts, each named
-        by it and with the fewest earlier facts it follows from. False when no
-        part does (then all the rules together are asked)."""
-        assert self.parts is not None and self.rules is not None
-        n, given = self.board.size, self._assumptions()
-        board = [x for x, fact in given.items() if fact is None]
-        known = {x: fact for x, fact in given.items() if fact is not None}
-        facts = sorted(known, key=lambda x: self._spare_first(known[x]))
-        everything = list(given)
-        for scope, name in self.parts.small_scopes():
-            ok, implied = self.parts.propagate_in(scope, everything)
+        parts = self.parts.small_scopes() if self.parts is not None else ()
+        for scope, name in [*parts, (None, "the rules")]:
+            ok, implied = self._propagate(scope, board + facts)
             if not ok:
                 needed = self._fewest(board, facts, None, scope)
                 self.broken = (f"contradiction ({name})", tuple(known[x] for x in needed))
-                return True
+                return
             added = False
             for lit in implied:
                 if not is_candidate(n, lit) or lit in given:
@@ -320,8 +290,16 @@ class Trace:
                     self._remove(fact, name, premises, placements)
                 added = True
             if added or self.broken is not None:
-                return True
-        return False
+                return
+
+    def _propagate(self, scope: Any, assumptions: list[int]) -> tuple[bool, list[int]]:
+        """Unit propagation over every rule (``scope`` None) or over one small part."""
+        if scope is not None:
+            assert self.parts is not None
+            return self.parts.propagate_in(scope, assumptions)
+        assert self.rules is not None
+        ok, implied = self.rules.propagate(assumptions=assumptions)
+        return bool(ok), list(implied or ())
 
     def _spare_first(self, fact: Fact) -> tuple[bool, int]:
         """The order facts are tried without: placements first (the removals they make
@@ -335,18 +313,13 @@ class Trace:
     ) -> list[int]:
         """Of the facts' literals, a set that with the board's still propagates to
         ``lit`` (None: to a conflict), none of them spare; the first are the first
-        tried without (see :meth:`_spare_first`). Propagates over every rule, or
-        over one small ``scope`` of them (:attr:`parts`)."""
-        assert self.rules is not None
+        tried without (see :meth:`_spare_first`). Over every rule, or over one small
+        ``scope`` of them (:attr:`parts`)."""
         kept = list(facts)
         for x in list(facts):
             trial = [y for y in kept if y != x]
-            if scope is None:
-                ok, implied = self.rules.propagate(assumptions=board + trial)
-            else:
-                assert self.parts is not None
-                ok, implied = self.parts.propagate_in(scope, board + trial)
-            if (not ok) if lit is None else (ok and lit in (implied or ())):
+            ok, implied = self._propagate(scope, board + trial)
+            if (not ok) if lit is None else (ok and lit in implied):
                 kept = trial
         return kept
 

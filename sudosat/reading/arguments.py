@@ -10,15 +10,11 @@ from __future__ import annotations
 import os
 
 from sudosat.core.errors import InputError
+from sudosat.core.notation import is_link
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.chunks import ARGUMENT
 from sudosat.reading.formats import read_text
 from sudosat.reading.lines import NO_VARIANTS, Variants
-
-
-def is_link(argument: str) -> bool:
-    """A web address: never a file name, so its errors are a puzzle's."""
-    return "://" in argument[:16]
 
 
 def is_puzzle_argument(
@@ -31,8 +27,8 @@ def is_puzzle_argument(
     """``argument`` is not a file (nor ``-``) but reads as one puzzle or more."""
     if argument == "-" or os.path.lexists(argument):
         return False
-    if is_link(argument):
-        return True  # read as a puzzle: its own error, not "no such file"
+    if is_link(argument):  # never a file name: its errors are a puzzle's, not "no such file"
+        return True
     if os.sep in argument or argument.endswith((".txt", ".json", ".links", ".csv")):
         return False  # a path, mistyped
     try:

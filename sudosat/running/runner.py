@@ -270,10 +270,13 @@ def answer(
         chunks = chain(ahead, chunks)
     settings = Settings(options, task, view, how.front_end)
     tasks = ((chunk, settings) for chunk in chunks)
-    shown = many and not output.quiet and output.console(output.err()).is_terminal
-    total = inputs.total() if shown else None  # the bar's total and time left
-    if total is not None and how.shard is not None:
-        total = len(range(how.shard.k - 1, total, how.shard.n))
+
+    def total() -> int | None:  # the bar's total and time left: asked only where it is shown
+        found = inputs.total()
+        if found is None or how.shard is None:
+            return found
+        return len(range(how.shard.k - 1, found, how.shard.n))
+
     summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe, total)
     if how.shard is not None and inputs.digest is not None:  # the inputs are read by now
         settings_of = (reading, options, task, asked, fmt)
@@ -360,10 +363,10 @@ def _run_and_sum_up(
     output: Output,
     doing: str,
     describe: Callable[[T], str],
-    total: int | None = None,
+    total: Callable[[], int | None] = lambda: None,
 ) -> Summary:
     """:func:`run_tasks` with the output's document around the records, the
-    progress bar on a terminal (many puzzles: of ``total``, with the time left,
+    progress bar on a terminal (many puzzles: of ``total()``, with the time left,
     when it is known), and the summary at the end."""
     stdout = output.out()
     errors = output.console(output.err())
@@ -384,11 +387,12 @@ def _run_and_sum_up(
         with _watching(errors):
             summary = run_tasks(tasks, func, write, jobs=jobs, report=report, describe=describe)
     else:
+        counted = total()
         with held():  # its refresh thread starts with the stopping signals blocked
-            bar = _progress_bar(errors, total)
+            bar = _progress_bar(errors, counted)
             bar.start()
         try:
-            progress = bar.add_task(doing, total=total)
+            progress = bar.add_task(doing, total=counted)
             summary = run_tasks(
                 tasks,
                 func,

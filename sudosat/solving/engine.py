@@ -404,23 +404,19 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
         return outcome
     outcome.exhausted = False
     in_process = timeout is None and puzzle.size < CHILD_RANK**2 and not spec.members
-    if spec.external or in_process:
-        deadline = deadline_after(timeout)
-        try:
-            _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline, quick)
-        except SolverTimeout as stopped:
-            outcome.status, outcome.reason = Status.TIMEOUT, str(stopped)
-        except Interrupted:
-            raise
-        except KeyboardInterrupt:
-            raise interrupted(puzzle, outcome.solutions, spec.name, outcome.stats) from None
-    else:
-        try:
+    try:
+        if spec.external or in_process:
+            deadline = deadline_after(timeout)
+            try:
+                _run(puzzle, encoding, spec, limit, _receive(outcome, limit), deadline, quick)
+            except SolverTimeout as stopped:
+                outcome.status, outcome.reason = Status.TIMEOUT, str(stopped)
+        else:
             _race(outcome, spec.members or (spec,), limit, timeout, quick)
-        except Interrupted:
-            raise
-        except KeyboardInterrupt:  # what the solvers had reported by then
-            raise interrupted(puzzle, outcome.solutions, spec.name, outcome.stats) from None
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:  # what the solver (or the race's) had reported by then
+        raise interrupted(puzzle, outcome.solutions, spec.name, outcome.stats) from None
     return outcome
 
 

@@ -143,7 +143,7 @@ class FastSolver:
                 else:
                     found.append(tuple(grid))
                 search.add_clause([-lit for lit in chosen])
-                if progress.watcher is not None:
+                if progress.watcher is not None:  # (no call at all on the batch's path)
                     progress.tell("solutions found", len(found))
         except KeyboardInterrupt:
             if not checked:  # the caller verifies them: nothing to show yet

@@ -4,6 +4,22 @@
 export const CELL = 40;
 export const MARGIN = CELL;
 
+/** A cell's name: r1c1, its row and column counted from 1. */
+export function cellName(n, cell) {
+  return `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}`;
+}
+
+/** The cell a name such as r1c1 (either case) stands for; NaN for anything else. */
+export function cellIndex(n, name) {
+  const match = /^r(\d+)c(\d+)$/i.exec(name);
+  return match ? (Number(match[1]) - 1) * n + Number(match[2]) - 1 : NaN;
+}
+
+/** A cell's centre on the board, in grid units. */
+export function centre(n, cell) {
+  return [(cell % n + 0.5) * CELL, (Math.floor(cell / n) + 0.5) * CELL];
+}
+
 /** The board's point under a mouse event, in grid units (0,0: the grid's corner). */
 export function pointAt(svg, event, n) {
   const box = svg.getBoundingClientRect(), scale = (n * CELL + 2 * MARGIN) / box.width;

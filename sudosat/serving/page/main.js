@@ -4,9 +4,9 @@
 // true candidates; the last good answer stays drawn while an edit is broken.
 
 import {Client} from "./client.js";
-import {CELL, clientAt, pointAt} from "./geometry.js";
+import {CELL, cellIndex, centre, clientAt, pointAt} from "./geometry.js";
 import {cellAt, draw} from "./grid.js";
-import {FLAGS, History, SIZES, blank, cellIndex, regionsOf, regionsProblem, symbols, toText} from "./model.js";
+import {FLAGS, History, SIZES, blank, regionsOf, regionsProblem, symbols, toText} from "./model.js";
 import {KINDS, partOf} from "./parts/index.js";
 import {STEPS} from "./parts/shapes.js";
 
@@ -88,7 +88,7 @@ function ask(command, extra = {}) {
 
 function named(message) {  // the cells a message names: drawn as the part that caused it
   const n = puzzle().size;
-  return [...(message || "").matchAll(/r\d+c\d+/gi)].map((m) => cellIndex(n, m[0].toLowerCase())).filter((c) => c >= 0);
+  return [...(message || "").matchAll(/r\d+c\d+/gi)].map((m) => cellIndex(n, m[0])).filter((c) => c >= 0);
 }
 
 function receive(answer, asked) {
@@ -527,8 +527,7 @@ function setUp() {
   setMode("givens");
   window.sudosatBoard = {  // for scripts and tests: where a cell's centre, an edge or a corner is on screen
     at: (x, y) => clientAt(board, puzzle().size, x, y),
-    centre: (cell) => clientAt(board, puzzle().size, (cell % puzzle().size + 0.5) * CELL,
-      (Math.floor(cell / puzzle().size) + 0.5) * CELL),
+    centre: (cell) => clientAt(board, puzzle().size, ...centre(puzzle().size, cell)),
   };
   if (location.hash.length > 1) loadText(decodeURIComponent(location.hash.slice(1)));
   else edited();

@@ -3,6 +3,7 @@
 // in ./parts/), switches and the rules typed as text; and its text in sudosat's
 // own format, which is all the server is sent.
 
+import {cellName} from "./geometry.js";
 import {KINDS} from "./parts/index.js";
 
 export const SIZES = [4, 6, 8, 9, 12, 16, 25, 36];
@@ -42,15 +43,6 @@ export function regionsOf(puzzle) {
     found[cell] = Math.floor(r / rows) * (n / cols) + Math.floor(c / cols);
   }
   return found;
-}
-
-export function cellName(n, cell) {
-  return `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}`;
-}
-
-export function cellIndex(n, name) {
-  const match = /^r(\d+)c(\d+)$/.exec(name);
-  return match ? (Number(match[1]) - 1) * n + Number(match[2]) - 1 : -1;
 }
 
 /** What is wrong with the regions drawn, or "" (each must hold N cells). */

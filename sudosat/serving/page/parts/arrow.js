@@ -1,6 +1,6 @@
 // An arrow: its circle on its first cell, or a pill over its first two or three
 // (the value: how many), then its shaft through the rest.
-import {CELL} from "../geometry.js";
+import {CELL, cellName, centre} from "../geometry.js";
 import {cellsOf, line} from "./shapes.js";
 
 const shape = line({word: "arrow", label: "Arrow", colour: "#888", width: 0.06});
@@ -12,7 +12,7 @@ export default {
   optional: true,  // a circle of one cell when no value is typed
   draw(part, n) {
     const k = circled(part), pill = part.cells.slice(0, k), shaft = part.cells.slice(k);
-    const at = (c) => [(c % n + 0.5) * CELL, (Math.floor(c / n) + 0.5) * CELL];
+    const at = (c) => centre(n, c);
     const r = CELL * 0.38, last = at(pill[pill.length - 1]);
     const [nx, ny] = at(shaft[0] ?? pill[0]);
     const length = Math.hypot(nx - last[0], ny - last[1]) || 1;
@@ -27,7 +27,7 @@ export default {
     return body + `<polyline points="${points}" fill="none" stroke="#888" stroke-width="2" marker-end="url(#arrowhead)"/>`;
   },
   text(part, n) {
-    const name = (c) => `r${Math.floor(c / n) + 1}c${c % n + 1}`, k = circled(part);
+    const name = (c) => cellName(n, c), k = circled(part);
     return `arrow: ${part.cells.slice(0, k).map(name).join(" ")} > ${part.cells.slice(k).map(name).join(" ")}`;
   },
   read(value, rest, n) {

@@ -7,17 +7,12 @@
 // square beside the grid (row or column -1 or N, written r0 or rN+1), and a
 // little killer's value carries its direction too ({sum, direction}).
 
-import {CELL} from "../geometry.js";
+import {CELL, cellIndex, cellName as name, centre} from "../geometry.js";
 
-const name = (n, cell) => `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}`;
-const centre = (n, cell) => [(cell % n + 0.5) * CELL, (Math.floor(cell / n) + 0.5) * CELL];
 const touching = (n, a, b) => Math.max(Math.abs(a % n - b % n), Math.abs(Math.floor(a / n) - Math.floor(b / n))) === 1;
 
 export function cellsOf(n, text) {
-  return text.trim().split(/\s+/).map((word) => {
-    const match = /^r(\d+)c(\d+)$/i.exec(word);
-    return match ? (Number(match[1]) - 1) * n + Number(match[2]) - 1 : NaN;
-  });
+  return text.trim().split(/\s+/).map((word) => cellIndex(n, word));
 }
 
 /** A line drawn through cells, from its first: a thermometer, a renban, ... */
