@@ -25,6 +25,8 @@ from click.testing import CliRunner
 from sudosat import logical_path, read_file, solve
 from sudosat.cli import cli
 from sudosat.core.puzzle import Puzzle
+from sudosat.making.nested import classic_solver, nested
+from sudosat.making.path import truth_of
 from sudosat.reading.ruletext import apply, from_option
 from sudosat.rules import BY_CELL, BY_FIELD, BY_WORD
 from sudosat.running.paths import sentence
@@ -152,6 +154,8 @@ def technique_examples() -> str:
                 key = family(step.technique.name)
                 if key not in found or len(said) < len(found[key][0]):
                     found[key] = (said, f"`{name}`")
+    deep = deep_example()
+    found.setdefault(family(deep[0]), (deep[1], "`ai-escargot.txt`, asked of depth three"))
     for kind in kinds():
         example = rule_step(kind)
         if example is not None and example[0] not in found:
@@ -161,6 +165,19 @@ def technique_examples() -> str:
         said, where = found[key]
         rows.append(f"| {key} | {shorten(said).replace('|', '/')} | {where} |")
     return "\n".join([*rows, "", EXAMPLES_END])
+
+
+def deep_example() -> tuple[str, str]:
+    """No bundled puzzle needs nested chains of depth three (the T&E(3) lists are
+    GPL, kept out): the depth-three finder asked where AI Escargot's path first
+    needs nested chains. The technique's name and the step in words."""
+    puzzle = read_file(str(ROOT / "puzzles" / "ai-escargot.txt"))[0]
+    assert isinstance(puzzle, Puzzle)
+    truth = truth_of(puzzle)
+    board = next(b for step, b in logical_path(puzzle).boards() if step.inside)
+    step = nested(classic_solver, lambda: truth, depth=3)(board)
+    assert step is not None and step.technique is not None
+    return step.technique.name, sentence(puzzle, step)
 
 
 def shorten(said: str, most: int = 240) -> str:

@@ -18,6 +18,7 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board, Chain, Fact, Step
 from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
+from sudosat.making.nested import classic_solver, nested
 from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, truth_of
 from sudosat.making.rulesteps import RuleSteps
 from sudosat.making.shapes import random_grid
@@ -151,8 +152,8 @@ def check_forcing(
     assert first[2] and chain.title
     for index, fact in enumerate(chain.facts):
         link = chain.links[index - 1] if index else ""
-        if link == "assumed":
-            assert chain.inside and chain.title.endswith(fact_text(board.puzzle, fact))
+        if link == "assumed":  # (an inner chain's own assumption, named in its title)
+            assert chain.inside and fact_text(board.puzzle, fact) in chain.title.split(", ")
         elif link == "contradiction chain inside":
             assert fact in refuted, (fact, chain)
         elif index:
@@ -180,8 +181,9 @@ def check_path(text: str | Puzzle) -> int:
         rules = finder.rule_steps.everything() if finder.rule_steps else None
         checked = 0
         for (step, board), (_, chains) in zip(path.boards(), path.written(), strict=True):
-            refuted = frozenset((c, v, False) for c, v in step.inside)
-            assert len([c for c in chains if c.inside]) == len(step.inside)
+            refuted = refuted_inside(step)
+            assert len([c for c in chains if c.inside == 1]) == len(step.inside)
+            assert len([c for c in chains if c.inside == 2]) == sum(map(len, step.deeper))
             for chain in chains:
                 if set(chain.links) <= {"strong", "weak"}:
                     check_alternating(board, chain, step)
@@ -192,6 +194,12 @@ def check_path(text: str | Puzzle) -> int:
                         assert (removal[0], removal[1]) in step.eliminations and not removal[2]
                 checked += 1
     return checked
+
+
+def refuted_inside(step: Step) -> frozenset[Fact]:
+    """The removals a nested step's chains inside prove (at depth three, theirs too)."""
+    deeper = [x for inner in step.deeper for x in inner]
+    return frozenset((c, v, False) for c, v in (*step.inside, *deeper))
 
 
 @pytest.mark.slow
@@ -302,6 +310,68 @@ def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:
                     assert all(holds(g, fact) for g in allowed), (fact, chain)
         kinds["branch"] += check_branches(board, grids)
     assert all(kinds[k] for k in ("AIC", "X-chain", "contradiction chain", "branch")), kinds
+
+
+def test_a_depth_three_step_removes_what_no_grid_holds_and_its_chains_hold() -> None:
+    """On random 4x4 candidate states with one filling, the depth-three finder's
+    step removes a value no filling holds, each chain written out holds link by
+    link, and the chains inside are as many as the step names (a 4x4 breaks
+    by singles: a step there is a contradiction chain)."""
+    found = Counter[int]()
+    for seed in range(80):
+        board = random_board(seed)
+        grids = grids_of(board)
+        if len(grids) != 1:
+            continue
+        truth = [bit(v) for v in grids[0]]
+        step = nested(classic_solver, lambda truth=truth: truth, depth=3)(board)
+        if step is None:
+            continue
+        for cell, value in step.eliminations:
+            assert not any(g[cell] == value for g in grids), (step.reason, cell, value)
+        chains = chains_of(board, step)
+        assert len([c for c in chains if c.inside == 1]) == len(step.inside)
+        assert len([c for c in chains if c.inside == 2]) == sum(map(len, step.deeper))
+        for chain in chains:
+            check_forcing(board, chain, refuted_inside(step))
+            found[chain.inside] += 1
+    assert found[0], found
+
+
+def test_depth_three_chains_hold_three_levels_deep_on_ai_escargot() -> None:
+    """Asked where AI Escargot's path first needs nested chains, the depth-three
+    finder's step removes a value the solution does not hold, its chains inside
+    have chains of their own, and every chain written out, three levels deep,
+    holds link by link."""
+    puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
+    truth = truth_of(puzzle)
+    assert truth is not None
+    path = logical_path(puzzle)
+    board = next(board for step, board in path.boards() if step.inside)
+    step = nested(classic_solver, lambda: truth, depth=3)(board)
+    assert step is not None and any(step.deeper)
+    assert all(not truth[c] & bit(v) for c, v in step.eliminations)
+    chains = chains_of(board, step)
+    assert len([c for c in chains if c.inside == 1]) == len(step.inside)
+    assert len([c for c in chains if c.inside == 2]) == sum(map(len, step.deeper))
+    for chain in chains:
+        check_forcing(board, chain, refuted_inside(step))
+
+
+@pytest.mark.slow
+def test_a_te3_puzzle_is_solved_by_logic_its_chains_three_deep() -> None:
+    """The first puzzle of mith's T&E(3) list (SE's ER 11.7) is solved by logic:
+    nested chains of depth three, whose chains inside nested chains hold link by
+    link, rated above 11 on SE's scale."""
+    lines = shared("se-rated/monhard_te3_dev.tsv").read_text().splitlines()
+    puzzle = next(line.split("\t")[0] for line in lines if not line.startswith("#"))
+    path = logical_path(parse(puzzle))
+    assert path.end == "solved"
+    deep = [s for s in path.steps if s.deeper]
+    assert deep and any(any(inner) for s in deep for inner in s.deeper)
+    explainer = path.explainer()
+    assert explainer is not None and explainer[0] >= 11.0
+    assert check_path(puzzle) > len(deep)
 
 
 def check_branches(board: Board, grids: list[tuple[int, ...]]) -> int:

@@ -368,11 +368,11 @@ def test_the_untouched_certificate_stays_valid(certificate: Path, run: Run) -> N
 
 
 def test_a_contradiction_chain_found_by_the_nested_finder_is_labelled_and_weighed_as_one() -> None:
-    """With the forcing chains left out, the nested chains' finder is what finds
-    AI Escargot's contradiction chains: those with no chain inside are dynamic
-    contradiction chains (8.5 and the length bonus), not nested ones (9.0)."""
+    """With the chains and forcing chains left out, the nested chains' finder is
+    what finds AI Escargot's contradiction chains: those with no chain inside are
+    dynamic contradiction chains (8.5 and the length bonus), not nested ones (10.0)."""
     puzzle = parse(ESCARGOT)
-    with Pathfinder(puzzle) as finder:
+    with Pathfinder(puzzle, without=("chains",)) as finder:
         finder.order = [(t, find) for t, find in finder.order if t not in FORCING_KINDS]
         path = finder.path(truth_of(puzzle))
     plain = [s for s in path.steps if s.name == "dynamic contradiction chain"]
@@ -393,10 +393,12 @@ def test_the_length_bonus_is_sudoku_explainers() -> None:
 
 @pytest.mark.slow
 def test_a_monhard_puzzles_plain_contradiction_chain_is_not_nested() -> None:
-    """The 16th of the T&E(3) list: its path takes a contradiction chain that only
-    the nested finder sees (it was "nested forcing chains, 0 inside ( go)", 9.0)."""
+    """The 16th of the T&E(3) list, solved by logic: no step is a nested chain with
+    nothing inside (it was "nested forcing chains, 0 inside ( go)", weighed as
+    nested), and a contradiction chain the nested finder takes has no chain inside."""
     rows = shared("se-rated/monhard_te3_dev.tsv").read_text().splitlines()
     line = [row.split("\t")[0] for row in rows if not row.startswith("#")][15]
     path = logical_path(parse(line))
-    names = {step.name for step in path.steps}
-    assert "dynamic contradiction chain" in names and not any("0 inside" in n for n in names)
+    assert path.end == "solved"
+    assert not any("0 inside" in step.name for step in path.steps)
+    assert all(not s.inside for s in path.steps if s.name == "dynamic contradiction chain")

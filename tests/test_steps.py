@@ -304,6 +304,53 @@ def test_the_rating_follows_the_hardest_technique() -> None:
     assert (easy.level, easy.rating, easy.technique) == ("easy", 2.0, "kropki neighbours")
 
 
+def test_er_ep_ed_are_the_hardest_step_the_hardest_to_a_placement_and_the_first(
+    run: Run,
+) -> None:
+    """``rate`` reports ER, EP and ED as Sudoku Explainer defines them, read off
+    the path ``steps`` prints: the heaviest step's weight, the heaviest up to the
+    first step that places a digit, and the first step's; a single weighs SE's
+    easiest single on its board (1.0 to 2.3)."""
+    for line in islice(read_puzzles(str(PUZZLES / "tdoku-magictour-25.txt")), 3):
+        assert isinstance(line, Puzzle)
+        text = "".join(str(v or ".") for v in line.cells)
+        _, out, _ = run("steps", "-f", "json", "-", input=text)
+        steps = json.loads(out)["steps"]
+        placing = next(i for i, s in enumerate(steps) if s["placements"])
+        weights = [technique_of(s).weight for s in logical_path(line).steps]
+        _, rated, _ = run("rate", "-f", "jsonl", "-", input=text)
+        record = json.loads(rated)
+        assert record["er"] == max(weights)  # (a chain: no single is the hardest)
+        singles = {"naked single", "hidden single"}
+        before = [
+            w
+            for w, s in zip(weights, steps[:placing], strict=False)
+            if s["technique"] not in singles
+        ]
+        hardest_before = max(before, default=1.0)  # (else the first placement's single)
+        if hardest_before > 2.3:
+            assert record["ep"] == hardest_before
+        else:
+            assert 1.0 <= record["ep"] <= 2.3
+        assert record["ed"] <= record["ep"] <= record["er"] < record["rating"]
+    _, out, err = run("rate", "puzzles/ai-escargot.txt", "-f", "grid")
+    assert re.search(r"\(ER \d+\.\d, EP \d+(\.\d)?, ED \d+(\.\d)?\)", out + err), out
+
+
+def test_ep_and_ed_are_sudoku_explainers_on_its_rated_lists() -> None:
+    """Where SE's ratings of the hardest lists are here: the first puzzles of
+    mith's T&E(3) list, whose EP and ED SE puts at 1.2 (a hidden single in a box
+    first), get SE's EP and ED."""
+    rows = [
+        line.split("\t")
+        for line in shared("se-rated/monhard_te3_dev.tsv").read_text().splitlines()
+        if not line.startswith("#")
+    ]
+    for puzzle, _, ep, ed in rows[:3]:
+        explainer = logical_path(parse(puzzle)).explainer()
+        assert explainer is not None and explainer[1:] == (float(ep), float(ed))
+
+
 def test_intermediate_ratings_spread_by_technique_and_steps_below_expert() -> None:
     links = [p for p in read_puzzles(str(PUZZLES / "variants.links")) if isinstance(p, Puzzle)]
     jigsaws = [unique_jigsaw_at("intermediate", seed) for seed in range(4)]

@@ -24,7 +24,8 @@ from sudosat.showing.view import FORMATS, View
 @output_options(
     *FORMATS,
     defaults="rich (default on a terminal), line (default when piped): `LEVEL RATING` per "
-    "puzzle; json, jsonl or csv add level, rating and conflicts to solve's record",
+    "puzzle; json, jsonl or csv add level, rating, conflicts, technique, er, ep and ed to "
+    "solve's record",
 )
 @click.option(
     "--by",

@@ -46,8 +46,9 @@ class Chain:
     links: tuple[str, ...]
     title: str = ""
     """What it shows, for a forcing chain's branch (``r4c4=3``)."""
-    inside: bool = False
-    """An inner chain of a nested one (in the branch its title names first)."""
+    inside: int = 0
+    """An inner chain of a nested one (in the branch its title names first): 1, or 2
+    for a chain inside an inner chain (depth three)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,9 @@ class Step:
     dynamic: bool = False
     inside: tuple[Candidate, ...] = ()
     """A nested chain's inner assumptions, each refuted inside its branch in turn."""
+    deeper: tuple[tuple[Candidate, ...], ...] = ()
+    """At depth three, each inner assumption's own inner assumptions (refuted inside
+    both branches in turn; none: singles refute it)."""
     technique: Technique | None = None
     """What it is weighed as: its finder's technique, or a finer one (a chain by its
     length, a rule question by the part of it that did the work). Every finder

@@ -382,7 +382,7 @@ def chains_of(
     if step.chains or not step.branches:
         return step.chains
     if step.inside:
-        return nested_chains(board, step.branches[0], step.inside, rules, parts)
+        return nested_chains(board, step.branches[0], step.inside, rules, parts, step.deeper)
     if step.branches == step.eliminations:  # refuted: it breaks the grid
         ((cell, value),) = step.branches
         return (broken_chain(board, cell, value, step.dynamic, rules, parts),)
@@ -395,24 +395,41 @@ def nested_chains(
     inside: Sequence[Candidate],
     rules: Minicard | None = None,
     parts: RuleParts | None = None,
+    deeper: Sequence[Sequence[Candidate]] = (),
 ) -> tuple[Chain, ...]:
     """A nested chain written out: the branch of ``assumed`` to its contradiction,
     with each inner assumption's removal a link (``contradiction chain inside``),
-    then each inner chain in the branch, titled with both assumptions."""
+    then each inner chain in the branch, titled with both assumptions; at depth
+    three (``deeper``: each inner assumption's own), each inner chain's own inner
+    chains after it, titled with all three."""
     outer = Trace(board, rules=rules, parts=parts)
     outer.follow(*assumed)
-    inner_chains = []
-    for cell, value in inside:
-        if outer.broken is not None:
-            break
-        inner = outer.copy()
-        inner.follow(cell, value)
-        if inner.broken is None:
-            break  # (the solver's singles saw more: left unwritten)
-        title = ", ".join(fact_text(board.puzzle, (*x, True)) for x in (assumed, (cell, value)))
-        inner_chains.append(replace(inner.chain(title=title), inside=True))
-        outer.refuted(inner, cell, value)
+    inner_chains = _refuted_inside(outer, (assumed,), inside, deeper)
     if outer.broken is None:
         return ()
     title = fact_text(board.puzzle, (*assumed, True))
     return (outer.chain(title=title), *inner_chains)
+
+
+def _refuted_inside(
+    trace: Trace,
+    assumed: tuple[Candidate, ...],
+    inside: Sequence[Candidate],
+    deeper: Sequence[Sequence[Candidate]],
+) -> list[Chain]:
+    """The chains that refute each of ``inside`` in ``trace``'s branch (which
+    ``assumed`` made), each then removed there; as many as hold."""
+    written: list[Chain] = []
+    for i, (cell, value) in enumerate(inside):
+        if trace.broken is not None:
+            break
+        inner = trace.copy()
+        inner.follow(cell, value)
+        below = _refuted_inside(inner, (*assumed, (cell, value)), deeper[i] if deeper else (), ())
+        if inner.broken is None:
+            break  # (the solver's singles saw more: left unwritten)
+        puzzle = trace.board.puzzle
+        title = ", ".join(fact_text(puzzle, (*x, True)) for x in (*assumed, (cell, value)))
+        written += [replace(inner.chain(title=title), inside=len(assumed)), *below]
+        trace.refuted(inner, cell, value)
+    return written

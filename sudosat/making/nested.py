@@ -8,6 +8,10 @@ repeats until x's branch itself breaks (x goes) or nothing more goes inside.
 The chains kept in a step are the fewest that still break the branch, each
 checked again in the order found, so a step names the inner chains it needs.
 
+At depth three (Berthier's T&E(3), the last technique): the chains inside x's
+branch are themselves nested, each y refuted with contradiction chains inside
+its own branch (x and y assumed, each z followed by singles).
+
 Singles are a solver's unit propagation (PySAT's ``propagate``) over "exactly
 one" of every cell and of every value in every house, and a variant's rules:
 the same deductions as naked and hidden singles, a few microseconds each, which
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from pysat.solvers import Minicard
 
@@ -26,19 +31,32 @@ from sudosat.core.masks import values as bits
 from sudosat.making.board import Board, Step, Technique
 from sudosat.making.forcing import CONTRADICTION, contradiction_chain
 from sudosat.sat.cnf import cell_value, literal, ruled_out
+from sudosat.sat.solvers.native import propagator
 from sudosat.solving.fast import exactly_one
 
 NAME = "nested forcing chains"
-WEIGHT = 9.0
+WEIGHT = 10.0
 """A nested chain with one chain inside; ``INSIDE`` more each time the chains inside
-double, up to ``HEAVIEST`` (a rating below search's 12)."""
+double, up to ``HEAVIEST``. On Sudoku Explainer's scale nested forcing chains start
+at 9.5, 10.0 and 10.5 as their inner chains are forcing, multiple or dynamic
+forcing chains; sudosat's inner chains are short dynamic contradiction chains, so
+its nested chains start in the middle (measured against SE's ratings: BENCHMARKS.md)."""
 INSIDE = 0.4
-HEAVIEST = 10.5
+HEAVIEST = 11.5
+DEEP_WEIGHT = 11.5
+"""A nested chain whose chains inside are nested themselves (depth three), with one
+chain inside; ``DEEP_INSIDE`` more each time the chains inside (theirs counted too)
+double, up to ``DEEPEST`` (SE rates the puzzles that need them 11.6 to 11.9)."""
+DEEP_INSIDE = 0.1
+DEEPEST = 11.9
+DEEP_BUDGET = 300_000
+"""The branches (solver calls) a depth-three search may follow before it gives up:
+a path that needs more ends stuck, as one beyond depth three does."""
 SHOWN = 4
 """The inner chains a step names, at most (the rest are counted)."""
-LOOKED_FOR = 20
+LOOKED_FOR = 8
 """The broken branches looked for, the first found, fewest-candidate cells first."""
-TAKEN_APART = 6
+TAKEN_APART = 4
 """Of them, those with the fewest chains inside as found, taken apart to their
 fewest (a solver call per chain, squared): the step is the one that needs fewest."""
 
@@ -71,29 +89,34 @@ class Branches:
         """The open cells, fewest candidates first (the board does not change)."""
         self.pairs: dict[tuple[int, int], bool] = {}
         """Whether two candidates break the board together (either way round)."""
+        self.calls = 0
+        """The branches followed so far (what a depth-three search is allowed)."""
+        self.propagate = propagator(solver)
 
     def pair_breaks(self, x: int, y: int) -> bool:
         key = (x, y) if x < y else (y, x)
         found = self.pairs.get(key)
         if found is None:
-            found = self.pairs[key] = self.breaks(key)
+            found = self.pairs[key] = self.breaks(list(key))
         return found
 
     def chain_length(self, x: int) -> int:
         """The nodes of the chain by which singles break x's branch: x and each value
         they place before the contradiction (an approximation of Sudoku Explainer's
         count, which takes the removals between them too)."""
-        _, implied = self.solver.propagate(assumptions=[x])
+        _, implied = self.propagate([x])
         return len({lit for lit in implied if lit > 0} | {x})
 
-    def follow(self, assumed: Sequence[int]) -> set[int] | None:
+    def follow(self, assumed: list[int]) -> set[int] | None:
         """The literals singles set once ``assumed`` holds (None: a contradiction)."""
-        ok, implied = self.solver.propagate(assumptions=assumed)
+        self.calls += 1
+        ok, implied = self.propagate(assumed)
         return set(implied) if ok else None
 
-    def breaks(self, assumed: Sequence[int]) -> bool:
+    def breaks(self, assumed: list[int]) -> bool:
         """Whether singles break the board once ``assumed`` holds."""
-        return not self.solver.propagate(assumptions=assumed)[0]
+        self.calls += 1
+        return not self.propagate(assumed)[0]
 
     def open(self, known: set[int]) -> list[int]:
         """The candidates a branch leaves open, as literals, fewest-candidate cells first."""
@@ -105,41 +128,91 @@ class Branches:
             if (x := literal(n, c, v)) not in known and -x not in known
         ]
 
-    def refute(self, x: int) -> list[int] | None:
+    def refute(self, x: int, base: Sequence[int] = ()) -> list[int] | None:
         """The inner chains (candidates they remove) that break x's branch, in the
-        order found (None: it does not break)."""
+        order found (None: it does not break); inside the branch of ``base`` (the
+        assumptions of an outer chain) when given."""
         removed: list[int] = []
-        known = self.follow([x])
+        known = self.follow([*base, x])
         while known is not None:
             more = False
             for y in self.open(known):
                 if -y in known or y in known:
                     continue
-                if self.pair_breaks(x, y) if not removed else self.breaks([x, *removed, y]):
+                pair = not removed and not base  # (the first round: cached pairs)
+                if self.pair_breaks(x, y) if pair else self.breaks([*base, x, *removed, y]):
                     removed.append(-y)
                     more = True
-                    known = self.follow([x, *removed])
+                    known = self.follow([*base, x, *removed])
                     if known is None:
                         return removed
             if not more:
                 return None
         return removed
 
-    def fewest(self, x: int, removed: list[int]) -> list[int]:
+    def refute_deep(self, x: int) -> list[tuple[int, list[int]]] | None:
+        """Depth three: the nested chains (each candidate it removes, with the chains
+        inside it) that break x's branch, in the order found; None: it does not
+        break, or the search ran past :data:`DEEP_BUDGET`."""
+        removed: list[tuple[int, list[int]]] = []
+        known = self.follow([x])
+        while known is not None:
+            more = False
+            for y in self.open(known):
+                if -y in known or y in known:
+                    continue
+                if self.calls > DEEP_BUDGET:
+                    return None
+                inner = self.refute(y, [x, *(lit for lit, _ in removed)])
+                if inner is not None:
+                    removed.append((-y, inner))
+                    more = True
+                    known = self.follow([x, *(lit for lit, _ in removed)])
+                    if known is None:
+                        return removed
+            if not more:
+                return None
+        return removed
+
+    def fewest(self, x: int, removed: list[int], base: Sequence[int] = ()) -> list[int]:
         """The inner chains left once each that is not needed is dropped: what is
         kept still breaks the branch, each chain checked in order."""
         kept = list(removed)
         for lit in reversed(removed):
             trial = [k for k in kept if k != lit]
-            if self.holds(x, trial):
+            if self.holds(x, trial, base):
                 kept = trial
         return kept
 
-    def holds(self, x: int, removed: list[int]) -> bool:
+    def holds(self, x: int, removed: list[int], base: Sequence[int] = ()) -> bool:
         """Whether each of ``removed`` follows by a chain inside x's branch given the
         ones before it, and the branch then breaks."""
         for i, lit in enumerate(removed):
-            if not self.breaks([x, *removed[:i], -lit]):
+            if not self.breaks([*base, x, *removed[:i], -lit]):
+                return False
+        return self.breaks([*base, x, *removed])
+
+    def fewest_deep(
+        self, x: int, removed: list[tuple[int, list[int]]]
+    ) -> list[tuple[int, list[int]]]:
+        """Depth three's :meth:`fewest`: the nested chains inside x's branch that are
+        needed, each with the fewest chains inside it."""
+        kept = [lit for lit, _ in removed]
+        for lit in reversed([lit for lit, _ in removed]):
+            trial = [k for k in kept if k != lit]
+            if self._holds_deep(x, trial):
+                kept = trial
+        found = []
+        for i, lit in enumerate(kept):
+            base = [x, *kept[:i]]
+            inner = self.refute(-lit, base)
+            assert inner is not None  # (checked by _holds_deep)
+            found.append((lit, self.fewest(-lit, inner, base)))
+        return found
+
+    def _holds_deep(self, x: int, removed: list[int]) -> bool:
+        for i, lit in enumerate(removed):
+            if self.refute(-lit, [x, *removed[:i]]) is None:
                 return False
         return self.breaks([x, *removed])
 
@@ -148,18 +221,65 @@ def nested(
     solver_of: Solver,
     truth: Callable[[], Sequence[int] | None] = lambda: None,
     words: str = "singles",
+    depth: int = 2,
 ) -> Callable[[Board], Step | None]:
     """The finder of nested contradiction chains over ``solver_of``'s singles: of the
-    first candidates whose branch breaks, the one that needs the fewest chains inside."""
+    first candidates whose branch breaks, the one that needs the fewest chains
+    inside; at ``depth`` 3, the first candidate whose branch breaks once nested
+    chains run inside it, taken apart to the fewest chains."""
+    step_of = _deep_step if depth == 3 else _fewest_step
 
     def find(board: Board) -> Step | None:
         solver = solver_of(board)
         try:
-            return _fewest_step(board, Branches(board, solver), words, truth())
+            return step_of(board, Branches(board, solver), words, truth())
         finally:
             solver.delete()
 
     return find
+
+
+def _deep_step(
+    board: Board, branches: Branches, words: str, truth: Sequence[int] | None
+) -> Step | None:
+    """The step of the first candidate whose branch breaks at depth three (true
+    candidates untried, as in :func:`_fewest_step`). Only for a puzzle known to
+    have one solution: a setter's unfinished puzzle is not searched this deep."""
+    if truth is None or any(t & (t - 1) for t in truth):
+        return None
+    start = branches.follow([])
+    if start is None:
+        return None
+    for x in branches.open(start):
+        cell, value = cell_value(board.size, x)
+        if truth[cell] & bit(value):
+            continue
+        removed = branches.refute_deep(x)
+        if removed is not None:
+            break
+        if branches.calls > DEEP_BUDGET:
+            return None
+    else:
+        return None
+    inside = branches.fewest_deep(x, removed)
+    deeper = [inner for _, inner in inside]
+    lits = [lit for lit, _ in inside]
+    if not any(deeper):  # (no chain inside needs chains of its own: depth two)
+        return _nested_step(board, branches, words, x, lits)
+    weighed = deep_technique(len(inside) + sum(len(inner) for inner in deeper))
+    said = [
+        _name(board, -lit) + (f" ({len(inner)} inside)" if inner else "") for lit, inner in inside
+    ]
+    n = board.size
+    return _refuted(
+        board,
+        x,
+        weighed.name,
+        weighed,
+        _inside_reason(board, x, words, "nested", said),
+        inside=tuple(cell_value(n, -lit) for lit in lits),
+        deeper=tuple(tuple(cell_value(n, -lit) for lit in inner) for inner in deeper),
+    )
 
 
 def _fewest_step(
@@ -187,34 +307,49 @@ def _fewest_step(
     broken.sort(key=lambda found: len(found[1]))  # (stable: the first found of a length)
     tried = [(x, branches.fewest(x, removed)) for x, removed in broken[:TAKEN_APART]]
     x, inside = min(tried, key=lambda found: len(found[1]))
-    cell, value = cell_value(board.size, x)
+    return _nested_step(board, branches, words, x, inside)
+
+
+def _nested_step(board: Board, branches: Branches, words: str, x: int, inside: list[int]) -> Step:
+    """x's branch, broken by singles with the chains ``inside`` (removals), as a step."""
     if not inside:  # no chain inside: a plain contradiction chain, weighed as one
         length = branches.chain_length(x)
-        return Step(
-            CONTRADICTION,
-            eliminations=((cell, value),),
-            cells=(cell,),
-            values=(value,),
-            reason=f"{board.name(cell)}={board.symbol(value)} leads through {words} "
-            "to a contradiction",
-            length=length,
-            technique=contradiction_chain(length),
-            branches=((cell, value),),
-        )
-    shown = ", ".join(_name(board, -lit) for lit in inside[:SHOWN])
-    more = f" and {len(inside) - SHOWN} more" if len(inside) > SHOWN else ""
-    chains = "chain" if len(inside) == 1 else "chains"
+        reason = f"{_name(board, x)} leads through {words} to a contradiction"
+        return _refuted(board, x, CONTRADICTION, contradiction_chain(length), reason, length=length)
     weighed = technique(len(inside))
+    said = [_name(board, -lit) for lit in inside]
+    reason = _inside_reason(board, x, words, "contradiction", said)
+    inner = tuple(cell_value(board.size, -lit) for lit in inside)
+    return _refuted(board, x, weighed.name, weighed, reason, inside=inner)
+
+
+def _inside_reason(board: Board, x: int, words: str, kind: str, said: list[str]) -> str:
+    """``r2c6=5 leads through singles, with 2 contradiction chains inside (r2c3=4,
+    r5c3=3 go), to a contradiction``: the first :data:`SHOWN` chains inside named."""
+    more = f" and {len(said) - SHOWN} more" if len(said) > SHOWN else ""
+    chains = "chain" if len(said) == 1 else "chains"
+    shown = ", ".join(said[:SHOWN])
+    return (
+        f"{_name(board, x)} leads through {words}, with {len(said)} {kind} {chains} inside "
+        f"({shown}{more} go), to a contradiction"
+    )
+
+
+def _refuted(
+    board: Board, x: int, name: str, weighed: Technique, reason: str, **found: Any
+) -> Step:
+    """The step that removes x, its branch broken: ``found``, the chains inside."""
+    cell, value = cell_value(board.size, x)
+    removed = ((cell, value),)
     return Step(
-        weighed.name,
-        eliminations=((cell, value),),
+        name,
+        eliminations=removed,
         cells=(cell,),
         values=(value,),
-        reason=f"{board.name(cell)}={board.symbol(value)} leads through {words}, with "
-        f"{len(inside)} contradiction {chains} inside ({shown}{more} go), to a contradiction",
+        reason=reason,
         technique=weighed,
-        branches=((cell, value),),
-        inside=tuple(cell_value(board.size, -lit) for lit in inside),
+        branches=removed,
+        **found,
     )
 
 
@@ -227,3 +362,13 @@ def technique(inside: int) -> Technique:
     """A nested chain's technique, weighed by how many chains it needs inside."""
     weight = round(min(WEIGHT + INSIDE * math.log2(max(inside, 1)), HEAVIEST), 1)
     return Technique(f"{NAME}, {inside} inside", "forcing", weight, "expert")
+
+
+DEEP_NAME = "nested forcing chains, depth 3"
+
+
+def deep_technique(inside: int) -> Technique:
+    """A depth-three nested chain's technique, weighed by the chains inside it (the
+    nested ones and theirs)."""
+    weight = round(min(DEEP_WEIGHT + DEEP_INSIDE * math.log2(max(inside, 1)), DEEPEST), 1)
+    return Technique(f"{DEEP_NAME}, {inside} inside", "forcing", weight, "expert")

@@ -27,9 +27,15 @@ from sudosat.core.puzzle import Puzzle, cell_name, verify
 from sudosat.making.board import Board, Chain, Step, Technique, board_of
 from sudosat.making.chains import chains_of
 from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing, propagate
+from sudosat.making.nested import (
+    DEEP_NAME,
+    DEEP_WEIGHT,
+    Solver,
+    classic_solver,
+    nested,
+)
 from sudosat.making.nested import NAME as NESTED
 from sudosat.making.nested import WEIGHT as NESTED_WEIGHT
-from sudosat.making.nested import Solver, classic_solver, nested
 from sudosat.making.rating import LEVELS, Rating, search_conflicts
 from sudosat.making.techniques import CLASSIC, NAKED_SINGLE
 from sudosat.sat.deadline import deadline_after
@@ -52,8 +58,17 @@ to AIC, no forcing chains): a guess is refuted by them, or by guessing deeper.""
 def nested_technique(
     solver: Solver, truth: Callable[[], Sequence[int] | None], words: str = "singles"
 ) -> tuple[Technique, Finder]:
-    """Nested forcing chains over ``solver``'s singles: the last technique."""
+    """Nested forcing chains over ``solver``'s singles."""
     return Technique(NESTED, "forcing", NESTED_WEIGHT, "expert"), nested(solver, truth, words)
+
+
+def deep_technique(
+    solver: Solver, truth: Callable[[], Sequence[int] | None], words: str = "singles"
+) -> tuple[Technique, Finder]:
+    """Nested forcing chains at depth three over ``solver``'s singles: the last
+    technique."""
+    found = nested(solver, truth, words, depth=3)
+    return Technique(DEEP_NAME, "forcing", DEEP_WEIGHT, "expert"), found
 
 
 class UnsoundStep(AssertionError):
@@ -117,6 +132,21 @@ class SolvePath:
         """The hardest technique the path needs (None: no step)."""
         return max(self.techniques(), key=lambda t: t.weight, default=None)
 
+    def explainer(self) -> tuple[float, float, float] | None:
+        """ER, EP and ED as Sudoku Explainer gives them, on its scale: the heaviest
+        step of the whole path, up to its first placement, and its first step
+        (each step the easiest found; a single weighs what SE's easiest single on
+        its board does, see :func:`easiest_single`). None: the path did not
+        solve the puzzle."""
+        if self.end != "solved" or not self.steps:
+            return None
+        weights = [
+            easiest_single(board) if technique.family == "singles" else technique.weight
+            for (_, board), technique in zip(self.boards(), self.techniques(), strict=True)
+        ]
+        placing = next((i for i, s in enumerate(self.steps) if s.placements), len(weights) - 1)
+        return max(weights), max(weights[: placing + 1]), weights[0]
+
     def level(self) -> str:
         found = [LEVELS.index(t.level) for t in self.techniques()]
         return LEVELS[max(found, default=0)]
@@ -127,6 +157,26 @@ class SolvePath:
         for s in self.steps:
             counted[s.name] = counted.get(s.name, 0) + 1
         return counted
+
+
+EXPLAINER_SINGLES = {"full house": 1.0, "box": 1.2, "house": 1.5, "naked": 2.3}
+"""Sudoku Explainer's singles: a house's last open cell, a hidden single in a box,
+in another house (a row, a column), a naked single. Easier than sudosat's order
+(naked first), so they are weighed on the board, not by the step taken."""
+
+
+def easiest_single(board: Board) -> float:
+    """The weight of the easiest single on ``board`` on Sudoku Explainer's scale
+    (:data:`EXPLAINER_SINGLES`); a board with none weighs a naked single."""
+    best = EXPLAINER_SINGLES["naked"]
+    for index, house in enumerate(board.houses):
+        if sum(1 for c in house if not board.placed[c]) == 1:
+            return EXPLAINER_SINGLES["full house"]
+        for value in bits(board.missing(index)):
+            if len(board.places(index, value)) == 1:
+                kind = "box" if index in board.boxes else "house"
+                best = min(best, EXPLAINER_SINGLES[kind])
+    return best
 
 
 def technique_of(step: Step) -> Technique:
@@ -246,9 +296,12 @@ class Pathfinder:
                 if technique in FORCING_KINDS:  # they follow the rules too
                     find = forcing(FORCING_KINDS[technique], steps.propagate, "the rules")
                 order.append((technique, find))
-            order.append(nested_technique(steps.fresh, self.true, "singles and the rules"))
+            words = "singles and the rules"
+            order.append(nested_technique(steps.fresh, self.true, words))
+            order.append(deep_technique(steps.fresh, self.true, words))
         else:
             order = [*CLASSIC, nested_technique(classic_solver, self.true)]
+            order.append(deep_technique(classic_solver, self.true))
         if levels is not None:
             order = [(t, find) for t, find in order if t.level in levels]
         left = frozenset(without)
@@ -471,9 +524,9 @@ def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:
             )
 
 
-SEARCH_RATING = 12.0
+SEARCH_RATING = 13.0
 """Where a puzzle the path's techniques cannot finish starts: above every technique
-(bifurcation at depth 2 rates 11), growing with the search it needs."""
+(nested chains at depth three rate 12.5 to 12.9), growing with the search it needs."""
 
 
 def path_rating(path: SolvePath, conflicts: int = 0) -> Rating:
@@ -483,20 +536,23 @@ def path_rating(path: SolvePath, conflicts: int = 0) -> Rating:
     ``expert``: the rest), rated 1, 2, or, for ``intermediate``, the hardest
     technique's weight + a tenth of log2 of how many steps it took (2.6 to
     3.9), for ``expert``, 1 + the hardest technique's weight (Sudoku
-    Explainer's scale: a pair 4.0, forcing chains 9.0) + the same. Stuck: ``expert``, 12 + a
-    quarter of log2(1 + ``conflicts``), the search the rest needs."""
+    Explainer's scale: a pair 4.0, forcing chains 9.0) + the same, below 13.
+    Stuck: ``expert``, 13 + a quarter of log2(1 + ``conflicts``), the search the
+    rest needs."""
     hardest = path.hardest()
     if path.end != "solved" or hardest is None:
         rating = round(SEARCH_RATING + math.log2(1 + conflicts) / 4, 3)
         return Rating("expert", rating, conflicts, "search")
     level = path.level()
+    explainer = path.explainer()
     if level in ("simple", "easy"):
-        return Rating(level, float(LEVELS.index(level) + 1), 0, hardest.name)
+        return Rating(level, float(LEVELS.index(level) + 1), 0, hardest.name, explainer)
     count = sum(1 for technique in path.techniques() if technique == hardest)
     if level == "intermediate":  # below every expert rating (a naked pair's 4.0)
         rating = min(hardest.weight + math.log2(count) / 10, INTERMEDIATE_TOP)
-        return Rating(level, round(rating, 3), 0, hardest.name)
-    return Rating("expert", round(1 + hardest.weight + math.log2(count) / 10, 3), 0, hardest.name)
+    else:  # below the search's
+        rating = min(1 + hardest.weight + math.log2(count) / 10, SEARCH_RATING - 0.01)
+    return Rating(level, round(rating, 3), 0, hardest.name, explainer)
 
 
 INTERMEDIATE_TOP = 3.9

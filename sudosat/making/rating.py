@@ -54,14 +54,27 @@ class Rating:
     """The search's conflicts (``expert`` only)."""
     technique: str | None = None
     """Rated by a logical path: the hardest technique it needs (``search``: beyond them)."""
+    explainer: tuple[float, float, float] | None = None
+    """Rated by a path that solves it: ER, EP and ED on Sudoku Explainer's scale
+    (see :meth:`path.SolvePath.explainer`)."""
 
     def as_dict(self) -> dict[str, object]:
+        er, ep, ed = self.explainer or (None, None, None)
         return {
             "level": self.level,
             "rating": self.rating,
             "conflicts": self.conflicts,
             "technique": self.technique,
+            "er": er,
+            "ep": ep,
+            "ed": ed,
         }
+
+    def explained(self) -> str:
+        """ER, EP and ED in words (empty when not rated by a path that solves it)."""
+        if self.explainer is None:
+            return ""
+        return "ER {:g}, EP {:g}, ED {:g}".format(*self.explainer)
 
 
 class Rater:

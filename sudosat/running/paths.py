@@ -91,6 +91,8 @@ def chain_record(puzzle: Puzzle, chain: Chain) -> JsonObject:
     data = {"facts": facts, "links": list(chain.links), "text": written(puzzle, chain)}
     if chain.inside:
         data["inside"] = True
+    if chain.inside > 1:
+        data["depth"] = chain.inside + 1  # (a chain inside an inner chain: depth three)
     return {"title": chain.title, **data} if chain.title else data
 
 
@@ -214,7 +216,7 @@ def _show(console: Console, result: Result, view: View) -> None:
         for chain in chains:
             said = written(puzzle, chain)
             if said != step.reason:  # (an AIC is its reason already)
-                indent = " " * (width + (8 if chain.inside else 4))
+                indent = " " * (width + 4 + 4 * chain.inside)
                 title = f"{chain.title}: " if chain.inside else ""
                 console.print(Text(f"{indent}{title}{said}", style="dim"))
     if view.show_grid and path.steps:
@@ -237,6 +239,8 @@ def summary(path: SolvePath, view: View) -> str:
         said += f"; level {rating.level}, rating {rating.rating:g}"
         if rating.technique:
             said += f", hardest: {rating.technique}"
+        if rating.explainer:
+            said += f" ({rating.explained()})"
     return f"{status}: {said}" if status else said
 
 

@@ -39,7 +39,7 @@ CHECK_FIELDS = ("expected", "expected_count", "check")
 ESTIMATE_FIELDS = ("estimate", "estimate_low", "estimate_high", "estimate_exact")
 
 
-RATE_FIELDS = ("level", "rating", "conflicts", "technique")
+RATE_FIELDS = ("level", "rating", "conflicts", "technique", "er", "ep", "ed")
 
 
 RATING_NONE = dict.fromkeys(RATE_FIELDS)

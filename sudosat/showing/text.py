@@ -73,6 +73,7 @@ def sentence(result: Result, view: View) -> str:
     if result.rating is not None:
         text += f"; level {result.rating.level}, rating {result.rating.rating:g}"
         text += f" ({result.rating.conflicts} search conflicts)" if result.rating.conflicts else ""
+        text += f" ({result.rating.explained()})" if result.rating.explainer else ""
     if result.check is not None and result.check.failed:
         text += f"; --check: {result.check.verdict}"
     return text

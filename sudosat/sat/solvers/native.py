@@ -14,15 +14,18 @@ for each group and clause, with no wrapper between.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pysolvers
 from pysat._utils import MainThread
 
 from sudosat.sat.cnf import Cnf, literal
+
+if TYPE_CHECKING:  # (pysat.solvers is not loaded at start: see the module's docstring)
+    from pysat.solvers import Minicard
 
 FUNCTIONS = (
     *("new", "add_cl", "solve", "solve_lim", "propagate", "model", "acc_stats"),
@@ -96,6 +99,24 @@ class Native:
         if self.handle is not None:
             self.c.delete(self.handle)
             self.handle = None
+
+
+Propagate = Callable[[list[int]], tuple[bool, list[int]]]
+
+
+def propagator(solver: Minicard) -> Propagate:
+    """``solver.propagate(assumptions=...)`` of a PySAT Minicard, its C function
+    called directly: the nested chains follow hundreds of thousands of branches
+    of a few microseconds each, and PySAT's wrapper (a main-thread check each
+    call) was a quarter of their time. SIGINT is not trapped inside one call
+    (microseconds): Python sees it between calls."""
+    handle, propagate = solver.minicard, pysolvers.minicard_propagate
+
+    def run(assumptions: list[int]) -> tuple[bool, list[int]]:
+        ok, implied = propagate(handle, assumptions, 0, 0)
+        return bool(ok), implied or []
+
+    return run
 
 
 def _main_thread() -> int:
