@@ -16,6 +16,7 @@ const DEBOUNCE = 300;  // ms after the last edit, as the plugin waits
 let history = new History(blank(9));
 let selection = [], mode = "givens", dragging = false, timer = null;
 let stale = false;    // an edit's candidates were put off by a question asked first
+let marksAsked = false;  // the candidates were asked and their answer has not come
 let drawing = null;   // the line being dragged: its cells
 let chosen = -1;      // the drawn part chosen in the list (-1: none)
 let view = {};        // what the grid shows besides the puzzle: candidates, counts, solution, step
@@ -69,12 +70,15 @@ function askMarks() {
   const problem = regionsProblem(puzzle());
   if (problem) { say("Not asked: the regions are not whole yet.", problem); return; }
   client.ask("marks", text(), {cap: Number($("cap").value), logical: $("logical").checked});
+  marksAsked = true;
   say("Working...");
   working(true);
 }
 
 function ask(command, extra = {}) {
-  if (timer) {  // an edit's candidates not yet asked: this question goes first, they after it
+  // an edit's candidates not yet asked, or asked and not answered (a new question
+  // stops the server's job): this question goes first, they after it
+  if (timer || marksAsked) {
     clearTimeout(timer);
     timer = null;
     stale = true;
@@ -92,6 +96,7 @@ function named(message) {  // the cells a message names: drawn as the part that 
 }
 
 function receive(answer, asked) {
+  if (answer.type === "canceled" || answer.type === "invalid") marksAsked = false;
   if (answer.type === "canceled") {
     say(`Cancelled${found.length ? `; ${found.length} steps found so far` : ""}.`);
     working(false);
@@ -105,6 +110,7 @@ function receive(answer, asked) {
     return;
   }
   if (answer.inProgress) { progress(answer); return; }
+  if (answer.type === "marks") marksAsked = false;
   working(false);
   const handle = {marks, solved, count, estimate, path: pathAnswer, read, link, picture};
   (handle[answer.type] || (() => {}))(answer, asked);
