@@ -69,6 +69,8 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/workbench.py
 	$(PY) benchmarks/steps.py
 	$(PY) benchmarks/hardest.py
+	$(PY) benchmarks/se_rating.py --per 8 --te3 40
+	$(PY) benchmarks/variant_steps.py --seeds 1 --limit 30
 	$(PY) benchmarks/certify.py
 	$(PY) benchmarks/serve.py --limit 30  # setting from blank: the first 30 edits (no --limit: every edit, hours at 25x25)
 	$(PY) benchmarks/serve_attack.py

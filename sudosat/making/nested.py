@@ -51,7 +51,12 @@ DEEP_INSIDE = 0.1
 DEEPEST = 11.9
 DEEP_BUDGET = 300_000
 """The branches (solver calls) a depth-three search may follow before it gives up:
-a path that needs more ends stuck, as one beyond depth three does."""
+a path that needs more ends stuck, as one beyond depth three does. The T&E(3)
+puzzles measured need 131 to 42,408."""
+VARIANT_DEEP_BUDGET = 30_000
+"""The same for a variant, whose branches follow its rules too (several times
+dearer): the stuck published variants measured gained nothing from 300,000
+but ten seconds each."""
 SHOWN = 4
 """The inner chains a step names, at most (the rest are counted)."""
 LOOKED_FOR = 8
@@ -79,8 +84,10 @@ def classic_solver(board: Board) -> Minicard:
 class Branches:
     """The branches of one board, followed by one solver of its candidates."""
 
-    def __init__(self, board: Board, solver: Minicard) -> None:
+    def __init__(self, board: Board, solver: Minicard, budget: int = DEEP_BUDGET) -> None:
         self.board, self.solver, self.n = board, solver, board.size
+        self.budget = budget
+        """The branches a depth-three search may follow (see :data:`DEEP_BUDGET`)."""
         masks = board.masks
         self.order = sorted(
             (c for c in range(self.n**2) if masks[c] & (masks[c] - 1)),
@@ -153,7 +160,7 @@ class Branches:
     def refute_deep(self, x: int) -> list[tuple[int, list[int]]] | None:
         """Depth three: the nested chains (each candidate it removes, with the chains
         inside it) that break x's branch, in the order found; None: it does not
-        break, or the search ran past :data:`DEEP_BUDGET`."""
+        break, or the search ran past its budget."""
         removed: list[tuple[int, list[int]]] = []
         known = self.follow([x])
         while known is not None:
@@ -161,7 +168,7 @@ class Branches:
             for y in self.open(known):
                 if -y in known or y in known:
                     continue
-                if self.calls > DEEP_BUDGET:
+                if self.calls > self.budget:
                     return None
                 inner = self.refute(y, [x, *(lit for lit, _ in removed)])
                 if inner is not None:
@@ -222,17 +229,19 @@ def nested(
     truth: Callable[[], Sequence[int] | None] = lambda: None,
     words: str = "singles",
     depth: int = 2,
+    budget: int = DEEP_BUDGET,
 ) -> Callable[[Board], Step | None]:
     """The finder of nested contradiction chains over ``solver_of``'s singles: of the
     first candidates whose branch breaks, the one that needs the fewest chains
     inside; at ``depth`` 3, the first candidate whose branch breaks once nested
-    chains run inside it, taken apart to the fewest chains."""
+    chains run inside it, taken apart to the fewest chains, given up past
+    ``budget`` branches."""
     step_of = _deep_step if depth == 3 else _fewest_step
 
     def find(board: Board) -> Step | None:
         solver = solver_of(board)
         try:
-            return step_of(board, Branches(board, solver), words, truth())
+            return step_of(board, Branches(board, solver, budget), words, truth())
         finally:
             solver.delete()
 
@@ -257,7 +266,7 @@ def _deep_step(
         removed = branches.refute_deep(x)
         if removed is not None:
             break
-        if branches.calls > DEEP_BUDGET:
+        if branches.calls > branches.budget:
             return None
     else:
         return None

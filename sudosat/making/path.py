@@ -28,8 +28,10 @@ from sudosat.making.board import Board, Chain, Step, Technique, board_of
 from sudosat.making.chains import chains_of
 from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing, propagate
 from sudosat.making.nested import (
+    DEEP_BUDGET,
     DEEP_NAME,
     DEEP_WEIGHT,
+    VARIANT_DEEP_BUDGET,
     Solver,
     classic_solver,
     nested,
@@ -63,11 +65,14 @@ def nested_technique(
 
 
 def deep_technique(
-    solver: Solver, truth: Callable[[], Sequence[int] | None], words: str = "singles"
+    solver: Solver,
+    truth: Callable[[], Sequence[int] | None],
+    words: str = "singles",
+    budget: int = DEEP_BUDGET,
 ) -> tuple[Technique, Finder]:
     """Nested forcing chains at depth three over ``solver``'s singles: the last
-    technique."""
-    found = nested(solver, truth, words, depth=3)
+    technique, given up past ``budget`` branches."""
+    found = nested(solver, truth, words, depth=3, budget=budget)
     return Technique(DEEP_NAME, "forcing", DEEP_WEIGHT, "expert"), found
 
 
@@ -298,7 +303,7 @@ class Pathfinder:
                 order.append((technique, find))
             words = "singles and the rules"
             order.append(nested_technique(steps.fresh, self.true, words))
-            order.append(deep_technique(steps.fresh, self.true, words))
+            order.append(deep_technique(steps.fresh, self.true, words, VARIANT_DEEP_BUDGET))
         else:
             order = [*CLASSIC, nested_technique(classic_solver, self.true)]
             order.append(deep_technique(classic_solver, self.true))
