@@ -145,12 +145,17 @@ class SolvePath:
         solve the puzzle."""
         if self.end != "solved" or not self.steps:
             return None
+        techniques = self.techniques()
+        placing = next((i for i, s in enumerate(self.steps) if s.placements), len(self.steps) - 1)
+        heaviest = max((t.weight for t in techniques if t.family != "singles"), default=0.0)
+        # the boards are replayed as far as a single's weight can matter: to the
+        # first placement, or (a path a single may top) to the end
+        upto = placing + 1 if heaviest >= EXPLAINER_SINGLES["naked"] else len(techniques)
         weights = [
             easiest_single(board) if technique.family == "singles" else technique.weight
-            for (_, board), technique in zip(self.boards(), self.techniques(), strict=True)
+            for (_, board), technique in zip(self.boards(), techniques[:upto], strict=False)
         ]
-        placing = next((i for i, s in enumerate(self.steps) if s.placements), len(weights) - 1)
-        return max(weights), max(weights[: placing + 1]), weights[0]
+        return max(heaviest, *weights), max(weights[: placing + 1]), weights[0]
 
     def level(self) -> str:
         found = [LEVELS.index(t.level) for t in self.techniques()]
