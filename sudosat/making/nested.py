@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from pysat.solvers import Minicard
 
@@ -64,6 +64,8 @@ LOOKED_FOR = 8
 TAKEN_APART = 4
 """Of them, those with the fewest chains inside as found, taken apart to their
 fewest (a solver call per chain, squared): the step is the one that needs fewest."""
+
+T = TypeVar("T")
 
 Solver = Callable[[Board], Minicard]
 """A new solver of a board's cells, houses and rules, its candidates ruled out
@@ -139,89 +141,106 @@ class Branches:
         """The inner chains (candidates they remove) that break x's branch, in the
         order found (None: it does not break); inside the branch of ``base`` (the
         assumptions of an outer chain) when given."""
-        removed: list[int] = []
-        known = self.follow([*base, x])
-        while known is not None:
-            more = False
-            for y in self.open(known):
-                if -y in known or y in known:
-                    continue
-                pair = not removed and not base  # (the first round: cached pairs)
-                if self.pair_breaks(x, y) if pair else self.breaks([*base, x, *removed, y]):
-                    removed.append(-y)
-                    more = True
-                    known = self.follow([*base, x, *removed])
-                    if known is None:
-                        return removed
-            if not more:
-                return None
-        return removed
+        found = self._inside(x, base, self._broken)
+        return None if found is None else [lit for lit, _ in found]
 
     def refute_deep(self, x: int) -> list[tuple[int, list[int]]] | None:
         """Depth three: the nested chains (each candidate it removes, with the chains
         inside it) that break x's branch, in the order found; None: it does not
-        break, or the search ran past its budget."""
-        removed: list[tuple[int, list[int]]] = []
-        known = self.follow([x])
+        break. OverBudget past the budget."""
+        return self._inside(x, (), self._refuted)
+
+    def _inside(
+        self, x: int, base: Sequence[int], refutes: Callable[[list[int], int], T | None]
+    ) -> list[tuple[int, T]] | None:
+        """The candidates ``refutes`` removes inside x's branch (given what the branch
+        assumes, each with its proof), until the branch breaks (None: it never
+        does), each round over the candidates it leaves open."""
+        removed: list[tuple[int, T]] = []
+        assumed = [*base, x]
+        known = self.follow(assumed)
         while known is not None:
             more = False
             for y in self.open(known):
                 if -y in known or y in known:
                     continue
-                if self.calls > self.budget:
-                    return None
-                inner = self.refute(y, [x, *(lit for lit, _ in removed)])
-                if inner is not None:
-                    removed.append((-y, inner))
+                proof = refutes(assumed, y)
+                if proof is not None:
+                    removed.append((-y, proof))
+                    assumed.append(-y)
                     more = True
-                    known = self.follow([x, *(lit for lit, _ in removed)])
+                    known = self.follow(assumed)
                     if known is None:
                         return removed
             if not more:
                 return None
         return removed
 
+    def _broken(self, assumed: list[int], y: int) -> tuple[()] | None:
+        """Whether singles break the branch of ``assumed`` and y: the first round of a
+        branch (one assumption) through the cached pairs."""
+        broke = self.pair_breaks(assumed[0], y) if len(assumed) == 1 else self.breaks([*assumed, y])
+        return () if broke else None
+
+    def _refuted(self, assumed: list[int], y: int) -> list[int] | None:
+        if self.calls > self.budget:
+            raise OverBudget
+        return self.refute(y, assumed)
+
     def fewest(self, x: int, removed: list[int], base: Sequence[int] = ()) -> list[int]:
         """The inner chains left once each that is not needed is dropped: what is
         kept still breaks the branch, each chain checked in order."""
-        kept = list(removed)
-        for lit in reversed(removed):
-            trial = [k for k in kept if k != lit]
-            if self.holds(x, trial, base):
-                kept = trial
-        return kept
+        return _needed(removed, lambda trial: self.holds(x, trial, base))
 
     def holds(self, x: int, removed: list[int], base: Sequence[int] = ()) -> bool:
         """Whether each of ``removed`` follows by a chain inside x's branch given the
         ones before it, and the branch then breaks."""
-        for i, lit in enumerate(removed):
-            if not self.breaks([*base, x, *removed[:i], -lit]):
-                return False
-        return self.breaks([*base, x, *removed])
+        return self._holds([*base, x], removed, lambda assumed, lit: self.breaks([*assumed, -lit]))
 
     def fewest_deep(
         self, x: int, removed: list[tuple[int, list[int]]]
     ) -> list[tuple[int, list[int]]]:
         """Depth three's :meth:`fewest`: the nested chains inside x's branch that are
         needed, each with the fewest chains inside it."""
-        kept = [lit for lit, _ in removed]
-        for lit in reversed([lit for lit, _ in removed]):
-            trial = [k for k in kept if k != lit]
-            if self._holds_deep(x, trial):
-                kept = trial
+
+        def nested_holds(trial: list[int]) -> bool:
+            return self._holds(
+                [x], trial, lambda assumed, lit: self.refute(-lit, assumed) is not None
+            )
+
+        kept = _needed([lit for lit, _ in removed], nested_holds)
         found = []
         for i, lit in enumerate(kept):
             base = [x, *kept[:i]]
             inner = self.refute(-lit, base)
-            assert inner is not None  # (checked by _holds_deep)
+            assert inner is not None  # (checked by nested_holds)
             found.append((lit, self.fewest(-lit, inner, base)))
         return found
 
-    def _holds_deep(self, x: int, removed: list[int]) -> bool:
+    def _holds(
+        self, assumed: list[int], removed: list[int], follows: Callable[[list[int], int], bool]
+    ) -> bool:
+        """Whether each of ``removed`` ``follows`` in the branch of ``assumed`` given
+        the ones before it, and the branch then breaks."""
         for i, lit in enumerate(removed):
-            if self.refute(-lit, [x, *removed[:i]]) is None:
+            if not follows([*assumed, *removed[:i]], lit):
                 return False
-        return self.breaks([x, *removed])
+        return self.breaks([*assumed, *removed])
+
+
+class OverBudget(Exception):
+    """A depth-three search ran past its branches (see :data:`DEEP_BUDGET`)."""
+
+
+def _needed(removed: list[int], holds: Callable[[list[int]], bool]) -> list[int]:
+    """``removed`` less each that is not needed: what is kept still ``holds``, the
+    last found dropped first."""
+    kept = list(removed)
+    for lit in reversed(removed):
+        trial = [k for k in kept if k != lit]
+        if holds(trial):
+            kept = trial
+    return kept
 
 
 def nested(
@@ -263,11 +282,12 @@ def _deep_step(
         cell, value = cell_value(board.size, x)
         if truth[cell] & bit(value):
             continue
-        removed = branches.refute_deep(x)
+        try:
+            removed = branches.refute_deep(x)
+        except OverBudget:
+            return None
         if removed is not None:
             break
-        if branches.calls > branches.budget:
-            return None
     else:
         return None
     inside = branches.fewest_deep(x, removed)
@@ -275,7 +295,7 @@ def _deep_step(
     lits = [lit for lit, _ in inside]
     if not any(deeper):  # (no chain inside needs chains of its own: depth two)
         return _nested_step(board, branches, words, x, lits)
-    weighed = deep_technique(len(inside) + sum(len(inner) for inner in deeper))
+    weighed = technique(len(inside) + sum(len(inner) for inner in deeper), depth=3)
     said = [
         _name(board, -lit) + (f" ({len(inner)} inside)" if inner else "") for lit, inner in inside
     ]
@@ -367,17 +387,15 @@ def _name(board: Board, lit: int) -> str:
     return f"{board.name(c)}={board.symbol(v)}"
 
 
-def technique(inside: int) -> Technique:
-    """A nested chain's technique, weighed by how many chains it needs inside."""
-    weight = round(min(WEIGHT + INSIDE * math.log2(max(inside, 1)), HEAVIEST), 1)
-    return Technique(f"{NAME}, {inside} inside", "forcing", weight, "expert")
-
-
 DEEP_NAME = "nested forcing chains, depth 3"
 
+SCALES = {2: (NAME, WEIGHT, INSIDE, HEAVIEST), 3: (DEEP_NAME, DEEP_WEIGHT, DEEP_INSIDE, DEEPEST)}
+"""Each depth's name, weight with one chain inside, more each time they double, most."""
 
-def deep_technique(inside: int) -> Technique:
-    """A depth-three nested chain's technique, weighed by the chains inside it (the
-    nested ones and theirs)."""
-    weight = round(min(DEEP_WEIGHT + DEEP_INSIDE * math.log2(max(inside, 1)), DEEPEST), 1)
-    return Technique(f"{DEEP_NAME}, {inside} inside", "forcing", weight, "expert")
+
+def technique(inside: int, depth: int = 2) -> Technique:
+    """A nested chain's technique, weighed by how many chains it needs inside (at
+    depth three, the nested ones and theirs)."""
+    name, weight, more, most = SCALES[depth]
+    weighed = round(min(weight + more * math.log2(max(inside, 1)), most), 1)
+    return Technique(f"{name}, {inside} inside", "forcing", weighed, "expert")

@@ -29,15 +29,12 @@ from sudosat.making.chains import chains_of
 from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing, propagate
 from sudosat.making.nested import (
     DEEP_BUDGET,
-    DEEP_NAME,
-    DEEP_WEIGHT,
+    SCALES,
     VARIANT_DEEP_BUDGET,
     Solver,
     classic_solver,
     nested,
 )
-from sudosat.making.nested import NAME as NESTED
-from sudosat.making.nested import WEIGHT as NESTED_WEIGHT
 from sudosat.making.rating import LEVELS, Rating, search_conflicts
 from sudosat.making.techniques import CLASSIC, NAKED_SINGLE
 from sudosat.sat.deadline import deadline_after
@@ -58,22 +55,17 @@ to AIC, no forcing chains): a guess is refuted by them, or by guessing deeper.""
 
 
 def nested_technique(
-    solver: Solver, truth: Callable[[], Sequence[int] | None], words: str = "singles"
-) -> tuple[Technique, Finder]:
-    """Nested forcing chains over ``solver``'s singles."""
-    return Technique(NESTED, "forcing", NESTED_WEIGHT, "expert"), nested(solver, truth, words)
-
-
-def deep_technique(
     solver: Solver,
     truth: Callable[[], Sequence[int] | None],
     words: str = "singles",
+    depth: int = 2,
     budget: int = DEEP_BUDGET,
 ) -> tuple[Technique, Finder]:
-    """Nested forcing chains at depth three over ``solver``'s singles: the last
+    """Nested forcing chains over ``solver``'s singles; at ``depth`` 3 the last
     technique, given up past ``budget`` branches."""
-    found = nested(solver, truth, words, depth=3, budget=budget)
-    return Technique(DEEP_NAME, "forcing", DEEP_WEIGHT, "expert"), found
+    name, weight, *_ = SCALES[depth]
+    found = nested(solver, truth, words, depth, budget)
+    return Technique(name, "forcing", weight, "expert"), found
 
 
 class UnsoundStep(AssertionError):
@@ -308,10 +300,10 @@ class Pathfinder:
                 order.append((technique, find))
             words = "singles and the rules"
             order.append(nested_technique(steps.fresh, self.true, words))
-            order.append(deep_technique(steps.fresh, self.true, words, VARIANT_DEEP_BUDGET))
+            order.append(nested_technique(steps.fresh, self.true, words, 3, VARIANT_DEEP_BUDGET))
         else:
             order = [*CLASSIC, nested_technique(classic_solver, self.true)]
-            order.append(deep_technique(classic_solver, self.true))
+            order.append(nested_technique(classic_solver, self.true, depth=3))
         if levels is not None:
             order = [(t, find) for t, find in order if t.level in levels]
         left = frozenset(without)
