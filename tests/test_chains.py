@@ -20,6 +20,7 @@ from sudosat.making.board import Board, Chain, Fact, Step
 from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
 from sudosat.making.nested import classic_solver, nested
 from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, truth_of
+from sudosat.making.rulelocks import CANNOT, HOLDS, UNFILLED
 from sudosat.making.rulesteps import RuleSteps
 from sudosat.making.shapes import random_grid
 from sudosat.making.techniques import CLASSIC
@@ -106,6 +107,8 @@ def follows(
     if parts is not None and link in {name for _, name in parts.small_scopes()}:
         implied = by_part(board, masks, known, parts, link)
         return implied is not None and (lit if true else -lit) in implied
+    if parts is not None and (HOLDS in link or CANNOT in link):
+        return held_alone(board, masks, parts, link, fact)
     if link == "cell":
         return any(c == cell and v != value for c, v in placed)
     if link == "peer":
@@ -122,6 +125,30 @@ def follows(
             places <= set(other) and cell in other for other in board.houses
         )
     raise AssertionError(f"unknown link {link!r}")
+
+
+def held_alone(board: Board, masks: list[int], parts: RuleSteps, link: str, fact: Fact) -> bool:
+    """Whether the rule a link names, alone with the candidates, makes ``fact``:
+    ``<rule> holds d`` (every filling puts d where the fact's cell sees it) or
+    ``<rule> cannot hold d`` (no filling puts d in the fact's cell, one of its own);
+    a rule with no filling left (``fact`` None) breaks the grid."""
+    name = link.split(HOLDS)[0] if HOLDS in link else link.split(CANNOT)[0]
+    (rule,) = [r for r in parts.holding() if r.name == name.removesuffix(UNFILLED)]
+    n = board.size
+    assumed = [-literal(n, c, v) for c in rule.cells for v in bits(board.full & ~masks[c])]
+    if UNFILLED in link:
+        return not rule.solver.solve(assumptions=assumed)
+    cell, value, true = fact
+    if true:
+        return False
+    if CANNOT in link:
+        return cell in rule.cells and not rule.solver.solve(
+            assumptions=[*assumed, literal(n, cell, value)]
+        )
+    places = [c for c in rule.cells if masks[c] & bit(value)]
+    away = [-literal(n, c, value) for c in places]
+    sees = cell not in rule.cells and all(c in board.peers[cell] for c in places)
+    return sees and not rule.solver.solve(assumptions=[*assumed, *away])
 
 
 def broken(board: Board, masks: list[int], known: set[Fact]) -> bool:
@@ -166,6 +193,8 @@ def check_forcing(
     last = chain.links[-1]
     if last == "contradiction (the rules)":
         assert rules is not None and by_rules(board, masks, known, rules) is None
+    elif last.endswith(UNFILLED + ")") and len(chain.links) == len(chain.facts):
+        assert parts is not None and held_alone(board, masks, parts, last[15:-1], (0, 0, False))
     elif last.startswith("contradiction (") and len(chain.links) == len(chain.facts):
         assert parts is not None and by_part(board, masks, known, parts, last[15:-1]) is None
     elif len(chain.links) == len(chain.facts):

@@ -16,7 +16,7 @@ found is traced again here, once, to write it out.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -36,6 +36,17 @@ class RuleParts(Protocol):
     def small_scopes(self) -> Sequence[tuple[Any, str]]: ...
 
     def propagate_in(self, scope: Any, assumptions: list[int]) -> tuple[bool, list[int]]: ...
+
+    def variables(self, scope: Any) -> frozenset[int]: ...
+
+
+Deduce = Callable[
+    [Sequence[int]],
+    tuple[Sequence[tuple[Candidate, str, tuple[int, ...]]], tuple[str, tuple[int, ...]] | None],
+]
+"""What the rules alone say of some candidates past unit propagation
+(:func:`rulelocks.held`): removals, each with its link and the cells it follows
+from, or how the grid breaks and the cells that break it."""
 
 
 def alternating(path: Sequence[Candidate]) -> Chain:
@@ -83,6 +94,7 @@ class Trace:
         locked: bool = False,
         rules: Minicard | None = None,
         parts: RuleParts | None = None,
+        deduce: Deduce | None = None,
     ) -> None:
         self.board = board
         self.locked = locked
@@ -93,6 +105,9 @@ class Trace:
         self.parts = parts
         """The same rules in small parts: a link through the rules is made by the
         first part that makes it alone, and named by it (:meth:`_by_rules`)."""
+        self.deduce = deduce
+        """What a rule alone holds, asked once propagation has run out (a rule step's
+        chains only: a forcing chain's links are unit propagation's)."""
         self.masks = list(board.masks)
         self.placed = list(board.placed)
         self.dirty: set[int] = set()
@@ -103,6 +118,8 @@ class Trace:
         self.order: dict[Fact, int] = {}
         self.broken: tuple[str, tuple[Fact, ...]] | None = None
         """Once the facts break the grid: how, and the facts that do."""
+        self._board_in: dict[Any, list[int]] = {}
+        """Each small part's share of the board's own assumptions."""
 
     def follow(self, cell: int, value: int, until: Fact | None = None) -> None:
         """``cell`` holds ``value``: every fact that follows, until the grid breaks or
@@ -122,7 +139,7 @@ class Trace:
         self._run(placements, None)
 
     def copy(self) -> Trace:
-        found = Trace(self.board, self.locked, self.rules, self.parts)
+        found = Trace(self.board, self.locked, self.rules, self.parts, self.deduce)
         found.masks, found.placed = list(self.masks), list(self.placed)
         found.dirty, found.chosen = set(self.dirty), dict(self.chosen)
         found.why, found.order, found.broken = dict(self.why), dict(self.order), self.broken
@@ -140,6 +157,8 @@ class Trace:
                 self._singles(placements)
             if not placements and self.rules is not None and self.broken is None:
                 self._by_rules(placements)
+            if len(self.why) == known and self.deduce is not None and self.broken is None:
+                self._by_holding(placements)
             if len(self.why) == known:
                 return
 
@@ -268,7 +287,7 @@ class Trace:
         facts = sorted(known, key=lambda x: self._spare_first(known[x]))
         parts = self.parts.small_scopes() if self.parts is not None else ()
         for scope, name in [*parts, (None, "the rules")]:
-            ok, implied = self._propagate(scope, board + facts)
+            ok, implied = self._propagate(scope, board, facts)
             if not ok:
                 needed = self._fewest(board, facts, None, scope)
                 self.broken = (f"contradiction ({name})", tuple(known[x] for x in needed))
@@ -292,13 +311,37 @@ class Trace:
             if added or self.broken is not None:
                 return
 
-    def _propagate(self, scope: Any, assumptions: list[int]) -> tuple[bool, list[int]]:
-        """Unit propagation over every rule (``scope`` None) or over one small part."""
+    def _by_holding(self, placements: deque[Fact]) -> None:
+        """What a rule alone holds (:attr:`deduce`), each removal following from every
+        fact on the rule's cells."""
+        assert self.deduce is not None
+        masks = list(self.masks)
+        for cell, value in self.chosen.items():
+            masks[cell] = bit(value)
+        found, broken = self.deduce(masks)
+        if broken is not None:
+            how, cells = broken
+            self.broken = (f"contradiction ({how})", self._on(cells))
+        for (cell, value), link, cells in found:
+            self._remove((cell, value, False), link, self._on(cells), placements)
+
+    def _on(self, cells: Iterable[int]) -> tuple[Fact, ...]:
+        """The facts known about ``cells``, in the order they were found."""
+        inside = set(cells)
+        return tuple(sorted((f for f in self.why if f[0] in inside), key=self.order.__getitem__))
+
+    def _propagate(self, scope: Any, board: list[int], facts: list[int]) -> tuple[bool, list[int]]:
+        """Unit propagation of the board's own assumptions and the facts' over every
+        rule (``scope`` None) or over one small part."""
         if scope is not None:
             assert self.parts is not None
-            return self.parts.propagate_in(scope, assumptions)
+            known = self.parts.variables(scope)
+            mine = self._board_in.get(scope)
+            if mine is None:  # (the board's own assumptions: the same all along)
+                mine = self._board_in[scope] = [x for x in board if abs(x) in known]
+            return self.parts.propagate_in(scope, mine + [x for x in facts if abs(x) in known])
         assert self.rules is not None
-        ok, implied = self.rules.propagate(assumptions=assumptions)
+        ok, implied = self.rules.propagate(assumptions=board + facts)
         return bool(ok), list(implied or ())
 
     def _spare_first(self, fact: Fact) -> tuple[bool, int]:
@@ -318,7 +361,7 @@ class Trace:
         kept = list(facts)
         for x in list(facts):
             trial = [y for y in kept if y != x]
-            ok, implied = self._propagate(scope, board + trial)
+            ok, implied = self._propagate(scope, board, trial)
             if (not ok) if lit is None else (ok and lit in implied):
                 kept = trial
         return kept
@@ -326,10 +369,14 @@ class Trace:
     def _locked_candidates(self, placements: deque[Fact]) -> None:
         board, masks = self.board, self.masks
         for one, other, common in board.meetings:
-            for value in bits(board.full):
-                places = [c for c in board.houses[one] if masks[c] & bit(value)]
-                if len(places) < 2 or not common.issuperset(places):
-                    continue
+            inside = outside = twice = 0
+            for c in board.houses[one]:
+                if c in common:
+                    twice |= inside & masks[c]
+                    inside |= masks[c]
+                else:
+                    outside |= masks[c]
+            for value in bits(twice & ~outside):  # two places or more, all where they meet
                 premises = [
                     f for c in board.houses[one] if c not in common for f in self._gone(c, value)
                 ]

@@ -363,6 +363,8 @@ class Pathfinder:
                 best = step
         if best is None and self.bifurcation and not settled:
             best = self._bifurcate(board)
+        if best is not None and self.rule_steps is not None:
+            best = self.rule_steps.said(board, best)
         return best
 
     def _only_true_left(self, board: Board) -> bool:

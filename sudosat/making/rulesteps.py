@@ -26,6 +26,7 @@ unit (:meth:`RuleSteps.propagate`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -36,9 +37,11 @@ from pysat.solvers import Minicard
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Constraint, Layout, Puzzle
-from sudosat.making.board import Board, Candidate, Step, Technique
+from sudosat.making.board import Board, Candidate, Chain, Step, Technique
 from sudosat.making.causes import causes as named_causes
+from sudosat.making.chains import Trace, fact_text
 from sudosat.making.forcing import Propagation
+from sudosat.making.rulelocks import Holding, Need, RuleView, held, locked_chain
 from sudosat.making.ruleweights import (
     CAGES,
     RULE,
@@ -100,6 +103,11 @@ class RuleSteps:
         self._shrinkers: dict[Scope, _Shrinker] = {}
         self.witnesses: dict[Scope, list[tuple[int, ...]]] = {}
         self._assumed: dict[Scope, tuple[int, ...]] = {}
+        self._variables: dict[Scope, frozenset[int]] = {}
+        self._holding: list[Holding] | None = None
+        self._unsaid: dict[Step, tuple[Scope, str]] = {}
+        """The rule steps found on the board now that :meth:`said` may say better."""
+        """Each scope's candidates' variables (what :meth:`propagate_in` passes on)."""
         self._scopes: dict[str, list[tuple[Scope, str]]] = {}
         self._small: list[tuple[Scope, str]] | None = None
 
@@ -234,12 +242,21 @@ class RuleSteps:
             ]
         return self._small
 
+    def variables(self, scope: Scope) -> frozenset[int]:
+        """The variables of the candidates a scope's solver knows (made once)."""
+        found = self._variables.get(scope)
+        if found is None:
+            n = self.n
+            cells = self.assumed(scope)
+            found = frozenset(literal(n, c, v) for c in cells for v in range(1, n + 1))
+            self._variables[scope] = found
+        return found
+
     def propagate_in(self, scope: Scope, assumptions: list[int]) -> tuple[bool, list[int]]:
         """Unit propagation of ``assumptions`` (those on the scope's cells) over the
         scope's rules and units, each of its cells one value."""
-        n = self.n
-        inside = set(self.assumed(scope))
-        mine = [x for x in assumptions if is_candidate(n, x) and cell_value(n, x)[0] in inside]
+        allowed = self.variables(scope)
+        mine = [x for x in assumptions if abs(x) in allowed]
         ok, implied = self.solver_for(scope).propagate(assumptions=mine)
         return bool(ok), list(implied or ())
 
@@ -377,9 +394,10 @@ class RuleSteps:
         held = ", ".join(f"{board.name(c)} {{{board.symbols(board.masks[c])}}}" for c in cells)
         said = f"{name}: {held}" if cells and len(cells) <= SAID_CELLS else name
         technique = scope_technique(len(part.rules), len(part.units))
-        if part.units and all(self.rules[i].technique == CAGES for i in part.rules):
+        cages = part.units and all(self.rules[i].technique == CAGES for i in part.rules)
+        if cages:
             technique = replace(technique, name=cages_name(len(part.rules), len(part.units)))
-        return Step(
+        step = Step(
             technique.name,
             eliminations=tuple(removed),
             cells=tuple(cells),
@@ -388,6 +406,106 @@ class RuleSteps:
             reason=said,
             technique=technique,
         )
+        if not cages and self._titled(part):
+            self._unsaid[step] = (part, name)
+        return step
+
+    def said(self, board: Board, step: Step) -> Step:
+        """``step`` (found on ``board``) said as a setter says it, when it is a rule
+        step over rules and houses that needs and holds (:mod:`rulelocks`) account
+        for, or else one whose removals (some of them, then: the step keeps those)
+        each break the grid by a chain: named by its rules (``renban line in 2
+        houses``). Asked of the step the path takes only (a step a lighter one
+        replaces is never said)."""
+        found = self._unsaid.pop(step, None)
+        self._unsaid.clear()
+        if found is None:
+            return step
+        part, name = found
+        removed = step.eliminations
+        technique = replace(step.technique or RULE, name=self._in_houses(part))
+        if (chain := self._locked(board, part, removed)) is not None:
+            reason = f"{name}: {chain}"
+            return replace(step, name=technique.name, technique=technique, reason=reason)
+        broken = self._broken(board, removed)
+        if not broken:
+            return step
+        reason = f"{name}: each removal, assumed, breaks the grid"
+        return replace(
+            step,
+            name=technique.name,
+            technique=technique,
+            reason=reason,
+            eliminations=tuple(broken),
+            values=tuple(sorted({v for _, v in broken})),
+            chains=tuple(broken.values()),
+        )
+
+    def _broken(self, board: Board, removed: Sequence[Candidate]) -> dict[Candidate, Chain]:
+        """Each of the first :data:`MOST_TRACED` of ``removed``, assumed, traced through
+        singles, locked candidates and the rules (unit propagation, then what each
+        rule alone holds) to a contradiction (:class:`chains.Trace`): the chain of
+        each that breaks the grid. The step keeps those removals (its part implies
+        each of the others too: they are the next steps' to say)."""
+        holding = self.holding()
+        found = {}
+        for cell, value in removed[:MOST_TRACED]:
+            trace = Trace(board, True, self.everything(), self, partial(held, board, holding))
+            trace.follow(cell, value)
+            if trace.broken is not None:
+                found[cell, value] = trace.chain(title=fact_text(board.puzzle, (cell, value, True)))
+        return found
+
+    def holding(self) -> list[Holding]:
+        """Each rule with setters' name but of the whole grid, alone: what a rule
+        step's chains ask once propagation has run out (:func:`rulelocks.held`)."""
+        if self._holding is None:
+            self._holding = [
+                Holding(self._name(i), cells, self.solver_for(Scope((i,), (), cells)))
+                for i, cells in enumerate(self.rule_cells)
+                if self.asked[i] and self.rules[i].title and len(cells) < self.n * self.n
+            ]
+        return self._holding
+
+    def _locked(self, board: Board, part: Scope, removed: Sequence[Candidate]) -> str | None:
+        """The chain of needs and holds of each rule of ``part`` alone that rules out
+        ``removed`` (:mod:`rulelocks`), if there is one (not for a rule of the whole
+        grid: it holds every digit everywhere)."""
+        if any(len(self.rule_cells[i]) == self.n * self.n for i in part.rules):
+            return None
+        alone = len(part.rules) == 1  # (then its name is said once, before the chain)
+        views = [
+            RuleView(
+                f"the {self.rules[i].title}" if alone else self._name(i),
+                self.rule_cells[i],
+                partial(self._alone, i),
+            )
+            for i in part.rules
+        ]
+        return locked_chain(board, self.puzzle.layout, views, part.units, removed)
+
+    def _alone(self, index: int, needs: Sequence[Need]) -> Minicard:
+        """A fresh solver of rule ``index`` alone, with an "at least one" of each need."""
+        n = self.n
+        solver = exactly_one([self.cell_groups[c] for c in self.rule_cells[index]])
+        for clause in [*self.always, *self.rule_clauses[index]]:
+            solver.add_clause(clause)
+        for need in needs:
+            solver.add_clause([literal(n, c, need.digit) for c in need.cells])
+        return solver
+
+    def _titled(self, part: Scope) -> bool:
+        """Whether ``part`` has houses and rules that all have setters' names."""
+        return bool(part.units) and all(self.rules[i].title for i in part.rules)
+
+    def _in_houses(self, part: Scope) -> str:
+        """``renban line in its house``, ``renban line in 2 houses``, ``2 renban lines
+        and thermometer in 3 houses``: the technique of a step said by its rules."""
+        many = Counter(self.rules[i].title for i in part.rules)
+        titles = " and ".join(f"{k} {t}s" if k > 1 else t for t, k in sorted(many.items()))
+        houses = len(part.units)
+        its = "its" if len(part.rules) == 1 else "their"
+        return f"{titles} in {its} house" if houses == 1 else f"{titles} in {houses} houses"
 
     def removes(self, board: Board, scope: Scope) -> tuple[Candidate, ...] | None:
         """The candidates of the scope's cells it rules out (None: it cannot hold).
@@ -604,6 +722,11 @@ def _ask(solver: Minicard, assumptions: list[int]) -> bool | None:
 def _holds(mask: int, value: int) -> bool:
     return bool(mask & bit(value))
 
+
+MOST_TRACED = 12
+"""The most removals a rule step traces to contradictions (one chain each) to show
+why they go: a step with more keeps those of them that break the grid, the rest
+left to the next steps."""
 
 SAID_CELLS = 4
 """A rule step names what its cells may still hold when it touches this many or fewer."""
