@@ -104,10 +104,10 @@ class RuleSteps:
         self.witnesses: dict[Scope, list[tuple[int, ...]]] = {}
         self._assumed: dict[Scope, tuple[int, ...]] = {}
         self._variables: dict[Scope, frozenset[int]] = {}
+        """Each scope's candidates' variables (what :meth:`propagate_in` passes on)."""
         self._holding: list[Holding] | None = None
         self._unsaid: dict[Step, tuple[Scope, str]] = {}
         """The rule steps found on the board now that :meth:`said` may say better."""
-        """Each scope's candidates' variables (what :meth:`propagate_in` passes on)."""
         self._scopes: dict[str, list[tuple[Scope, str]]] = {}
         self._small: list[tuple[Scope, str]] | None = None
 
