@@ -16,6 +16,7 @@ bundled variants (puzzles/), ISS's hard renban and Mathemagic killers
 and X-sudokus at each level.
 
     python benchmarks/variant_steps.py [--limit SECONDS] [--seeds N] [--sets bundled,renban]
+        [--show-generic]
 """
 
 from __future__ import annotations
@@ -91,6 +92,9 @@ def main() -> None:
     parser.add_argument(
         "--sets", default="", help="only the sets whose names hold one of these words (a,b)"
     )
+    parser.add_argument(
+        "--show-generic", action="store_true", help="print each generic or bare step as found"
+    )
     args = parser.parse_args()
     wanted = [w for w in args.sets.split(",") if w]
     kinds: dict[str, Counter[str]] = {}
@@ -107,6 +111,8 @@ def main() -> None:
         for step in path.steps:
             technique = technique_of(step)
             counts[kind(technique.name)] += 1
+            if args.show_generic and kind(technique.name) != "named":
+                print(f"{group}: {technique.name}: {step.reason[:160]}", file=sys.stderr)
             if not sweeping(technique.name) and not step.placements:
                 size = len(step.eliminations)
                 if size > largest.get(group, (0, ""))[0]:
