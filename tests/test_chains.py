@@ -109,6 +109,8 @@ def follows(
         return implied is not None and (lit if true else -lit) in implied
     if parts is not None and (HOLDS in link or CANNOT in link):
         return held_alone(board, masks, parts, link, fact)
+    if link.startswith(("naked pair, ", "hidden pair, ")):
+        return not true and pair_makes(board, masks, link, cell, value)
     if link == "cell":
         return any(c == cell and v != value for c, v in placed)
     if link == "peer":
@@ -125,6 +127,24 @@ def follows(
             places <= set(other) and cell in other for other in board.houses
         )
     raise AssertionError(f"unknown link {link!r}")
+
+
+def pair_makes(board: Board, masks: list[int], link: str, cell: int, value: int) -> bool:
+    """Whether the pair a link names removes ``value`` from ``cell``: two other cells
+    of the house with the same two values, ``value`` one of them (naked); or two
+    other values whose only places in the house are ``cell`` and one more (hidden)."""
+    kind, name = link.split(", ", 1)
+    house = board.houses[board.house_names.index(name)]
+    if cell not in house:
+        return False
+    if kind == "naked pair":
+        twos = [masks[c] for c in house if c != cell and masks[c].bit_count() == 2]
+        return any(m & bit(value) and twos.count(m) == 2 for m in twos)
+    places = {
+        v: frozenset(c for c in house if masks[c] & bit(v)) for v in bits(board.full) if v != value
+    }
+    pairs = [p for p in places.values() if len(p) == 2 and cell in p]
+    return any(pairs.count(p) == 2 for p in pairs)
 
 
 def held_alone(board: Board, masks: list[int], parts: RuleSteps, link: str, fact: Fact) -> bool:

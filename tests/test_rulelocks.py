@@ -5,11 +5,13 @@ house needs on the rule and the digits the rule holds where a cell sees them
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from sudosat import parse
 from sudosat.core.masks import bit
 from sudosat.core.puzzle import Puzzle
-from sudosat.making.board import Board, Step
+from sudosat.making.board import Board, Candidate, Fact, Step
+from sudosat.making.chains import Trace, fact_text, written
 from sudosat.making.path import Pathfinder, technique_of
 from sudosat.making.rulelocks import held
 from sudosat.making.rulesteps import RuleSteps
@@ -18,7 +20,7 @@ from sudosat.reading.inputs import read_puzzles
 from sudosat.sat.cnf import literal
 
 from .conftest import PUZZLES
-from .test_chains import check_path
+from .test_chains import check_forcing, check_path
 
 RULE_AND_UNITS = TIERS[2]
 
@@ -144,3 +146,34 @@ def test_what_a_rule_alone_holds_is_a_chain_s_link() -> None:
             [],
             ("renban r2c1 to r3c6 has no filling", (9, 10, 11, 21, 22, 23)),
         )
+
+
+def pair_chain(masks: dict[int, int], assumed: Candidate, target: Fact) -> str:
+    """A rule step's chain (what rules hold asked too) from ``assumed`` to
+    ``target`` on an empty grid with a renban in row 9 and ``masks`` pencilled in,
+    each link checked by test_chains' checker; the chain in words."""
+    with Pathfinder(parse("renban: r9c1 r9c2 r9c3\n" + "." * 81)) as finder:
+        board = finder.board()
+        steps = finder.rule_steps
+        assert steps is not None
+        for cell, mask in masks.items():
+            board.masks[cell] = mask
+        board.changed()
+        trace = Trace(board, True, steps.everything(), steps, partial(held, board, steps.holding()))
+        trace.follow(*assumed, until=target)
+        chain = trace.chain(target, fact_text(board.puzzle, (*assumed, True)))
+        check_forcing(board, chain, rules=steps.everything(), parts=steps)
+        return written(board.puzzle, chain)
+
+
+def test_a_rule_step_s_chain_takes_naked_and_hidden_pairs() -> None:
+    """r1c9=3 leaves r1c1 and r1c2 {12}: a naked pair, so r1c4 {124} is 4. And
+    r5c3=1 leaves 1 and 2 of row 1 in r1c1 and r1c2 alone: a hidden pair, so r1c1
+    loses its 5."""
+    twelve = bit(1) | bit(2)
+    said = pair_chain({0: twelve, 1: twelve | bit(3), 3: twelve | bit(4)}, (8, 3), (3, 4, True))
+    assert "r1c4<>1 (naked pair, row 1)" in said and said.endswith("r1c4=4 (naked single)")
+    rest = {c: 0b111111100 for c in range(3, 9)}  # no 1 or 2 in r1c4-r1c9
+    masks = {0: twelve | bit(5), 1: twelve | bit(6), 2: bit(1) | bit(7) | bit(8), **rest}
+    said = pair_chain(masks, (38, 1), (0, 5, False))
+    assert said.endswith("r1c1<>5 (hidden pair, row 1)")

@@ -158,6 +158,8 @@ class Trace:
             if not placements and self.rules is not None and self.broken is None:
                 self._by_rules(placements)
             if len(self.why) == known and self.deduce is not None and self.broken is None:
+                self._pairs(placements)
+            if len(self.why) == known and self.deduce is not None and self.broken is None:
                 self._by_holding(placements)
             if len(self.why) == known:
                 return
@@ -324,6 +326,40 @@ class Trace:
             self.broken = (f"contradiction ({how})", self._on(cells))
         for (cell, value), link, cells in found:
             self._remove((cell, value, False), link, self._on(cells), placements)
+
+    def _pairs(self, placements: deque[Fact]) -> None:
+        """Two cells of a house left with the same two values: the house's other cells
+        lose them (a naked pair); two values of a house left with the same two
+        places: those cells lose their other values (a hidden pair). Asked with what
+        rules hold: a rule step's chains only."""
+        board, masks = self.board, self.masks
+        for index, house in enumerate(board.houses):
+            open_cells = [c for c in house if not self.placed[c] and c not in self.chosen]
+            by_mask: dict[int, list[int]] = {}
+            for c in open_cells:
+                if masks[c].bit_count() == 2:
+                    by_mask.setdefault(masks[c], []).append(c)
+            for mask, pair in by_mask.items():
+                if len(pair) != 2:
+                    continue
+                premises = self._on(pair)
+                link = f"naked pair, {board.house_names[index]}"
+                for cell in open_cells:
+                    for value in bits(masks[cell] & mask if cell not in pair else 0):
+                        self._remove((cell, value, False), link, premises, placements)
+            by_places: dict[tuple[int, ...], int] = {}
+            for value in bits(board.full):
+                places = tuple(c for c in house if masks[c] & bit(value))
+                if len(places) == 2 and not any(self.placed[c] or c in self.chosen for c in places):
+                    by_places[places] = by_places.get(places, 0) | bit(value)
+            for places, values in by_places.items():
+                if values.bit_count() != 2:
+                    continue
+                premises = self._on(c for c in house if c not in places)
+                link = f"hidden pair, {board.house_names[index]}"
+                for cell in places:
+                    for value in bits(masks[cell] & ~values):
+                        self._remove((cell, value, False), link, premises, placements)
 
     def _on(self, cells: Iterable[int]) -> tuple[Fact, ...]:
         """The facts known about ``cells``, in the order they were found."""
