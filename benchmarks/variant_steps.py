@@ -11,7 +11,9 @@ is taken apart by the technique of each step:
 
 It reports the share of each, the largest step (removals, and its parts: the
 rules and houses its reason names) and the path's CPU time, per set: the
-bundled variants (puzzles/), ISS's hard renban and Mathemagic killers
+bundled variants (puzzles/), the published-style set made by
+scripts/published_style.py (puzzles/published-style.links: the rule mixes
+setters publish), ISS's hard renban and Mathemagic killers
 (../shared/puzzles/iss, skipped where absent) and generated killers, jigsaws
 and X-sudokus at each level.
 
@@ -72,6 +74,9 @@ def puzzles(seeds: int) -> Iterator[tuple[str, Puzzle]]:
         for entry in read_puzzles([str(ROOT / "puzzles" / name)]):
             if isinstance(entry, Puzzle) and entry.rules is not None:
                 yield "bundled", entry
+    for entry in read_puzzles([str(ROOT / "puzzles" / "published-style.links")]):
+        if isinstance(entry, Puzzle):
+            yield "published-style", entry
     for name in ("hard_renban.links", "mathemagic_killers.links"):
         path = SHARED / "iss" / name
         if path.exists():

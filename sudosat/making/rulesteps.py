@@ -495,16 +495,20 @@ class RuleSteps:
         return solver
 
     def _titled(self, part: Scope) -> bool:
-        """Whether ``part`` has houses and rules that all have setters' names."""
-        return bool(part.units) and all(self.rules[i].title for i in part.rules)
+        """Whether ``part`` has houses, or rules together, all with setters' names."""
+        together = bool(part.units) or len(part.rules) > 1
+        return together and all(self.rules[i].title for i in part.rules)
 
     def _in_houses(self, part: Scope) -> str:
         """``renban line in its house``, ``renban line in 2 houses``, ``2 renban lines
-        and thermometer in 3 houses``: the technique of a step said by its rules."""
+        and thermometer in 3 houses``, ``arrow and killer cage together``: the
+        technique of a step said by its rules."""
         many = Counter(self.rules[i].title for i in part.rules)
         titles = " and ".join(f"{k} {t}s" if k > 1 else t for t, k in sorted(many.items()))
         houses = len(part.units)
         its = "its" if len(part.rules) == 1 else "their"
+        if not houses:
+            return f"{titles} together"
         return f"{titles} in {its} house" if houses == 1 else f"{titles} in {houses} houses"
 
     def removes(self, board: Board, scope: Scope) -> tuple[Candidate, ...] | None:

@@ -312,3 +312,14 @@ def test_links_and_classic_lines_in_one_batch(tmp_path: Path, run: Run) -> None:
     assert [r["line"] for r in records] == list(range(1, len(links) + 3))
     assert [r["status"] for r in records] == ["unique", "unique", "error", *["unique"] * 3]
     assert code == 2
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_the_published_style_set_is_unique(solver: str, run: Run) -> None:
+    """scripts/published_style.py's puzzles (issue 59's published-style set): every
+    one read and unique, by two solvers."""
+    path = PUZZLES / "published-style.links"
+    code, out, _ = run("solve", "--format", "jsonl", "-q", "--solver", solver, str(path))
+    records = jsonl(out)
+    assert code == 0 and len(records) == 12
+    assert {r["status"] for r in records} == {"unique"}
