@@ -189,9 +189,11 @@ def test_two_rules_on_the_same_cells_say_more_than_each() -> None:
             board.apply(found)
         assert board.masks[0] == 0b111111  # each rule alone: 1-6
     found = logical_path(puzzle)
-    pairs = [s for s in found.steps if s.name == "rules together"]
+    pairs = [s for s in found.steps if s.name == "killer cage and renban line together"]
     assert pairs and {(0, 1), (0, 5), (0, 6)} <= set(pairs[0].eliminations)
     assert pairs[0].houses == ("cage r1c1-r1c3 sum 9", "renban r1c1 to r1c3")
+    assert technique_of(pairs[0]).family == "rules together"
+    assert len(pairs[0].chains) == len(pairs[0].eliminations)  # each removal's chain
 
 
 def test_a_cage_s_digits_leave_its_units_as_a_naked_pair() -> None:
