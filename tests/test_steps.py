@@ -560,3 +560,45 @@ def test_the_path_of_a_puzzle_with_no_solution_never_ends_solved() -> None:
     path = logical_path(puzzle)
     assert path.end == "contradiction"
     assert "difference 2 r1c1-r1c2" in path.reason
+
+
+class TimeUpAfter(Pathfinder):
+    """A path whose time is up once its searches have asked ``asks`` times: what a
+    deadline passing inside a step does, without a clock deciding it."""
+
+    asks = 0
+
+    def past(self) -> bool:
+        self.asked = getattr(self, "asked", 0) + 1
+        return self.asked > self.asks
+
+
+def test_the_time_limit_stops_a_search_inside_its_step() -> None:
+    """AI Escargot's path needs nested chains at step k. The path asks whether its
+    time is up once before each step (k + 1 times up to step k), and the nested
+    search once before each candidate it tries: with the time up at the search's
+    second candidate, the path ends `timeout` with its first k steps, not `stuck`
+    and not a step later."""
+    puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
+    truth = truth_of(puzzle)
+    with Pathfinder(puzzle) as whole:
+        full = whole.path(truth)
+    k = next(i for i, s in enumerate(full.steps) if technique_of(s).weight >= 10.0)
+    with TimeUpAfter(puzzle) as finder:
+        finder.asks = k + 2
+        cut = finder.path(truth, deadline=0.0)
+    assert full.end == "solved" and cut.end == "timeout"
+    assert cut.reason == f"{k} steps made in the time given"
+    assert cut.steps == full.steps[:k]
+
+
+def test_a_variant_s_rule_questions_stop_when_the_time_is_up() -> None:
+    puzzle = parse("cage 9: r1c1 r1c2 r1c3\nrenban: r1c1 r1c2 r1c3\n" + "." * 81)
+    with Pathfinder(puzzle) as finder:
+        steps = finder.rule_steps
+        assert steps is not None
+        board = finder.board()
+        tier = next(t for t, _ in finder.order if t.name == "rule")
+        assert steps.step(board, tier) is not None
+        steps.past = lambda: True
+        assert steps.step(board, tier) is None

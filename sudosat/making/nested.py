@@ -86,10 +86,18 @@ def classic_solver(board: Board) -> Minicard:
 class Branches:
     """The branches of one board, followed by one solver of its candidates."""
 
-    def __init__(self, board: Board, solver: Minicard, budget: int = DEEP_BUDGET) -> None:
+    def __init__(
+        self,
+        board: Board,
+        solver: Minicard,
+        budget: int = DEEP_BUDGET,
+        past: Callable[[], bool] = lambda: False,
+    ) -> None:
         self.board, self.solver, self.n = board, solver, board.size
         self.budget = budget
         """The branches a depth-three search may follow (see :data:`DEEP_BUDGET`)."""
+        self.past = past
+        """Whether the path's time is up: the search then stops, as past its budget."""
         masks = board.masks
         self.order = sorted(
             (c for c in range(self.n**2) if masks[c] & (masks[c] - 1)),
@@ -183,7 +191,7 @@ class Branches:
         return () if broke else None
 
     def _refuted(self, assumed: list[int], y: int) -> list[int] | None:
-        if self.calls > self.budget:
+        if self.calls > self.budget or self.past():
             raise OverBudget
         return self.refute(y, assumed)
 
@@ -249,18 +257,20 @@ def nested(
     words: str = "singles",
     depth: int = 2,
     budget: int = DEEP_BUDGET,
+    past: Callable[[], bool] = lambda: False,
 ) -> Callable[[Board], Step | None]:
     """The finder of nested contradiction chains over ``solver_of``'s singles: of the
     first candidates whose branch breaks, the one that needs the fewest chains
     inside; at ``depth`` 3, the first candidate whose branch breaks once nested
     chains run inside it, taken apart to the fewest chains, given up past
-    ``budget`` branches."""
+    ``budget`` branches; either stops, finding nothing, once ``past()`` (the path's
+    time is up)."""
     step_of = _deep_step if depth == 3 else _fewest_step
 
     def find(board: Board) -> Step | None:
         solver = solver_of(board)
         try:
-            return step_of(board, Branches(board, solver, budget), words, truth())
+            return step_of(board, Branches(board, solver, budget, past), words, truth())
         finally:
             solver.delete()
 
@@ -326,6 +336,8 @@ def _fewest_step(
         cell, value = cell_value(n, x)
         if truth is not None and truth[cell] & bit(value):
             continue
+        if branches.past():
+            return None
         removed = branches.refute(x)
         if removed is not None:
             broken.append((x, removed))

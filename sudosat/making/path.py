@@ -60,11 +60,12 @@ def nested_technique(
     words: str = "singles",
     depth: int = 2,
     budget: int = DEEP_BUDGET,
+    past: Callable[[], bool] = lambda: False,
 ) -> tuple[Technique, Finder]:
     """Nested forcing chains over ``solver``'s singles; at ``depth`` 3 the last
-    technique, given up past ``budget`` branches."""
+    technique, given up past ``budget`` branches; either given up once ``past()``."""
     name, weight, *_ = SCALES[depth]
-    found = nested(solver, truth, words, depth, budget)
+    found = nested(solver, truth, words, depth, budget, past)
     return Technique(name, "forcing", weight, "expert"), found
 
 
@@ -237,7 +238,8 @@ def logical_path(
     (the status, and what every step is checked against), then its path, or its
     first step (``hint``) from the givens or from pencil ``marks`` (a mask per
     cell), ``without`` the techniques named; ``on_step`` is told of each step as
-    it is made. Past ``timeout`` the path ends ``timeout`` with the steps made.
+    it is made. Past ``timeout`` the path ends ``timeout`` with the steps made (the
+    nested search and a variant's rule questions stop inside their step).
     MarksError when the marks rule out a true candidate."""
     check_size(puzzle)
     deadline = deadline_after(timeout)
@@ -277,6 +279,9 @@ class Pathfinder:
         techniques left out (see :data:`techniques.FAMILIES`)."""
         self.puzzle = puzzle
         self.bifurcation = bifurcation
+        self.deadline: float | None = None
+        """When the path being made must end (a ``time.monotonic()``; None: never):
+        the longest searches stop inside a step once it passes (:meth:`past`)."""
         self.rule_steps = None
         self.truth: Sequence[int] | None = None
         constraints = puzzle.rules.constraints if puzzle.rules else ()
@@ -291,6 +296,7 @@ class Pathfinder:
             from sudosat.making.ruleweights import TIERS  # (the same)
 
             steps = self.rule_steps = RuleSteps(puzzle)
+            steps.past = self.past
             tiers = [(t, partial(steps.step, tier=t)) for t in TIERS]
             for technique, find in CLASSIC:
                 while tiers and tiers[0][0].weight < technique.weight:
@@ -298,16 +304,21 @@ class Pathfinder:
                 if technique in FORCING_KINDS:  # they follow the rules too
                     find = forcing(FORCING_KINDS[technique], steps.propagate, "the rules")
                 order.append((technique, find))
-            words = "singles and the rules"
-            order.append(nested_technique(steps.fresh, self.true, words))
-            order.append(nested_technique(steps.fresh, self.true, words, 3, VARIANT_DEEP_BUDGET))
+            words, past = "singles and the rules", self.past
+            order.append(nested_technique(steps.fresh, self.true, words, past=past))
+            deep = nested_technique(steps.fresh, self.true, words, 3, VARIANT_DEEP_BUDGET, past)
+            order.append(deep)
         else:
-            order = [*CLASSIC, nested_technique(classic_solver, self.true)]
-            order.append(nested_technique(classic_solver, self.true, depth=3))
+            order = [*CLASSIC, nested_technique(classic_solver, self.true, past=self.past)]
+            order.append(nested_technique(classic_solver, self.true, depth=3, past=self.past))
         if levels is not None:
             order = [(t, find) for t, find in order if t.level in levels]
         left = frozenset(without)
         self.order = [(t, find) for t, find in order if t.family not in left]
+
+    def past(self) -> bool:
+        """Whether the path's deadline has passed."""
+        return self.deadline is not None and time.monotonic() > self.deadline
 
     def true(self) -> Sequence[int] | None:
         """The true candidates of the path being made (None: not known)."""
@@ -392,7 +403,7 @@ class Pathfinder:
         (the true candidates; None: there is no solution). ``place_lone``: see
         :meth:`board`."""
         start = time.perf_counter()
-        self.truth = truth
+        self.truth, self.deadline = truth, deadline
         board = self.board(marks, puzzle, place_lone)
         first, opening = tuple(board.masks), board.copy()
         steps: list[Step] = []
@@ -406,10 +417,13 @@ class Pathfinder:
                 broken = verify(board.puzzle, board.placed)
                 end, reason = ("contradiction", broken[0]) if broken else ("solved", "")
                 break
-            if deadline is not None and time.monotonic() > deadline:
+            if self.past():
                 end, reason = "timeout", f"{len(steps)} steps made in the time given"
                 break
             step = self.next_step(board)
+            if step is None and self.past():  # (a search given up inside the step)
+                end, reason = "timeout", f"{len(steps)} steps made in the time given"
+                break
             if step is None:
                 reason = "no technique of the path applies"
                 break

@@ -27,7 +27,7 @@ unit (:meth:`RuleSteps.propagate`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import combinations
@@ -108,6 +108,8 @@ class RuleSteps:
         self._holding: list[Holding] | None = None
         self._unsaid: dict[Step, tuple[Scope, str]] = {}
         """The rule steps found on the board now that :meth:`said` may say better."""
+        self.past: Callable[[], bool] = lambda: False
+        """Whether the path's time is up: the questions then stop, finding nothing."""
         self._scopes: dict[str, list[tuple[Scope, str]]] = {}
         self._small: list[tuple[Scope, str]] | None = None
 
@@ -266,6 +268,8 @@ class RuleSteps:
         the work (see :meth:`smallest`), named by it, with the removals it alone
         implies."""
         for scope, name in self.scopes(tier.name):
+            if self.past():
+                return None
             removed = self.removes(board, scope)
             if removed is None:
                 return Step(
@@ -548,6 +552,8 @@ class RuleSteps:
                 for v in bits(m)
             ]
             for i, c in enumerate(cells):
+                if self.past():
+                    return ()  # (not kept: the question was not answered)
                 if c not in asked:
                     continue
                 for v in bits(masks[i] & ~shown[i]):
