@@ -81,7 +81,8 @@ def by_part(
     n = board.size
     assumed = [-literal(n, c, v) for c, m in enumerate(masks) for v in bits(board.full & ~m)]
     assumed += [literal(n, c, v) for c, v, holds in known if holds]
-    ok, implied = parts.propagate_in(scope, assumed)
+    known = parts.variables(scope)
+    ok, implied = parts.propagate_in(scope, [x for x in assumed if abs(x) in known])
     return set(implied) if ok else None
 
 

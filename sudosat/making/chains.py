@@ -159,8 +159,8 @@ class Trace:
                 self._by_rules(placements)
             if len(self.why) == known and self.deduce is not None and self.broken is None:
                 self._pairs(placements)
-            if len(self.why) == known and self.deduce is not None and self.broken is None:
-                self._by_holding(placements)
+                if len(self.why) == known and self.broken is None:
+                    self._by_holding(placements)
             if len(self.why) == known:
                 return
 

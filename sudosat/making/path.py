@@ -417,11 +417,8 @@ class Pathfinder:
                 broken = verify(board.puzzle, board.placed)
                 end, reason = ("contradiction", broken[0]) if broken else ("solved", "")
                 break
-            if self.past():
-                end, reason = "timeout", f"{len(steps)} steps made in the time given"
-                break
-            step = self.next_step(board)
-            if step is None and self.past():  # (a search given up inside the step)
+            step = None if self.past() else self.next_step(board)
+            if step is None and self.past():  # (before the step, or given up inside it)
                 end, reason = "timeout", f"{len(steps)} steps made in the time given"
                 break
             if step is None:

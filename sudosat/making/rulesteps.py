@@ -27,7 +27,7 @@ unit (:meth:`RuleSteps.propagate`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import combinations
@@ -128,16 +128,21 @@ class RuleSteps:
         are found in microseconds, where one over the whole puzzle takes a millisecond."""
         found = self.solvers.get(scope)
         if found is None:
-            cells = self.assumed(scope)
-            groups = [self.cell_groups[c] for c in cells]
+            groups = [self.cell_groups[c] for c in self.assumed(scope)]
             groups += [g for u in scope.units for g in self.unit_groups[u]]
-            found = self.solvers[scope] = exactly_one(groups)
-            for clause in self.always:
-                found.add_clause(clause)
-            for index in scope.rules:
-                for clause in self.rule_clauses[index]:
-                    found.add_clause(clause)
+            found = self.solvers[scope] = self._solver(groups, scope.rules)
         return found
+
+    def _solver(self, groups: list[list[int]], rules: Iterable[int]) -> Minicard:
+        """A new solver of "exactly one" of each group and the clauses of ``rules``
+        (with the helper literals' definitions every solver has)."""
+        solver = exactly_one(groups)
+        for clause in self.always:
+            solver.add_clause(clause)
+        for index in rules:
+            for clause in self.rule_clauses[index]:
+                solver.add_clause(clause)
+        return solver
 
     def everything(self) -> Minicard:
         """A solver of every rule and unit: what forcing chains follow."""
@@ -148,12 +153,8 @@ class RuleSteps:
     def fresh(self, board: Board | None = None) -> Minicard:
         """A new solver of every rule and unit (the caller deletes it), with the
         candidates ``board`` has ruled out as unit clauses."""
-        solver = exactly_one(self.cell_groups + [g for unit in self.unit_groups for g in unit])
-        for clause in self.always:
-            solver.add_clause(clause)
-        for rule in self.rule_clauses:
-            for clause in rule:
-                solver.add_clause(clause)
+        groups = self.cell_groups + [g for unit in self.unit_groups for g in unit]
+        solver = self._solver(groups, range(len(self.rule_clauses)))
         if board is not None:
             for lit in ruled_out(board.size, board.masks):
                 solver.add_clause([lit])
@@ -255,11 +256,10 @@ class RuleSteps:
         return found
 
     def propagate_in(self, scope: Scope, assumptions: list[int]) -> tuple[bool, list[int]]:
-        """Unit propagation of ``assumptions`` (those on the scope's cells) over the
-        scope's rules and units, each of its cells one value."""
-        allowed = self.variables(scope)
-        mine = [x for x in assumptions if abs(x) in allowed]
-        ok, implied = self.solver_for(scope).propagate(assumptions=mine)
+        """Unit propagation of ``assumptions`` (literals of the scope's own candidates,
+        :meth:`variables`: the caller keeps to them) over the scope's rules and units,
+        each of its cells one value."""
+        ok, implied = self.solver_for(scope).propagate(assumptions=assumptions)
         return bool(ok), list(implied or ())
 
     def step(self, board: Board, tier: Technique) -> Step | None:
@@ -490,12 +490,9 @@ class RuleSteps:
 
     def _alone(self, index: int, needs: Sequence[Need]) -> Minicard:
         """A fresh solver of rule ``index`` alone, with an "at least one" of each need."""
-        n = self.n
-        solver = exactly_one([self.cell_groups[c] for c in self.rule_cells[index]])
-        for clause in [*self.always, *self.rule_clauses[index]]:
-            solver.add_clause(clause)
+        solver = self._solver([self.cell_groups[c] for c in self.rule_cells[index]], (index,))
         for need in needs:
-            solver.add_clause([literal(n, c, need.digit) for c in need.cells])
+            solver.add_clause([literal(self.n, c, need.digit) for c in need.cells])
         return solver
 
     def _titled(self, part: Scope) -> bool:
