@@ -152,3 +152,98 @@ def test_each_rule_step_is_implied_by_its_part_and_by_nothing_less(n: int, seeds
         finally:
             steps.close()
     assert checked >= 10
+
+
+def fillings(
+    puzzle: Puzzle, masks: list[int], rng: random.Random | None = None, most: int = 10**6
+) -> list[tuple[int, ...]]:
+    """The solution grids of a puzzle of pair rules (anti-king, anti-knight,
+    nonconsecutive) that fit the candidates ``masks``, by backtracking, each
+    value checked against the units and what the placed cells rule out
+    (:meth:`Rule.sees`): in random order, up to ``most``."""
+    layout, n = puzzle.layout, puzzle.size
+    rules = puzzle.rules.constraints if puzzle.rules else ()
+    grid = [0] * (n * n)
+    found: list[tuple[int, ...]] = []
+
+    def fill(cell: int) -> None:
+        if cell == n * n:
+            found.append(tuple(grid))
+            return
+        seen = {grid[c] for u in layout.units if cell in u for c in u}
+        order = list(bits(masks[cell]))
+        if rng is not None:
+            rng.shuffle(order)
+        for value in order:
+            if value in seen:
+                continue
+            ruled = {x for r in rules for x in r.sees(layout, cell, value)}
+            if any(grid[c] == v for c, v in ruled):
+                continue
+            grid[cell] = value
+            fill(cell + 1)
+            grid[cell] = 0
+            if len(found) >= most:
+                return
+
+    fill(0)
+    return found
+
+
+@pytest.mark.parametrize("flag", ["anti-knight", "anti-king", "nonconsecutive"])
+def test_a_whole_grid_rule_is_asked_band_by_band_and_every_removal_holds(flag: str) -> None:
+    """A whole-grid rule is asked with one band or stack at a time, over the cells it
+    ties to them (not the whole grid: that is the whole puzzle, a search); each
+    removal is still true of the whole puzzle: no solution grid of the rule that
+    fits the candidates puts the value there (every such grid of a 6x6 found)."""
+    n = 6
+    puzzle = parse(f"size {n}\n{flag}\n" + ("." * n + "\n") * n)
+    assert puzzle.rules is not None
+    removals = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        (grid,) = fillings(puzzle, [(1 << n) - 1] * (n * n), rng, most=1)
+        board = Pathfinder(puzzle).board()
+        for cell in range(n * n):
+            board.masks[cell] &= bit(grid[cell]) | sum(
+                bit(v) for v in range(1, n + 1) if rng.random() < 0.5
+            )
+        board.changed()
+        fits = fillings(puzzle, board.masks)
+        assert not puzzle.rules.violations(grid) and grid in fits
+        steps = RuleSteps(puzzle)
+        try:
+            scopes = steps.scopes("rule and units")
+            assert len(scopes) == n // 2 + n // 3  # the bands of rows, the stacks of columns
+            for scope, name in scopes:
+                assert " in rows " in name or " in columns " in name
+                assert len(steps.assumed(scope)) < n * n or flag == "anti-knight"
+                for cell, value in steps.removes(board, scope) or ():
+                    assert all(g[cell] != value for g in fits), (seed, name, cell, value)
+                    removals += 1
+        finally:
+            steps.close()
+    assert removals >= 10
+
+
+def test_a_whole_grid_rule_s_band_question_keeps_near_the_band() -> None:
+    """On a 9x9, nonconsecutive asked in rows 1-3 assumes rows 1-4 (the cells it ties
+    to the band), anti-knight rows 1-5; a clue outside the grid (a skyscraper) is
+    asked over the column it faces and the units its cells lie in."""
+    puzzle = parse("anti-knight\nnonconsecutive\nskyscraper 3: r0c2\n" + ("." * 9 + "\n") * 9)
+    steps = RuleSteps(puzzle)
+    try:
+        names = [steps.rules[i].describe(9) for i in range(len(steps.rules))]
+        band = {
+            names[scope.rules[0]]: steps.assumed(scope)
+            for scope, name in steps.scopes("rule and units")
+            if name.endswith(" in rows 1-3")
+        }
+        assert band["nonconsecutive"] == tuple(range(36))
+        assert band["anti-knight"] == tuple(range(45))
+        sky = names.index("skyscraper 3 on column 2 from the top")
+        assert steps.rule_cells[sky] == tuple(r * 9 + 1 for r in range(9))
+        (scope,) = [s for s, _ in steps.scopes("rule and units") if s.rules == (sky,)]
+        assert len(scope.units) == 9 + 1 + 3  # its column, the nine rows, three boxes
+    finally:
+        steps.close()

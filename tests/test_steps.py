@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from sudosat import parse, solve
+from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board
 from sudosat.making.forcing import propagate
@@ -243,30 +244,46 @@ def test_the_miracle_sudoku_is_solved_by_logic_its_break_in_chains_through_its_r
 
 
 CAUSE = re.compile(r"(r\d+c\d+)=(\d) rules out")
+EITHER_WAY = re.compile(r"(r\d+c\d+) \{(\d+)\} rules out")
 
 
-@pytest.mark.parametrize("text", ["miracle.txt", None])
+@pytest.mark.parametrize(
+    "text", ["miracle.txt", None, pytest.param("published", marks=pytest.mark.slow)]
+)
 def test_a_pair_rule_step_names_the_placed_digits_that_cause_it(text: str | None) -> None:
     """Anti-king, anti-knight and nonconsecutive steps name each placed digit that
-    causes them, and those digits account for every removal by the rule alone."""
+    causes them, and the cells whose every candidate does, and those account
+    for every removal by the rule alone."""
     rules = "anti-knight, nonconsecutive\n"
-    source = (PUZZLES / text).read_text() if text else rules + "..1......" + "." * 72
-    puzzle = parse(source)
+    if text == "published":  # anti-knight, nonconsecutive, palindromes and kropki dots
+        lines = (PUZZLES / "published-style.links").read_text().splitlines()
+        puzzle = parse([line for line in lines if not line.startswith("#")][8])
+    else:
+        puzzle = parse((PUZZLES / text).read_text() if text else rules + "..1" + "." * 78)
     assert puzzle.rules is not None
     by_name = {rule.describe(9): rule for rule in puzzle.rules.constraints}
     found = logical_path(puzzle)
-    caused = 0
+    caused = either = 0
     for step, board in found.boards():
         causes = [(cell_index(name), int(value)) for name, value in CAUSE.findall(step.reason)]
-        if not causes:
+        pencilled = [(cell_index(name), held) for name, held in EITHER_WAY.findall(step.reason)]
+        if not causes and not pencilled:
             continue
         caused += 1
+        either += bool(pencilled)
         rule = by_name[step.houses[0]]
         assert all(board.placed[cell] == value for cell, value in causes)
         seen = {x for cell, value in causes for x in rule.sees(puzzle.layout, cell, value)}
+        for cell, held in pencilled:  # whichever the cell holds, it rules them out
+            assert not board.placed[cell] and board.masks[cell] == from_values(map(int, held))
+            sets = [set(rule.sees(puzzle.layout, cell, int(v))) for v in held]
+            seen |= set.intersection(*sets)
         assert step.eliminations and set(step.eliminations) <= seen
+        assert len(step.eliminations) <= MOST_REMOVALS
         assert step.tells_what_is_left  # the causes list the removals
-    assert caused >= (10 if text else 1)
+    assert caused >= (1 if text is None else 10)
+    if text == "published":
+        assert either  # (this path has a cell whose candidates cause a step)
 
 
 def test_an_easy_killer_needs_singles_and_cage_combinations_alone() -> None:

@@ -26,6 +26,7 @@ from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.making.board import Board, Candidate, Chain, Fact, Step
+from sudosat.making.spare import without_spare
 from sudosat.sat.cnf import cell_value, is_candidate, literal
 
 
@@ -394,13 +395,12 @@ class Trace:
         ``lit`` (None: to a conflict), none of them spare; the first are the first
         tried without (see :meth:`_spare_first`). Over every rule, or over one small
         ``scope`` of them (:attr:`parts`)."""
-        kept = list(facts)
-        for x in list(facts):
-            trial = [y for y in kept if y != x]
+
+        def holds(trial: list[int]) -> bool:
             ok, implied = self._propagate(scope, board, trial)
-            if (not ok) if lit is None else (ok and lit in implied):
-                kept = trial
-        return kept
+            return (not ok) if lit is None else (ok and lit in implied)
+
+        return without_spare(facts, holds)  # (propagation is monotone)
 
     def _locked_candidates(self, placements: deque[Fact]) -> None:
         board, masks = self.board, self.masks

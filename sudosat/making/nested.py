@@ -198,12 +198,15 @@ class Branches:
     def fewest(self, x: int, removed: list[int], base: Sequence[int] = ()) -> list[int]:
         """The inner chains left once each that is not needed is dropped: what is
         kept still breaks the branch, each chain checked in order."""
-        return _needed(removed, lambda trial: self.holds(x, trial, base))
+        return _needed(removed, lambda trial, start: self.holds(x, trial, base, start))
 
-    def holds(self, x: int, removed: list[int], base: Sequence[int] = ()) -> bool:
-        """Whether each of ``removed`` follows by a chain inside x's branch given the
-        ones before it, and the branch then breaks."""
-        return self._holds([*base, x], removed, lambda assumed, lit: self.breaks([*assumed, -lit]))
+    def holds(self, x: int, removed: list[int], base: Sequence[int] = (), start: int = 0) -> bool:
+        """Whether each of ``removed`` (past the first ``start``, known to) follows by
+        a chain inside x's branch given the ones before it, and the branch then
+        breaks."""
+        return self._holds(
+            [*base, x], removed, lambda assumed, lit: self.breaks([*assumed, -lit]), start
+        )
 
     def fewest_deep(
         self, x: int, removed: list[tuple[int, list[int]]]
@@ -211,9 +214,9 @@ class Branches:
         """Depth three's :meth:`fewest`: the nested chains inside x's branch that are
         needed, each with the fewest chains inside it."""
 
-        def nested_holds(trial: list[int]) -> bool:
+        def nested_holds(trial: list[int], start: int) -> bool:
             return self._holds(
-                [x], trial, lambda assumed, lit: self.refute(-lit, assumed) is not None
+                [x], trial, lambda assumed, lit: self.refute(-lit, assumed) is not None, start
             )
 
         kept = _needed([lit for lit, _ in removed], nested_holds)
@@ -226,12 +229,16 @@ class Branches:
         return found
 
     def _holds(
-        self, assumed: list[int], removed: list[int], follows: Callable[[list[int], int], bool]
+        self,
+        assumed: list[int],
+        removed: list[int],
+        follows: Callable[[list[int], int], bool],
+        start: int = 0,
     ) -> bool:
-        """Whether each of ``removed`` ``follows`` in the branch of ``assumed`` given
-        the ones before it, and the branch then breaks."""
-        for i, lit in enumerate(removed):
-            if not follows([*assumed, *removed[:i]], lit):
+        """Whether each of ``removed`` past the first ``start`` ``follows`` in the
+        branch of ``assumed`` given the ones before it, and the branch then breaks."""
+        for i in range(start, len(removed)):
+            if not follows([*assumed, *removed[:i]], removed[i]):
                 return False
         return self.breaks([*assumed, *removed])
 
@@ -240,13 +247,16 @@ class OverBudget(Exception):
     """A depth-three search ran past its branches (see :data:`DEEP_BUDGET`)."""
 
 
-def _needed(removed: list[int], holds: Callable[[list[int]], bool]) -> list[int]:
+def _needed(removed: list[int], holds: Callable[[list[int], int], bool]) -> list[int]:
     """``removed`` less each that is not needed: what is kept still ``holds``, the
-    last found dropped first."""
+    last found dropped first. What is kept holds all along, so a trial without one
+    asks only about those after it (``holds``' second argument: how many before
+    them are known to)."""
     kept = list(removed)
     for lit in reversed(removed):
-        trial = [k for k in kept if k != lit]
-        if holds(trial):
+        at = kept.index(lit)
+        trial = kept[:at] + kept[at + 1 :]
+        if holds(trial, at):
             kept = trial
     return kept
 

@@ -34,6 +34,7 @@ from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout
 from sudosat.making.board import Board, Candidate
+from sudosat.making.spare import without_spare
 from sudosat.sat.cnf import literal, ruled_out
 
 ROUNDS = 4
@@ -129,12 +130,11 @@ def _fewest(
     wanted: set[Candidate],
 ) -> list[Need]:
     """``needs`` with each dropped that ``wanted`` still follows without."""
-    kept = list(needs)
-    for need in needs:
-        trial = [n for n in kept if n != need]
-        if len(_ruled_out(board, layout, rule, trial, units, masks, wanted)) == len(wanted):
-            kept = trial
-    return kept
+
+    def holds(trial: list[Need]) -> bool:  # (more needs rule out more: monotone)
+        return len(_ruled_out(board, layout, rule, trial, units, masks, wanted)) == len(wanted)
+
+    return without_spare(needs, holds)
 
 
 def _ruled_out(

@@ -9,7 +9,10 @@ The same question is asked, in order, of:
 * ``rule``: each rule alone (a cage's combinations, a thermometer's order);
 * ``rule pair``: two rules that share a cell, together;
 * ``rule and units``: a rule with the rows, columns and regions its cells lie in
-  (a cage inside a box; a whole-grid rule with every unit);
+  (a cage inside a box); a whole-grid rule (anti-knight, nonconsecutive) with
+  each band of rows or stack of columns a box high or wide, near it (the cells
+  the rule ties to it; the grid past them left free): with every unit at once
+  it would be the whole puzzle, a search and not a step;
 * ``house and rules``: a row, column or region, or a band or stack a box high
   or wide, with every rule that has a cell in it (innies and outies).
 
@@ -49,7 +52,7 @@ from sudosat.making.ruleweights import (
     cages_name,
     scope_technique,
 )
-from sudosat.sat.cnf import cell_value, is_candidate, literal, model_value, ruled_out
+from sudosat.sat.cnf import cell_value, is_candidate, literal, ruled_out
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one
 
@@ -92,8 +95,15 @@ class RuleSteps:
         self.solvers: dict[Scope, Minicard] = {}
         self._everything: Minicard | None = None
         everywhere = tuple(range(n * n))
-        self.rule_cells = [tuple(rule.cells()) or everywhere for rule in self.rules]
+        spoken = _spoken(n, self.rule_clauses, self.always)
+        self.rule_cells = [  # (a clue outside the grid names no cell: its clauses do)
+            everywhere if rule.flag else tuple(rule.cells()) or cells or everywhere
+            for rule, cells in zip(self.rules, spoken, strict=True)
+        ]
         self.asked = [not rule.houses(layout) for rule in self.rules]
+        self.whole = [rule.flag for rule in self.rules]
+        """The rules of the whole grid (anti-knight, nonconsecutive)."""
+        self._near: dict[int, list[set[int]]] = {}
         """Houses-only rules (a jigsaw's regions, diagonals) speak through singles."""
         self.units_of = [
             tuple(sorted({u for c in cells for u in _units_of(layout, c)}))
@@ -102,6 +112,7 @@ class RuleSteps:
         self.cache: dict[tuple[Scope, tuple[int, ...]], tuple[Candidate, ...] | None] = {}
         self._shrinkers: dict[Scope, _Shrinker] = {}
         self.witnesses: dict[Scope, list[tuple[int, ...]]] = {}
+        """Each question's solutions found, as the mask of each assumed cell's value."""
         self._assumed: dict[Scope, tuple[int, ...]] = {}
         self._variables: dict[Scope, frozenset[int]] = {}
         """Each scope's candidates' variables (what :meth:`propagate_in` passes on)."""
@@ -168,7 +179,7 @@ class RuleSteps:
         return found
 
     def _scopes_of(self, tier: str) -> list[tuple[Scope, str]]:
-        n, found = self.n, []
+        found: list[tuple[Scope, str]] = []
         indices = [i for i, asked in enumerate(self.asked) if asked]
         if tier == "rule":
             for i in indices:
@@ -177,18 +188,23 @@ class RuleSteps:
             for i, j in combinations(indices, 2):
                 if set(self.rule_cells[i]) & set(self.rule_cells[j]):
                     cells = tuple(sorted(set(self.rule_cells[i]) | set(self.rule_cells[j])))
+                    if self.whole[i] != self.whole[j]:  # a whole-grid rule near the other
+                        whole, other = (i, j) if self.whole[i] else (j, i)
+                        cells = self.near(whole, set(self.rule_cells[other]))
                     named = f"{self._name(i)} with {self._name(j)}"
                     found.append((Scope((i, j), (), cells), named))
         elif tier == "house and rules":
             found = self._houses_and_rules(indices)
         else:
-            layout = self.puzzle.layout
-            units = layout.units
-            every_unit = tuple(range(len(units)))
+            units = self.puzzle.layout.units
             for i in indices:
-                if len(self.rule_cells[i]) == n * n:  # a whole-grid rule: with every unit
-                    named = f"{self._name(i)} with every row, column and region"
-                    found.append((Scope((i,), every_unit, self.rule_cells[i]), named))
+                if self.whole[i]:  # a whole-grid rule: band by band, near it
+                    houses = self._houses()
+                    bands = [h for h in houses if len(h[0]) > 1] or houses
+                    for chosen, house in bands:
+                        inside = {c for u in chosen for c in units[u]}
+                        named = f"{self._name(i)} in {house}"
+                        found.append((Scope((i,), chosen, self.near(i, inside)), named))
                     continue
                 cells = tuple(sorted({c for u in self.units_of[i] for c in units[u]}))
                 named = f"{self._name(i)} in its units"
@@ -199,6 +215,23 @@ class RuleSteps:
         """Each unit, and each band of rows and stack of columns a box high or wide
         (with the boxes in it), with every rule that has a cell in it (whole-grid
         rules left out): the innies and outies of the cages a house holds."""
+        n, units = self.n, self.puzzle.layout.units
+        found = []
+        for chosen, named in self._houses():
+            cells = {c for u in chosen for c in units[u]}
+            rules = tuple(
+                i
+                for i in indices
+                if len(self.rule_cells[i]) < n * n and cells & set(self.rule_cells[i])
+            )
+            if not rules:
+                continue
+            found.append((Scope(rules, chosen, tuple(sorted(cells))), f"{named} with its rules"))
+        return found
+
+    def _houses(self) -> list[tuple[tuple[int, ...], str]]:
+        """Each unit, then each band of rows and stack of columns a box high or wide
+        with the boxes in it: the houses a question is asked in, with their names."""
         layout = self.puzzle.layout
         n, units = self.n, layout.units
         groups: list[tuple[tuple[int, ...], str]] = [
@@ -215,18 +248,22 @@ class RuleSteps:
                     inside = {u for u in inside if set(units[u]) <= cells}
                     named = f"{kind} {start + 1}-{start + size}"
                     groups.append((tuple(sorted(set(lines) | inside)), named))
-        found = []
-        for chosen, named in groups:
-            cells = {c for u in chosen for c in units[u]}
-            rules = tuple(
-                i
-                for i in indices
-                if len(self.rule_cells[i]) < n * n and cells & set(self.rule_cells[i])
-            )
-            if not rules:
-                continue
-            found.append((Scope(rules, chosen, tuple(sorted(cells))), f"{named} with its rules"))
-        return found
+        return groups
+
+    def near(self, index: int, cells: set[int]) -> tuple[int, ...]:
+        """``cells`` and the cells a clause of rule ``index`` ties to one of them: what
+        a question of a whole-grid rule in a house assumes. The cells past them are
+        left free (their "exactly one" is not asked), so it is the exact question
+        of a part of the grid, which holds wherever the whole does."""
+        ties = self._near.get(index)
+        if ties is None:
+            n = self.n
+            ties = self._near[index] = [set() for _ in range(n * n)]
+            for clause in self.rule_clauses[index]:
+                tied = {cell_value(n, lit)[0] for lit in clause if is_candidate(n, lit)}
+                for c in tied:
+                    ties[c] |= tied
+        return tuple(sorted(cells.union(*(ties[c] for c in cells))))
 
     def _name(self, index: int) -> str:
         return self.rules[index].describe(self.n)
@@ -518,13 +555,13 @@ class RuleSteps:
         Solutions of the scope found before (its witnesses) that still fit the
         candidates show their values possible at no cost; only the candidates
         none of them holds are asked about."""
-        key = (scope, tuple(board.masks[c] for c in self.assumed(scope)))
-        if key in self.cache:
-            return self.cache[key]
         n = self.n
         cells = self.assumed(scope)
         masks = [board.masks[c] for c in cells]
-        witnesses = [w for w in self.witnesses.get(scope, []) if all(map(_holds, masks, w))]
+        key = (scope, tuple(masks))
+        if key in self.cache:
+            return self.cache[key]
+        witnesses = [w for w in self.witnesses.get(scope, []) if _fits(masks, w)]
         solver = self.solver_for(scope)
         assumptions = ruled_out(n, masks, cells)
         found: tuple[Candidate, ...] | None = ()
@@ -539,15 +576,10 @@ class RuleSteps:
         if found is not None and witnesses:
             shown = [0] * len(cells)
             for w in witnesses:
-                shown = [s | bit(v) for s, v in zip(shown, w, strict=True)]
+                shown = [s | b for s, b in zip(shown, w, strict=True)]
             asked = set(scope.cells)
             removed = []
-            # MiniSat's phase saving overwrites polarities: point it again before each call
-            choices = [
-                (j, bit(v), literal(n, c, v))
-                for j, (c, m) in enumerate(zip(cells, masks, strict=True))
-                for v in bits(m)
-            ]
+            phases: _Phases | None = None
             for i, c in enumerate(cells):
                 if self.past():
                     return ()  # (not kept: the question was not answered)
@@ -556,12 +588,16 @@ class RuleSteps:
                 for v in bits(masks[i] & ~shown[i]):
                     if shown[i] & bit(v):
                         continue
-                    solver.set_phases([x if not shown[j] & b else -x for j, b, x in choices])
+                    if phases is None:
+                        phases = _Phases(n, cells, masks, shown)
+                    # MiniSat's phase saving overwrites polarities: point it again each call
+                    solver.set_phases(phases.literals)
                     answer = _ask(solver, [*assumptions, literal(n, c, v)])
                     if answer:
                         w = self._model(solver, cells)
                         witnesses.append(w)
-                        shown = [s | bit(x) for s, x in zip(shown, w, strict=True)]
+                        phases.shown(shown, w)
+                        shown = [s | b for s, b in zip(shown, w, strict=True)]
                     elif answer is not None:  # proved: not over the budget
                         removed.append((c, v))
             found = tuple(removed)
@@ -581,9 +617,7 @@ class RuleSteps:
         masks = run.masks
         masks[cell] = bit(value)
         while True:
-            assumptions = [
-                -literal(n, c, v) for c, m in enumerate(masks) for v in bits(board.full & ~m)
-            ]
+            assumptions = ruled_out(n, masks)
             ok, implied = solver.propagate(assumptions=assumptions)
             if not ok:
                 return None
@@ -606,16 +640,42 @@ class RuleSteps:
         if found is None:
             units = self.puzzle.layout.units
             cells = set(scope.cells)
-            cells.update(c for i in scope.rules for c in self.rule_cells[i])
+            for i in scope.rules:  # (a whole-grid rule's question: near its own cells)
+                if not (self.whole[i] and scope.cells):
+                    cells.update(self.rule_cells[i])
             cells.update(c for u in scope.units for c in units[u])
             found = self._assumed[scope] = tuple(sorted(cells))
         return found
 
     def _model(self, solver: Minicard, cells: Sequence[int]) -> tuple[int, ...]:
-        """The values the last model of ``solver`` puts in ``cells``."""
+        """The masks of the values the last model of ``solver`` puts in ``cells``."""
         n = self.n
         model = solver.get_model() or []
-        return tuple(model_value(n, model, c) for c in cells)
+        return tuple(1 << (max(model[c * n : c * n + n]) - c * n - 1) for c in cells)
+
+
+class _Phases:
+    """The polarities a question's solver is pointed with: each candidate a witness
+    has not shown yet true, the rest false, so that a model shows new values."""
+
+    def __init__(
+        self, n: int, cells: Sequence[int], masks: Sequence[int], shown: Sequence[int]
+    ) -> None:
+        self.masks = masks
+        self.literals: list[int] = []
+        self.start: list[int] = []
+        """Where each cell's literals begin in the list (its candidates in order)."""
+        for c, m, s in zip(cells, masks, shown, strict=True):
+            self.start.append(len(self.literals))
+            base = c * n
+            self.literals.extend(-(base + v) if s & bit(v) else base + v for v in bits(m))
+
+    def shown(self, shown: Sequence[int], witness: Sequence[int]) -> None:
+        """A new witness: the values it shows for the first time now false."""
+        for j, (s, w) in enumerate(zip(shown, witness, strict=True)):
+            if not s & w:  # (the witness's value is a candidate: below it, how many more)
+                k = self.start[j] + (self.masks[j] & (w - 1)).bit_count()
+                self.literals[k] = -abs(self.literals[k])
 
 
 @dataclass
@@ -663,10 +723,9 @@ class _Shrinker:
                     solver.add_clause([-guard, -a, -b])
         self.rule_of: dict[int, int] = {}
         self.cell_of: dict[int, int] = {}
-        everywhere = n * n
         for r in scope.rules:
             self.rule_of[r] = guard = self._new()
-            whole = len(steps.rule_cells[r]) == everywhere
+            whole = steps.whole[r]
             for clause in steps.rule_clauses[r]:
                 guards = [-guard]
                 if whole:
@@ -726,8 +785,9 @@ def _ask(solver: Minicard, assumptions: list[int]) -> bool | None:
     return answer
 
 
-def _holds(mask: int, value: int) -> bool:
-    return bool(mask & bit(value))
+def _fits(masks: Sequence[int], witness: Sequence[int]) -> bool:
+    """Whether each cell's mask holds the witness's value (its mask) there."""
+    return all(m & w for m, w in zip(masks, witness, strict=True))
 
 
 MOST_TRACED = 12
@@ -748,6 +808,31 @@ def _lost(removed: Sequence[Candidate], cell: int) -> int:
         if c == cell:
             mask |= bit(v)
     return mask
+
+
+def _spoken(
+    n: int, rule_clauses: list[list[list[int]]], always: list[list[int]]
+) -> list[tuple[int, ...]]:
+    """The cells each rule's clauses speak of: through their candidates' literals,
+    and through the helper literals (a cell's order literals) that ``always``
+    defines from a cell's candidates."""
+    helper: dict[int, set[int]] = {}
+    for clause in always:
+        cells = {cell_value(n, x)[0] for x in clause if is_candidate(n, x)}
+        for x in clause:
+            if not is_candidate(n, x):
+                helper.setdefault(abs(x), set()).update(cells)
+    found = []
+    for clauses in rule_clauses:
+        cells = set()
+        for clause in clauses:
+            for x in clause:
+                if is_candidate(n, x):
+                    cells.add(cell_value(n, x)[0])
+                else:
+                    cells.update(helper.get(abs(x), ()))
+        found.append(tuple(sorted(cells)))
+    return found
 
 
 def _units_of(layout: Layout, cell: int) -> tuple[int, ...]:
