@@ -52,7 +52,7 @@ from sudosat.making.ruleweights import (
     cages_name,
     scope_technique,
 )
-from sudosat.sat.cnf import cell_value, is_candidate, literal, ruled_out
+from sudosat.sat.cnf import cell_value, is_candidate, literal, lookup, ruled_out
 from sudosat.sat.encoding import explaining
 from sudosat.solving.fast import exactly_one
 
@@ -104,6 +104,9 @@ class RuleSteps:
         self.whole = [rule.flag for rule in self.rules]
         """The rules of the whole grid (anti-knight, nonconsecutive)."""
         self._near: dict[int, list[set[int]]] = {}
+        cells, values = lookup(n)
+        self.by_variable = (cells, [bit(v) if v else 0 for v in values])
+        """Each candidate's variable's cell and value's mask (read by table)."""
         """Houses-only rules (a jigsaw's regions, diagonals) speak through singles."""
         self.units_of = [
             tuple(sorted({u for c in cells for u in _units_of(layout, c)}))
@@ -504,7 +507,7 @@ class RuleSteps:
             self._holding = [
                 Holding(self._name(i), cells, self.solver_for(Scope((i,), (), cells)))
                 for i, cells in enumerate(self.rule_cells)
-                if self.asked[i] and self.rules[i].title and len(cells) < self.n * self.n
+                if self.asked[i] and self.rules[i].title and not self.whole[i]
             ]
         return self._holding
 
@@ -512,7 +515,7 @@ class RuleSteps:
         """The chain of needs and holds of each rule of ``part`` alone that rules out
         ``removed`` (:mod:`rulelocks`), if there is one (not for a rule of the whole
         grid: it holds every digit everywhere)."""
-        if any(len(self.rule_cells[i]) == self.n * self.n for i in part.rules):
+        if any(self.whole[i] for i in part.rules):
             return None
         alone = len(part.rules) == 1  # (then its name is said once, before the chain)
         views = [
@@ -611,7 +614,8 @@ class RuleSteps:
         """The candidates once ``cell`` holds ``value`` and unit propagation over every
         rule and unit (singles included) has run out, with ``locked`` candidates
         between rounds; None: a contradiction. What a variant's forcing chains follow."""
-        n = self.n
+        n, top = self.n, self.n**3
+        cell_of, value_of = self.by_variable
         solver = self.everything()
         run = Propagation(board)
         masks = run.masks
@@ -621,10 +625,12 @@ class RuleSteps:
             ok, implied = solver.propagate(assumptions=assumptions)
             if not ok:
                 return None
-            for lit in implied:
-                if is_candidate(n, lit):
-                    c, v = cell_value(n, lit)
-                    masks[c] &= bit(v) if lit > 0 else ~bit(v)
+            for lit in implied:  # (by table: the hot loop of a variant's forcing chains)
+                if lit > 0:
+                    if lit <= top:
+                        masks[cell_of[lit]] &= value_of[lit]
+                elif -lit <= top:
+                    masks[cell_of[-lit]] &= ~value_of[-lit]
             if not all(masks):
                 return None
             for c, m in enumerate(masks):
