@@ -243,6 +243,27 @@ def test_the_miracle_sudoku_is_solved_by_logic_its_break_in_chains_through_its_r
     assert hardest is not None and hardest.weight > 3.0
 
 
+def published_style(index: int) -> Puzzle:
+    """One puzzle of puzzles/published-style.links (by its place in the file)."""
+    lines = (PUZZLES / "published-style.links").read_text().splitlines()
+    return parse([line for line in lines if not line.startswith("#")][index])
+
+
+@pytest.mark.slow
+def test_a_question_of_many_parts_no_chain_says_gives_way_to_nested_chains() -> None:
+    """The published-style arrows and little killer puzzle: where a question of four
+    parts or more is all the rule questions find and no chain says it (it named
+    three rules and five houses), the nested chains through the rules, written
+    out link by link, take the step; every wide rule step left is said."""
+    found = logical_path(published_style(2))
+    assert found.end == "solved"
+    wide = [s for s in found.steps if technique_of(s).family == "rules together"]
+    wide = [s for s in wide if len(s.houses) >= WIDE]
+    assert wide and all(s.chains or " needs " in s.reason or " holds " in s.reason for s in wide)
+    assert all(not re.fullmatch(r"(\d )?rules? and \d+ units?", s.name) for s in wide)
+    assert any(technique_of(s).name.startswith("nested forcing chains") for s in found.steps)
+
+
 CAUSE = re.compile(r"(r\d+c\d+)=(\d) rules out")
 EITHER_WAY = re.compile(r"(r\d+c\d+) \{(\d+)\} rules out")
 
@@ -256,8 +277,7 @@ def test_a_pair_rule_step_names_the_placed_digits_that_cause_it(text: str | None
     for every removal by the rule alone."""
     rules = "anti-knight, nonconsecutive\n"
     if text == "published":  # anti-knight, nonconsecutive, palindromes and kropki dots
-        lines = (PUZZLES / "published-style.links").read_text().splitlines()
-        puzzle = parse([line for line in lines if not line.startswith("#")][8])
+        puzzle = published_style(8)
     else:
         puzzle = parse((PUZZLES / text).read_text() if text else rules + "..1" + "." * 78)
     assert puzzle.rules is not None

@@ -182,6 +182,22 @@ def easiest_single(board: Board) -> float:
     return best
 
 
+def _easiest(board: Board, order: Sequence[tuple[Technique, Finder]]) -> Step | None:
+    """The first step of the easiest technique of ``order`` (lightest first) that
+    finds one: a technique is asked while it weighs less than the best step yet
+    (a rule question's step may weigh more than its question)."""
+    best: Step | None = None
+    for technique, find in order:
+        if best is not None and technique.weight >= technique_of(best).weight:
+            break
+        step = find(board)
+        if step is None:
+            continue
+        if best is None or technique_of(step).weight < technique_of(best).weight:
+            best = step
+    return best
+
+
 def technique_of(step: Step) -> Technique:
     """What a step of a path is weighed as (the path sets it on every step it makes)."""
     assert step.technique is not None, step.name
@@ -363,19 +379,18 @@ class Pathfinder:
         settled = self._only_true_left(board)
         if settled:  # no sound step removes a candidate now: a lone one may still be placed
             order = [(t, find) for t, find in order if t is NAKED_SINGLE]
-        best: Step | None = None
-        for technique, find in order:
-            if best is not None and technique.weight >= technique_of(best).weight:
-                break
-            step = find(board)
-            if step is None:
-                continue
-            if best is None or technique_of(step).weight < technique_of(best).weight:
-                best = step
+        best = _easiest(board, order)
         if best is None and self.bifurcation and not settled:
             best = self._bifurcate(board)
         if best is not None and self.rule_steps is not None:
-            best = self.rule_steps.said(board, best)
+            said = self.rule_steps.said(board, best)
+            if said is best and self.rule_steps.last_resort(best):
+                # a question of many parts that no chain says: the nested chains, which
+                # show their implication link by link, are asked first
+                weight = technique_of(best).weight
+                heavier = [(t, f) for t, f in order if t.weight > weight]
+                said = _easiest(board, heavier) or best
+            best = said
         return best
 
     def _only_true_left(self, board: Board) -> bool:

@@ -49,6 +49,7 @@ from sudosat.making.ruleweights import (
     CAGES,
     RULE,
     RULE_WEIGHT,
+    WIDE,
     cages_name,
     scope_technique,
 )
@@ -120,6 +121,8 @@ class RuleSteps:
         self._variables: dict[Scope, frozenset[int]] = {}
         """Each scope's candidates' variables (what :meth:`propagate_in` passes on)."""
         self._holding: list[Holding] | None = None
+        self._wide: set[Step] = set()
+        """The rule steps found of :data:`WIDE` parts or more, named by their parts."""
         self._unsaid: dict[Step, tuple[Scope, str]] = {}
         """The rule steps found on the board now that :meth:`said` may say better."""
         self.past: Callable[[], bool] = lambda: False
@@ -452,6 +455,8 @@ class RuleSteps:
         )
         if not cages and self._titled(part):
             self._unsaid[step] = (part, name)
+        if not cages and len(part.rules) + len(part.units) >= WIDE:
+            self._wide.add(step)
         return step
 
     def said(self, board: Board, step: Step) -> Step:
@@ -484,6 +489,12 @@ class RuleSteps:
             values=tuple(sorted({v for _, v in broken})),
             chains=tuple(broken.values()),
         )
+
+    def last_resort(self, step: Step) -> bool:
+        """Whether ``step`` is a question of :data:`WIDE` parts or more named by its
+        parts alone (``3 rules and 5 units``): :meth:`said` leaves it so when no
+        chain says it."""
+        return step in self._wide
 
     def _broken(self, board: Board, removed: Sequence[Candidate]) -> dict[Candidate, Chain]:
         """Each of the first :data:`MOST_TRACED` of ``removed``, assumed, traced through
