@@ -96,7 +96,9 @@ class RuleSteps:
         self.solvers: dict[Scope, Minicard] = {}
         self._everything: Minicard | None = None
         everywhere = tuple(range(n * n))
-        spoken = _spoken(n, self.rule_clauses, self.always)
+        self.clause_cells = _clause_cells(n, self.rule_clauses, self.always)
+        """The cells each clause of each rule speaks of."""
+        spoken = [tuple(sorted(set().union(*cells))) for cells in self.clause_cells]
         self.rule_cells = [  # (a clue outside the grid names no cell: its clauses do)
             everywhere if rule.flag else tuple(rule.cells()) or cells or everywhere
             for rule, cells in zip(self.rules, spoken, strict=True)
@@ -265,8 +267,7 @@ class RuleSteps:
         if ties is None:
             n = self.n
             ties = self._near[index] = [set() for _ in range(n * n)]
-            for clause in self.rule_clauses[index]:
-                tied = {cell_value(n, lit)[0] for lit in clause if is_candidate(n, lit)}
+            for tied in self.clause_cells[index]:
                 for c in tied:
                     ties[c] |= tied
         return tuple(sorted(cells.union(*(ties[c] for c in cells))))
@@ -827,28 +828,30 @@ def _lost(removed: Sequence[Candidate], cell: int) -> int:
     return mask
 
 
-def _spoken(
+def _clause_cells(
     n: int, rule_clauses: list[list[list[int]]], always: list[list[int]]
-) -> list[tuple[int, ...]]:
-    """The cells each rule's clauses speak of: through their candidates' literals,
-    and through the helper literals (a cell's order literals) that ``always``
-    defines from a cell's candidates."""
+) -> list[list[set[int]]]:
+    """The cells each clause of each rule speaks of: through its candidates'
+    literals, and through the helper literals (a cell's order literals) that
+    ``always`` defines from a cell's candidates."""
     helper: dict[int, set[int]] = {}
     for clause in always:
-        cells = {cell_value(n, x)[0] for x in clause if is_candidate(n, x)}
+        defined = {cell_value(n, x)[0] for x in clause if is_candidate(n, x)}
         for x in clause:
             if not is_candidate(n, x):
-                helper.setdefault(abs(x), set()).update(cells)
+                helper.setdefault(abs(x), set()).update(defined)
     found = []
     for clauses in rule_clauses:
-        cells = set()
+        spoken = []
         for clause in clauses:
+            cells: set[int] = set()
             for x in clause:
                 if is_candidate(n, x):
                     cells.add(cell_value(n, x)[0])
                 else:
                     cells.update(helper.get(abs(x), ()))
-        found.append(tuple(sorted(cells)))
+            spoken.append(cells)
+        found.append(spoken)
     return found
 
 
