@@ -18,6 +18,7 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board, Chain, Fact, Step
 from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
+from sudosat.making.forcing import DYNAMIC_PLUS, PLUS_NAME, plus_forcing
 from sudosat.making.nested import classic_solver, nested
 from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, truth_of
 from sudosat.making.rulelocks import CANNOT, HOLDS, UNFILLED
@@ -339,7 +340,7 @@ def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:
     for seed in range(60):
         board = random_board(seed)
         grids = grids_of(board)
-        for technique, find in CLASSIC:
+        for technique, find in [*CLASSIC, (DYNAMIC_PLUS, plus_forcing(lambda: None))]:
             step = find(board) if technique.family in ("chains", "forcing") else None
             if step is None:
                 continue
@@ -359,7 +360,9 @@ def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:
                 for fact in chain.facts:
                     assert all(holds(g, fact) for g in allowed), (fact, chain)
         kinds["branch"] += check_branches(board, grids)
-    assert all(kinds[k] for k in ("AIC", "X-chain", "contradiction chain", "branch")), kinds
+    assert all(kinds[k] for k in ("AIC", "X-chain", "contradiction chain", "branch", PLUS_NAME)), (
+        kinds
+    )
 
 
 def test_a_depth_three_step_removes_what_no_grid_holds_and_its_chains_hold() -> None:

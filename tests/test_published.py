@@ -16,7 +16,7 @@ import pytest
 
 from sudosat import parse, solve
 from sudosat.core.puzzle import Grid
-from sudosat.making.forcing import length_bonus
+from sudosat.making.forcing import DYNAMIC_PLUS, length_bonus
 from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
 from sudosat.solving.certificate import certify, write
 from sudosat.solving.checking import check
@@ -368,12 +368,14 @@ def test_the_untouched_certificate_stays_valid(certificate: Path, run: Run) -> N
 
 
 def test_a_contradiction_chain_found_by_the_nested_finder_is_labelled_and_weighed_as_one() -> None:
-    """With the chains and forcing chains left out, the nested chains' finder is
+    """With the chains and forcing chains (+ too) left out, the nested chains' finder is
     what finds AI Escargot's contradiction chains: those with no chain inside are
     dynamic contradiction chains (8.5 and the length bonus), not nested ones (10.0)."""
     puzzle = parse(ESCARGOT)
     with Pathfinder(puzzle, without=("chains",)) as finder:
-        finder.order = [(t, find) for t, find in finder.order if t not in FORCING_KINDS]
+        finder.order = [
+            (t, find) for t, find in finder.order if t not in FORCING_KINDS and t != DYNAMIC_PLUS
+        ]
         path = finder.path(truth_of(puzzle))
     plain = [s for s in path.steps if s.name == "dynamic contradiction chain"]
     assert plain and not [s for s in path.steps if "0 inside" in s.name]

@@ -92,6 +92,9 @@ class Step:
     refuted), followed through singles (and, ``dynamic``, locked candidates): its
     chains are traced when it is shown (:func:`chains.chains_of`), not when found."""
     dynamic: bool = False
+    pairs: bool = False
+    """Its branches are followed through naked and hidden pairs too (``dynamic``
+    with pairs: Sudoku Explainer's forcing chains (+))."""
     inside: tuple[Candidate, ...] = ()
     """A nested chain's inner assumptions, each refuted inside its branch in turn."""
     deeper: tuple[tuple[Candidate, ...], ...] = ()

@@ -96,9 +96,12 @@ class Trace:
         rules: Minicard | None = None,
         parts: RuleParts | None = None,
         deduce: Deduce | None = None,
+        pairs: bool = False,
     ) -> None:
         self.board = board
         self.locked = locked
+        self.pairs = pairs
+        """Naked and hidden pairs too, once singles and locked candidates run out."""
         self.rules = rules
         """A variant's: a solver of every rule and unit in the full numbering; what
         singles miss, its unit propagation adds (``the rules``), each fact with the
@@ -140,7 +143,7 @@ class Trace:
         self._run(placements, None)
 
     def copy(self) -> Trace:
-        found = Trace(self.board, self.locked, self.rules, self.parts, self.deduce)
+        found = Trace(self.board, self.locked, self.rules, self.parts, self.deduce, self.pairs)
         found.masks, found.placed = list(self.masks), list(self.placed)
         found.dirty, found.chosen = set(self.dirty), dict(self.chosen)
         found.why, found.order, found.broken = dict(self.why), dict(self.order), self.broken
@@ -155,6 +158,9 @@ class Trace:
             self._singles(placements)
             if not placements and self.locked:
                 self._locked_candidates(placements)
+                self._singles(placements)
+            if not placements and self.pairs and self.broken is None:
+                self._pairs(placements)
                 self._singles(placements)
             if not placements and self.rules is not None and self.broken is None:
                 self._by_rules(placements)
@@ -429,10 +435,11 @@ def broken_chain(
     locked: bool = False,
     rules: Minicard | None = None,
     parts: RuleParts | None = None,
+    pairs: bool = False,
 ) -> Chain:
     """How ``cell`` holding ``value`` breaks the grid (it must, by singles, and
-    ``locked`` candidates, and ``rules``)."""
-    trace = Trace(board, locked, rules, parts)
+    ``locked`` candidates, and ``rules``, and ``pairs``)."""
+    trace = Trace(board, locked, rules, parts, pairs=pairs)
     trace.follow(cell, value)
     return trace.chain(title=fact_text(board.puzzle, (cell, value, True)))
 
@@ -468,7 +475,7 @@ def chains_of(
         return nested_chains(board, step.branches[0], step.inside, rules, parts, step.deeper)
     if step.branches == step.eliminations:  # refuted: it breaks the grid
         ((cell, value),) = step.branches
-        return (broken_chain(board, cell, value, step.dynamic, rules, parts),)
+        return (broken_chain(board, cell, value, step.dynamic, rules, parts, step.pairs),)
     return branch_chains(board, step.branches, step.eliminations[0], step.dynamic, rules, parts)
 
 

@@ -10,7 +10,7 @@ puzzle follows thousands. A step found is written out when shown
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
@@ -57,6 +57,60 @@ def propagate(board: Board, cell: int, value: int, locked: bool = False) -> list
     return run.settle(locked)
 
 
+PLUS = 9.0
+"""Sudoku Explainer's dynamic forcing chains (+), before the length bonus."""
+PLUS_NAME = "dynamic contradiction chain (+)"
+DYNAMIC_PLUS = Technique("dynamic forcing chains (+)", "forcing", PLUS, "expert")
+
+
+def plus_chain(length: int) -> Technique:
+    """A contradiction chain followed through singles, locked candidates and pairs,
+    weighed by its length (see :func:`length_bonus`)."""
+    weight = round(PLUS + length_bonus(length), 1)
+    return Technique(f"{PLUS_NAME}, length {length}", "forcing", weight, "expert")
+
+
+def plus_forcing(truth: Callable[[], Sequence[int] | None]) -> Finder:
+    """Sudoku Explainer's dynamic forcing chains (+): each candidate followed through
+    singles and, each time they run out, locked candidates and then naked and hidden
+    pairs; of those that break the grid, the one that removes fewest candidates on
+    the way goes (SE takes its shortest chain; the removals are what a chain can be
+    made of, an upper bound of its nodes). A candidate the solution holds (when
+    known) cannot break: it is not followed."""
+
+    def find(board: Board) -> Step | None:
+        known = truth()
+        best: tuple[int, int, int] | None = None
+        for c in sorted(board.open_cells(), key=lambda c: board.masks[c].bit_count()):
+            for v in bits(board.masks[c]):
+                if known is not None and known[c] & bit(v):
+                    continue
+                run = Propagation(board)
+                run.todo.append((c, v))
+                if run.settle(True, pairs=True) is None:
+                    length = run.removed()
+                    if best is None or length < best[0]:
+                        best = (length, c, v)
+        if best is None:
+            return None
+        length, c, v = best
+        return Step(
+            PLUS_NAME,
+            technique=plus_chain(length),
+            eliminations=((c, v),),
+            cells=(c,),
+            values=(v,),
+            reason=f"{board.name(c)}={board.symbol(v)} leads through singles, locked "
+            "candidates and pairs to a contradiction",
+            branches=((c, v),),
+            dynamic=True,
+            pairs=True,
+            length=length,
+        )
+
+    return find
+
+
 class Propagation:
     """A board's candidates copied and reasoned on quickly, without steps: the
     placements still to make (``todo``) and the houses whose candidates changed
@@ -69,14 +123,61 @@ class Propagation:
         self.todo: list[tuple[int, int]] = []
         self.dirty: set[int] = set()
 
-    def settle(self, locked: bool = False) -> list[int] | None:
-        """Singles (and ``locked`` candidates) until nothing changes: the candidates,
-        or None for a contradiction."""
+    def settle(self, locked: bool = False, pairs: bool = False) -> list[int] | None:
+        """Singles (and ``locked`` candidates, and then naked and hidden ``pairs``)
+        until nothing changes: the candidates, or None for a contradiction."""
         while True:
             if not self.singles():
                 return None
-            if not locked or not self.locked():
+            if locked and self.locked():
+                continue
+            if not pairs or not self.pairs():
                 return self.masks
+
+    def removed(self) -> int:
+        """How many of the board's candidates this branch has removed."""
+        return sum(
+            (was & ~now).bit_count() for was, now in zip(self.board.masks, self.masks, strict=True)
+        )
+
+    def pairs(self) -> bool:
+        """One round of naked and hidden pairs; whether it removed anything."""
+        board, masks, placed = self.board, self.masks, self.placed
+        changed = False
+        for house in board.houses:
+            open_cells = [c for c in house if not placed[c]]
+            seen: dict[int, int] = {}
+            for c in open_cells:
+                m = masks[c]
+                if m.bit_count() != 2:
+                    continue
+                if m not in seen:
+                    seen[m] = c
+                    continue
+                for other in open_cells:  # a naked pair: the house's others lose both
+                    if masks[other] & m and other != c and other != seen[m]:
+                        changed |= self._remove(other, m)
+            for value in range(1, board.size + 1):
+                places = [c for c in open_cells if masks[c] & bit(value)]
+                if len(places) != 2:
+                    continue
+                for second in range(value + 1, board.size + 1):
+                    if [c for c in open_cells if masks[c] & bit(second)] == places:
+                        keep = bit(value) | bit(second)  # a hidden pair: the cells lose the rest
+                        for c in places:
+                            if masks[c] & ~keep:
+                                changed |= self._remove(c, masks[c] & ~keep)
+        return changed
+
+    def _remove(self, cell: int, gone: int) -> bool:
+        """Candidates ``gone`` leave ``cell`` (a single left is placed next)."""
+        masks = self.masks
+        masks[cell] &= ~gone
+        self.dirty.update(self.board.cell_houses[cell])
+        m = masks[cell]
+        if m and not m & (m - 1):
+            self.todo.append((cell, m.bit_length()))
+        return True
 
     def singles(self) -> bool:
         """Naked and hidden singles to a fixpoint; False: a contradiction."""

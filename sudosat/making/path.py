@@ -26,7 +26,15 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name, verify
 from sudosat.making.board import Board, Chain, Step, Technique, board_of
 from sudosat.making.chains import chains_of
-from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing, propagate
+from sudosat.making.forcing import (
+    DYNAMIC_FORCING,
+    DYNAMIC_PLUS,
+    FORCING,
+    Finder,
+    forcing,
+    plus_forcing,
+    propagate,
+)
 from sudosat.making.nested import (
     DEEP_BUDGET,
     SCALES,
@@ -325,7 +333,9 @@ class Pathfinder:
             deep = nested_technique(steps.fresh, self.true, words, 3, VARIANT_DEEP_BUDGET, past)
             order.append(deep)
         else:
-            order = [*CLASSIC, nested_technique(classic_solver, self.true, past=self.past)]
+            # SE's order: forcing chains through pairs before any chain nested in another
+            order = [*CLASSIC, (DYNAMIC_PLUS, plus_forcing(self.true))]
+            order.append(nested_technique(classic_solver, self.true, past=self.past))
             order.append(nested_technique(classic_solver, self.true, depth=3, past=self.past))
         if levels is not None:
             order = [(t, find) for t, find in order if t.level in levels]
