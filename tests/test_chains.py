@@ -7,7 +7,7 @@ import json
 import random
 import re
 from collections import Counter
-from itertools import islice, pairwise
+from itertools import islice, pairwise, product
 
 import pytest
 from pysat.solvers import Minicard
@@ -18,9 +18,9 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board, Chain, Fact, Step
 from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
-from sudosat.making.forcing import DYNAMIC_PLUS, PLUS_NAME, plus_forcing
+from sudosat.making.forcing import DYNAMIC_PLUS, PLUS_NAME, Propagation, plus_forcing
 from sudosat.making.nested import classic_solver, nested
-from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, truth_of
+from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
 from sudosat.making.rulelocks import CANNOT, HOLDS, UNFILLED
 from sudosat.making.rulesteps import RuleSteps
 from sudosat.making.shapes import random_grid
@@ -141,12 +141,12 @@ def pair_makes(board: Board, masks: list[int], link: str, cell: int, value: int)
         return False
     if kind == "naked pair":
         twos = [masks[c] for c in house if c != cell and masks[c].bit_count() == 2]
-        return any(m & bit(value) and twos.count(m) == 2 for m in twos)
+        return any(m & bit(value) and twos.count(m) >= 2 for m in twos)
     places = {
         v: frozenset(c for c in house if masks[c] & bit(v)) for v in bits(board.full) if v != value
     }
     pairs = [p for p in places.values() if len(p) == 2 and cell in p]
-    return any(pairs.count(p) == 2 for p in pairs)
+    return any(pairs.count(p) >= 2 for p in pairs)
 
 
 def held_alone(board: Board, masks: list[int], parts: RuleSteps, link: str, fact: Fact) -> bool:
@@ -315,18 +315,43 @@ def holds(grid: tuple[int, ...], fact: Fact) -> bool:
     return (grid[cell] == value) == true
 
 
-def random_board(seed: int) -> Board:
-    """A random 4x4 candidate state: a random grid's values, each other value kept
-    three times in five."""
+def random_board(seed: int, size: int = 4, keep: float = 0.6) -> Board:
+    """A random candidate state: a random grid's values, each other value kept
+    with chance ``keep`` (three times in five)."""
     rng = random.Random(seed)
-    solution = random_grid(Layout.boxes(4), rng)
-    with Pathfinder(parse("." * 16)) as finder:
+    solution = random_grid(Layout.boxes(size), rng)
+    with Pathfinder(parse("." * size**2)) as finder:
         board = finder.board()
-    for cell in range(16):
-        kept = bit(solution[cell]) | sum(bit(v) for v in range(1, 5) if rng.random() < 0.6)
+    for cell in range(size**2):
+        kept = bit(solution[cell]) | sum(bit(v) for v in range(1, size + 1) if rng.random() < keep)
         board.masks[cell] &= kept
     board.changed()
     return board
+
+
+@pytest.mark.slow
+def test_a_branch_through_pairs_breaks_as_its_written_chain_does() -> None:
+    """The forcing chains (+) find a broken branch by fast propagation and write it
+    out by a trace: on random 4x4 and 9x9 candidate states and on the boards where AI
+    Escargot's path asks for chains, each candidate's branch through singles,
+    locked candidates and pairs (and, as the dynamic forcing chains, without the
+    pairs) breaks in one exactly when it breaks in the other (a chain the finder
+    found is always written out), pairs met on the way."""
+    boards = [random_board(seed) for seed in range(30)]
+    boards += [random_board(seed, 9, keep) for seed in range(6) for keep in (0.3, 0.45)]
+    path = logical_path(parse((PUZZLES / "ai-escargot.txt").read_text()))
+    boards += [b.copy() for s, b in path.boards() if technique_of(s).weight >= 8.5]
+    links: Counter[str] = Counter()
+    for board in boards:
+        for cell in board.open_cells():
+            for value, pairs in product(bits(board.masks[cell]), (False, True)):
+                run = Propagation(board)
+                run.todo.append((cell, value))
+                trace = Trace(board, locked=True, pairs=pairs)
+                trace.follow(cell, value)
+                assert (run.settle(True, pairs) is None) == (trace.broken is not None)
+                links.update(link.split(",")[0] for link, _ in trace.why.values())
+    assert links["naked pair"] and links["hidden pair"], links
 
 
 def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:

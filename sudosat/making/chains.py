@@ -346,9 +346,10 @@ class Trace:
             for c in open_cells:
                 if masks[c].bit_count() == 2:
                     by_mask.setdefault(masks[c], []).append(c)
-            for mask, pair in by_mask.items():
-                if len(pair) != 2:
+            for mask, cells in by_mask.items():
+                if len(cells) < 2:
                     continue
+                pair = cells[:2]  # (a third with the same two breaks the grid)
                 premises = self._on(pair)
                 link = f"naked pair, {board.house_names[index]}"
                 for cell in open_cells:
@@ -360,8 +361,10 @@ class Trace:
                 if len(places) == 2 and not any(self.placed[c] or c in self.chosen for c in places):
                     by_places[places] = by_places.get(places, 0) | bit(value)
             for places, values in by_places.items():
-                if values.bit_count() != 2:
+                if values.bit_count() < 2:
                     continue
+                low = values & -values  # the first two (a third in the same places breaks)
+                values = low | ((values & ~low) & -(values & ~low))
                 premises = self._on(c for c in house if c not in places)
                 link = f"hidden pair, {board.house_names[index]}"
                 for cell in places:

@@ -141,32 +141,43 @@ class Propagation:
         )
 
     def pairs(self) -> bool:
-        """One round of naked and hidden pairs; whether it removed anything."""
+        """One round of naked and hidden pairs; whether it removed anything. The
+        same rules as a written chain's (:meth:`chains.Trace._pairs`): two cells
+        with the same two values (the first two, if more) clear them from the
+        house; two values with the same two places (the first two, if more) clear
+        those cells of the rest. A third of either breaks the grid."""
         board, masks, placed = self.board, self.masks, self.placed
         changed = False
         for house in board.houses:
             open_cells = [c for c in house if not placed[c]]
-            seen: dict[int, int] = {}
+            by_mask: dict[int, list[int]] = {}
             for c in open_cells:
+                if masks[c].bit_count() == 2:
+                    by_mask.setdefault(masks[c], []).append(c)
+            for mask, cells in by_mask.items():
+                if len(cells) >= 2:
+                    for other in open_cells:
+                        if other not in cells[:2] and masks[other] & mask:
+                            changed |= self._remove(other, mask)
+            once = twice = more = 0  # the values with one, two, more places
+            for c in house:
                 m = masks[c]
-                if m.bit_count() != 2:
-                    continue
-                if m not in seen:
-                    seen[m] = c
-                    continue
-                for other in open_cells:  # a naked pair: the house's others lose both
-                    if masks[other] & m and other != c and other != seen[m]:
-                        changed |= self._remove(other, m)
-            for value in range(1, board.size + 1):
-                places = [c for c in open_cells if masks[c] & bit(value)]
-                if len(places) != 2:
-                    continue
-                for second in range(value + 1, board.size + 1):
-                    if [c for c in open_cells if masks[c] & bit(second)] == places:
-                        keep = bit(value) | bit(second)  # a hidden pair: the cells lose the rest
-                        for c in places:
-                            if masks[c] & ~keep:
-                                changed |= self._remove(c, masks[c] & ~keep)
+                more |= twice & m
+                twice |= once & m
+                once |= m
+            by_places: dict[tuple[int, ...], int] = {}
+            for value in bits(twice & ~more):
+                b = bit(value)
+                places = tuple(c for c in house if masks[c] & b)
+                if not (placed[places[0]] or placed[places[1]]):
+                    by_places[places] = by_places.get(places, 0) | b
+            for places, values in by_places.items():
+                if values.bit_count() >= 2:
+                    keep = values & -values
+                    keep |= (values & ~keep) & -(values & ~keep)  # (the two lowest)
+                    for c in places:
+                        if masks[c] & ~keep:
+                            changed |= self._remove(c, masks[c] & ~keep)
         return changed
 
     def _remove(self, cell: int, gone: int) -> bool:
@@ -229,18 +240,21 @@ class Propagation:
         """One round of locked candidates; whether it removed anything."""
         board, masks = self.board, self.masks
         changed = False
-        for one, other, common in board.meetings:
-            inside = outside = 0
-            for c in board.houses[one]:
-                if c in common:
-                    inside |= masks[c]
-                else:
-                    outside |= masks[c]
-            locked = inside & ~outside
+        for common, rest, targets in board.meeting_cells:
+            inside = twice = 0
+            for c in common:
+                twice |= inside & masks[c]
+                inside |= masks[c]
+            if not twice:  # (two places or more: one is a single's, as traced)
+                continue
+            outside = 0
+            for c in rest:
+                outside |= masks[c]
+            locked = twice & ~outside
             if not locked:
                 continue
-            for c in board.houses[other]:
-                if c not in common and masks[c] & locked and not self.placed[c]:
+            for c in targets:
+                if masks[c] & locked and not self.placed[c]:
                     masks[c] &= ~locked
                     m = masks[c]
                     changed = True
