@@ -18,7 +18,14 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board, Chain, Fact, Step
 from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
-from sudosat.making.forcing import DYNAMIC_PLUS, PLUS_NAME, Propagation, plus_forcing
+from sudosat.making.forcing import (
+    DYNAMIC_PLUS,
+    PLUS_NAME,
+    Propagation,
+    Settled,
+    forcing,
+    plus_forcing,
+)
 from sudosat.making.nested import classic_solver, nested
 from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
 from sudosat.making.rulelocks import CANNOT, HOLDS, UNFILLED
@@ -352,6 +359,25 @@ def test_a_branch_through_pairs_breaks_as_its_written_chain_does() -> None:
                 assert (run.settle(True, pairs) is None) == (trace.broken is not None)
                 links.update(link.split(",")[0] for link, _ in trace.why.values())
     assert links["naked pair"] and links["hidden pair"], links
+
+
+def test_the_chains_plus_going_on_from_the_dynamic_ones_find_what_they_find_alone() -> None:
+    """On the boards where AI Escargot's path asks for the forcing chains (+), the
+    finder going on from the branches the dynamic forcing chains kept (and looking
+    for pairs only where a branch changed the board) takes the same step as one
+    that follows every branch from the start."""
+    puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
+    truth = truth_of(puzzle)
+    path = logical_path(puzzle)
+    boards = [b.copy() for s, b in path.boards() if s.name == PLUS_NAME]
+    assert boards
+    for board in boards:
+        settled = Settled()
+        assert forcing(True, settled=settled)(board) is None  # (what made it ask)
+        assert settled.of(board)
+        went_on = plus_forcing(lambda: truth, settled)(board)
+        alone = plus_forcing(lambda: truth)(board)
+        assert went_on is not None and went_on == alone
 
 
 def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:

@@ -70,23 +70,36 @@ def plus_chain(length: int) -> Technique:
     return Technique(f"{PLUS_NAME}, length {length}", "forcing", weight, "expert")
 
 
-def plus_forcing(truth: Callable[[], Sequence[int] | None]) -> Finder:
+def plus_forcing(
+    truth: Callable[[], Sequence[int] | None], settled: Settled | None = None
+) -> Finder:
     """Sudoku Explainer's dynamic forcing chains (+): each candidate followed through
     singles and, each time they run out, locked candidates and then naked and hidden
     pairs; of those that break the grid, the one that removes fewest candidates on
     the way goes (SE takes its shortest chain; the removals are what a chain can be
     made of, an upper bound of its nodes). A candidate the solution holds (when
-    known) cannot break: it is not followed."""
+    known) cannot break: it is not followed. A branch the dynamic forcing chains
+    followed on this board (``settled``) goes on from where they stopped."""
 
     def find(board: Board) -> Step | None:
         known = truth()
+        kept = settled.of(board) if settled is not None else {}
+        # on a board with no pair to take, a branch's pairs lie in the houses it changed
+        closed = not Propagation(board).pairs()
         best: tuple[int, int, int] | None = None
         for c in sorted(board.open_cells(), key=lambda c: board.masks[c].bit_count()):
             for v in bits(board.masks[c]):
                 if known is not None and known[c] & bit(v):
                     continue
-                run = Propagation(board)
-                run.todo.append((c, v))
+                run = kept.get((c, v))
+                if run is None:  # (not followed yet, or broken by singles alone)
+                    run = Propagation(board)
+                    run.todo.append((c, v))
+                    run.touched = set() if closed else None
+                else:
+                    run = run.copy()
+                    if closed:
+                        run.touched = run.changed_houses()
                 if run.settle(True, pairs=True) is None:
                     length = run.removed()
                     if best is None or length < best[0]:
@@ -122,6 +135,15 @@ class Propagation:
         self.placed = list(board.placed)
         self.todo: list[tuple[int, int]] = []
         self.dirty: set[int] = set()
+        self.touched: set[int] | None = None
+        """The houses changed since :meth:`pairs` last looked (None: it has not)."""
+
+    def copy(self) -> Propagation:
+        """The same branch, to go on with apart."""
+        found = Propagation(self.board)
+        found.masks, found.placed = list(self.masks), list(self.placed)
+        found.todo, found.dirty = list(self.todo), set(self.dirty)
+        return found
 
     def settle(self, locked: bool = False, pairs: bool = False) -> list[int] | None:
         """Singles (and ``locked`` candidates, and then naked and hidden ``pairs``)
@@ -133,6 +155,13 @@ class Propagation:
                 continue
             if not pairs or not self.pairs():
                 return self.masks
+
+    def changed_houses(self) -> set[int]:
+        """The houses of the cells this branch has changed."""
+        board, masks = self.board, self.masks
+        return {
+            h for c, was in enumerate(board.masks) if masks[c] != was for h in board.cell_houses[c]
+        }
 
     def removed(self) -> int:
         """How many of the board's candidates this branch has removed."""
@@ -148,7 +177,11 @@ class Propagation:
         those cells of the rest. A third of either breaks the grid."""
         board, masks, placed = self.board, self.masks, self.placed
         changed = False
-        for house in board.houses:
+        # a house unchanged since the last round has no new pair (the first looks at all)
+        looked = range(len(board.houses)) if self.touched is None else sorted(self.touched)
+        self.touched = set()
+        for index in looked:
+            house = board.houses[index]
             open_cells = [c for c in house if not placed[c]]
             by_mask: dict[int, list[int]] = {}
             for c in open_cells:
@@ -217,6 +250,8 @@ class Propagation:
                         dirty.update(cell_houses[p])
                         if not placed[p] and not m & (m - 1):
                             todo.append((p, m.bit_length()))
+            if self.touched is not None:
+                self.touched |= dirty
             checking = list(dirty)
             dirty.clear()
             for index in checking:
@@ -264,6 +299,22 @@ class Propagation:
         return changed
 
 
+class Settled:
+    """The branches of one board followed through singles and locked candidates (by
+    the dynamic forcing chains), kept for the forcing chains (+), which go on from
+    where they stopped: a branch is followed once on a board, not twice."""
+
+    def __init__(self) -> None:
+        self.masks: list[int] = []
+        self.runs: dict[Candidate, Propagation | None] = {}
+
+    def of(self, board: Board) -> dict[Candidate, Propagation | None]:
+        """The branches kept for ``board`` (none once its candidates change)."""
+        if self.masks != board.masks:
+            self.masks, self.runs = list(board.masks), {}
+        return self.runs
+
+
 def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, ...], str]]:
     """Sets of candidates one of which is true: each cell's (fewest first), then each
     house's places for a value."""
@@ -284,11 +335,17 @@ Follower = Callable[[Board, int, int, bool], "list[int] | None"]
 leaves (None: a contradiction)."""
 
 
-def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singles") -> Finder:
+def forcing(
+    dynamic: bool,
+    follower: Follower | None = None,
+    words: str = "singles",
+    settled: Settled | None = None,
+) -> Finder:
     """Each candidate of a cell (or each place of a value in a house) followed through
     singles (``dynamic``: and locked candidates; ``follower``: another way, such as
     a variant's rules, named by ``words``): one that ends in a contradiction goes;
-    what every choice removes goes."""
+    what every choice removes goes. ``settled``: where the branches are kept for
+    the forcing chains (+) (classic dynamic ones only)."""
     prefix = "dynamic " if dynamic else ""
     technique = DYNAMIC_FORCING if dynamic else FORCING
     through = f"{words} and locked candidates" if dynamic else words
@@ -298,9 +355,17 @@ def forcing(dynamic: bool, follower: Follower | None = None, words: str = "singl
         branches = list(_branches(board))
         outcomes: dict[Candidate, list[int] | None] = {}
 
+        kept = settled.of(board) if settled is not None else None
+
         def follow(c: int, v: int) -> list[int] | None:
             if (c, v) not in outcomes:
-                outcomes[c, v] = follow_one(board, c, v, dynamic)
+                if kept is None:
+                    outcomes[c, v] = follow_one(board, c, v, dynamic)
+                else:
+                    run = Propagation(board)
+                    run.todo.append((c, v))
+                    outcomes[c, v] = run.settle(dynamic)
+                    kept[c, v] = run if outcomes[c, v] is not None else None
             return outcomes[c, v]
 
         for _kind, options, cells, _name in branches:

@@ -31,6 +31,7 @@ from sudosat.making.forcing import (
     DYNAMIC_PLUS,
     FORCING,
     Finder,
+    Settled,
     forcing,
     plus_forcing,
     propagate,
@@ -333,8 +334,14 @@ class Pathfinder:
             deep = nested_technique(steps.fresh, self.true, words, 3, VARIANT_DEEP_BUDGET, past)
             order.append(deep)
         else:
-            # SE's order: forcing chains through pairs before any chain nested in another
-            order = [*CLASSIC, (DYNAMIC_PLUS, plus_forcing(self.true))]
+            # SE's order: forcing chains through pairs before any chain nested in
+            # another, going on from the dynamic forcing chains' branches
+            settled = Settled()
+            order = [
+                (t, forcing(True, settled=settled) if t is DYNAMIC_FORCING else find)
+                for t, find in CLASSIC
+            ]
+            order.append((DYNAMIC_PLUS, plus_forcing(self.true, settled)))
             order.append(nested_technique(classic_solver, self.true, past=self.past))
             order.append(nested_technique(classic_solver, self.true, depth=3, past=self.past))
         if levels is not None:
