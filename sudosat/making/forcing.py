@@ -143,6 +143,7 @@ class Propagation:
         found = Propagation(self.board)
         found.masks, found.placed = list(self.masks), list(self.placed)
         found.todo, found.dirty = list(self.todo), set(self.dirty)
+        found.touched = None if self.touched is None else set(self.touched)
         return found
 
     def settle(self, locked: bool = False, pairs: bool = False) -> list[int] | None:
