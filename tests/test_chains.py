@@ -23,6 +23,7 @@ from sudosat.making.forcing import (
     PLUS_NAME,
     Propagation,
     Settled,
+    closure,
     forcing,
     plus_forcing,
 )
@@ -365,7 +366,9 @@ def test_the_chains_plus_going_on_from_the_dynamic_ones_find_what_they_find_alon
     """On the boards where AI Escargot's path asks for the forcing chains (+), the
     finder going on from the branches the dynamic forcing chains kept (and looking
     for pairs only where a branch changed the board) takes the same step as one
-    that follows every branch from the start."""
+    that follows every branch from the start; and every branch, through locked
+    candidates (and pairs) looked for only in the houses it changed, ends where
+    one that looks in every house each round ends."""
     puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
     truth = truth_of(puzzle)
     path = logical_path(puzzle)
@@ -378,6 +381,14 @@ def test_the_chains_plus_going_on_from_the_dynamic_ones_find_what_they_find_alon
         went_on = plus_forcing(lambda: truth, settled)(board)
         alone = plus_forcing(lambda: truth)(board)
         assert went_on is not None and went_on == alone
+        shut = closure(board)
+        assert shut == (True, True)
+        for cell in board.open_cells():
+            for value, pairs in product(bits(board.masks[cell]), (False, True)):
+                everywhere = Propagation(board)  # (looks in every house each round)
+                everywhere.todo.append((cell, value))
+                nearby = Propagation.start(board, cell, value, shut)
+                assert everywhere.settle(True, pairs) == nearby.settle(True, pairs)
 
 
 def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:

@@ -177,6 +177,17 @@ class Board:
             for one, other, common in self.meetings
         ]
 
+    @cached_property
+    def meetings_from(self) -> list[list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]]:
+        """Each house's :attr:`meeting_cells` where it is the first of the two (the
+        house whose values may lie only where they meet)."""
+        found: list[list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]] = [
+            [] for _ in self.houses
+        ]
+        for (one, _, _), cells in zip(self.meetings, self.meeting_cells, strict=True):
+            found[one].append(cells)
+        return found
+
     def copy(self) -> Board:
         return replace(self, masks=list(self.masks), placed=list(self.placed))
 

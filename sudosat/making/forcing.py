@@ -84,8 +84,7 @@ def plus_forcing(
     def find(board: Board) -> Step | None:
         known = truth()
         kept = settled.of(board) if settled is not None else {}
-        # on a board with no pair to take, a branch's pairs lie in the houses it changed
-        closed = not Propagation(board).pairs()
+        shut = closure(board)
         best: tuple[int, int, int] | None = None
         for c in sorted(board.open_cells(), key=lambda c: board.masks[c].bit_count()):
             for v in bits(board.masks[c]):
@@ -93,12 +92,10 @@ def plus_forcing(
                     continue
                 run = kept.get((c, v))
                 if run is None:  # (not followed yet, or broken by singles alone)
-                    run = Propagation(board)
-                    run.todo.append((c, v))
-                    run.touched = set() if closed else None
+                    run = Propagation.start(board, c, v, shut)
                 else:
                     run = run.copy()
-                    if closed:
+                    if shut[1]:  # (its pairs lie where it changed the board)
                         run.touched = run.changed_houses()
                 if run.settle(True, pairs=True) is None:
                     length = run.removed()
@@ -137,6 +134,19 @@ class Propagation:
         self.dirty: set[int] = set()
         self.touched: set[int] | None = None
         """The houses changed since :meth:`pairs` last looked (None: it has not)."""
+        self.touched_locked: set[int] | None = None
+        """The same for :meth:`locked`."""
+
+    @classmethod
+    def start(cls, board: Board, cell: int, value: int, shut: tuple[bool, bool]) -> Propagation:
+        """The branch where ``cell`` holds ``value``; on a board with no locked
+        candidates (no pair) to take, ``shut`` says so (see :func:`closure`), and
+        they are looked for only in the houses the branch changes."""
+        run = cls(board)
+        run.todo.append((cell, value))
+        run.touched_locked = set() if shut[0] else None
+        run.touched = set() if shut[1] else None
+        return run
 
     def copy(self) -> Propagation:
         """The same branch, to go on with apart."""
@@ -144,6 +154,7 @@ class Propagation:
         found.masks, found.placed = list(self.masks), list(self.placed)
         found.todo, found.dirty = list(self.todo), set(self.dirty)
         found.touched = None if self.touched is None else set(self.touched)
+        found.touched_locked = None if self.touched_locked is None else set(self.touched_locked)
         return found
 
     def settle(self, locked: bool = False, pairs: bool = False) -> list[int] | None:
@@ -253,6 +264,8 @@ class Propagation:
                             todo.append((p, m.bit_length()))
             if self.touched is not None:
                 self.touched |= dirty
+            if self.touched_locked is not None:
+                self.touched_locked |= dirty
             checking = list(dirty)
             dirty.clear()
             for index in checking:
@@ -276,7 +289,13 @@ class Propagation:
         """One round of locked candidates; whether it removed anything."""
         board, masks = self.board, self.masks
         changed = False
-        for common, rest, targets in board.meeting_cells:
+        # a house unchanged since the last round locks nothing new (the first looks at all)
+        if self.touched_locked is None:
+            meetings = board.meeting_cells
+        else:
+            meetings = [m for h in sorted(self.touched_locked) for m in board.meetings_from[h]]
+        self.touched_locked = set()
+        for common, rest, targets in meetings:
             inside = twice = 0
             for c in common:
                 twice |= inside & masks[c]
@@ -298,6 +317,13 @@ class Propagation:
                     if m and not m & (m - 1):
                         self.todo.append((c, m.bit_length()))
         return changed
+
+
+def closure(board: Board) -> tuple[bool, bool]:
+    """Whether the board has no locked candidates and no pair left to take (as a
+    path's boards have once those techniques ran): a branch then finds them only in
+    the houses it changes."""
+    return not Propagation(board).locked(), not Propagation(board).pairs()
 
 
 class Settled:
@@ -350,22 +376,22 @@ def forcing(
     prefix = "dynamic " if dynamic else ""
     technique = DYNAMIC_FORCING if dynamic else FORCING
     through = f"{words} and locked candidates" if dynamic else words
-    follow_one = follower or propagate
 
     def find(board: Board) -> Step | None:
         branches = list(_branches(board))
         outcomes: dict[Candidate, list[int] | None] = {}
 
         kept = settled.of(board) if settled is not None else None
+        shut = closure(board) if follower is None else (False, False)
 
         def follow(c: int, v: int) -> list[int] | None:
             if (c, v) not in outcomes:
-                if kept is None:
-                    outcomes[c, v] = follow_one(board, c, v, dynamic)
-                else:
-                    run = Propagation(board)
-                    run.todo.append((c, v))
-                    outcomes[c, v] = run.settle(dynamic)
+                if follower is not None:
+                    outcomes[c, v] = follower(board, c, v, dynamic)
+                    return outcomes[c, v]
+                run = Propagation.start(board, c, v, shut)
+                outcomes[c, v] = run.settle(dynamic)
+                if kept is not None:
                     kept[c, v] = run if outcomes[c, v] is not None else None
             return outcomes[c, v]
 
