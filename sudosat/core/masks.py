@@ -37,6 +37,15 @@ def values(mask: int) -> tuple[int, ...]:
     return _values_cached(mask) if mask < CACHED else _values(mask)
 
 
+def lowest(mask: int, count: int) -> int:
+    """The mask of its ``count`` smallest values (all, if it has fewer)."""
+    found = 0
+    for _ in range(count):
+        low = mask & -mask
+        found, mask = found | low, mask ^ low
+    return found
+
+
 def has(mask: int, value: int) -> bool:
     """Whether ``value`` is in the mask."""
     return bool(mask >> (value - 1) & 1)

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from pysat.solvers import Minicard
 
-from sudosat.core.masks import bit
+from sudosat.core.masks import bit, lowest
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.making.board import Board, Candidate, Chain, Fact, Step
@@ -363,8 +363,7 @@ class Trace:
             for places, values in by_places.items():
                 if values.bit_count() < 2:
                     continue
-                low = values & -values  # the first two (a third in the same places breaks)
-                values = low | ((values & ~low) & -(values & ~low))
+                values = lowest(values, 2)  # (a third in the same places breaks)
                 premises = self._on(c for c in house if c not in places)
                 link = f"hidden pair, {board.house_names[index]}"
                 for cell in places:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from sudosat.core.masks import bit
+from sudosat.core.masks import bit, lowest
 from sudosat.core.masks import values as bits
 from sudosat.making.board import Board, Candidate, Step, Technique
 
@@ -25,6 +25,10 @@ CONTRADICTION = "dynamic contradiction chain"
 FORCING = Technique("forcing chains", "forcing", 8.0, "expert")
 DYNAMIC_FORCING = Technique("dynamic forcing chains", "forcing", DYNAMIC, "expert")
 """The forcing chains, weighed on Sudoku Explainer's scale."""
+PLUS = 9.0
+"""Sudoku Explainer's dynamic forcing chains (+), before the length bonus."""
+PLUS_NAME = "dynamic contradiction chain (+)"
+DYNAMIC_PLUS = Technique("dynamic forcing chains (+)", "forcing", PLUS, "expert")
 
 
 def length_bonus(length: int) -> float:
@@ -39,11 +43,12 @@ def length_bonus(length: int) -> float:
     return round(bonus, 1)
 
 
-def contradiction_chain(length: int) -> Technique:
-    """A dynamic contradiction chain, weighed by its length as Sudoku Explainer
-    weighs chains (see :func:`length_bonus`)."""
-    weight = round(DYNAMIC + length_bonus(length), 1)
-    return Technique(f"{CONTRADICTION}, length {length}", "forcing", weight, "expert")
+def contradiction_chain(length: int, plus: bool = False) -> Technique:
+    """A dynamic contradiction chain (``plus``: followed through pairs too), weighed
+    by its length as Sudoku Explainer weighs chains (see :func:`length_bonus`)."""
+    base, name = (PLUS, PLUS_NAME) if plus else (DYNAMIC, CONTRADICTION)
+    weight = round(base + length_bonus(length), 1)
+    return Technique(f"{name}, length {length}", "forcing", weight, "expert")
 
 
 # --- forcing chains and bifurcation ---------------------------------------------------
@@ -55,19 +60,6 @@ def propagate(board: Board, cell: int, value: int, locked: bool = False) -> list
     run = Propagation(board)
     run.todo.append((cell, value))
     return run.settle(locked)
-
-
-PLUS = 9.0
-"""Sudoku Explainer's dynamic forcing chains (+), before the length bonus."""
-PLUS_NAME = "dynamic contradiction chain (+)"
-DYNAMIC_PLUS = Technique("dynamic forcing chains (+)", "forcing", PLUS, "expert")
-
-
-def plus_chain(length: int) -> Technique:
-    """A contradiction chain followed through singles, locked candidates and pairs,
-    weighed by its length (see :func:`length_bonus`)."""
-    weight = round(PLUS + length_bonus(length), 1)
-    return Technique(f"{PLUS_NAME}, length {length}", "forcing", weight, "expert")
 
 
 def plus_forcing(
@@ -90,13 +82,10 @@ def plus_forcing(
             for v in bits(board.masks[c]):
                 if known is not None and known[c] & bit(v):
                     continue
-                run = kept.get((c, v))
-                if run is None:  # (not followed yet, or broken by singles alone)
-                    run = Propagation.start(board, c, v, shut)
-                else:
-                    run = run.copy()
-                    if shut[1]:  # (its pairs lie where it changed the board)
-                        run.touched = run.changed_houses()
+                # a branch the dynamic chains followed (with the houses it changed, as
+                # started) goes on; one not followed, or broken by them, starts here
+                kept_run = kept.get((c, v))
+                run = Propagation.start(board, c, v, shut) if kept_run is None else kept_run.copy()
                 if run.settle(True, pairs=True) is None:
                     length = run.removed()
                     if best is None or length < best[0]:
@@ -106,7 +95,7 @@ def plus_forcing(
         length, c, v = best
         return Step(
             PLUS_NAME,
-            technique=plus_chain(length),
+            technique=contradiction_chain(length, plus=True),
             eliminations=((c, v),),
             cells=(c,),
             values=(v,),
@@ -168,13 +157,6 @@ class Propagation:
             if not pairs or not self.pairs():
                 return self.masks
 
-    def changed_houses(self) -> set[int]:
-        """The houses of the cells this branch has changed."""
-        board, masks = self.board, self.masks
-        return {
-            h for c, was in enumerate(board.masks) if masks[c] != was for h in board.cell_houses[c]
-        }
-
     def removed(self) -> int:
         """How many of the board's candidates this branch has removed."""
         return sum(
@@ -218,8 +200,7 @@ class Propagation:
                     by_places[places] = by_places.get(places, 0) | b
             for places, values in by_places.items():
                 if values.bit_count() >= 2:
-                    keep = values & -values
-                    keep |= (values & ~keep) & -(values & ~keep)  # (the two lowest)
+                    keep = lowest(values, 2)
                     for c in places:
                         if masks[c] & ~keep:
                             changed |= self._remove(c, masks[c] & ~keep)
@@ -382,7 +363,7 @@ def forcing(
         outcomes: dict[Candidate, list[int] | None] = {}
 
         kept = settled.of(board) if settled is not None else None
-        shut = closure(board) if follower is None else (False, False)
+        shut = closure(board) if follower is None and dynamic else (False, False)
 
         def follow(c: int, v: int) -> list[int] | None:
             if (c, v) not in outcomes:
