@@ -16,14 +16,15 @@ from pathlib import Path
 import pytest
 
 from sudosat import parse, solve
-from sudosat.core.masks import from_values
+from sudosat.core.masks import bit, from_values
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board
 from sudosat.making.forcing import propagate
 from sudosat.making.generator import Asked
-from sudosat.making.nested import SHOWN, Branches, classic_solver
+from sudosat.making.nested import SHOWN, TAKEN_APART, Branches, _shortest_broken, classic_solver
 from sudosat.making.path import (
     FORCING_KINDS,
+    NESTED,
     Pathfinder,
     logical_path,
     path_rating,
@@ -37,7 +38,7 @@ from sudosat.making.techniques import CLASSIC
 from sudosat.making.variant_generator import make_variant, unique_killer
 from sudosat.reading.inputs import read_puzzles
 from sudosat.reading.pencil import read_marks
-from sudosat.sat.cnf import literal
+from sudosat.sat.cnf import cell_value, literal
 from tests.test_workbench import solutions_4x4
 
 from .conftest import PUZZLES, Run, shared
@@ -534,8 +535,10 @@ def test_a_grid_past_36x36_gets_one_line_not_a_path(run: Run) -> None:
 def test_the_famous_hardest_are_solved_by_logic_in_explainers_order() -> None:
     # sudoku_acs's "logic-solvable" instances and Inkala's (../shared/puzzles/famous):
     # every one with one solution is solved, the easy ones by what they need, the
-    # hardest by nested chains, AI Escargot (ER 10.5) rated below Golden Nugget and
-    # Platinum Blonde (ER 11.9); the one with several solutions is stuck
+    # hardest by nested chains or SE's forcing chains (+) (AI Escargot's longest
+    # (+) chain outweighs its nested ones, each with one chain inside), AI
+    # Escargot (ER 10.5) rated below Golden Nugget and Platinum Blonde (ER 11.9);
+    # the one with several solutions is stuck
     import csv
 
     rows = list(csv.DictReader(shared("famous/famous.tsv").open(), delimiter="\t"))
@@ -549,7 +552,8 @@ def test_the_famous_hardest_are_solved_by_logic_in_explainers_order() -> None:
         technique = found.hardest()
         hardest[name] = technique.name.split(",")[0] if technique else ""
         rating[name] = path_rating(found).rating
-    assert {k: v for k, v in hardest.items() if v != "nested forcing chains"} == {
+    chains = {"nested forcing chains", "dynamic contradiction chain (+)"}
+    assert {k: v for k, v in hardest.items() if v not in chains} == {
         "sabuncu1": "naked single",
         "sabuncu10": "naked single",
         "sabuncu2": "hidden single",
@@ -559,7 +563,7 @@ def test_the_famous_hardest_are_solved_by_logic_in_explainers_order() -> None:
         "sabuncu8": "hidden single",
         "sabuncu9": "naked pair",
     }
-    assert {"Golden Nugget", "Platinum Blonde", "Arto Inkala 2012", "AI Escargot"} <= {
+    assert {"Golden Nugget", "Platinum Blonde", "Arto Inkala 2012"} <= {
         k for k, v in hardest.items() if v == "nested forcing chains"
     }
     assert rating["AI Escargot"] < min(rating["Golden Nugget"], rating["Platinum Blonde"])
@@ -570,7 +574,7 @@ def test_ai_escargot_is_solved_by_nested_chains_each_with_the_fewest_inside() ->
     found = logical_path(puzzle)
     assert found.end == "solved"
     nested = [s for s in found.steps if s.name.startswith("nested forcing chains")]
-    assert nested and path_rating(found).technique.startswith("nested forcing chains")
+    assert nested
     # the first: its chains inside break the branch, and leaving any one out does not
     with Pathfinder(puzzle) as finder:
         board = finder.board()
@@ -589,6 +593,48 @@ def test_ai_escargot_is_solved_by_nested_chains_each_with_the_fewest_inside() ->
             for lit in inside:
                 assert not branches.holds(x, [i for i in inside if i != lit])
         solver.delete()
+
+
+@pytest.mark.slow
+def test_the_nested_finder_keeps_the_branches_every_false_candidate_would_give() -> None:
+    """On each board where the path of an ER 11.8 puzzle (eleven's list) takes a nested
+    step, no technique before the nested chains finds a step (SE's order), and the
+    branches followed in step, one removal at a time, are those every false
+    candidate's branch followed to its end gives: the TAKEN_APART with fewest
+    removals, the first of a length first (or the first with at most one)."""
+    rows = shared("se-rated/eleven_dev.tsv").read_text().splitlines()
+    line = next(row.split("\t")[0] for row in rows if not row.startswith("#"))
+    puzzle = parse(line)
+    found = logical_path(puzzle)
+    assert found.end == "solved"
+    truth = truth_of(puzzle)
+    assert truth is not None
+    checked = 0
+    with Pathfinder(puzzle) as finder:
+        finder.truth = truth
+        board = finder.board()
+        for step in found.steps:
+            if step.name.startswith("nested forcing chains") and checked < 3:
+                checked += 1
+                for technique, find in finder.order:
+                    if technique.name not in NESTED:
+                        assert find(board) is None, (step.name, technique.name)
+                solver = classic_solver(board)
+                branches = Branches(board, solver)
+                start = branches.follow([])
+                assert start is not None
+                false = [
+                    x
+                    for x in branches.open(start)
+                    if not truth[cell_value(9, x)[0]] & bit(cell_value(9, x)[1])
+                ]
+                alone = [(x, r) for x in false if (r := branches.refute(x)) is not None]
+                alone.sort(key=lambda kept: len(kept[1]))
+                fewest = alone[:1] if len(alone[0][1]) <= 1 else alone[:TAKEN_APART]
+                assert _shortest_broken(branches, false) == fewest
+                solver.delete()
+            board.apply(step)
+    assert checked == 3
 
 
 def test_the_path_of_a_puzzle_with_no_solution_never_ends_solved() -> None:

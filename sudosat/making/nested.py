@@ -21,7 +21,8 @@ makes the thousands of branches a hard puzzle needs take seconds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 from pysat.solvers import Minicard
@@ -35,14 +36,18 @@ from sudosat.sat.solvers.native import propagator
 from sudosat.solving.fast import exactly_one
 
 NAME = "nested forcing chains"
-WEIGHT = 10.0
+WEIGHT = 9.7
 """A nested chain with one chain inside; ``INSIDE`` more each time the chains inside
-double, up to ``HEAVIEST``. On Sudoku Explainer's scale nested forcing chains start
-at 9.5, 10.0 and 10.5 as their inner chains are forcing, multiple or dynamic
-forcing chains; sudosat's inner chains are short dynamic contradiction chains, so
-its nested chains start in the middle (measured against SE's ratings: BENCHMARKS.md)."""
-INSIDE = 0.4
-HEAVIEST = 11.5
+double, up to ``HEAVIEST``. Sudoku Explainer weighs its nested chains 9.5, 10.0,
+10.5 and 11.0 by the chains it runs inside them (forcing, multiple, dynamic and
+nested chains), each plus its length; sudosat's inner chains are all dynamic
+contradiction chains, and the fewer a branch needs, the weaker the chains SE
+needs inside. The scale is the line through SE's ratings of a draw of eleven's
+list (the fewest chains inside a step, as :func:`_fewest_step` finds them, on a
+log scale, its spread matched to SE's): one chain 9.7, two 10.6, three 11.1, four
+11.5, six 11.9 (BENCHMARKS.md)."""
+INSIDE = 0.9
+HEAVIEST = 11.9
 DEEP_WEIGHT = 11.5
 """A nested chain whose chains inside are nested themselves (depth three), with one
 chain inside; ``DEEP_INSIDE`` more each time the chains inside (theirs counted too)
@@ -59,11 +64,15 @@ dearer): the stuck published variants measured gained nothing from 300,000
 but ten seconds each."""
 SHOWN = 4
 """The inner chains a step names, at most (the rest are counted)."""
-LOOKED_FOR = 8
-"""The broken branches looked for, the first found, fewest-candidate cells first."""
-TAKEN_APART = 4
-"""Of them, those with the fewest chains inside as found, taken apart to their
-fewest (a solver call per chain, squared): the step is the one that needs fewest."""
+TAKEN_APART = 16
+"""Of the broken branches (every false candidate's, fewest-candidate cells first),
+those with the fewest chains inside as found, taken apart to their fewest (a
+solver call per chain, squared): the step is the one that needs fewest. A branch
+is followed only while it could be one of them."""
+FIRST_FOUND = 8
+"""A variant's branches follow its rules too (several times dearer): only the first
+broken ones found are looked at, and of them ``FIRST_TAKEN_APART`` taken apart."""
+FIRST_TAKEN_APART = 4
 
 T = TypeVar("T")
 
@@ -81,6 +90,10 @@ def classic_solver(board: Board) -> Minicard:
     for lit in ruled_out(board.size, board.masks):
         solver.add_clause([lit])
     return solver
+
+
+Removals = tuple[list[tuple[int, T]], bool]
+"""A branch's removals so far (each with its proof), and whether it now breaks."""
 
 
 class Branches:
@@ -149,24 +162,30 @@ class Branches:
         """The inner chains (candidates they remove) that break x's branch, in the
         order found (None: it does not break); inside the branch of ``base`` (the
         assumptions of an outer chain) when given."""
-        found = self._inside(x, base, self._broken)
+        found = _broken_by(self.removals(x, base, self.broken))
         return None if found is None else [lit for lit, _ in found]
 
     def refute_deep(self, x: int) -> list[tuple[int, list[int]]] | None:
         """Depth three: the nested chains (each candidate it removes, with the chains
         inside it) that break x's branch, in the order found; None: it does not
         break. OverBudget past the budget."""
-        return self._inside(x, (), self._refuted)
+        return _broken_by(self.removals(x, (), self._refuted))
 
-    def _inside(
-        self, x: int, base: Sequence[int], refutes: Callable[[list[int], int], T | None]
-    ) -> list[tuple[int, T]] | None:
-        """The candidates ``refutes`` removes inside x's branch (given what the branch
-        assumes, each with its proof), until the branch breaks (None: it never
-        does), each round over the candidates it leaves open."""
+    def removals(
+        self,
+        x: int,
+        base: Sequence[int],
+        refutes: Callable[[list[int], int], T | None],
+    ) -> Iterator[Removals[T]]:
+        """x's branch (given what ``base`` assumes), one removal at a time: the
+        candidates ``refutes`` (:meth:`broken`: a contradiction chain) removes inside
+        it, each with its proof, and whether the branch then breaks; first before
+        any, then after each, each round over the candidates the branch leaves
+        open, until it breaks or nothing more goes."""
         removed: list[tuple[int, T]] = []
         assumed = [*base, x]
         known = self.follow(assumed)
+        yield removed, known is None
         while known is not None:
             more = False
             for y in self.open(known):
@@ -178,13 +197,13 @@ class Branches:
                     assumed.append(-y)
                     more = True
                     known = self.follow(assumed)
+                    yield removed, known is None
                     if known is None:
-                        return removed
+                        return
             if not more:
-                return None
-        return removed
+                return
 
-    def _broken(self, assumed: list[int], y: int) -> tuple[()] | None:
+    def broken(self, assumed: list[int], y: int) -> tuple[()] | None:
         """Whether singles break the branch of ``assumed`` and y: the first round of a
         branch (one assumption) through the cached pairs."""
         broke = self.pair_breaks(assumed[0], y) if len(assumed) == 1 else self.breaks([*assumed, y])
@@ -243,6 +262,14 @@ class Branches:
         return self.breaks([*assumed, *removed])
 
 
+def _broken_by(steps: Iterator[Removals[T]]) -> list[tuple[int, T]] | None:
+    """The removals that break a branch (None: it never breaks)."""
+    for removed, broken in steps:
+        if broken:
+            return removed
+    return None
+
+
 class OverBudget(Exception):
     """A depth-three search ran past its branches (see :data:`DEEP_BUDGET`)."""
 
@@ -268,14 +295,15 @@ def nested(
     depth: int = 2,
     budget: int = DEEP_BUDGET,
     past: Callable[[], bool] = lambda: False,
+    every: bool = True,
 ) -> Callable[[Board], Step | None]:
     """The finder of nested contradiction chains over ``solver_of``'s singles: of the
-    first candidates whose branch breaks, the one that needs the fewest chains
-    inside; at ``depth`` 3, the first candidate whose branch breaks once nested
-    chains run inside it, taken apart to the fewest chains, given up past
-    ``budget`` branches; either stops, finding nothing, once ``past()`` (the path's
-    time is up)."""
-    step_of = _deep_step if depth == 3 else _fewest_step
+    candidates whose branch breaks (``every`` false one's, else the first found),
+    the one that needs the fewest chains inside; at ``depth`` 3, the first
+    candidate whose branch breaks once nested chains run inside it, taken apart
+    to the fewest chains, given up past ``budget`` branches; either stops, finding
+    nothing, once ``past()`` (the path's time is up)."""
+    step_of = _deep_step if depth == 3 else partial(_fewest_step, every=every)
 
     def find(board: Board) -> Step | None:
         solver = solver_of(board)
@@ -332,33 +360,74 @@ def _deep_step(
 
 
 def _fewest_step(
-    board: Board, branches: Branches, words: str, truth: Sequence[int] | None
+    board: Board,
+    branches: Branches,
+    words: str,
+    truth: Sequence[int] | None,
+    every: bool = True,
 ) -> Step | None:
-    """The step of the candidate whose branch breaks with the fewest chains inside.
-    A candidate the true candidates hold (when known) never breaks: it is not
-    tried, which spares the search and decides nothing."""
+    """The step of the candidate whose branch breaks with the fewest chains inside
+    (of ``every`` false candidate, else of the first found). A candidate the true
+    candidates hold (when known) never breaks: it is not tried, which spares the
+    search and decides nothing."""
     start = branches.follow([])
     if start is None:
         return None  # (the path names a broken board itself)
     n = board.size
+    false = [
+        x
+        for x in branches.open(start)
+        if truth is None or not truth[cell_value(n, x)[0]] & bit(cell_value(n, x)[1])
+    ]
+    broken = _shortest_broken(branches, false) if every else _first_broken(branches, false)
+    if not broken:
+        return None
+    tried = [(x, branches.fewest(x, removed)) for x, removed in broken]
+    x, inside = min(tried, key=lambda found: len(found[1]))
+    return _nested_step(board, branches, words, x, inside)
+
+
+def _shortest_broken(branches: Branches, xs: list[int]) -> list[tuple[int, list[int]]] | None:
+    """The TAKEN_APART branches of ``xs`` that break with the fewest removals, each
+    with them (the first in xs's order of a length); None: the time is up. All
+    are followed in step, one removal at a time, so each goes only as far as the
+    last one kept needs."""
+    live = [(x, branches.removals(x, (), branches.broken)) for x in xs]
     broken: list[tuple[int, list[int]]] = []
-    for x in branches.open(start):
-        cell, value = cell_value(n, x)
-        if truth is not None and truth[cell] & bit(value):
-            continue
+    while live:
+        if branches.past():
+            return None
+        going = []
+        for x, steps in live:
+            found = next(steps, None)
+            if found is None:
+                continue  # (nothing more goes inside x's branch: it never breaks)
+            removed, breaks = found
+            if not breaks:
+                going.append((x, steps))
+                continue
+            broken.append((x, [lit for lit, _ in removed]))
+            if len(removed) <= 1 or len(broken) == TAKEN_APART:
+                return broken  # (at one chain inside, none needs fewer)
+        live = going
+    return broken
+
+
+def _first_broken(branches: Branches, xs: list[int]) -> list[tuple[int, list[int]]] | None:
+    """Of the first FIRST_FOUND branches of ``xs`` that break (one with one chain
+    inside ends the search), the FIRST_TAKEN_APART with the fewest removals, each
+    with them; None: the time is up."""
+    broken: list[tuple[int, list[int]]] = []
+    for x in xs:
         if branches.past():
             return None
         removed = branches.refute(x)
         if removed is not None:
             broken.append((x, removed))
-            if len(removed) <= 1 or len(broken) == LOOKED_FOR:
+            if len(removed) <= 1 or len(broken) == FIRST_FOUND:
                 break
-    if not broken:
-        return None
     broken.sort(key=lambda found: len(found[1]))  # (stable: the first found of a length)
-    tried = [(x, branches.fewest(x, removed)) for x, removed in broken[:TAKEN_APART]]
-    x, inside = min(tried, key=lambda found: len(found[1]))
-    return _nested_step(board, branches, words, x, inside)
+    return broken[:FIRST_TAKEN_APART]
 
 
 def _nested_step(board: Board, branches: Branches, words: str, x: int, inside: list[int]) -> Step:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -54,6 +54,10 @@ FORCING_KINDS = {FORCING: False, DYNAMIC_FORCING: True}
 """The forcing chains, and whether each is dynamic: for a variant they follow its
 rules too."""
 
+NESTED = frozenset(name for name, *_ in SCALES.values())
+"""The nested chains' techniques (both depths): on a classic path, asked only when
+nothing before them finds a step (see :func:`_easiest`)."""
+
 BIFURCATION_WEIGHT = 9.0
 """Bifurcation's weight at depth 1; each level deeper adds one."""
 
@@ -70,11 +74,13 @@ def nested_technique(
     depth: int = 2,
     budget: int = DEEP_BUDGET,
     past: Callable[[], bool] = lambda: False,
+    every: bool = True,
 ) -> tuple[Technique, Finder]:
     """Nested forcing chains over ``solver``'s singles; at ``depth`` 3 the last
-    technique, given up past ``budget`` branches; either given up once ``past()``."""
+    technique, given up past ``budget`` branches; either given up once ``past()``;
+    of ``every`` false candidate (else the first found: a variant's)."""
     name, weight, *_ = SCALES[depth]
-    found = nested(solver, truth, words, depth, budget, past)
+    found = nested(solver, truth, words, depth, budget, past, every)
     return Technique(name, "forcing", weight, "expert"), found
 
 
@@ -191,13 +197,20 @@ def easiest_single(board: Board) -> float:
     return best
 
 
-def _easiest(board: Board, order: Sequence[tuple[Technique, Finder]]) -> Step | None:
+def _easiest(
+    board: Board, order: Sequence[tuple[Technique, Finder]], last: Collection[str] = ()
+) -> Step | None:
     """The first step of the easiest technique of ``order`` (lightest first) that
     finds one: a technique is asked while it weighs less than the best step yet
-    (a rule question's step may weigh more than its question)."""
+    (a rule question's step may weigh more than its question); the techniques
+    named in ``last`` (at the end of the order: a classic path's nested chains)
+    only when no technique before them finds a step, as Sudoku Explainer asks a
+    deeper level of its chains only when the one before finds nothing."""
     best: Step | None = None
     for technique, find in order:
-        if best is not None and technique.weight >= technique_of(best).weight:
+        if best is not None and (
+            technique.weight >= technique_of(best).weight or technique.name in last
+        ):
             break
         step = find(board)
         if step is None:
@@ -309,6 +322,8 @@ class Pathfinder:
         the longest searches stop inside a step once it passes (:meth:`past`)."""
         self.rule_steps = None
         self.truth: Sequence[int] | None = None
+        self.last: frozenset[str] = frozenset()
+        """The techniques asked only when none before them finds a step."""
         constraints = puzzle.rules.constraints if puzzle.rules else ()
         self.rule_houses = [
             (house, rule.describe(puzzle.size))
@@ -330,7 +345,7 @@ class Pathfinder:
                     find = forcing(FORCING_KINDS[technique], steps.propagate, "the rules")
                 order.append((technique, find))
             words, past = "singles and the rules", self.past
-            order.append(nested_technique(steps.fresh, self.true, words, past=past))
+            order.append(nested_technique(steps.fresh, self.true, words, past=past, every=False))
             deep = nested_technique(steps.fresh, self.true, words, 3, VARIANT_DEEP_BUDGET, past)
             order.append(deep)
         else:
@@ -344,6 +359,7 @@ class Pathfinder:
             order.append((DYNAMIC_PLUS, plus_forcing(self.true, settled)))
             order.append(nested_technique(classic_solver, self.true, past=self.past))
             order.append(nested_technique(classic_solver, self.true, depth=3, past=self.past))
+            self.last = NESTED
         if levels is not None:
             order = [(t, find) for t, find in order if t.level in levels]
         left = frozenset(without)
@@ -396,7 +412,7 @@ class Pathfinder:
         settled = self._only_true_left(board)
         if settled:  # no sound step removes a candidate now: a lone one may still be placed
             order = [(t, find) for t, find in order if t is NAKED_SINGLE]
-        best = _easiest(board, order)
+        best = _easiest(board, order, self.last)
         if best is None and self.bifurcation and not settled:
             best = self._bifurcate(board)
         if best is not None and self.rule_steps is not None:
