@@ -76,7 +76,7 @@ def plus_forcing(
     def find(board: Board) -> Step | None:
         known = truth()
         kept = settled.of(board) if settled is not None else {}
-        shut = closure(board)
+        shut = settled.shut(board) if settled is not None else closure(board)
         best: tuple[int, int, int] | None = None
         for c in sorted(board.open_cells(), key=lambda c: board.masks[c].bit_count()):
             for v in bits(board.masks[c]):
@@ -291,12 +291,7 @@ class Propagation:
                 continue
             for c in targets:
                 if masks[c] & locked and not self.placed[c]:
-                    masks[c] &= ~locked
-                    m = masks[c]
-                    changed = True
-                    self.dirty.update(board.cell_houses[c])
-                    if m and not m & (m - 1):
-                        self.todo.append((c, m.bit_length()))
+                    changed |= self._remove(c, locked)
         return changed
 
 
@@ -315,12 +310,21 @@ class Settled:
     def __init__(self) -> None:
         self.masks: list[int] = []
         self.runs: dict[Candidate, Propagation | None] = {}
+        self.closed: tuple[bool, bool] | None = None
+        """The board's :func:`closure`, once asked (both finders start from it)."""
 
     def of(self, board: Board) -> dict[Candidate, Propagation | None]:
         """The branches kept for ``board`` (none once its candidates change)."""
         if self.masks != board.masks:
-            self.masks, self.runs = list(board.masks), {}
+            self.masks, self.runs, self.closed = list(board.masks), {}, None
         return self.runs
+
+    def shut(self, board: Board) -> tuple[bool, bool]:
+        """The board's :func:`closure`, worked out once for both finders."""
+        self.of(board)
+        if self.closed is None:
+            self.closed = closure(board)
+        return self.closed
 
 
 def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, ...], str]]:
@@ -363,7 +367,10 @@ def forcing(
         outcomes: dict[Candidate, list[int] | None] = {}
 
         kept = settled.of(board) if settled is not None else None
-        shut = closure(board) if follower is None and dynamic else (False, False)
+        if follower is not None or not dynamic:
+            shut = (False, False)
+        else:
+            shut = settled.shut(board) if settled is not None else closure(board)
 
         def follow(c: int, v: int) -> list[int] | None:
             if (c, v) not in outcomes:

@@ -327,8 +327,7 @@ def _deep_step(
     if start is None:
         return None
     for x in branches.open(start):
-        cell, value = cell_value(board.size, x)
-        if truth[cell] & bit(value):
+        if _true(truth, board.size, x):
             continue
         try:
             removed = branches.refute_deep(x)
@@ -373,18 +372,19 @@ def _fewest_step(
     start = branches.follow([])
     if start is None:
         return None  # (the path names a broken board itself)
-    n = board.size
-    false = [
-        x
-        for x in branches.open(start)
-        if truth is None or not truth[cell_value(n, x)[0]] & bit(cell_value(n, x)[1])
-    ]
+    false = [x for x in branches.open(start) if truth is None or not _true(truth, board.size, x)]
     broken = _shortest_broken(branches, false) if every else _first_broken(branches, false)
     if not broken:
         return None
     tried = [(x, branches.fewest(x, removed)) for x, removed in broken]
     x, inside = min(tried, key=lambda found: len(found[1]))
     return _nested_step(board, branches, words, x, inside)
+
+
+def _true(truth: Sequence[int], n: int, x: int) -> bool:
+    """Whether the true candidates hold literal x (its branch cannot break)."""
+    cell, value = cell_value(n, x)
+    return bool(truth[cell] & bit(value))
 
 
 def _shortest_broken(branches: Branches, xs: list[int]) -> list[tuple[int, list[int]]] | None:
