@@ -391,6 +391,48 @@ def test_the_chains_plus_going_on_from_the_dynamic_ones_find_what_they_find_alon
                 assert everywhere.settle(True, pairs) == nearby.settle(True, pairs)
 
 
+def test_a_branch_carried_from_an_earlier_board_ends_where_one_started_afresh_ends() -> None:
+    """The dynamic forcing chains and the chains (+) carry each branch that did not
+    break on an earlier board of the path to the next (``Propagation.within``): on
+    AI Escargot's path, from each board where they were asked to the next, every
+    branch settled there and carried on ends where one followed from the start
+    on the later board ends (the same candidates, or broken both); and on each of
+    those boards the finders that start afresh take the path's step (or none,
+    where it took a later technique)."""
+    puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
+    truth = truth_of(puzzle)
+    asked = [
+        (s, b.copy())
+        for s, b in logical_path(puzzle).boards()
+        if s.name.startswith(("dynamic", "nested"))
+    ]
+    assert len(asked) > 10
+    carried = 0
+    for (_, earlier), (_, board) in pairwise(asked):
+        for cell in board.open_cells():
+            for value, pairs in product(bits(board.masks[cell]), (False, True)):
+                before = Propagation(earlier)
+                before.todo.append((cell, value))
+                if before.settle(True, pairs) is None:
+                    continue
+                went_on = before.within(board)
+                afresh = Propagation(board)
+                afresh.todo.append((cell, value))
+                ends = None if went_on is None else went_on.settle(True, pairs)
+                assert ends == afresh.settle(True, pairs)
+                carried += 1
+    assert carried > 1000
+    for step, board in asked:
+        dynamic = forcing(True)(board)
+        plus = plus_forcing(lambda: truth)(board)
+        if step.name.startswith("nested"):
+            assert dynamic is None and plus is None
+        elif step.name == PLUS_NAME:
+            assert dynamic is None and plus == step
+        else:
+            assert dynamic == step
+
+
 def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:
     """On random 4x4 candidate states, every step a chain finder takes, written
     out: an alternating chain's ends are never both false and each removal is in

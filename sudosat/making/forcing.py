@@ -77,12 +77,23 @@ def plus_forcing(
         known = truth()
         kept = settled.of(board) if settled is not None else {}
         shut = settled.shut(board) if settled is not None else closure(board)
+        earlier = settled.within("plus", board) if settled is not None else {}
+        whole: dict[Candidate, Propagation] = {}
         best: tuple[int, int, int] | None = None
         for c in sorted(board.open_cells(), key=lambda c: board.masks[c].bit_count()):
             for v in bits(board.masks[c]):
                 if known is not None and known[c] & bit(v):
                     continue
-                # a branch the dynamic chains followed (with the houses it changed, as
+                # a branch that did not break on an earlier board goes on from where it
+                # settled there: whichever way it gets there, it settles the same, so
+                # if it does not break now it would not have from the start either
+                before = earlier.get((c, v))
+                run = None if before is None else before.within(board)
+                if run is not None and run.settle(True, pairs=True) is not None:
+                    whole[c, v] = run
+                    continue
+                # one that breaks is followed again from the start, for its length: a
+                # branch the dynamic chains followed (with the houses it changed, as
                 # started) goes on; one not followed, or broken by them, starts here
                 kept_run = kept.get((c, v))
                 run = Propagation.start(board, c, v, shut) if kept_run is None else kept_run.copy()
@@ -90,6 +101,10 @@ def plus_forcing(
                     length = run.removed()
                     if best is None or length < best[0]:
                         best = (length, c, v)
+                else:
+                    whole[c, v] = run
+        if settled is not None:
+            settled.keep("plus", board, whole)
         if best is None:
             return None
         length, c, v = best
@@ -145,6 +160,24 @@ class Propagation:
         found.touched = None if self.touched is None else set(self.touched)
         found.touched_locked = None if self.touched_locked is None else set(self.touched_locked)
         return found
+
+    def within(self, board: Board) -> Propagation | None:
+        """This branch, settled on an earlier board, carried to ``board`` (whose
+        candidates are some of that board's): its candidates those of both, the
+        houses that lost some to look at again; None if a cell has none left."""
+        run = Propagation(board)
+        run.placed = list(self.placed)
+        run.touched, run.touched_locked = set(), set()
+        for c, (mine, theirs) in enumerate(zip(self.masks, board.masks, strict=True)):
+            m = mine & theirs
+            if m != mine:
+                if not m:
+                    return None
+                run.dirty.update(board.cell_houses[c])
+                if not run.placed[c] and not m & (m - 1):
+                    run.todo.append((c, m.bit_length()))
+            run.masks[c] = m
+        return run
 
     def settle(self, locked: bool = False, pairs: bool = False) -> list[int] | None:
         """Singles (and ``locked`` candidates, and then naked and hidden ``pairs``)
@@ -312,12 +345,32 @@ class Settled:
         self.runs: dict[Candidate, Propagation | None] = {}
         self.closed: tuple[bool, bool] | None = None
         """The board's :func:`closure`, once asked (both finders start from it)."""
+        self.settled: dict[str, tuple[list[int], dict[Candidate, Propagation]]] = {}
+        """Each finder's branches that did not break, settled, with the candidates of
+        the board it last looked at (see :meth:`within`)."""
 
     def of(self, board: Board) -> dict[Candidate, Propagation | None]:
         """The branches kept for ``board`` (none once its candidates change)."""
         if self.masks != board.masks:
             self.masks, self.runs, self.closed = list(board.masks), {}, None
         return self.runs
+
+    def within(self, finder: str, board: Board) -> dict[Candidate, Propagation]:
+        """The branches ``finder`` kept settled on the boards before, if ``board``
+        has only candidates of those (a later board of the same path); none else.
+        Each goes on from there (:meth:`Propagation.within`): the rules only remove,
+        so a branch settles the same whichever way it gets there."""
+        masks, runs = self.settled.get(finder, ([], {}))
+        if len(masks) != len(board.masks):
+            return {}
+        if any(now & ~was for now, was in zip(board.masks, masks, strict=True)):
+            return {}
+        return runs
+
+    def keep(self, finder: str, board: Board, runs: dict[Candidate, Propagation]) -> None:
+        """``finder``'s branches that did not break on ``board``, settled, kept with
+        those of the boards before."""
+        self.settled[finder] = (list(board.masks), {**self.within(finder, board), **runs})
 
     def shut(self, board: Board) -> tuple[bool, bool]:
         """The board's :func:`closure`, worked out once for both finders."""
@@ -363,6 +416,16 @@ def forcing(
     through = f"{words} and locked candidates" if dynamic else words
 
     def find(board: Board) -> Step | None:
+        whole: dict[Candidate, Propagation] = {}
+        try:
+            return search(board, whole)
+        finally:
+            if settled is not None:
+                settled.keep("dynamic", board, whole)
+
+    def search(board: Board, whole: dict[Candidate, Propagation]) -> Step | None:
+        """The step, if any; each branch followed that does not break goes into
+        ``whole``, settled."""
         branches = list(_branches(board))
         outcomes: dict[Candidate, list[int] | None] = {}
 
@@ -371,16 +434,28 @@ def forcing(
             shut = (False, False)
         else:
             shut = settled.shut(board) if settled is not None else closure(board)
+        earlier = settled.within("dynamic", board) if settled is not None else {}
 
         def follow(c: int, v: int) -> list[int] | None:
             if (c, v) not in outcomes:
                 if follower is not None:
                     outcomes[c, v] = follower(board, c, v, dynamic)
                     return outcomes[c, v]
+                # a branch that did not break on an earlier board goes on from there;
+                # one that breaks now is followed from the start, and kept for the
+                # forcing chains (+) as it was started
+                before = earlier.get((c, v))
+                run = None if before is None else before.within(board)
+                if run is not None and run.settle(dynamic) is not None:
+                    whole[c, v] = run
+                    outcomes[c, v] = run.masks
+                    return run.masks
                 run = Propagation.start(board, c, v, shut)
                 outcomes[c, v] = run.settle(dynamic)
                 if kept is not None:
                     kept[c, v] = run if outcomes[c, v] is not None else None
+                if outcomes[c, v] is not None:
+                    whole[c, v] = run
             return outcomes[c, v]
 
         for _kind, options, cells, _name in branches:

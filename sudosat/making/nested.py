@@ -117,6 +117,8 @@ class Branches:
             key=lambda c: masks[c].bit_count(),
         )
         """The open cells, fewest candidates first (the board does not change)."""
+        self.candidates = [literal(self.n, c, v) for c in self.order for v in bits(masks[c])]
+        """Their candidates as literals, in that order."""
         self.pairs: dict[tuple[int, int], bool] = {}
         """Whether two candidates break the board together (either way round)."""
         self.calls = 0
@@ -150,13 +152,7 @@ class Branches:
 
     def open(self, known: set[int]) -> list[int]:
         """The candidates a branch leaves open, as literals, fewest-candidate cells first."""
-        n, masks = self.n, self.board.masks
-        return [
-            x
-            for c in self.order
-            for v in bits(masks[c])
-            if (x := literal(n, c, v)) not in known and -x not in known
-        ]
+        return [x for x in self.candidates if x not in known and -x not in known]
 
     def refute(self, x: int, base: Sequence[int] = ()) -> list[int] | None:
         """The inner chains (candidates they remove) that break x's branch, in the
