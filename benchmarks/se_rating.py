@@ -121,7 +121,7 @@ def report(label: str, results: list) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per", type=int, default=8, help="puzzles of each ER")
-    parser.add_argument("--te3", type=int, default=20, help="T&E(3) puzzles")
+    parser.add_argument("--te3", type=int, default=20, help="T&E(3) puzzles (0: none)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
@@ -132,7 +132,8 @@ def main() -> None:
     te3 = random.Random(args.seed).sample(rows("monhard_te3_dev.tsv"), args.te3)
     with Pool(args.jobs) as pool:
         report("1. eleven's hardest, ER 10.6-11.8", pool.map(rate, eleven, chunksize=1))
-        report("2. T&E(3)", pool.map(rate, te3, chunksize=1))
+        if te3:  # (--te3 0: eleven's list alone)
+            report("2. T&E(3)", pool.map(rate, te3, chunksize=1))
 
 
 if __name__ == "__main__":

@@ -370,7 +370,7 @@ def test_the_untouched_certificate_stays_valid(certificate: Path, run: Run) -> N
 def test_a_contradiction_chain_found_by_the_nested_finder_is_labelled_and_weighed_as_one() -> None:
     """With the chains and forcing chains (+ too) left out, the nested chains' finder is
     what finds AI Escargot's contradiction chains: those with no chain inside are
-    dynamic contradiction chains (8.5 and the length bonus), not nested ones (9.7 up)."""
+    dynamic contradiction chains (8.5 and the length bonus), not nested ones (9.5 up)."""
     puzzle = parse(ESCARGOT)
     with Pathfinder(puzzle, without=("chains",)) as finder:
         finder.order = [

@@ -21,7 +21,15 @@ from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board
 from sudosat.making.forcing import propagate
 from sudosat.making.generator import Asked
-from sudosat.making.nested import SHOWN, TAKEN_APART, Branches, _shortest_broken, classic_solver
+from sudosat.making.nested import (
+    MEAN_OF,
+    SHOWN,
+    TAKEN_APART,
+    Branches,
+    _shortest_broken,
+    classic_solver,
+)
+from sudosat.making.nested import technique as nested_weight
 from sudosat.making.path import (
     FORCING_KINDS,
     NESTED,
@@ -605,7 +613,9 @@ def test_the_nested_finder_keeps_the_branches_every_false_candidate_would_give()
     step, no technique before the nested chains finds a step (SE's order), and the
     branches followed in step, one removal at a time, are those every false
     candidate's branch followed to its end gives: the TAKEN_APART with fewest
-    removals, the first of a length first (or the first with at most one)."""
+    removals, the first of a length first (or the first with at most one); the
+    step needs the fewest chains inside of them, and weighs by the mean of the
+    MEAN_OF fewest."""
     rows = shared("se-rated/eleven_dev.tsv").read_text().splitlines()
     line = next(row.split("\t")[0] for row in rows if not row.startswith("#"))
     puzzle = parse(line)
@@ -636,9 +646,27 @@ def test_the_nested_finder_keeps_the_branches_every_false_candidate_would_give()
                 alone.sort(key=lambda kept: len(kept[1]))
                 fewest = alone[:1] if len(alone[0][1]) <= 1 else alone[:TAKEN_APART]
                 assert _shortest_broken(branches, false) == fewest
+                # weighed by the mean chains inside of the MEAN_OF easiest taken apart
+                counts = sorted(len(branches.fewest(x, r)) for x, r in fewest)[:MEAN_OF]
+                count = int(step.name.split(", ")[1].split()[0])
+                assert count == counts[0]
+                mean = sum(counts) / len(counts)
+                assert step.technique == nested_weight(count, mean=mean)
                 solver.delete()
             board.apply(step)
     assert checked == 3
+
+
+def test_a_classic_nested_step_weighs_by_the_mean_on_its_documented_scale() -> None:
+    """docs/reference/techniques.md: a classic nested step weighs 9.1 + 1.08 a doubling
+    of the mean chains inside of the easiest branches, from 9.5 to 11.9; a
+    variant's weighs by its own count, 9.7 + 0.9 a doubling; the name keeps the
+    step's own count."""
+    by_mean = {1: 9.5, 2: 10.2, 3: 10.8, 4: 11.3, 6: 11.9, 40: 11.9}
+    assert {m: nested_weight(1, mean=m).weight for m in by_mean} == by_mean
+    assert nested_weight(2, mean=2.5).name == "nested forcing chains, 2 inside"
+    by_count = {1: 9.7, 2: 10.6, 3: 11.1, 4: 11.5, 6: 11.9}
+    assert {n: nested_weight(n).weight for n in by_count} == by_count
 
 
 def test_the_path_of_a_puzzle_with_no_solution_never_ends_solved() -> None:

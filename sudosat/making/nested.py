@@ -37,17 +37,32 @@ from sudosat.solving.fast import exactly_one
 
 NAME = "nested forcing chains"
 WEIGHT = 9.7
-"""A nested chain with one chain inside; ``INSIDE`` more each time the chains inside
-double, up to ``HEAVIEST``. Sudoku Explainer weighs its nested chains 9.5, 10.0,
-10.5 and 11.0 by the chains it runs inside them (forcing, multiple, dynamic and
-nested chains), each plus its length; sudosat's inner chains are all dynamic
-contradiction chains, and the fewer a branch needs, the weaker the chains SE
-needs inside. The scale is the line through SE's ratings of a draw of eleven's
-list (the fewest chains inside a step, as :func:`_fewest_step` finds them, on a
-log scale, its spread matched to SE's): one chain 9.7, two 10.6, three 11.1, four
-11.5, six 11.9 (BENCHMARKS.md)."""
+"""A nested chain with one chain inside, on a variant's path (and a classic depth
+three that needed none deeper); ``INSIDE`` more each time the chains inside
+double, up to ``HEAVIEST``: one chain 9.7, two 10.6, three 11.1, four 11.5, six
+11.9. Sudoku Explainer weighs its nested chains 9.5, 10.0, 10.5 and 11.0 by the
+chains it runs inside them (forcing, multiple, dynamic and nested chains), each
+plus its length; sudosat's inner chains are all dynamic contradiction chains,
+and the fewer a branch needs, the weaker the chains SE needs inside. A variant's
+path asks its nested chains by weight among its rules' steps, on this scale; a
+classic step is weighed on SE's by the mean of the easiest (:data:`MEAN_OF`)."""
 INSIDE = 0.9
 HEAVIEST = 11.9
+MEAN_OF = 8
+"""A classic step is weighed by the mean of the chains inside of the ``MEAN_OF``
+branches (of those taken apart) that need fewest, the step's own among them:
+Sudoku Explainer takes the easiest of all its nested chains, and a board where
+many branches break with few chains has easier ones than a board where one
+does. The fewest alone, an integer of one to six on the hardest puzzles, ties
+too often: the mean ranks the hardest lists nearer SE's ER on each of three
+draws (BENCHMARKS.md)."""
+MEAN_WEIGHT = 9.1
+"""The classic scale: ``MEAN_WEIGHT`` at a mean of one chain inside, ``MEAN_INSIDE``
+more each time it doubles, at least ``LIGHTEST`` (SE's lightest nested chain)
+and at most ``HEAVIEST``: the line through SE's ER of a draw of eleven's list,
+its spread matched to SE's (two 10.2, three 10.8, four 11.3, six 11.9)."""
+MEAN_INSIDE = 1.08
+LIGHTEST = 9.5
 DEEP_WEIGHT = 11.5
 """A nested chain whose chains inside are nested themselves (depth three), with one
 chain inside; ``DEEP_INSIDE`` more each time the chains inside (theirs counted too)
@@ -374,7 +389,9 @@ def _fewest_step(
         return None
     tried = [(x, branches.fewest(x, removed)) for x, removed in broken]
     x, inside = min(tried, key=lambda found: len(found[1]))
-    return _nested_step(board, branches, words, x, inside)
+    counts = sorted(len(found) for _, found in tried)[:MEAN_OF]
+    mean = sum(counts) / len(counts) if every else None
+    return _nested_step(board, branches, words, x, inside, mean)
 
 
 def _true(truth: Sequence[int], n: int, x: int) -> bool:
@@ -426,13 +443,21 @@ def _first_broken(branches: Branches, xs: list[int]) -> list[tuple[int, list[int
     return broken[:FIRST_TAKEN_APART]
 
 
-def _nested_step(board: Board, branches: Branches, words: str, x: int, inside: list[int]) -> Step:
-    """x's branch, broken by singles with the chains ``inside`` (removals), as a step."""
+def _nested_step(
+    board: Board,
+    branches: Branches,
+    words: str,
+    x: int,
+    inside: list[int],
+    mean: float | None = None,
+) -> Step:
+    """x's branch, broken by singles with the chains ``inside`` (removals), as a step
+    (weighed by the ``mean`` chains inside of the board's easiest, when given)."""
     if not inside:  # no chain inside: a plain contradiction chain, weighed as one
         length = branches.chain_length(x)
         reason = f"{_name(board, x)} leads through {words} to a contradiction"
         return _refuted(board, x, CONTRADICTION, contradiction_chain(length), reason, length=length)
-    weighed = technique(len(inside))
+    weighed = technique(len(inside), mean=mean)
     said = [_name(board, -lit) for lit in inside]
     reason = _inside_reason(board, x, words, "contradiction", said)
     inner = tuple(cell_value(board.size, -lit) for lit in inside)
@@ -480,9 +505,14 @@ SCALES = {2: (NAME, WEIGHT, INSIDE, HEAVIEST), 3: (DEEP_NAME, DEEP_WEIGHT, DEEP_
 """Each depth's name, weight with one chain inside, more each time they double, most."""
 
 
-def technique(inside: int, depth: int = 2) -> Technique:
+def technique(inside: int, depth: int = 2, mean: float | None = None) -> Technique:
     """A nested chain's technique, weighed by how many chains it needs inside (at
-    depth three, the nested ones and theirs)."""
+    depth three, the nested ones and theirs), or on a classic board by the
+    ``mean`` of the easiest branches' (see :data:`MEAN_OF`)."""
     name, weight, more, most = SCALES[depth]
-    weighed = round(min(weight + more * math.log2(max(inside, 1)), most), 1)
+    if mean is None:
+        weighed = round(min(weight + more * math.log2(max(inside, 1)), most), 1)
+    else:
+        measured = MEAN_WEIGHT + MEAN_INSIDE * math.log2(max(mean, 1))
+        weighed = round(min(max(measured, LIGHTEST), HEAVIEST), 1)
     return Technique(f"{name}, {inside} inside", "forcing", weighed, "expert")
