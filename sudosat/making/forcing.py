@@ -84,12 +84,9 @@ def plus_forcing(
             for v in bits(board.masks[c]):
                 if known is not None and known[c] & bit(v):
                     continue
-                # a branch that did not break on an earlier board goes on from where it
-                # settled there: whichever way it gets there, it settles the same, so
-                # if it does not break now it would not have from the start either
-                before = earlier.get((c, v))
-                run = None if before is None else before.within(board)
-                if run is not None and run.settle(True, pairs=True) is not None:
+                # a branch that did not break on an earlier board goes on from there
+                run = _went_on(earlier.get((c, v)), board, True, pairs=True)
+                if run is not None:
                     whole[c, v] = run
                     continue
                 # one that breaks is followed again from the start, for its length: a
@@ -380,6 +377,18 @@ class Settled:
         return self.closed
 
 
+def _went_on(
+    before: Propagation | None, board: Board, locked: bool, pairs: bool = False
+) -> Propagation | None:
+    """A branch that did not break on an earlier board (``before``, kept by
+    :class:`Settled`), gone on from where it settled there to settle on ``board``;
+    None if it breaks now (or none was kept). Whichever way it gets there, a
+    branch settles the same, so one that does not break now would not have from
+    the start either."""
+    run = None if before is None else before.within(board)
+    return run if run is not None and run.settle(locked, pairs) is not None else None
+
+
 def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, ...], str]]:
     """Sets of candidates one of which is true: each cell's (fewest first), then each
     house's places for a value."""
@@ -444,9 +453,8 @@ def forcing(
                 # a branch that did not break on an earlier board goes on from there;
                 # one that breaks now is followed from the start, and kept for the
                 # forcing chains (+) as it was started
-                before = earlier.get((c, v))
-                run = None if before is None else before.within(board)
-                if run is not None and run.settle(dynamic) is not None:
+                run = _went_on(earlier.get((c, v)), board, dynamic)
+                if run is not None:
                     whole[c, v] = run
                     outcomes[c, v] = run.masks
                     return run.masks

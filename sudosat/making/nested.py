@@ -389,9 +389,14 @@ def _fewest_step(
         return None
     tried = [(x, branches.fewest(x, removed)) for x, removed in broken]
     x, inside = min(tried, key=lambda found: len(found[1]))
-    counts = sorted(len(found) for _, found in tried)[:MEAN_OF]
-    mean = sum(counts) / len(counts) if every else None
+    mean = _mean_of_easiest(tried) if every else None
     return _nested_step(board, branches, words, x, inside, mean)
+
+
+def _mean_of_easiest(tried: list[tuple[int, list[int]]]) -> float:
+    """The mean count of chains inside of the :data:`MEAN_OF` branches that need fewest."""
+    counts = sorted(len(inside) for _, inside in tried)[:MEAN_OF]
+    return sum(counts) / len(counts)
 
 
 def _true(truth: Sequence[int], n: int, x: int) -> bool:
