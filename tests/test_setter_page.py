@@ -11,12 +11,13 @@ import random
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sudosat import parse
+from sudosat import count, parse, solve
 from sudosat.core.puzzle import Layout
 from sudosat.making.path import logical_path
 from sudosat.making.variant_generator import unique_killer
@@ -229,10 +230,7 @@ def test_a_25x25_jigsaw_region_is_painted_and_a_36x36_takes_givens(page: Any, ad
 def test_a_path_is_stepped_through_with_each_step_drawn(page: Any, address: str) -> None:
     opened(page, address)
     text = (PUZZLES / "miracle.txt").read_text()
-    seen = answers(page)
-    page.fill("#puzzle", text)
-    page.click("#load")
-    after(page, seen)
+    load(page, text)
     page.click("#path")
     page.wait_for_function(
         "document.getElementById('status').textContent.startsWith('Path solved')", timeout=WAIT
@@ -252,11 +250,16 @@ def test_a_path_is_stepped_through_with_each_step_drawn(page: Any, address: str)
 
 
 def load(page: Any, text: str) -> list[list[int]]:
-    """Paste ``text`` (a link, or any text sudosat reads) and load it."""
-    seen = answers(page)
+    """Paste ``text`` (a link, or any text sudosat reads), load it and wait for the
+    candidates of the puzzle read (not those of a question asked before it)."""
+    reads = int(page.evaluate("Number(document.getElementById('marks').dataset.reads || 0)"))
     page.fill("#puzzle", text)
     page.click("#load")
-    return after(page, seen)
+    page.wait_for_function(
+        f"Number(document.getElementById('marks').dataset.answeredRead || 0) > {reads}",
+        timeout=WAIT,
+    )
+    return json.loads(page.evaluate("document.getElementById('marks').dataset.candidates"))
 
 
 def until_status(page: Any, start: str) -> str:
@@ -287,6 +290,60 @@ def test_solve_check_count_estimate_and_pictures(page: Any, address: str) -> Non
     assert until_status(page, "7 solutions") == "7 solutions"
     page.click("#estimate")
     assert "About 7 solutions" in until_status(page, "About")
+
+
+def test_a_read_puzzle_is_asked_its_candidates_once_and_later_questions_none(
+    page: Any, address: str
+) -> None:
+    # A read once left an edit's timer standing: the next question marked the
+    # candidates stale, and a picture after it asked them again. That answer could
+    # land while the next puzzle was being pasted and be taken for its candidates.
+    sent: list[str] = []
+    page.on(
+        "websocket",
+        lambda socket: socket.on(
+            "framesent", lambda frame: sent.append(json.loads(frame)["command"])
+        ),
+    )
+    opened(page, address)
+    load(page, (PUZZLES / "killer.txt").read_text())
+    page.click("#check")
+    until_status(page, "Check:")
+    with page.expect_download():
+        page.click("button.picture[data-format=svg]")
+    page.click("#count")  # its answer comes after everything the picture set off
+    assert until_status(page, "1 solution") == "1 solution"
+    read = len(sent) - 1 - sent[::-1].index("read")
+    assert sent[read:] == ["read", "marks", "check", "picture", "count"]
+
+
+def test_a_question_asked_right_after_an_edit_is_answered_then_the_edit_s_candidates(
+    page: Any, address: str
+) -> None:
+    opened(page, address)
+    start = load(page, (PUZZLES / "several-solutions.txt").read_text())
+    cell = next(c for c, values in enumerate(start) if len(values) > 1)
+    value = start[cell][0]
+    seen = answers(page)
+    page.mouse.click(*point(page, 9, cell))
+    page.keyboard.type(str(value))
+    page.click("#count")  # at once: the edit's candidates wait for the count's answer
+    page.wait_for_function(
+        "/^[0-9,]+ solutions?$/.test(document.getElementById('status').textContent)"
+        f" && Number(document.getElementById('marks').dataset.answers || 0) > {seen}",
+        timeout=WAIT,
+    )
+    puzzle = parse((PUZZLES / "several-solutions.txt").read_text())
+    edited = replace(
+        puzzle, cells=tuple(value if c == cell else v for c, v in enumerate(puzzle.cells))
+    )
+    solutions = count(edited)
+    assert (
+        status(page) == f"{solutions} solution{'' if solutions == 1 else 's'}"
+    )  # the count's, kept
+    assert json.loads(page.evaluate("document.getElementById('marks').dataset.candidates")) == [
+        sorted({s[c] for s in solve(edited, max_solutions=10).solutions}) for c in range(81)
+    ]  # the edited grid's
 
 
 def test_a_broken_edit_is_named_at_its_part_and_the_last_good_state_stays(

@@ -17,6 +17,7 @@ let history = new History(blank(9));
 let selection = [], mode = "givens", dragging = false, timer = null;
 let stale = false;    // an edit's candidates were put off by a question asked first
 let marksAsked = false;  // the candidates were asked and their answer has not come
+let keepStatus = false;  // those candidates were asked after another answer: its status stays
 let drawing = null;   // the line being dragged: its cells
 let chosen = -1;      // the drawn part chosen in the list (-1: none)
 let view = {};        // what the grid shows besides the puzzle: candidates, counts, solution, step
@@ -65,13 +66,16 @@ function edited() {
 
 function text() { return toText(puzzle()); }
 
-function askMarks() {
+function askMarks(quiet = false) {
+  clearTimeout(timer);  // an edit's pending ask is this one
+  timer = null;
   stale = false;
   const problem = regionsProblem(puzzle());
   if (problem) { say("Not asked: the regions are not whole yet.", problem); return; }
   client.ask("marks", text(), {cap: Number($("cap").value), logical: $("logical").checked});
   marksAsked = true;
-  say("Working...");
+  keepStatus = quiet;
+  if (!quiet) say("Working...");
   working(true);
 }
 
@@ -114,7 +118,7 @@ function receive(answer, asked) {
   working(false);
   const handle = {marks, solved, count, estimate, path: pathAnswer, read, link, picture};
   (handle[answer.type] || (() => {}))(answer, asked);
-  if (stale && (answer.type === "link" || answer.type === "picture")) askMarks();  // the view stays as it was
+  if (stale) askMarks(true);  // the edit's candidates, put off by this question: its answer stays said
 }
 
 function progress(answer) {
@@ -141,8 +145,10 @@ function marks(answer) {
   view = {...view, candidates: answer.candidates, counts: answer.counts || null, logical: answer.logical || null};
   $("marks").dataset.candidates = JSON.stringify(answer.candidates);
   $("marks").dataset.answers = String(Number($("marks").dataset.answers || 0) + 1);  // for tests and scripts
+  $("marks").dataset.answeredRead = $("marks").dataset.reads || "0";  // the puzzle read that these candidates are of
   const words = {unique: "one solution", multiple: "more than one solution", solved: "solved"};
-  say(`${answer.status}: ${words[answer.status] || answer.status}`);
+  if (!keepStatus) say(`${answer.status}: ${words[answer.status] || answer.status}`);
+  keepStatus = false;
   selection = selection.filter((c) => c >= 0);
   redraw();
 }
@@ -252,6 +258,7 @@ function pressed(kind, event) {
 function pathAnswer(answer) {
   path = {end: answer.end, reason: answer.reason, start: answer.start, steps: answer.steps};
   found = answer.sentences;
+  stale = false;  // the path's own candidates are shown, step by step
   showStep(0);
 }
 
@@ -298,8 +305,8 @@ function read(answer) {
   $("size").value = String(answer.size);
   selection = [];
   view = {};
+  $("marks").dataset.reads = String(Number($("marks").dataset.reads || 0) + 1);  // for tests and scripts
   edited();
-  clearTimeout(timer);
   askMarks();
 }
 
