@@ -65,17 +65,25 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
+def tally(key: str) -> str:
+    """The page's count ``key`` (``answers``, ``reads``, ``answeredRead``), in JavaScript."""
+    return f"Number(document.getElementById('marks').dataset.{key} || 0)"
+
+
 def answers(page: Any) -> int:
     """How many true-candidate answers the page has drawn."""
-    return int(page.evaluate("Number(document.getElementById('marks').dataset.answers || 0)"))
+    return int(page.evaluate(tally("answers")))
+
+
+def shown(page: Any) -> list[list[int]]:
+    """The candidates the page drew last."""
+    return json.loads(page.evaluate("document.getElementById('marks').dataset.candidates"))
 
 
 def after(page: Any, seen: int) -> list[list[int]]:
     """The candidates of the next answer after ``seen``."""
-    page.wait_for_function(
-        f"Number(document.getElementById('marks').dataset.answers || 0) > {seen}", timeout=WAIT
-    )
-    return json.loads(page.evaluate("document.getElementById('marks').dataset.candidates"))
+    page.wait_for_function(f"{tally('answers')} > {seen}", timeout=WAIT)
+    return shown(page)
 
 
 def opened(page: Any, address: str, link: str = "") -> list[list[int]]:
@@ -252,14 +260,11 @@ def test_a_path_is_stepped_through_with_each_step_drawn(page: Any, address: str)
 def load(page: Any, text: str) -> list[list[int]]:
     """Paste ``text`` (a link, or any text sudosat reads), load it and wait for the
     candidates of the puzzle read (not those of a question asked before it)."""
-    reads = int(page.evaluate("Number(document.getElementById('marks').dataset.reads || 0)"))
+    reads = int(page.evaluate(tally("reads")))
     page.fill("#puzzle", text)
     page.click("#load")
-    page.wait_for_function(
-        f"Number(document.getElementById('marks').dataset.answeredRead || 0) > {reads}",
-        timeout=WAIT,
-    )
-    return json.loads(page.evaluate("document.getElementById('marks').dataset.candidates"))
+    page.wait_for_function(f"{tally('answeredRead')} > {reads}", timeout=WAIT)
+    return shown(page)
 
 
 def until_status(page: Any, start: str) -> str:
@@ -321,7 +326,8 @@ def test_a_question_asked_right_after_an_edit_is_answered_then_the_edit_s_candid
     page: Any, address: str
 ) -> None:
     opened(page, address)
-    start = load(page, (PUZZLES / "several-solutions.txt").read_text())
+    text = (PUZZLES / "several-solutions.txt").read_text()
+    start = load(page, text)
     cell = next(c for c, values in enumerate(start) if len(values) > 1)
     value = start[cell][0]
     seen = answers(page)
@@ -330,10 +336,10 @@ def test_a_question_asked_right_after_an_edit_is_answered_then_the_edit_s_candid
     page.click("#count")  # at once: the edit's candidates wait for the count's answer
     page.wait_for_function(
         "/^[0-9,]+ solutions?$/.test(document.getElementById('status').textContent)"
-        f" && Number(document.getElementById('marks').dataset.answers || 0) > {seen}",
+        f" && {tally('answers')} > {seen}",
         timeout=WAIT,
     )
-    puzzle = parse((PUZZLES / "several-solutions.txt").read_text())
+    puzzle = parse(text)
     edited = replace(
         puzzle, cells=tuple(value if c == cell else v for c, v in enumerate(puzzle.cells))
     )
@@ -341,7 +347,7 @@ def test_a_question_asked_right_after_an_edit_is_answered_then_the_edit_s_candid
     assert (
         status(page) == f"{solutions} solution{'' if solutions == 1 else 's'}"
     )  # the count's, kept
-    assert json.loads(page.evaluate("document.getElementById('marks').dataset.candidates")) == [
+    assert shown(page) == [
         sorted({s[c] for s in solve(edited, max_solutions=10).solutions}) for c in range(81)
     ]  # the edited grid's
 

@@ -15,7 +15,18 @@ import pytest
 
 from sudosat import parse
 
-from .test_setter_page import SHOTS, WAIT, address, after, answers, browser, opened, page, status
+from .test_setter_page import (
+    SHOTS,
+    WAIT,
+    address,
+    after,
+    answers,
+    browser,
+    opened,
+    page,
+    status,
+    tally,
+)
 
 pytestmark = pytest.mark.slow
 __all__ = ["address", "browser", "page"]  # the fixtures, shared
@@ -102,7 +113,7 @@ def test_every_kind_is_drawn_and_the_link_reads_back_rule_by_rule(
         "document.getElementById('exported').value.includes('f-puzzles')", timeout=WAIT
     )
     page.wait_for_function(  # and the candidates are asked after the link: an answer, or why none
-        f"Number(document.getElementById('marks').dataset.answers || 0) > {seen}"
+        f"{tally('answers')} > {seen}"
         " || document.getElementById('status').textContent.startsWith('Not ')",
         timeout=WAIT,
     )

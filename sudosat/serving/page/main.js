@@ -34,6 +34,9 @@ function say(status, message = "") {
 
 function working(busy) { $("cancel").disabled = !busy; }
 
+/** Count one more ``key`` on #marks: for tests and scripts. */
+function tally(key) { $("marks").dataset[key] = String(Number($("marks").dataset[key] || 0) + 1); }
+
 function redraw() {
   const start = performance.now();
   if (chosen >= puzzle().parts.length) chosen = -1;
@@ -144,7 +147,7 @@ function progress(answer) {
 function marks(answer) {
   view = {...view, candidates: answer.candidates, counts: answer.counts || null, logical: answer.logical || null};
   $("marks").dataset.candidates = JSON.stringify(answer.candidates);
-  $("marks").dataset.answers = String(Number($("marks").dataset.answers || 0) + 1);  // for tests and scripts
+  tally("answers");
   $("marks").dataset.answeredRead = $("marks").dataset.reads || "0";  // the puzzle read that these candidates are of
   const words = {unique: "one solution", multiple: "more than one solution", solved: "solved"};
   if (!keepStatus) say(`${answer.status}: ${words[answer.status] || answer.status}`);
@@ -305,7 +308,7 @@ function read(answer) {
   $("size").value = String(answer.size);
   selection = [];
   view = {};
-  $("marks").dataset.reads = String(Number($("marks").dataset.reads || 0) + 1);  // for tests and scripts
+  tally("reads");
   edited();
   askMarks();
 }
