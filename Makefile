@@ -80,7 +80,7 @@ bench: $(VENV)/.installed
 docs: $(VENV)/.installed
 	$(VENV)/bin/mkdocs build --strict --quiet
 
-# A man page for sudosat and each command, from --help (click-man), in build/man.
+# A man page for sudosat and each command, from --help (scripts/man.py), in build/man.
 man: $(VENV)/.installed
 	$(PY) scripts/man.py build/man
 

@@ -10,8 +10,10 @@ show) and turns the answers into an exit code. Each lives in a module of
 from __future__ import annotations
 
 import importlib
+import re
 import signal
 import sys
+from typing import IO, Any
 
 import click
 
@@ -21,9 +23,9 @@ from sudosat.system.process import (
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_OUTPUT,
-    Terminated,
     caught_interrupt,
     os_failure,
+    signal_of,
     silence_stdout,
     stopped,
 )
@@ -46,12 +48,99 @@ COMMANDS = {
 not the command's name). A command's module imports what the command uses."""
 
 
+class OneLine(click.ClickException):
+    """A click error said in one line, as every error of sudosat is:
+    ``sudosat solve: no such option --bogus; did you mean --bits?``."""
+
+    def __init__(self, message: str, where: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.where = where
+        self.code = exit_code
+
+    @property
+    def exit_code(self) -> int:  # type: ignore[override]  # the error's own: 2, 4, 74, ...
+        return self.code
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"{self.where}: {self.message}", file=file, err=file is None)
+
+
+CLICK_SENTENCES = re.compile(
+    r"^(Invalid value|Missing argument|Missing option|Missing parameter|Got unexpected|"
+    r"Option|Error:|The value)"
+)
+"""How click's own messages start: said in sudosat's lower case."""
+
+
+def one_line(err: click.ClickException, where: str) -> OneLine:
+    """``err`` as one line of ``where`` (``sudosat solve``), with its exit code."""
+    if isinstance(err, OneLine):
+        return err
+    if isinstance(err, click.NoSuchOption):
+        message = _no_such_option(err, where)
+    elif isinstance(err, click.exceptions.NoSuchCommand):
+        near = _near(err.command_name, list(COMMANDS))
+        also = f"did you mean {' or '.join(near)}?" if near else f"one of {', '.join(COMMANDS)}"
+        message = f"no such command {err.command_name}; {also}"
+    else:
+        message = err.format_message()
+        if isinstance(err, click.UsageError) and CLICK_SENTENCES.match(message):
+            # "Invalid value for '--rank': 99 is not ..." -> "invalid value for --rank: 99 ..."
+            message = re.sub(r"'(-[-\w]+|[A-Z][A-Z_.]*)'", r"\1", message)
+            message = message[0].lower() + message[1:]
+            message = message[:-1] if message.endswith(".") and message[-2:] != ".." else message
+    return OneLine(printable(" ".join(message.split())), where, err.exit_code)
+
+
+def _no_such_option(err: click.NoSuchOption, where: str) -> str:
+    name = err.option_name
+    said = f"no such option {name}"
+    if name == "--version":
+        return f"{said}; sudosat --version says the version"
+    command = err.ctx.command if err.ctx is not None else None
+    shown = [p for p in command.params if not getattr(p, "hidden", False)] if command else []
+    options = [o for p in shown for o in p.opts]
+    options = [o for o in options if o.startswith("-")] if options else err.possibilities or []
+    near = _near(name, options)
+    return f"{said}; did you mean {' or '.join(near)}?" if near else f"{said}; see {where} --help"
+
+
+def _near(word: str, choices: list[str]) -> list[str]:
+    """The choices ``word`` may mean: those it begins, else the closest few."""
+    begun = [choice for choice in choices if choice.startswith(word)]
+    if begun:
+        return begun[:3]
+    import difflib  # deferred: a mistyped word
+
+    return difflib.get_close_matches(word, choices, n=3, cutoff=0.8)
+
+
 class Commands(click.Group):
     """The commands of COMMANDS, each imported when it is run or listed (click's
-    lazy-loading group)."""
+    lazy-loading group); every click error of the group or a command said in one
+    line (:class:`OneLine`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as err:
+            raise one_line(err, "sudosat") from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as err:
+            command = ctx.invoked_subcommand
+            raise one_line(err, f"sudosat {command}" if command else "sudosat") from None
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         where = COMMANDS.get(cmd_name)
@@ -63,7 +152,15 @@ class Commands(click.Group):
         return command
 
 
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
+# -h is each command's short help (commands.helptext); the group's is short as it is
+@click.group(cls=Commands, context_settings={"help_option_names": ["--help"]})
+@click.option("-h", is_flag=True, expose_value=False, is_eager=True, callback=_help, hidden=True)
 @click.version_option(__version__, prog_name="sudosat")
 @click.option(
     "--debug", is_flag=True, help="On an internal error, print the traceback (see Exit codes)."
@@ -94,10 +191,8 @@ def run_command() -> int:
     except click.ClickException as err:
         err.show()
         return err.exit_code
-    except (KeyboardInterrupt, click.Abort):
-        return stopped(signal.SIGINT)
-    except Terminated as stop:
-        return stopped(stop.signum)
+    except (KeyboardInterrupt, click.Abort) as stop:  # Terminated too: SIGTERM, SIGHUP
+        return stopped(signal_of(stop))
     except BrokenPipeError:  # the reader has all it wants (`| head`)
         silence_stdout()
         return EXIT_OK

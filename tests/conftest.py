@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any, TypeVar
 
 import pytest
 from click.testing import CliRunner
@@ -41,7 +43,7 @@ def run() -> Run:
     """The CLI, in process through click's CliRunner."""
 
     def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
-        result = CliRunner().invoke(cli, list(args), input=input)
+        result = CliRunner().invoke(cli, list(args), input=input, prog_name="sudosat")
         if result.exception and not isinstance(result.exception, SystemExit):
             raise result.exception
         return result.exit_code, result.stdout, result.stderr
@@ -76,20 +78,83 @@ def tree(pid: int) -> list[int]:
     return found
 
 
+PATIENCE = 120.0
+"""Seconds a test helper waits for something before it fails the test, saying
+what it waited for: a net for a hang (below the ceiling pytest-timeout sets for
+every test), never what decides a result."""
+
+T = TypeVar("T")
+
+
+def waited_for(ready: Callable[[], T], what: str, within: float = PATIENCE) -> T:
+    """``ready()``'s first true answer, asked again until it gives one; fails the
+    test naming ``what`` when ``within`` seconds pass first."""
+    deadline = time.monotonic() + within
+    while True:
+        found = ready()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {within:g} s for {what}", pytrace=False)
+        time.sleep(0.02)  # between looks; decides nothing
+
+
+def read_line(stream: IO[Any], what: str, within: float = PATIENCE) -> Any:
+    """The next line of ``stream`` (a child's pipe); fails the test naming ``what``
+    when none comes within ``within`` seconds."""
+    box: list[str] = []
+    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
+    reader.start()
+    reader.join(within)
+    if reader.is_alive():
+        pytest.fail(f"waited {within:g} s for {what}", pytrace=False)
+    return box[0]
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs: a zombie (ended, not yet reaped) counts as ended."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def gone(pids: list[int], within: float = PATIENCE) -> bool:
+    """Whether every process of ``pids`` ends within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+class Ended(AssertionError):
+    """The process waited for has ended."""
+
+
 def work_process(pid: int) -> int:
     """The process doing a command's work: the supervisor's child running the
-    same command line (see sudosat.system.process), waited for until it has started."""
-    while Path(f"/proc/{pid}").exists():
-        # read again each time: it is empty while the exec is still under way
-        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    same command line (see sudosat.system.process), waited for until it has
+    started; Ended when ``pid`` ends first."""
+
+    def started() -> int:
+        if not alive(pid):
+            raise Ended(f"{pid} ended before its work process started")
+        try:  # read again each time: it is empty while the exec is still under way
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return 0
         for child in children(pid) if command else []:
             try:
                 if Path(f"/proc/{child}/cmdline").read_bytes() == command:
                     return child
             except OSError:
                 continue
-        time.sleep(0.01)  # waits for the fork; decides nothing
-    raise AssertionError(f"{pid} ended before its work process started")
+        return 0
+
+    return waited_for(started, f"the work process of {pid}")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -121,5 +186,6 @@ KILLERS_16 = PUZZLES / "killer-16x16.links"
 
 
 def one_line_error(err: str, code: int) -> bool:
-    """An input error said in one line, exit 2 (click's usage error)."""
-    return code == 2 and err.startswith("Error: ") and err.count("\n") == 1
+    """An input error said in one line, exit 2, as every error is:
+    ``sudosat COMMAND: what went wrong``."""
+    return code == 2 and err.startswith("sudosat ") and err.count("\n") == 1

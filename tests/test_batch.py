@@ -13,7 +13,6 @@ import re
 import signal
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ import pytest
 from sudosat.core.puzzle import Puzzle, rule_violations
 from sudosat.reading.formats import parse
 from sudosat.reading.inputs import read_file
+from sudosat.running import runner
 from sudosat.running.batch import Summary
 from sudosat.sat.encoding import groups
 from sudosat.solving.engine import Options, solve, solve_with
@@ -29,13 +29,17 @@ from sudosat.solving.fast import NAME, FastSolver
 from .conftest import (
     ESCARGOT,
     GENERAL,
+    PATIENCE,
     PUZZLES,
     REXL_FIRST,
     SUDOSAT,
+    Ended,
     Run,
     children,
     jsonl,
+    read_line,
     shared,
+    waited_for,
     work_process,
 )
 
@@ -184,8 +188,47 @@ def test_malformed_lines_in_the_middle_get_their_own_record(tmp_path: Path, run:
     assert all(r["status"] == "unique" for r in records[:10] + records[12:])
     assert code == 2
     assert "20 unique, 2 error (2 malformed input)" in err
-    code, _, _ = run("solve", "--format", "jsonl", "--fail-on", "none,multiple", str(path))
-    assert code == 0
+    assert f"2 malformed ({path}:13, {path}:14)" in err.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("gate", "code"),
+    [
+        (["--fail-on", "none,multiple"], 2),  # a line that cannot be read fails any gate
+        (["--fail-on", "none,multiple,error"], 2),
+        (["--fail-on", "all,-malformed"], 0),  # unless left out in so many words
+        (["--fail-on", "-malformed"], 0),
+        (["--fail-on", "never"], 0),
+        (["--allow-malformed"], 0),
+        (["--allow-malformed", "--fail-on", "none"], 0),
+    ],
+)
+def test_a_malformed_line_fails_the_run_unless_left_out_by_name(
+    gate: list[str], code: int, tmp_path: Path, run: Run
+) -> None:
+    path = tmp_path / "broken.txt"
+    path.write_text("\n".join([ESCARGOT, "12345", REXL_FIRST]) + "\n")
+    found, out, err = run("solve", "--format", "jsonl", *gate, str(path))
+    assert found == code, err
+    assert [r["status"] for r in jsonl(out)] == ["unique", "error", "unique"]
+    assert ("fail the run" in err) == (code != 0)
+
+
+def test_the_gate_names_what_failed_it_and_where(tmp_path: Path, run: Run) -> None:
+    none = (PUZZLES / "no-solution.txt").read_text().splitlines()[1]
+    lines = [ESCARGOT, "12345", none, *["x"] * 5, REXL_FIRST.replace("34", ".4", 1)]
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n")
+    code, _, err = run("solve", "-q", "--format", "jsonl", "--fail-on", "none", str(path))
+    assert code == 2 and err.count("\n") == 1  # --quiet: only what failed the run
+    said = err.strip()
+    assert said.startswith("sudosat: these fail the run (--fail-on malformed,none): ")
+    assert f"6 malformed ({path}:2, {path}:4, {path}:5 and 3 more)" in said
+    assert f"1 none ({path}:3)" in said and "multiple" not in said
+    with pytest.raises(ValueError, match="never stands alone"):
+        runner.fail_on("never,none")
+    with pytest.raises(ValueError, match="unknown bogus"):
+        runner.fail_on("none,-bogus")
 
 
 def test_line_format_reports_reasons_on_stderr(tmp_path: Path, run: Run) -> None:
@@ -319,20 +362,24 @@ def test_stdin_is_answered_before_it_ends(record: bool, sudosat: str) -> None:
         assert child.stdin is not None and child.stdout is not None
         child.stdin.write((json.dumps({"puzzle": ESCARGOT}) if record else ESCARGOT) + "\n")
         child.stdin.flush()
-        first = json.loads(child.stdout.readline())  # while stdin is still open
+        first = json.loads(read_line(child.stdout, "the first answer"))  # stdin still open
         assert first["line"] == 1 and first["status"] == "unique"
         child.stdin.write((json.dumps({"puzzle": REXL_FIRST}) if record else REXL_FIRST) + "\n")
         child.stdin.close()
-        rest = child.stdout.read()
+        child.stdin = None
+        rest, _ = child.communicate(timeout=PATIENCE)
     assert json.loads(rest)["line"] == 2
     assert child.returncode == 0
 
 
-def ended(child: subprocess.Popen[str]) -> str:
-    """What an ended child wrote to stderr, its pipes closed."""
-    err = child.stderr.read() if child.stderr else ""
-    child.communicate()  # closes the pipes
-    return err
+def ended(child: subprocess.Popen[str], reader: threading.Thread | None = None) -> str:
+    """What an ending child wrote to stderr, its pipes closed, after ``reader``
+    has read the rest of its stdout."""
+    _, err = child.communicate(timeout=PATIENCE)  # stdout: read by the reader, if any
+    if reader is not None:
+        reader.join(PATIENCE)
+        assert not reader.is_alive(), "the child's stdout never ended"
+    return err or ""
 
 
 def read_in_background(child: subprocess.Popen[str]) -> tuple[list[str], threading.Thread]:
@@ -346,9 +393,9 @@ def read_in_background(child: subprocess.Popen[str]) -> tuple[list[str], threadi
             lines.append(line)
             started.set()
 
-    reader = threading.Thread(target=read)
+    reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    assert started.wait(60), "no answer came"
+    assert started.wait(PATIENCE), "no answer came"
     return lines, reader
 
 
@@ -365,9 +412,7 @@ def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path, sudosat: str)
     )
     lines, reader = read_in_background(child)  # inside the run, more chunks on the way
     child.send_signal(signal.SIGINT)
-    child.wait(timeout=60)
-    reader.join()
-    err = ended(child)
+    err = ended(child, reader)
     assert child.returncode == 130, err
     records = jsonl("".join(lines))  # every line is a whole record
     assert 0 < len(records) < 100_000
@@ -472,7 +517,11 @@ def workers(pid: int) -> list[int]:
     children of its fork server, but not the fork server or the resource
     tracker themselves."""
     found = []
-    for child in children(work_process(pid)):
+    try:
+        work = work_process(pid)
+    except Ended:  # the run has ended: no workers
+        return []
+    for child in children(work):
         try:
             command = Path(f"/proc/{child}/cmdline").read_bytes()
         except OSError:
@@ -503,9 +552,7 @@ def test_a_worker_that_dies_is_replaced_and_nothing_is_lost(tmp_path: Path) -> N
     running = workers(child.pid)
     assert len(running) >= 2
     os.kill(running[0], signal.SIGKILL)
-    child.wait(timeout=120)
-    reader.join()
-    err = ended(child)
+    err = ended(child, reader)
     assert child.returncode == 0, err
     assert "a worker process died; starting new workers" in err and "Traceback" not in err
     records = jsonl("".join(lines))
@@ -518,13 +565,17 @@ def test_a_worker_that_dies_is_replaced_and_nothing_is_lost(tmp_path: Path) -> N
 @pytest.mark.slow
 def test_workers_that_keep_dying_stop_the_run_with_exit_4(tmp_path: Path) -> None:
     child, lines, reader = long_run(tmp_path)
-    while child.poll() is None:
+
+    def stopped() -> bool:
+        if child.poll() is not None:
+            return True
         for pid in workers(child.pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        time.sleep(0.05)
-    reader.join()
-    err = ended(child)
+        return False
+
+    waited_for(stopped, "the run to stop, its workers killed again and again")
+    err = ended(child, reader)
     assert child.returncode == 4, err
     assert "worker processes kept dying" in err and "Traceback" not in err
     records = jsonl("".join(lines))

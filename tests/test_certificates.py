@@ -142,6 +142,7 @@ def test_drup_checks_a_small_certificate(tmp_path: Path) -> None:
     assert verdict.valid and verdict.proven == "proof checked by drup"
 
 
+@pytest.mark.slow
 def test_solve_certify_then_verify(run: Run, tmp_path: Path) -> None:
     out = tmp_path / "proofs"
     files = [str(PUZZLES / n) for n in ("ai-escargot.txt", "no-solution.txt", "killer.txt")]
@@ -232,6 +233,7 @@ def test_explain_certifies_no_solution(run: Run, tmp_path: Path) -> None:
     assert code == 0 and "valid: " in said and ": none" in said
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["cadical", "cadical -q --no-binary"])
 def test_a_solver_program_writes_the_proof(run: Run, tmp_path: Path, solver: str) -> None:
     out = tmp_path / "proofs"
@@ -262,6 +264,7 @@ def test_a_binary_proof_reads_as_its_text(tmp_path: Path) -> None:
         drat_lines(binary[:-1])
 
 
+@pytest.mark.slow
 def test_a_program_that_never_proves_is_stopped_at_the_timeout(run: Run, tmp_path: Path) -> None:
     out = tmp_path / "proofs"
     code, said, _ = run(

@@ -362,6 +362,7 @@ def test_a_branch_through_pairs_breaks_as_its_written_chain_does() -> None:
     assert links["naked pair"] and links["hidden pair"], links
 
 
+@pytest.mark.slow
 def test_the_chains_plus_going_on_from_the_dynamic_ones_find_what_they_find_alone() -> None:
     """On the boards where AI Escargot's path asks for the forcing chains (+), the
     finder going on from the branches the dynamic forcing chains kept (and looking
@@ -391,6 +392,7 @@ def test_the_chains_plus_going_on_from_the_dynamic_ones_find_what_they_find_alon
                 assert everywhere.settle(True, pairs) == nearby.settle(True, pairs)
 
 
+@pytest.mark.slow
 def test_a_branch_carried_from_an_earlier_board_ends_where_one_started_afresh_ends() -> None:
     """The dynamic forcing chains and the chains (+) carry each branch that did not
     break on an earlier board of the path to the next (``Propagation.within``): on
@@ -433,6 +435,7 @@ def test_a_branch_carried_from_an_earlier_board_ends_where_one_started_afresh_en
             assert dynamic == step
 
 
+@pytest.mark.slow
 def test_each_chain_s_facts_hold_in_every_grid_its_assumption_allows() -> None:
     """On random 4x4 candidate states, every step a chain finder takes, written
     out: an alternating chain's ends are never both false and each removal is in
@@ -495,6 +498,7 @@ def test_a_depth_three_step_removes_what_no_grid_holds_and_its_chains_hold() -> 
     assert found[0], found
 
 
+@pytest.mark.slow
 def test_depth_three_chains_hold_three_levels_deep_on_ai_escargot() -> None:
     """Asked where AI Escargot's path first needs nested chains, the depth-three
     finder's step removes a value the solution does not hold, its chains inside

@@ -8,7 +8,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,16 @@ from sudosat.reading.formats import parse
 from sudosat.solving.engine import solve
 from sudosat.solving.fast import NAME
 
-from .conftest import ESCARGOT, GENERAL, PUZZLES, REXL_FIRST, SUDOSAT, Run, cpu_seconds
+from .conftest import (
+    ESCARGOT,
+    GENERAL,
+    PUZZLES,
+    REXL_FIRST,
+    SUDOSAT,
+    Run,
+    cpu_seconds,
+    waited_for,
+)
 
 
 def test_solve_prints_the_grid_and_says_unique(run: Run) -> None:
@@ -129,13 +137,13 @@ def test_bad_input_is_one_line_exit_2(
     path.write_bytes(content.encode("latin-1"))
     code, out, err = run("solve", str(path))
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("Error: ")
+    assert err.count("\n") == 1 and err.startswith("sudosat solve: ")
     assert expected in err
 
 
 def test_missing_file(run: Run) -> None:
     code, _, err = run("solve", "no/such/puzzle.txt")
-    assert code == 2 and "Error: no/such/puzzle.txt: no such file" in err
+    assert code == 2 and "sudosat solve: no/such/puzzle.txt: no such file" in err
 
 
 def test_unknown_solver_is_a_usage_error(run: Run) -> None:
@@ -244,8 +252,7 @@ def test_ctrl_c_exits_130_without_a_traceback(sudosat: str) -> None:
     child.stdin = None
     # Past start-up (well under a second of CPU) and inside the enumeration, however
     # loaded the machine is: wait for CPU time used, not for wall time.
-    while cpu_seconds(child.pid) < 2 and child.poll() is None:
-        time.sleep(0.05)
+    waited_for(lambda: cpu_seconds(child.pid) >= 2 or child.poll() is not None, "2 s of CPU")
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=60)
     assert child.returncode == 130, err

@@ -110,6 +110,7 @@ def test_the_reduced_size_quoted_for_ai_escargot() -> None:
 # --- examples ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in PAGES if p != HISTORY], ids=page_id)
 def test_python_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocks = [text for language, text in code_blocks(page.read_text()) if language == "python"]
@@ -222,6 +223,79 @@ def test_shell_examples_run_as_pasted(page: Path, tmp_path: Path) -> None:
                 assert line.split("  #")[0].strip() in said, (command, line)
 
 
+def gate_examples() -> list[tuple[str, str]]:
+    """Every shell example of the docs and of --help that gates a run with
+    ``--fail-on`` (but ``never``, which gates nothing), with its page."""
+    found = []
+    for page in PAGES:
+        for command, _ in shell_examples(page.read_text()):
+            if re.search(r"--fail-on (?!never)", command):
+                found.append((page_id(page), command))
+    for page in GENERATED:  # --help's examples
+        for command in re.findall(r"^ +(sudosat .*--fail-on (?!never).*)$", page.read_text(), re.M):
+            found.append((page_id(page), command))
+    return found
+
+
+def gate_inputs(tmp_path: Path, at: int) -> dict[str, tuple[Path, Path]]:
+    """Puzzle files, in lines and as CSV with expected solutions: clean, and with
+    line ``at`` malformed, with no solution, or with several."""
+    clean = (ROOT / "puzzles" / "royle17-25.txt").read_text().split()[:9]
+    several = (ROOT / "puzzles" / "several-solutions.txt").read_text().splitlines()[1]
+    none = (ROOT / "puzzles" / "no-solution.txt").read_text().splitlines()[1]
+    solved = subprocess.run(
+        [str(SUDOSAT), "solve", "-f", "line", "-q", "-"],
+        input="\n".join(clean) + "\n",
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    files = {}
+    for kind, bad in [
+        ("clean", None),
+        ("malformed", "12x4"),
+        ("none", none),
+        ("multiple", several),
+    ]:
+        lines = list(clean)
+        rows = [f"{puzzle},{solution}" for puzzle, solution in zip(clean, solved, strict=True)]
+        if bad is not None:
+            lines[at - 1] = bad
+            rows[at - 1] = f"{bad},{solved[0]}"
+        text, csv = tmp_path / f"{kind}.txt", tmp_path / f"{kind}.csv"
+        text.write_text("\n".join(lines) + "\n")
+        csv.write_text("quizzes,solutions\n" + "\n".join(rows) + "\n")
+        files[kind] = (text, csv)
+    return files
+
+
+def test_the_docs_have_ci_gates() -> None:
+    pages = {page for page, _ in gate_examples()}
+    assert {"README.md", "docs/batch/recipes.md", "docs/batch/batches.md"} <= pages
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("page", "command"), gate_examples())
+def test_every_ci_gate_of_the_docs_fails_what_it_should(
+    page: str, command: str, tmp_path: Path
+) -> None:
+    """Each gate, as pasted, on its input replaced: non-zero with a malformed
+    line, a puzzle with no solution or one with several; 0 on a clean file."""
+    shard = re.search(r"--shard (\d+)/", command)
+    files = gate_inputs(tmp_path, int(shard[1]) if shard else 4)
+    word = next(w for w in reversed(command.split(">")[0].split()) if "." in w)
+    env = {**os.environ, "PATH": f"{SUDOSAT.parent}:{os.environ['PATH']}"}
+    for kind, (text, csv) in files.items():
+        pasted = command.replace(word, str(csv if word.endswith(".csv") else text))
+        done = subprocess.run(
+            ["bash", "-c", pasted], cwd=tmp_path, capture_output=True, text=True, env=env
+        )
+        if kind == "clean":
+            assert done.returncode == 0, (page, pasted, done.stderr)
+        else:
+            assert done.returncode not in (0, 70), (page, kind, pasted, done.stderr)
+            assert "fail the run" in done.stderr, (page, kind, done.stderr)
+
+
 # --- the site and the man pages ----------------------------------------------------
 
 
@@ -251,8 +325,20 @@ def test_man_pages_are_made_from_the_help(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     solve = (tmp_path / "sudosat-solve.1").read_text()
-    assert "max\\-solutions" in solve or "max-solutions" in solve
-    assert {p.name for p in tmp_path.iterdir()} >= {"sudosat.1", "sudosat-cnf.1"}
+    assert "max\\-solutions" in solve
+    names = {p.name for p in tmp_path.iterdir()}
+    commands = [line.split()[0] for line in help_of().split("Commands:")[1].splitlines() if line]
+    assert names == {"sudosat.1", *(f"sudosat-{c}.1" for c in commands)}
+    top = (tmp_path / "sudosat.1").read_text()
+    see_also = top.split(".SH SEE ALSO")[1]
+    assert all(f"sudosat\\-{c} (1)" in see_also for c in commands)
+    assert ".BR sudosat (1)" in solve.split(".SH SEE ALSO")[1]
+    for name in names:  # the whole first sentence, never cut with "..."
+        text = (tmp_path / name).read_text()
+        title = text.split(".SH NAME\n")[1].split("\n")[0]
+        assert "..." not in title and len(title) > 40, (name, title)
+        examples = text.split("Examples:")[1].split(".fi")[0]
+        assert ".nf" in text.split("Examples:")[0][-40:] and examples.count("sudosat") >= 1
     if shutil.which("man"):
         shown = subprocess.run(
             ["man", "-l", str(tmp_path / "sudosat-solve.1")],
@@ -261,3 +347,11 @@ def test_man_pages_are_made_from_the_help(tmp_path: Path) -> None:
             env={**os.environ, "MANPAGER": "cat", "MANWIDTH": "80"},
         )
         assert "uniqueness" in shown.stdout
+        # the examples as written: one a line, never hyphenated or spread out
+        assert "    sudosat solve --count -n 1000 puzzles/several-solutions.txt\n" in shown.stdout
+        assert "\u2010" not in shown.stdout and "puz-\n" not in shown.stdout
+
+
+def help_of(*args: str) -> str:
+    done = subprocess.run([str(SUDOSAT), *args, "--help"], capture_output=True, text=True)
+    return done.stdout

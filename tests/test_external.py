@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from unittest import mock
 
@@ -26,7 +25,17 @@ from sudosat.sat.solvers import SolverSpec, command_spec, solver_spec
 from sudosat.solving.engine import solve
 from sudosat.solving.outcome import Status
 
-from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, SUDOSAT, Run, processes
+from .conftest import (
+    ESCARGOT,
+    PUZZLES,
+    REXL_FIRST,
+    SUDOSAT,
+    Run,
+    alive,
+    gone,
+    processes,
+    waited_for,
+)
 
 PROGRAMS = ["minisat", "picosat", "cadical", "cryptominisat5"]
 BROKEN = Path(__file__).with_name("broken_solver.py")
@@ -326,15 +335,6 @@ def test_no_shell_ever_sees_the_command(tmp_path: Path, run: Run, sudosat: str) 
     assert not Path("pwned").exists() and not (tmp_path / "pwned").exists()
 
 
-def alive(pid: int) -> bool:
-    """True while ``pid`` runs (a zombie waiting to be reaped counts as gone)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
-
-
 def hanging_run(
     tmp_path: Path, *extra: str, mode: str = "hang"
 ) -> tuple[subprocess.Popen[str], list[int]]:
@@ -351,20 +351,13 @@ def hanging_run(
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    deadline = time.monotonic() + 30
-    while not (pids.exists() and pids.read_text().endswith("\n")):
-        assert time.monotonic() < deadline and child.poll() is None, "the solver never started"
-        time.sleep(0.05)
+
+    def started() -> bool:
+        assert child.poll() is None, "sudosat ended before the solver started"
+        return pids.exists() and pids.read_text().endswith("\n")
+
+    waited_for(started, "the solver to start")
     return child, [int(p) for p in pids.read_text().split()]
-
-
-def gone(pids: list[int]) -> bool:
-    deadline = time.monotonic() + 10
-    while any(alive(p) for p in pids):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 @pytest.mark.slow
@@ -454,16 +447,16 @@ def test_sigterm_stops_every_solver_of_a_portfolio(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    while not running(str(scratch)):  # minisat is at work
+
+    def minisat_at_work() -> bool:
         assert process.poll() is None, "sudosat ended before minisat started"
-        time.sleep(0.05)
+        return bool(running(str(scratch)))
+
+    waited_for(minisat_at_work, "minisat to start")
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 143 and b"terminated" in err
-    deadline = time.monotonic() + 30
-    while running(str(scratch)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not running(str(scratch))
+    waited_for(lambda: not running(str(scratch)), "minisat to end")
     assert list(scratch.iterdir()) == []
 
 
@@ -500,7 +493,5 @@ def test_a_killed_run_leaves_no_solver_program_and_no_directory(
     child.kill()  # SIGKILL of sudosat itself: nothing of its own code can act
     child.communicate(timeout=60)
     assert gone(pids), "the solver program (or its grandchild) outlived the killed run"
-    deadline = time.monotonic() + 10
-    while list((tmp_path / "tmp").iterdir()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not list((tmp_path / "tmp").iterdir()), "a temporary directory outlived the run"
+    scratch = tmp_path / "tmp"
+    waited_for(lambda: not list(scratch.iterdir()), "the temporary directory to go")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -20,7 +21,7 @@ from sudosat.reading.inputs import Inputs
 from sudosat.reading.lines import NO_VARIANTS
 from sudosat.running import runner
 
-from .conftest import ESCARGOT, PUZZLES, SUDOSAT, Run
+from .conftest import ESCARGOT, PATIENCE, PUZZLES, SUDOSAT, Run, cpu_seconds, waited_for
 
 LINK = next(
     line
@@ -71,6 +72,7 @@ def test_an_existing_file_wins_over_a_puzzle_of_the_same_text(
     assert code == 0 and "as a puzzle" not in err
 
 
+@pytest.mark.slow
 def test_cnf_and_rate_take_a_puzzle_argument_too(run: Run) -> None:
     cnf = run("cnf", ESCARGOT)[1]
     assert cnf == run("cnf", str(PUZZLES / "ai-escargot.txt"))[1]
@@ -209,7 +211,7 @@ def test_ctrl_c_during_a_count_prints_what_was_found_as_n_plus() -> None:
     process, seen, master = on_a_terminal(args, b"solutions found so far")
     assert b"solutions found so far" in seen  # the count's progress on the terminal
     process.send_signal(signal.SIGINT)
-    out, _ = process.communicate()
+    out, _ = process.communicate(timeout=PATIENCE)
     said = (seen + rest_of(master)).decode(errors="replace")
     assert process.returncode == 130
     count = out.strip()
@@ -223,12 +225,51 @@ def test_ctrl_c_during_a_count_on_a_solver_program_keeps_its_solutions() -> None
     args += [str(PUZZLES / "empty-9x9.txt"), "-f", "jsonl"]
     process, _, master = on_a_terminal(args, b"solutions found so far")
     process.send_signal(signal.SIGINT)
-    out, _ = process.communicate()
+    out, _ = process.communicate(timeout=PATIENCE)
     rest_of(master)
     assert process.returncode == 130
     record = json.loads(out)
     assert record["count"] > 1 and record["count_complete"] is False
     assert record["reason"] == "interrupted" and record["status"] == "multiple"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("sig", "code", "word"),
+    [(signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hung up")],
+)
+def test_sigterm_and_sighup_during_a_count_keep_it_as_ctrl_c_does(
+    sig: int, code: int, word: str
+) -> None:
+    args = ["solve", "--count", "-n", "100000000", str(PUZZLES / "empty-9x9.txt"), "-f", "jsonl"]
+    process, _, master = on_a_terminal(args, b"solutions found so far")
+    process.send_signal(sig)
+    out, _ = process.communicate(timeout=PATIENCE)
+    said = rest_of(master).decode(errors="replace")
+    assert process.returncode == code, said
+    record = json.loads(out)
+    assert record["count"] > 1 and record["count_complete"] is False
+    assert record["reason"] == "interrupted" and record["time"] > 0.1  # it searched
+    assert said.rstrip().endswith(f"sudosat: {word}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_run_with_workers_keeps_the_count_in_hand(sig: int, tmp_path: Path) -> None:
+    """-j 2: the workers are told to stop too, and the first puzzle in progress is
+    written with what its count had found (N+), its records before it whole."""
+    blanks = tmp_path / "blanks.txt"
+    blanks.write_text("." * 81 + "\n" + "." * 81 + "\n")
+    args = ["solve", "--count", "-n", "100000000", "-j", "2", str(blanks), "-f", "jsonl"]
+    process, _, master = on_a_terminal(args, b"puzzle")  # the progress bar: at work
+    waited_for(lambda: cpu_seconds(process.pid) >= 2, "2 s of CPU")
+    process.send_signal(sig)
+    out, _ = process.communicate(timeout=PATIENCE)
+    said = rest_of(master).decode(errors="replace")
+    assert process.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig], said
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert record["line"] == 1 and record["count"] > 1 and record["count_complete"] is False
+    assert record["time"] > 0.1
 
 
 def test_an_estimate_tells_its_count_and_its_walks() -> None:
@@ -270,3 +311,102 @@ def test_a_16x16_with_its_numbers_run_together_gets_a_hint(run: Run, tmp_path: P
     code, _, err = run("solve", str(path))
     assert code == 2
     assert "run-together numbers" in err and "separate them with spaces" in err
+
+
+# --- usage errors, help and completion ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["solve", "--bogus"], "sudosat solve: no such option --bogus; see sudosat solve --help"),
+        (["solve", "--cout"], "sudosat solve: no such option --cout; did you mean --count?"),
+        (["solve", "--version"], "sudosat solve: no such option --version; sudosat --version"),
+        (["slove"], "sudosat: no such command slove; did you mean solve?"),
+        (["solve", "--rank", "99", "x"], "sudosat solve: invalid value for --rank: 99 is not"),
+        (["solve", "--format"], "sudosat solve: option --format requires an argument"),
+        (["cnf", "a", "b"], "sudosat cnf: got unexpected extra argument (b)"),
+        (["verify"], "sudosat verify: missing argument DIR..."),
+    ],
+)
+def test_a_usage_error_is_one_line_as_an_input_error_is(
+    args: list[str], said: str, run: Run
+) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(said), err
+    assert "Usage:" not in err and "Try " not in err
+
+
+def test_the_same_one_line_from_the_installed_command() -> None:
+    done = subprocess.run([str(SUDOSAT), "solve", "--bogus"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "sudosat solve: no such option --bogus; see sudosat solve --help\n"
+
+
+@pytest.mark.parametrize("name", sorted(visible_options()))
+def test_dash_h_is_short_and_dash_dash_help_is_whole_by_heading(name: str, run: Run) -> None:
+    command = cli.get_command(click.Context(cli), name)
+    _, short, _ = run(name, "-h")
+    _, whole, _ = run(name, "--help")
+    assert short.startswith(f"Usage: sudosat {name} ") and whole.startswith(short.split("\n")[0])
+    listed = [o for _, o in visible_options()[name]]
+    usual = getattr(command, "usual", ())
+    assert 1 <= len(usual) <= 10 and all(any(u in o.opts for o in listed) for u in usual)
+    shown = re.findall(r"^  (?:-\w, )?(--?[\w-]+)", short.split("Usual options:")[1], re.M)
+    assert shown == [*usual, "-h", "--help"]
+    if len(listed) > 12:  # a long list: -h shows the usual ones, --help all by heading
+        assert len(short.splitlines()) < 0.6 * len(whole.splitlines())
+    assert "Examples:" in short and "Examples:" in whole
+    assert f"sudosat {name} --help lists every option" in short
+    assert "Help:" in whole and all(o.opts[-1] in whole for o in listed)
+    assert "not used" not in whole.lower()
+
+
+def test_solve_help_groups_its_options_under_headings(run: Run) -> None:
+    _, whole, _ = run("solve", "--help")
+    headings = [line for line in whole.splitlines() if line.endswith(":") and line[0] != " "]
+    for heading in ("Counting:", "Reading puzzles:", "Solver:", "Output:", "Runs of many:"):
+        assert heading in headings, headings
+    counting = whole.split("Counting:")[1].split("\n\n")[0]
+    assert "--estimate" in counting and "--jobs" not in counting
+
+
+@pytest.mark.slow
+def test_bash_completes_file_names_and_options(tmp_path: Path) -> None:
+    """In a real interactive bash on a terminal, with the completion the docs give."""
+    (tmp_path / "puzzles").symlink_to(PUZZLES)
+    master, slave = pty.openpty()
+    env = {**os.environ, "PATH": f"{SUDOSAT.parent}:{os.environ['PATH']}", "PS1": "$ "}
+    env.update(HOME=str(tmp_path), TERM="dumb", INPUTRC="/dev/null")
+    process = subprocess.Popen(
+        ["bash", "--norc", "--noprofile", "-i"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=tmp_path,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+
+    def typed(text: str, until: bytes) -> bytes:
+        os.write(master, text.encode())
+        seen = b""
+        while until not in seen:
+            ready, _, _ = select.select([master], [], [], PATIENCE)
+            assert ready, f"bash never showed {until!r}: {seen[-300:]!r}"
+            seen += os.read(master, 4096)
+        return seen
+
+    try:
+        typed('eval "$(_SUDOSAT_COMPLETE=bash_source sudosat)"; echo READY\n', b"READY\r\n")
+        typed("sudosat solve puzzles/ai-esc\t", b"ai-escargot.txt")
+        typed("\x15", b"")  # the line erased
+        typed("sudosat solve --rules-f\t", b"--rules-file")
+        typed("\x15sudosat solve --rules-file puzzles/thermo-a\t", b"thermo-arrow.json")
+        typed("\x15exit\n", b"exit")
+    finally:
+        process.kill()
+        process.wait(PATIENCE)
+        os.close(master)

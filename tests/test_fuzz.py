@@ -248,7 +248,9 @@ def test_mutated_fpuzzles_json_ends_in_a_documented_exit_and_one_line(
         raise result.exception  # a traceback in real life
     assert result.exit_code in EXIT_CODES - {4}
     if result.exit_code == 2:  # refused: one line naming where and what
-        assert result.stderr.startswith("Error: <stdin>:") and result.stderr.count("\n") == 1
+        assert (
+            result.stderr.startswith("sudosat solve: <stdin>:") and result.stderr.count("\n") == 1
+        )
         return
     record = json.loads(result.stdout)
     assert record["status"] in ("unique", "multiple", "none", "timeout")
@@ -298,7 +300,7 @@ def one_line_or_answer(result: object) -> None:
     assert code in EXIT_CODES - {4}
     if code == 2:
         err = result.stderr  # type: ignore[attr-defined]
-        assert err.startswith("Error: "), err
+        assert err.startswith("sudosat "), err
         if result.stdout:  # type: ignore[attr-defined]
             # read as a batch (two lines with a comma are a CSV): a record per input,
             # each bad one's line on stderr, then the summary

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -19,7 +18,16 @@ from sudosat.sat.limits import TooBig, check_solvable
 from sudosat.solving.deduce import deduce
 from sudosat.solving.engine import Status
 
-from .conftest import ESCARGOT, PUZZLES, REXL_FIRST, Run, processes, work_process
+from .conftest import (
+    ESCARGOT,
+    PUZZLES,
+    REXL_FIRST,
+    Run,
+    alive,
+    processes,
+    waited_for,
+    work_process,
+)
 
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))
 
@@ -144,13 +152,18 @@ def _descendants(pid: int) -> list[int]:
 def _wait_for_search(pid: int) -> None:
     """Until the solve runs in a child process (the search of a big grid), however
     long that takes on a loaded machine."""
-    while True:
+
+    def searching() -> bool:
+        assert alive(pid), "sudosat ended before the search started"
         for child in _descendants(pid):
-            if _descendants(child) or b"sudosat" in Path(f"/proc/{child}/cmdline").read_bytes():
-                return
-        if not Path(f"/proc/{pid}").exists():
-            pytest.fail("sudosat ended before the search started")
-        os.sched_yield()
+            try:
+                if _descendants(child) or b"sudosat" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    return True
+            except OSError:
+                continue
+        return False
+
+    waited_for(searching, "the search to start in a child process")
 
 
 @pytest.mark.parametrize(

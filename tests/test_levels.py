@@ -97,6 +97,7 @@ def test_a_rules_own_propagation_is_intermediate() -> None:
         assert more.candidates(puzzle)[0] == {1, 2, 3, 4}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["killer", "jigsaw", "x"])
 @pytest.mark.parametrize("level", ["easy", "intermediate", "expert"])
 def test_generate_makes_each_level(variant: str, level: str, run: Run) -> None:

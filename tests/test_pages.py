@@ -108,6 +108,7 @@ def test_explain_keeps_the_status_as_its_title(run: Run) -> None:
     assert any("none" in t for t in texts(out))
 
 
+@pytest.mark.slow
 def test_png_at_the_asked_dpi(published: Path) -> None:
     sizes = []
     for dpi in ("96", "192"):
@@ -131,6 +132,7 @@ def test_png_of_many_is_one_sheet(run: Run, tmp_path: Path) -> None:
     assert made.returncode == 0 and made.stdout.startswith(b"\x89PNG")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_pdf_pages_are_whole_paper_pages(paper: str, published: Path, tmp_path: Path) -> None:
     mixed = tmp_path / "mixed.txt"
@@ -234,6 +236,7 @@ def test_newer_lines_go_out_also_as_plain_lines_and_read_back_without_them() -> 
     assert again.rules.constraints == puzzle.rules.constraints if puzzle.rules else False
 
 
+@pytest.mark.slow
 def test_solve_pdf_with_solution_puts_it_at_the_back(run: Run) -> None:
     made = subprocess.run(
         [SUDOSAT, "solve", "-f", "pdf", "--solution", str(PUZZLES / "published-killer.txt")],

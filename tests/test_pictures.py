@@ -187,6 +187,7 @@ def test_generate_rejects_what_a_variant_cannot_take(run: Run) -> None:
         assert code == 2 and "--level" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "intermediate", "expert"])
 def test_killers_are_made_at_the_level_asked(level: str, run: Run) -> None:
     args = ("generate", "--variant", "killer", "--level", level, "--puzzles", "3", "--seed", "5")

@@ -14,7 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PUZZLES, SUDOSAT, cpu_seconds, shared, tree, work_process
+from .conftest import (
+    PUZZLES,
+    SUDOSAT,
+    cpu_seconds,
+    gone,
+    shared,
+    tree,
+    waited_for,
+    work_process,
+)
 
 pytestmark = pytest.mark.slow  # real processes stopped by real signals
 
@@ -37,28 +46,13 @@ def start(*args: str) -> subprocess.Popen[str]:
 def at_work(process: subprocess.Popen[str], seconds: float = 1.5) -> list[int]:
     """Waits until the run has used ``seconds`` of CPU (start-up takes well under
     one); the processes of the run by then."""
-    while cpu_seconds(process.pid) < seconds:
+
+    def busy() -> bool:
         assert process.poll() is None, "the run ended before it was signalled"
-        time.sleep(0.05)
+        return cpu_seconds(process.pid) >= seconds
+
+    waited_for(busy, f"{seconds:g} s of CPU")
     return tree(process.pid)
-
-
-def gone(pids: list[int], within: float = 60.0) -> bool:
-    """Whether every process of ``pids`` has ended (zombies count as ended)."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        alive = []
-        for pid in pids:
-            try:
-                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if state != "Z":
-                alive.append(pid)
-        if not alive:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 LONG_RUNS = {
@@ -111,9 +105,12 @@ def test_workers_end_when_sudosat_is_killed(args: tuple[str, ...], tmp_path: Pat
         command.append(str(many))
     process = start(*command)
     work = work_process(process.pid)
-    while len(tree(work)) < 3:  # the work process and its two workers
+
+    def workers_started() -> bool:  # the work process and its two workers
         assert process.poll() is None
-        time.sleep(0.05)
+        return len(tree(work)) >= 3
+
+    waited_for(workers_started, "two workers")
     running = tree(process.pid)
     process.kill()  # SIGKILL: nothing of sudosat's can act on it
     process.wait(timeout=60)

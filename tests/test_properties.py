@@ -137,6 +137,7 @@ SETTINGS = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=40, **SETTINGS)  # type: ignore[arg-type]
 @given(st.integers(0, 2**32))
 def test_the_workbench_on_4x4_variants_agrees_with_brute_force(seed: int) -> None:

@@ -223,6 +223,7 @@ def test_a_name_above_a_grid_is_still_a_name(run: Run, tmp_path: Path) -> None:
 # --- estimates ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_sampled_interval_never_claims_certainty(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "blank.txt"
     path.write_text("size 6\n")
@@ -350,6 +351,7 @@ def test_a_hostile_certificate_is_not_valid(
     assert code == 1 and out.startswith("NOT VALID") and reason in out, (out, err)
 
 
+@pytest.mark.slow
 def test_a_file_under_the_cap_is_hashed_before_it_is_read_whole(
     certificate: Path, tmp_path: Path
 ) -> None:

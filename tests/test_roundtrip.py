@@ -58,6 +58,7 @@ def read_back(tmp_path: Path, run: Run, text: str, suffix: str) -> list[Puzzle]:
     return puzzles_of(path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,fmt", COMMANDS)
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_each_output_reads_back_as_the_same_puzzle(

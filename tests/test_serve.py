@@ -38,7 +38,7 @@ from sudosat.reading.fpuzzles import link, write
 from tests.test_properties import variant_text
 from tests.test_workbench import solutions_4x4, solutions_by_backtracking
 
-from .conftest import PUZZLES, tree
+from .conftest import PATIENCE, PUZZLES, read_line, tree
 
 LISTENING = re.compile(rb"listening on ws://[^:]+:(\d+)/")
 
@@ -49,7 +49,7 @@ def server(*options: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     args = [sys.executable, "-m", "sudosat", "serve", "--host", "127.0.0.1", "--port", "0"]
     process = subprocess.Popen([*args, *options], stderr=subprocess.PIPE)
     assert process.stderr is not None
-    line = process.stderr.readline()
+    line = read_line(process.stderr, "serve to say where it listens")
     found = LISTENING.search(line)
     assert found, line
     try:
@@ -61,7 +61,7 @@ def server(*options: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 process.kill()
-                process.wait()
+                process.wait(PATIENCE)
 
 
 @pytest.fixture(scope="module")
@@ -92,13 +92,17 @@ class Plugin:
         await self.socket.send(json.dumps(message))
         return self.nonce
 
-    async def final(self, nonce: int, timeout: float = 120) -> dict[str, Any]:
-        """The request's last reply (progress passed over); replies to older nonces
-        are dropped, as the plugin drops them."""
-        while True:
-            found = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
-            if found["nonce"] == nonce and not found.get("inProgress"):
-                return found  # type: ignore[no-any-return]
+    async def final(self, nonce: int, timeout: float = PATIENCE) -> dict[str, Any]:
+        """The request's last reply (progress passed over), within ``timeout``
+        seconds in all; replies to older nonces are dropped, as the plugin drops them."""
+
+        async def last() -> dict[str, Any]:
+            while True:
+                found = json.loads(await self.socket.recv())
+                if found["nonce"] == nonce and not found.get("inProgress"):
+                    return found  # type: ignore[no-any-return]
+
+        return await asyncio.wait_for(last(), timeout)
 
     async def ask(self, command: str, data: str | None = None) -> dict[str, Any]:
         return await self.final(await self.send(command, data))
@@ -304,6 +308,7 @@ def test_the_solution_path_and_steps(url: str) -> None:
     talk(url, test)
 
 
+@pytest.mark.slow
 def test_disabled_logic_leaves_techniques_out(url: str) -> None:
     hard = parse((PUZZLES / "ai-escargot.txt").read_text())
 
@@ -344,6 +349,7 @@ def test_a_puzzle_sudosat_refuses_gets_the_cli_s_line(url: str) -> None:
 # --- cancelling, and several connections ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_cancel_stops_a_long_count_and_an_endless_estimate(url: str) -> None:
     blank = parse("." * 81)
 
@@ -353,18 +359,23 @@ def test_cancel_stops_a_long_count_and_an_endless_estimate(url: str) -> None:
             progress = json.loads(await asyncio.wait_for(plugin.socket.recv(), 60))
             assert progress["type"] == command and progress["nonce"] == plugin.nonce
             cancel = await plugin.send("cancel")
-            while True:  # a progress message sent before the cancel may still come
-                found = json.loads(await asyncio.wait_for(plugin.socket.recv(), 10))
-                if found["nonce"] == cancel:
-                    assert found == {"nonce": cancel, "type": "canceled"}
-                    break
-                assert found.get("inProgress", True) is True
+
+            async def cancelled(cancel: int) -> None:
+                while True:  # a progress message sent before the cancel may still come
+                    found = json.loads(await plugin.socket.recv())
+                    if found["nonce"] == cancel:
+                        assert found == {"nonce": cancel, "type": "canceled"}
+                        return
+                    assert found.get("inProgress", True) is True
+
+            await asyncio.wait_for(cancelled(cancel), 10)
             with pytest.raises(TimeoutError):  # and nothing after it
                 await asyncio.wait_for(plugin.socket.recv(), 2)
 
     talk(url, test)
 
 
+@pytest.mark.slow
 def test_a_new_message_cancels_the_running_job(url: str) -> None:
     blank = parse("." * 81)
     small = parse("....\n" * 4)
@@ -378,6 +389,7 @@ def test_a_new_message_cancels_the_running_job(url: str) -> None:
     talk(url, test)
 
 
+@pytest.mark.slow
 def test_two_clients_at_once(url: str) -> None:
     blank = parse("." * 81)
     small = parse("....\n" * 4)
@@ -581,9 +593,13 @@ def test_edits_250_ms_apart_each_get_the_true_candidates(url: str, name: str) ->
             await asyncio.sleep(0.25)
         last = max(sent)
         replies: dict[int, dict[str, Any]] = {}
-        while last not in replies:
-            found = json.loads(await asyncio.wait_for(plugin.socket.recv(), 120))
-            replies[found["nonce"]] = found
+
+        async def until_the_last() -> None:
+            while last not in replies:
+                found = json.loads(await plugin.socket.recv())
+                replies[found["nonce"]] = found
+
+        await asyncio.wait_for(until_the_last(), PATIENCE)
         assert replies[last]["type"] == "truecandidates"
         for nonce, found in replies.items():
             expected = candidates(sent[nonce])

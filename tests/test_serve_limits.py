@@ -24,7 +24,7 @@ from sudosat.serving.server import Answers, Server, Settings, held_text
 from sudosat.solving.search import solutions
 from tests.test_serve import Plugin, brute_marks, marks_of, payload, server, talk, truth
 
-from .conftest import processes, tree
+from .conftest import PATIENCE, processes, tree
 
 # --- the cache, in bytes -----------------------------------------------------------
 
@@ -62,12 +62,17 @@ SMALL = parse("1.3.....2......4")
 
 async def progress_of(plugin: Plugin, nonce: int) -> dict[str, Any]:
     """The first progress reply of a running count: it is at work."""
-    while True:
-        found = json.loads(await asyncio.wait_for(plugin.socket.recv(), 120))
-        if found["nonce"] == nonce and found.get("inProgress"):
-            return found  # type: ignore[no-any-return]
+
+    async def first() -> dict[str, Any]:
+        while True:
+            found = json.loads(await plugin.socket.recv())
+            if found["nonce"] == nonce and found.get("inProgress"):
+                return found  # type: ignore[no-any-return]
+
+    return await asyncio.wait_for(first(), PATIENCE)
 
 
+@pytest.mark.slow
 def test_a_job_past_the_jobs_at_once_is_busy_and_admitted_once_one_ends() -> None:
     with server("--jobs", "1") as (_, url):
 
@@ -87,6 +92,7 @@ def test_a_job_past_the_jobs_at_once_is_busy_and_admitted_once_one_ends() -> Non
         talk(url, test)
 
 
+@pytest.mark.slow
 def test_a_job_larger_than_the_memory_budget_is_refused_before_it_starts() -> None:
     with server("--memory", "128MiB") as (_, url):
 
@@ -113,6 +119,7 @@ def workers_of(pid: int) -> list[int]:
     return [p for p in tree(pid) if any(p != f and p in tree(f) for f in forkservers)]
 
 
+@pytest.mark.slow
 def test_idle_workers_go_back_to_the_spare_count() -> None:
     """Twenty clients each start a count and go: the workers killed with their jobs
     are replaced up to the one spare, no more."""
@@ -135,6 +142,7 @@ def test_idle_workers_go_back_to_the_spare_count() -> None:
 # --- frames read where no other client waits ---------------------------------------
 
 
+@pytest.mark.slow
 def test_a_large_frame_is_read_while_the_loop_goes_on() -> None:
     """A legal 4 MiB frame (two million numbers, each read by Python) is read in the
     reader process: the event loop turns thousands of times meanwhile."""
@@ -247,6 +255,7 @@ async def press_to_the_end(
     return replies
 
 
+@pytest.mark.slow
 def test_step_names_every_placement_one_step_a_press_as_the_path_lists_them() -> None:
     puzzle = parse("...41...3......1")  # unique; nine naked singles and more
     path = logical_path(puzzle)
@@ -268,6 +277,7 @@ def test_step_names_every_placement_one_step_a_press_as_the_path_lists_them() ->
         talk(url, test)
 
 
+@pytest.mark.slow
 def test_step_on_a_puzzle_with_no_solution_says_the_board_is_invalid() -> None:
     puzzle = parse("1.3.....2......4")
     assert not truth(puzzle)
@@ -313,6 +323,7 @@ def _state(size: int, cells: list[int]) -> Puzzle:
     return parse(f"size {size}\n{grid}\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "count"), [(4, 12), (6, 3)])
 def test_setting_sessions_agree_with_brute_force(size: int, count: int) -> None:
     """Each edit's true candidates (undo included), then Step pressed to the end on

@@ -29,7 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from sudosat import parse
 from sudosat.making.candidates import candidates
 
-from .conftest import PUZZLES
+from .conftest import PATIENCE, PUZZLES, read_line
 from .test_serve import server
 
 pytestmark = pytest.mark.slow
@@ -67,17 +67,18 @@ def browser(page: str) -> Iterator[int]:
         process = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, start_new_session=True)
         assert process.stderr is not None
         try:
-            for line in process.stderr:
+            for _ in range(1000):
+                line = read_line(process.stderr, "chromium's DevTools address")
                 found = DEVTOOLS.search(line)
-                if found:
-                    yield int(found[1])
+                if found or not line:
                     break
-            else:
+            if not found:
                 pytest.fail("chromium printed no DevTools address")
+            yield int(found[1])
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+            process.wait(PATIENCE)
 
 
 class Tab:
@@ -93,12 +94,16 @@ class Tab:
         await self.socket.send(
             json.dumps({"id": number, "method": "Runtime.evaluate", "params": params})
         )
-        while True:
-            found = json.loads(await self.socket.recv())
-            if found.get("id") == number:
-                result = found["result"]
-                assert "exceptionDetails" not in result, result
-                return result["result"].get("value")
+
+        async def answer() -> Any:
+            while True:
+                found = json.loads(await self.socket.recv())
+                if found.get("id") == number:
+                    result = found["result"]
+                    assert "exceptionDetails" not in result, result
+                    return result["result"].get("value")
+
+        return await asyncio.wait_for(answer(), PATIENCE)
 
     async def until(self, expression: str, seconds: float = 120) -> Any:
         """The first true value of ``expression``, asked again until then."""

@@ -64,6 +64,7 @@ def test_the_session_adds_every_part_once_in_a_setter_s_order() -> None:
     assert firsts == sorted(firsts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cap", [1, 3])
 def test_setting_from_blank_agrees_with_brute_force(url: str, cap: int) -> None:
     """Every edit's reply, each narrowing the last (what the server starts from),
@@ -92,6 +93,7 @@ def cold_answers(url: str, states: list[Puzzle], cap: int) -> None:
             assert found["solutionsPerCandidate"] == fields["solutionsPerCandidate"], nonce
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cap", [1, 8])
 def test_setting_a_6x6_from_blank_answers_as_a_cold_server(url: str, cap: int) -> None:
     """(A blank 6x6 has 28 million grids: too many to list.)"""

@@ -105,6 +105,7 @@ def without(part: Scope, kind: str, item: int) -> Scope:
     return Scope(**kept)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "n, seeds", [(4, range(40)), pytest.param(6, range(8), marks=pytest.mark.slow)]
 )

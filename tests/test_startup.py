@@ -31,6 +31,7 @@ SOLVE_LOADS = {
     "sudosat.cli",
     "sudosat.commands",
     "sudosat.commands.common",
+    "sudosat.commands.helptext",
     "sudosat.commands.solve",
     "sudosat.core",
     "sudosat.core.errors",

@@ -103,6 +103,7 @@ def test_the_examples_cover_the_techniques() -> None:
     assert "nested forcing chains" in found
 
 
+@pytest.mark.slow
 def test_bifurcation_comes_only_when_asked_and_says_its_depth() -> None:
     example = next(e for e in examples() if e["technique"] == "nested forcing chains")
     puzzle = parse(example["puzzle"])
@@ -130,6 +131,7 @@ def paths_are_sound(puzzles: list[Puzzle]) -> dict[str, int]:
     return ends
 
 
+@pytest.mark.slow
 def test_paths_are_sound_on_the_bundled_puzzles() -> None:
     names = ["tdoku-magictour-25.txt", "royle17-25.txt", "hodoku.txt", "explainer.txt"]
     puzzles = [p for n in names for p in read_puzzles(str(PUZZLES / n)) if isinstance(p, Puzzle)]
@@ -145,6 +147,7 @@ def variant_puzzles(count: int) -> list[Puzzle]:
     return [parse(text) for text in puzzles(count)]
 
 
+@pytest.mark.slow
 def test_paths_are_sound_on_variants_with_many_solutions() -> None:
     ends = paths_are_sound(variant_puzzles(14))
     assert ends.get("stuck", 0) >= 1  # several solutions: logic cannot finish
@@ -277,6 +280,7 @@ CAUSE = re.compile(r"(r\d+c\d+)=(\d) rules out")
 EITHER_WAY = re.compile(r"(r\d+c\d+) \{(\d+)\} rules out")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text", ["miracle.txt", None, pytest.param("published", marks=pytest.mark.slow)]
 )
@@ -352,6 +356,7 @@ def test_the_rating_follows_the_hardest_technique() -> None:
     assert (easy.level, easy.rating, easy.technique) == ("easy", 2.0, "kropki neighbours")
 
 
+@pytest.mark.slow
 def test_er_ep_ed_are_the_hardest_step_the_hardest_to_a_placement_and_the_first(
     run: Run,
 ) -> None:
@@ -385,6 +390,7 @@ def test_er_ep_ed_are_the_hardest_step_the_hardest_to_a_placement_and_the_first(
     assert re.search(r"\(ER \d+\.\d, EP \d+(\.\d)?, ED \d+(\.\d)?\)", out + err), out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "index", [0, pytest.param(1, marks=pytest.mark.slow), pytest.param(2, marks=pytest.mark.slow)]
 )
@@ -403,6 +409,7 @@ def test_ep_and_ed_are_sudoku_explainers_on_its_rated_lists(index: int) -> None:
     assert explainer is not None and explainer[1:] == (float(ep), float(ed))
 
 
+@pytest.mark.slow
 def test_intermediate_ratings_spread_by_technique_and_steps_below_expert() -> None:
     links = [p for p in read_puzzles(str(PUZZLES / "variants.links")) if isinstance(p, Puzzle)]
     jigsaws = [unique_jigsaw_at("intermediate", seed) for seed in range(4)]
@@ -458,6 +465,7 @@ def test_steps_prints_a_sentence_a_step_and_the_rating(run: Run) -> None:
     assert "solved by logic" in lines[-1] and "level easy" in lines[-1]
 
 
+@pytest.mark.slow
 def test_steps_json_replays_to_the_solution(run: Run) -> None:
     escargot = str(PUZZLES / "ai-escargot.txt")
     code, out, _ = run("steps", "-f", "json", escargot, "--bifurcation", "2")
@@ -527,6 +535,7 @@ def test_steps_pictures_strike_the_removed_candidates(run: Run) -> None:
     assert "#d62728" in out and "#2ca02c" in out  # struck removals, ringed placements
 
 
+@pytest.mark.slow
 def test_rate_by_path_and_by_search(run: Run) -> None:
     path = str(PUZZLES / "tdoku-magictour-25.txt")
     code, out, _ = run("rate", "-f", "jsonl", path)
@@ -581,6 +590,7 @@ def test_the_famous_hardest_are_solved_by_logic_in_explainers_order() -> None:
     assert rating["AI Escargot"] < min(rating["Golden Nugget"], rating["Platinum Blonde"])
 
 
+@pytest.mark.slow
 def test_ai_escargot_is_solved_by_nested_chains_each_with_the_fewest_inside() -> None:
     puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
     found = logical_path(puzzle)
@@ -688,6 +698,7 @@ class TimeUpAfter(Pathfinder):
         return self.asked > self.asks
 
 
+@pytest.mark.slow
 def test_the_time_limit_stops_a_search_inside_its_step() -> None:
     """AI Escargot's path needs nested chains at step k. The path asks whether its
     time is up once before each step (k + 1 times up to step k), and the nested

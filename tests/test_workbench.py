@@ -167,6 +167,7 @@ def test_candidates_of_9x9_agree_with_a_second_solver() -> None:
     check_against(puzzle, every.solutions)
 
 
+@pytest.mark.slow
 def test_candidates_of_a_killer_with_half_its_cages_agree_with_a_second_solver() -> None:
     lines = [
         line for line in read("puzzles/killer.txt").splitlines(True) if line.startswith("cage")
@@ -233,6 +234,7 @@ def test_small_counts_are_exact() -> None:
     assert estimate(parse(read("puzzles/no-solution.txt"))).estimate == 0
 
 
+@pytest.mark.slow
 def test_the_6x6_grids_lie_in_the_interval() -> None:
     found = estimate(empty(6))
     assert not found.exact and found.low <= GRIDS_6X6 <= found.high
@@ -249,6 +251,7 @@ def test_the_9x9_grids_lie_in_the_interval() -> None:
     assert boxed.low <= GRIDS_9X9 // math.factorial(9) <= boxed.high
 
 
+@pytest.mark.slow
 def test_an_estimate_is_repeatable_and_seeded() -> None:
     assert estimate(empty(6), seed=4).estimate == estimate(empty(6), seed=4).estimate
     assert estimate(empty(6), seed=4).estimate != estimate(empty(6), seed=5).estimate
@@ -328,6 +331,7 @@ def sudosat(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
     )
 
 
+@pytest.mark.slow
 def test_candidates_command_in_every_text_format() -> None:
     path = "puzzles/several-solutions.txt"
     puzzle = parse(read(path))
@@ -372,6 +376,7 @@ def test_candidates_of_many_puzzles_one_record_each_in_order() -> None:
     assert run.returncode == 2
 
 
+@pytest.mark.slow
 def test_candidates_bad_input_and_timeouts() -> None:
     bad = sudosat("candidates", "-", stdin="12x4\n")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
@@ -384,6 +389,7 @@ def test_candidates_bad_input_and_timeouts() -> None:
     assert json.loads(slow.stdout)["timed_out"] in (["candidates"], ["count_each"])
 
 
+@pytest.mark.slow
 def test_estimate_command() -> None:
     run = sudosat("solve", "--estimate", "-", "-f", "json", stdin="size 6\n" + "......\n" * 6)
     assert run.returncode == 1
@@ -409,6 +415,7 @@ def test_approxmc_stops_at_the_timeout() -> None:
     assert json.loads(run.stdout)["status"] == "timeout"
 
 
+@pytest.mark.slow
 def test_explain_lists_redundant_clues_in_every_format() -> None:
     run = sudosat("explain", "puzzles/killer.txt", "-f", "json")
     data = json.loads(run.stdout)
@@ -496,6 +503,7 @@ def test_nan_is_a_usage_error(option: tuple[str, str], run: Run) -> None:
     assert code == 2 and "is not a number" in err
 
 
+@pytest.mark.slow
 def test_the_smallest_delta_sampling_takes_gets_an_answer() -> None:
     """Smaller ones are refused (issue 55: no sampled interval is that sure)."""
     blank = parse("size 6\n" + "......\n" * 6)

@@ -15,7 +15,7 @@ import pytest
 
 from sudosat.system.writing import OutputRefused, write_out
 
-from .conftest import ESCARGOT, PUZZLES, SUDOSAT, Run, one_line_error, tree
+from .conftest import ESCARGOT, PATIENCE, PUZZLES, SUDOSAT, Run, one_line_error, tree
 
 
 def _umask() -> int:
@@ -56,10 +56,10 @@ def test_a_fifo_and_a_device_are_written_through(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     write_out(str(fifo), lambda handle: handle.write("p cnf 1 1\n1 0\n"))
-    reader.join()
+    reader.join(PATIENCE)
     assert got == [b"p cnf 1 1\n1 0\n"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
     write_out(os.devnull, lambda handle: handle.write("gone\n"))
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)  # still the device

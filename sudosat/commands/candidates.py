@@ -10,18 +10,22 @@ from sudosat.commands.common import (
     EachPuzzle,
     certify_option,
     each_puzzle_options,
+    files,
     input_options,
     output_options,
     picture_options,
     pictured,
 )
+from sudosat.commands.helptext import Command
 from sudosat.running import runner
 from sudosat.running.tasks import Candidates, Certified, Task
 from sudosat.showing.view import FORMATS, PICTURES, View
 
 
-@click.command()
-@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@click.command(
+    cls=Command, usual=("--format", "--count-each", "--timeout", "--certify", "--rules", "--jobs")
+)
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...", shell_complete=files)
 @input_options
 @click.option(
     "--count-each",
@@ -40,7 +44,7 @@ from sudosat.showing.view import FORMATS, PICTURES, View
     "as a grid), json or jsonl (cell to values), csv, svg, pdf or png (small digits in the "
     "cells), or fpuzzles (a link with the candidates as centre pencil marks)",
 )
-@picture_options("Not used by candidates: a cell with one candidate shows it.")
+@picture_options()
 @each_puzzle_options(
     "Seconds for each puzzle: the candidates witnessed by then are printed, the rest "
     "are undecided (json: undecided), exit code 5."
@@ -56,7 +60,6 @@ def candidates(
     certify: str | None,
     fmt: str | None,
     color: bool | None,
-    solution: bool,
     per_page: int,
 ) -> None:
     """Show each cell's true candidates: the values some solution puts there.

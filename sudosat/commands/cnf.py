@@ -11,11 +11,13 @@ from sudosat.commands.common import (
     BadInput,
     bad_input,
     encoding_options,
+    files,
     input_options,
     out_option,
     read_one,
     write_to,
 )
+from sudosat.commands.helptext import Command
 from sudosat.core.errors import InputError
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.ruletext import apply
@@ -26,8 +28,10 @@ from sudosat.sat.encoding import encode
 from sudosat.sat.limits import TooBig, check_writable
 
 
-@click.command()
-@click.argument("puzzle", required=False)
+@click.command(
+    cls=Command, usual=("--out", "--rank", "--rules", "--encoding", "--amo", "--reduced")
+)
+@click.argument("puzzle", required=False, shell_complete=files)
 @input_options
 @encoding_options
 @out_option("Where to write the CNF (written atomically); - for stdout.")

@@ -102,6 +102,14 @@ class CannotWrite(click.ClickException):
     exit_code = EXIT_OUTPUT
 
 
+def files(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of an argument or option that names a file: the shell's
+    own file names (click's ``file`` completion)."""
+    from click.shell_completion import CompletionItem  # deferred: completing only
+
+    return [CompletionItem(incomplete, type="file")]
+
+
 def bad_input(err: InputError) -> BadInput:
     """The one-line error for input that cannot be read, with the flags that settle
     an ambiguous reading."""
@@ -139,6 +147,7 @@ def input_options(func: F) -> F:
     wrapped = click.option(
         "--rules-file",
         metavar="FILE",
+        shell_complete=files,
         help="Rule statements, one a line, added to every puzzle (docs: Variant Sudoku).",
     )(wrapped)
     wrapped = click.option(
@@ -279,7 +288,10 @@ jobs_option = click.option(
     help="Worker processes for many puzzles (default: all cores); answers stay in input order.",
 )
 quiet_option = click.option(
-    "--quiet", "-q", is_flag=True, help="No progress bar and no summary on stderr."
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress bar and no summary on stderr (a run that fails still says what failed it).",
 )
 
 
@@ -336,8 +348,9 @@ PAGE_OPTIONS = [
 ]
 
 
-def picture_options(solution_help: str) -> Callable[[F], F]:
-    """--solution, --per-page and the page's options, for the picture formats."""
+def picture_options(solution_help: str | None = None) -> Callable[[F], F]:
+    """--per-page and the page's options, for the picture formats, and with a
+    ``solution_help`` --solution."""
 
     def decorate(func: F) -> F:
         for option in reversed(PAGE_OPTIONS):
@@ -349,6 +362,8 @@ def picture_options(solution_help: str) -> Callable[[F], F]:
             show_default=True,
             help="svg, pdf and png: puzzles on a PDF page, or in a row of a sheet.",
         )(func)
+        if solution_help is None:
+            return func
         return click.option("--solution", is_flag=True, help=solution_help)(func)
 
     return decorate
@@ -486,7 +501,15 @@ def without_option(func: F) -> F:
 
 
 def out_option(help: str) -> Callable[[F], F]:
-    return click.option("--out", "-o", default="-", show_default=True, metavar="FILE", help=help)
+    return click.option(
+        "--out",
+        "-o",
+        default="-",
+        show_default=True,
+        metavar="FILE",
+        shell_complete=files,
+        help=help,
+    )
 
 
 def write_to(out: str, write: WriteFn, inputs: Iterable[str]) -> None:
@@ -516,11 +539,14 @@ def shard_option(help: str) -> Callable[[F], F]:
     )
 
 
-def _fail_on(value: str | None) -> frozenset[str] | None:
+def _fail_on(value: str | None, allow_malformed: bool) -> frozenset[str] | None:
+    """The --fail-on gate (None: the default, everything), with --allow-malformed."""
+    if value is None and not allow_malformed:
+        return None
     try:
-        return None if value is None else runner.fail_on(value)
+        return runner.fail_on(value, allow_malformed)
     except ValueError as err:
-        raise click.BadParameter(str(err)) from None
+        raise click.BadParameter(str(err), param_hint="--fail-on") from None
 
 
 def console_for(stream: Any, color: bool | None) -> Console | Plain:

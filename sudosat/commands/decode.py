@@ -11,11 +11,13 @@ from sudosat.commands.common import (
     _write,
     bad_input,
     console_for,
+    files,
     input_options,
     output_options,
     read_one,
     trust_option,
 )
+from sudosat.commands.helptext import Command
 from sudosat.core.errors import InputError, SolverError
 from sudosat.core.notation import format_line
 from sudosat.reading.chunks import MAX_WHOLE
@@ -35,9 +37,9 @@ from sudosat.system.process import (
 )
 
 
-@click.command()
-@click.argument("puzzle")
-@click.argument("model", default="-")
+@click.command(cls=Command, usual=("--format", "--rank", "--rules", "--trust-solver"))
+@click.argument("puzzle", shell_complete=files)
+@click.argument("model", default="-", shell_complete=files)
 @input_options
 @output_options("rich", "grid", "line", "json")
 @trust_option

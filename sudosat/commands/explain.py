@@ -10,17 +10,19 @@ from sudosat.commands.common import (
     EachPuzzle,
     certify_option,
     each_puzzle_options,
+    files,
     input_options,
     output_options,
     pictured,
 )
+from sudosat.commands.helptext import Command
 from sudosat.running import runner
 from sudosat.running.tasks import Certified, Explain
 from sudosat.showing.view import PICTURES
 
 
-@click.command()
-@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@click.command(cls=Command, usual=("--format", "--timeout", "--certify", "--rules", "--jobs"))
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...", shell_complete=files)
 @input_options
 @output_options(
     "rich",

@@ -19,6 +19,7 @@ from sudosat.commands.common import (
     renamed,
     shard_option,
 )
+from sudosat.commands.helptext import Command
 from sudosat.making.generator import (
     SYMMETRIES,
     VARIANT_LEVELS,
@@ -35,7 +36,36 @@ from sudosat.running.tasks import Generate
 from sudosat.showing.view import PICTURES, View
 
 
-@click.command()
+@click.command(
+    cls=Command,
+    usual=(
+        "--puzzles",
+        "--seed",
+        "--rank",
+        "--minimal",
+        "--clues",
+        "--symmetry",
+        "--variant",
+        "--level",
+        "--format",
+        "--solution",
+    ),
+    headings={
+        "What to make": (
+            "--puzzles",
+            "--seed",
+            "--rank",
+            "--alphabet",
+            "--minimal",
+            "--clues",
+            "--symmetry",
+            "--variant",
+            "--cage-cells",
+            "--level",
+            "--time-limit",
+        )
+    },
+)
 @click.option("--rank", type=click.IntRange(2, 6), default=3, show_default=True, help="Box size.")
 @click.option(
     "--alphabet",

@@ -9,16 +9,18 @@ import click
 from sudosat.commands.common import (
     BadInput,
     bad_input,
+    files,
     out_option,
     write_to,
 )
+from sudosat.commands.helptext import Command
 from sudosat.core.errors import InputError, printable
 from sudosat.reading.inputs import open_source
 from sudosat.running.shards import merge
 
 
-@click.command(name="merge")
-@click.argument("shards", nargs=-1, required=True, metavar="SHARD...")
+@click.command(name="merge", cls=Command, usual=("--out",))
+@click.argument("shards", nargs=-1, required=True, metavar="SHARD...", shell_complete=files)
 @out_option("Where the merged records go (written whole, or not at all); - for stdout.")
 def merge_command(shards: tuple[str, ...], out: str) -> None:
     """Join the JSON Lines of `solve --shard K/N` or `generate --shard K/N`

@@ -9,17 +9,21 @@ import click
 from sudosat.commands.common import (
     EachPuzzle,
     each_puzzle_options,
+    files,
     input_options,
     output_options,
     without_option,
 )
+from sudosat.commands.helptext import Command
 from sudosat.running import runner
 from sudosat.running.tasks import Rate
 from sudosat.showing.view import FORMATS, View
 
 
-@click.command()
-@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@click.command(
+    cls=Command, usual=("--format", "--by", "--without", "--timeout", "--jobs", "--rules")
+)
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...", shell_complete=files)
 @input_options
 @output_options(
     *FORMATS,

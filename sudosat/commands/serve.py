@@ -8,12 +8,25 @@ import sys
 import click
 
 from sudosat.commands.common import ByteSize, Real
+from sudosat.commands.helptext import Command
 from sudosat.system.process import (
     stopped,
 )
 
 
-@click.command()
+@click.command(
+    cls=Command,
+    usual=(
+        "--port",
+        "--host",
+        "--allow-origin",
+        "--timeout",
+        "--jobs",
+        "--memory",
+        "--cache",
+        "--max-frame",
+    ),
+)
 @click.option(
     "--port",
     type=click.IntRange(0, 65535),

@@ -15,6 +15,7 @@ from sudosat.commands.common import (
     asked_encoding,
     certify_option,
     encoding_options,
+    files,
     input_options,
     jobs_option,
     output_options,
@@ -26,6 +27,7 @@ from sudosat.commands.common import (
     timeout_option,
     trust_option,
 )
+from sudosat.commands.helptext import Command
 from sudosat.running.runner import FAIL_ON, How, Output, Reading
 from sudosat.running.tasks import Certified, Estimate, Solve, Task
 from sudosat.sat.solvers import (
@@ -39,8 +41,33 @@ if TYPE_CHECKING:
     from sudosat.running.shards import Shard
 
 
-@click.command()
-@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@click.command(
+    cls=Command,
+    usual=(
+        "--count",
+        "--max-solutions",
+        "--estimate",
+        "--format",
+        "--solver",
+        "--timeout",
+        "--rules",
+        "--jobs",
+        "--fail-on",
+        "--check",
+    ),
+    headings={
+        "Counting": (
+            "--max-solutions",
+            "--count",
+            "--estimate",
+            "--epsilon",
+            "--delta",
+            "--estimator",
+            "--seed",
+        )
+    },
+)
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...", shell_complete=files)
 @input_options
 @click.option(
     "--solver",
@@ -136,9 +163,14 @@ if TYPE_CHECKING:
 @click.option(
     "--fail-on",
     metavar="LIST",
-    callback=lambda ctx, param, value: _fail_on(value),
     help="Which outcomes make the exit code non-zero: comma-separated of "
-    f"{', '.join(FAIL_ON)}; `all` (default) or `never`.",
+    f"{', '.join(FAIL_ON)}; `all` (default) or `never`. Malformed input fails the run "
+    "whatever the list, unless it says -malformed (all,-malformed) or never.",
+)
+@click.option(
+    "--allow-malformed",
+    is_flag=True,
+    help="Lines that cannot be read do not fail the run (each still gets its error record).",
 )
 @click.option(
     "--time/--no-time",
@@ -187,7 +219,8 @@ def solve(
     jobs: int | None,
     shard: Shard | None,
     check: bool,
-    fail_on: frozenset[str] | None,
+    fail_on: str | None,
+    allow_malformed: bool,
     timed: bool,
     front_end: bool,
     quiet: bool,
@@ -246,5 +279,5 @@ def solve(
         task = Estimate(epsilon, delta, estimator, seed)
     if certify is not None:
         task = Certified(task, certify)
-    how = How(jobs, shard, fail_on, front_end)
+    how = How(jobs, shard, _fail_on(fail_on, allow_malformed), front_end)
     sys.exit(answer(puzzles, reading, options, task, view, how, Output(fmt, color, quiet)))

@@ -8,13 +8,14 @@ import sys
 import click
 from rich.console import Console
 
+from sudosat.commands.helptext import Command
 from sudosat.sat.solvers import (
     installed_solvers,
 )
 from sudosat.showing.console import solver_tables
 
 
-@click.command()
+@click.command(cls=Command, usual=("--format",))
 @click.option(
     "--format",
     "-f",
@@ -24,7 +25,13 @@ from sudosat.showing.console import solver_tables
 )
 def solvers(fmt: str | None) -> None:
     """List the SAT solvers this installation can run: PySAT's, in process, and the
-    solver programs found on PATH, with their versions."""
+    solver programs found on PATH, with their versions.
+
+    \b
+    Examples:
+      sudosat solvers
+      sudosat solvers --format json
+    """
     listing = installed_solvers()
     if (fmt or ("rich" if sys.stdout.isatty() else "json")) == "json":
         click.echo(json.dumps(listing, indent=2))

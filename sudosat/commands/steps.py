@@ -10,12 +10,14 @@ from sudosat.commands.common import (
     EachPuzzle,
     bad_input,
     each_puzzle_options,
+    files,
     input_options,
     output_options,
     picture_options,
     pictured,
     without_option,
 )
+from sudosat.commands.helptext import Command
 from sudosat.core.errors import InputError
 from sudosat.reading.inputs import open_source, source_name
 from sudosat.running import runner
@@ -23,14 +25,29 @@ from sudosat.running.tasks import Steps
 from sudosat.showing.view import STEP_FORMATS, View
 
 
-@click.command()
-@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...")
+@click.command(
+    cls=Command,
+    usual=(
+        "--format",
+        "--hint",
+        "--marks",
+        "--bifurcation",
+        "--grid",
+        "--without",
+        "--each-step",
+        "--timeout",
+        "--rules",
+        "--jobs",
+    ),
+)
+@click.argument("puzzles", nargs=-1, metavar="[PUZZLE]...", shell_complete=files)
 @input_options
 @click.option("--hint", is_flag=True, help="Only the next step (from --marks, if given).")
 @click.option(
     "--marks",
     "marks_file",
     metavar="FILE",
+    shell_complete=files,
     help="Start from these pencil marks, as `candidates -f line` or `-f grid` writes them "
     "(a token of candidates per cell; one candidate: a filled cell). A value a solution "
     "holds may not be left out.",
@@ -56,7 +73,7 @@ from sudosat.showing.view import STEP_FORMATS, View
     "END LEVEL RATING STEPS HARDEST; svg, pdf or png: the pencil marks, a step's cells "
     "shaded, its removals struck",
 )
-@picture_options("Not used by steps.")
+@picture_options()
 @each_puzzle_options(
     "Seconds for each puzzle: the steps found by then are printed, the path ends "
     "`timeout` (exit code 5)."
@@ -71,7 +88,6 @@ def steps(
     each_step: bool,
     fmt: str | None,
     color: bool | None,
-    solution: bool,
     per_page: int,
 ) -> None:
     """Solve each puzzle by logic, a step at a time, as a person would.

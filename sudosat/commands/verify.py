@@ -7,11 +7,12 @@ import sys
 import click
 
 from sudosat.commands.common import BadInput, ByteSize
+from sudosat.commands.helptext import Command
 from sudosat.solving.certificate import CHECKERS
 from sudosat.solving.checking import MAX_FILE, NotACertificate, check, found_in
 
 
-@click.command(name="verify")
+@click.command(name="verify", cls=Command, usual=("--checker", "--max-size"))
 @click.argument(
     "folders", nargs=-1, required=True, metavar="DIR...", type=click.Path(file_okay=False)
 )

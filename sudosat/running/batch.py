@@ -24,6 +24,7 @@ from sudosat.showing.text import stats_lines, unlinkable
 from sudosat.showing.view import NO_EXPECTATION, OK, UNREADABLE, Check, Result, View
 from sudosat.solving.engine import Options
 from sudosat.solving.outcome import Interrupted, Outcome, Status
+from sudosat.system.process import signal_of
 
 MALFORMED, MISMATCH = "malformed", "mismatch"
 """Failure kinds besides the statuses: input that cannot be read, and failed checks."""
@@ -65,9 +66,15 @@ class Done:
     failures: Counter[str] = field(default_factory=Counter)
     """What counts for the exit code: a checked puzzle counts only when its check fails."""
     slowest: Slowest | None = None
+    failed_at: dict[str, list[str]] = field(default_factory=dict)
+    """The first few places (``file:line``) of each kind of failure, for the summary."""
     notes: list[str] = field(default_factory=list)
     """For stderr: why a puzzle failed or is not unique (line and grid formats)."""
-    interrupted: bool = False
+    interrupted: int = 0
+    """The stopping signal that cut this chunk short (SIGINT, SIGTERM, SIGHUP), if one did."""
+    cut: bool = False
+    """Stopped before every puzzle of the chunk had its record: nothing after it may
+    be written."""
     stopped: bool = False
     """The run must stop after this chunk (generate's deadline passed)."""
 
@@ -137,7 +144,7 @@ def work(task: Work) -> Done:
     """Solve and render one chunk (in a worker, or in process with one job)."""
     chunk, settings = task
     results: list[Result] = []
-    interrupted = False
+    interrupted = 0
     try:
         with _no_collection():
             if _front_end_applies(chunk, settings):
@@ -145,11 +152,13 @@ def work(task: Work) -> Done:
             else:
                 for row, entry in chunk.puzzles():
                     results.append(answer(chunk.source, row, entry, settings, chunk))
-    except KeyboardInterrupt as stop:
-        interrupted = True  # hand back the whole records made so far
+    except KeyboardInterrupt as stop:  # SIGTERM and SIGHUP too (process.Terminated)
+        interrupted = signal_of(stop)  # hand back the whole records made so far
         if isinstance(stop, Interrupted) and stop.result is not None:
             results.append(stop.result)
-    return _done(results, settings, interrupted)
+    done = _done(results, settings, interrupted)
+    done.cut = len(results) < len(chunk)
+    return done
 
 
 @contextmanager
@@ -220,7 +229,7 @@ def _answer_at_once(chunk: Chunk, settings: Settings) -> list[Result]:
     return results
 
 
-def _done(results: list[Result], settings: Settings, interrupted: bool) -> Done:
+def _done(results: list[Result], settings: Settings, interrupted: int) -> Done:
     task, view = settings.task, settings.view
     done = Done(task.render(results, view), len(results), interrupted=interrupted)
     for r in results:
@@ -232,6 +241,7 @@ def _done(results: list[Result], settings: Settings, interrupted: bool) -> Done:
         kind = failure(r)
         if kind is not None:
             done.failures[kind] += 1
+            _keep_place(done.failed_at, kind, [r.where()])
         if done.slowest is None or r.time > done.slowest.seconds:
             done.slowest = Slowest(r.time, r.source, r.line)
         said = task.note(r, view)
@@ -242,14 +252,26 @@ def _done(results: list[Result], settings: Settings, interrupted: bool) -> Done:
     return done
 
 
+PLACES_SHOWN = 3
+"""Places of each kind of failure the summary names (the records name them all)."""
+
+
+def _keep_place(kept: dict[str, list[str]], kind: str, places: list[str]) -> None:
+    """The first PLACES_SHOWN of ``places`` added to ``kept[kind]``, in input order."""
+    found = kept.setdefault(kind, [])
+    found += places[: PLACES_SHOWN - len(found)]
+
+
 @dataclass
 class Summary:
     statuses: Counter[str] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
+    failed_at: dict[str, list[str]] = field(default_factory=dict)
     puzzles: int = 0
     slowest: Slowest | None = None
     seconds: float = 0.0
-    interrupted: bool = False
+    interrupted: int = 0
+    """The stopping signal the run ended by (SIGINT, SIGTERM, SIGHUP), if one came."""
     stopped: bool = False
     """A task stopped the run (generate's deadline)."""
     failure: str = ""
@@ -258,6 +280,8 @@ class Summary:
     def add(self, done: Done) -> None:
         self.statuses.update(done.statuses)
         self.failures.update(done.failures)
+        for kind, places in done.failed_at.items():
+            _keep_place(self.failed_at, kind, places)
         self.puzzles += done.puzzles
         if done.slowest and (self.slowest is None or done.slowest.seconds > self.slowest.seconds):
             self.slowest = done.slowest
@@ -284,6 +308,18 @@ class Summary:
             seconds, source, line = self.slowest
             found.append(f"slowest: {source}:{line} ({seconds * 1000:.1f} ms)")
         return found
+
+    def failed(self, gate: frozenset[str]) -> str:
+        """The records that fail ``gate`` (the --fail-on names counted), by kind
+        with the first places of each; empty when none does."""
+        parts = []
+        for kind in FAILURES:
+            n = self.failures[kind]
+            if n and kind in gate:
+                places = self.failed_at.get(kind, [])
+                more = f" and {n - len(places):,} more" if n > len(places) else ""
+                parts.append(f"{n:,} {kind} ({', '.join(places)}{more})")
+        return "; ".join(parts)
 
 
 def describe(task: Work) -> str:

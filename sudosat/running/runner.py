@@ -22,6 +22,7 @@ same way (:mod:`process`).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -33,7 +34,7 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar
 from sudosat.core.errors import InputError
 from sudosat.reading.inputs import Inputs
 from sudosat.reading.lines import NO_VARIANTS, Variants
-from sudosat.running.batch import FAILURES, Done, Settings, Summary, describe, work
+from sudosat.running.batch import FAILURES, MALFORMED, Done, Settings, Summary, describe, work
 from sudosat.running.tasks import Generate, Task
 from sudosat.sat.deadline import deadline_after
 from sudosat.showing.records import Document
@@ -41,7 +42,6 @@ from sudosat.showing.view import View
 from sudosat.solving.engine import Options
 from sudosat.system.lazy import lazy
 from sudosat.system.process import (
-    EXIT_INTERRUPTED,
     EXIT_MISMATCH,
     EXIT_MULTIPLE,
     EXIT_NONE,
@@ -49,7 +49,11 @@ from sudosat.system.process import (
     EXIT_SOLVER,
     EXIT_TIMEOUT,
     EXIT_USAGE,
+    STOPPED_CODES,
+    STOPPED_WORDS,
     caught_interrupt,
+    signal_of,
+    signal_received,
 )
 from sudosat.system.signals import held
 
@@ -282,7 +286,14 @@ def answer(
         settings_of = (reading, options, task, asked, fmt)
         how.shard.run = shards.run_of("solve", settings_of, inputs.digest.hexdigest())
     _end_shard(how.shard, fmt, summary, output)
-    return exit_code(summary, how.fail_on if how.fail_on is not None else frozenset(FAIL_ON))
+    gate = how.fail_on if how.fail_on is not None else frozenset(FAIL_ON)
+    code = exit_code(summary, gate)
+    failed = summary.failed(gate)
+    if many and failed and code != EXIT_OK and not summary.interrupted:
+        named = ",".join(name for name in FAIL_ON if name in gate)
+        said = f"sudosat: these fail the run (--fail-on {named}): {failed}"
+        output.console(output.err()).print(said, markup=False, highlight=False)
+    return code
 
 
 def make(
@@ -325,7 +336,7 @@ def make(
             highlight=False,
         )
         return EXIT_TIMEOUT
-    return EXIT_INTERRUPTED if summary.interrupted else EXIT_OK
+    return STOPPED_CODES[signal.Signals(summary.interrupted)] if summary.interrupted else EXIT_OK
 
 
 def _end_shard(shard: Shard | None, fmt: str, summary: Summary, output: Output) -> None:
@@ -410,8 +421,9 @@ def _run_and_sum_up(
     if many and not output.quiet:
         for line in summary.lines():
             errors.print(line, markup=False, highlight=False)
-    if summary.interrupted:  # last, as every interrupted command ends
-        errors.print("sudosat: interrupted", markup=False, highlight=False)
+    if summary.interrupted:  # last, as every stopped command ends
+        said = STOPPED_WORDS[signal.Signals(summary.interrupted)]
+        errors.print(f"sudosat: {said}", markup=False, highlight=False)
     return summary
 
 
@@ -522,19 +534,21 @@ def run_tasks(
                 report(said)
             if progress is not None:
                 progress(done.puzzles)
-            if done.interrupted:
-                raise KeyboardInterrupt
+            if done.interrupted:  # the signal this process was sent (a worker's is SIGINT)
+                summary.interrupted = signal_received() or done.interrupted
+                if jobs == 1 or done.cut:  # else the workers' next answers in hand follow
+                    break
             if done.stopped:
                 summary.stopped = True
                 break
-    except KeyboardInterrupt:
-        summary.interrupted = True
+    except KeyboardInterrupt as stop:  # SIGTERM and SIGHUP too (process.Terminated)
+        summary.interrupted = signal_of(stop)
     except pool.WorkerError as error:
         summary.failure = str(error)
     except Exception as err:
         if not caught_interrupt(err):
             raise
-        summary.interrupted = True
+        summary.interrupted = signal.SIGINT
     finally:
         summary.seconds = time.perf_counter() - start
     return summary
@@ -544,23 +558,34 @@ def exit_code(summary: Summary, fail_on: frozenset[str]) -> int:
     """The most severe code of what ``fail_on`` counts; 130 when interrupted, 4 when
     worker processes kept dying."""
     if summary.interrupted:
-        return EXIT_INTERRUPTED
+        return STOPPED_CODES[signal.Signals(summary.interrupted)]
     if summary.failure:
         return EXIT_SOLVER
     codes = [FAIL_ON[name] for name, n in summary.failures.items() if n and name in fail_on]
     return max(codes, key=SEVERITY.index, default=EXIT_OK)
 
 
-def fail_on(value: str) -> frozenset[str]:
-    """``--fail-on``'s names as a set (``all``, ``never``); ValueError for others."""
-    names = {name.strip() for name in value.split(",") if name.strip()}
-    if names == {"all"}:
-        return frozenset(FAIL_ON)
-    if names == {"never"}:
-        return frozenset()
-    unknown = names - set(FAIL_ON)
-    if unknown:
+def fail_on(value: str | None, allow_malformed: bool = False) -> frozenset[str]:
+    """What fails a run: ``--fail-on``'s names as a set (None: ``all``; ``never``:
+    nothing). Input that cannot be read fails it whatever the names, unless it is
+    left out in so many words: ``never``, ``-malformed`` (``all,-malformed``, or
+    ``-malformed`` alone for all but it) or ``allow_malformed``. ValueError for
+    names it does not know."""
+    names = [name.strip() for name in (value or "all").split(",") if name.strip()]
+    left_out = {name[1:] for name in names if name.startswith("-")}
+    chosen = {name for name in names if not name.startswith("-")}
+    unknown = (chosen - {"all", "never"} | left_out) - set(FAIL_ON)
+    if unknown or not names:
+        said = ", ".join(sorted(unknown)) or "nothing"
         raise ValueError(
-            f"unknown {', '.join(sorted(unknown))}; choose from {', '.join(FAIL_ON)}, all or never"
+            f"unknown {said}; choose from {', '.join(FAIL_ON)}, all or never "
+            "(-NAME leaves one out: all,-timeout)"
         )
-    return frozenset(names)
+    if "never" in chosen:
+        if len(names) > 1:
+            raise ValueError("never stands alone: it fails a run on nothing")
+        return frozenset()
+    gate = set(FAIL_ON) if chosen <= {"all"} else chosen | {MALFORMED}
+    if allow_malformed:
+        left_out.add(MALFORMED)
+    return frozenset(gate - left_out)

@@ -135,10 +135,15 @@ def solve(
 def solve_with(puzzle: Puzzle, options: Options) -> Outcome:
     """:func:`solve` with its keywords as one :class:`Options`."""
     start = time.perf_counter()
-    if puzzle.classic and uses_batch_engine(puzzle.rank, options):
-        outcome = batch_engine(puzzle.rank).solve(puzzle, options.max_solutions, options.timeout)
-    else:
-        outcome = _general(puzzle, options)
+    try:
+        if puzzle.classic and uses_batch_engine(puzzle.rank, options):
+            engine = batch_engine(puzzle.rank)
+            outcome = engine.solve(puzzle, options.max_solutions, options.timeout)
+        else:
+            outcome = _general(puzzle, options)
+    except Interrupted as stop:  # the time it had searched, in its record too
+        stop.outcome.stats.time = time.perf_counter() - start
+        raise
     outcome.stats.time = time.perf_counter() - start
     return outcome
 
@@ -415,8 +420,8 @@ def _general(puzzle: Puzzle, options: Options) -> Outcome:
             _race(outcome, spec.members or (spec,), limit, timeout, quick)
     except Interrupted:
         raise
-    except KeyboardInterrupt:  # what the solver (or the race's) had reported by then
-        raise interrupted(puzzle, outcome.solutions, spec.name, outcome.stats) from None
+    except KeyboardInterrupt as stop:  # what the solver (or the race's) had reported by then
+        raise interrupted(puzzle, outcome.solutions, spec.name, outcome.stats, stop) from None
     return outcome
 
 

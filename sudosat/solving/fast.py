@@ -145,10 +145,10 @@ class FastSolver:
                 search.add_clause([-lit for lit in chosen])
                 if progress.watcher is not None:  # (no call at all on the batch's path)
                     progress.tell("solutions found", len(found))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             if not checked:  # the caller verifies them: nothing to show yet
                 raise
-            raise interrupted(puzzle, found, solver, stats) from None
+            raise interrupted(puzzle, found, solver, stats, stop) from None
         except SolverTimeout:
             reason = f"no answer within {timeout:g} s"
             return Outcome(puzzle, Status.TIMEOUT, found, reason=reason, solver=solver, stats=stats)

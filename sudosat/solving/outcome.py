@@ -7,6 +7,7 @@ status and for accepting a grid live here, once.
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -15,6 +16,7 @@ from sudosat.core.errors import SolverError
 from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Clash, Grid, Puzzle, cell_name, verify
 from sudosat.sat.cnf import Encoding
+from sudosat.system.process import signal_of
 
 
 class Status(str, Enum):
@@ -100,21 +102,25 @@ INTERRUPTED = "interrupted"
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a search: a KeyboardInterrupt that carries what the search had
-    found by then (``outcome``, not exhausted), so a count can say ``N+``."""
+    """Ctrl-C (or SIGTERM, SIGHUP: ``signum``) during a search: a KeyboardInterrupt
+    that carries what the search had found by then (``outcome``, not exhausted),
+    so a count can say ``N+``."""
 
-    def __init__(self, outcome: Outcome) -> None:
+    def __init__(self, outcome: Outcome, signum: int = signal.SIGINT) -> None:
         super().__init__()
         self.outcome = outcome
+        self.signum = signum
         self.result: Any = None
         """The record a batch made of ``outcome``, where its task keeps one."""
 
 
-def interrupted(puzzle: Puzzle, found: list[Grid], solver: str, stats: Stats) -> Interrupted:
-    """The Interrupted of a search that had found ``found`` when Ctrl-C came."""
+def interrupted(
+    puzzle: Puzzle, found: list[Grid], solver: str, stats: Stats, stop: BaseException
+) -> Interrupted:
+    """The Interrupted of a search that had found ``found`` when ``stop`` came."""
     status = status_of(len(found), False) if found else Status.TIMEOUT
     outcome = Outcome(puzzle, status, found, False, reason=INTERRUPTED, solver=solver, stats=stats)
-    return Interrupted(outcome)
+    return Interrupted(outcome, signal_of(stop))
 
 
 def dead_cell(puzzle: Puzzle) -> int | None:

@@ -11,11 +11,13 @@ with :class:`WorkerError`.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import queue
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -56,6 +58,48 @@ def _quiet_worker(parent: int | None) -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
 
 
+def _interruptible(func: Callable[[T], R], task: T) -> R:
+    """``func(task)`` in a worker, with SIGINT raising KeyboardInterrupt as in a
+    process of its own: the task hands back what it had done (a count's ``N+``,
+    its whole records). Between tasks a worker ignores SIGINT."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return func(task)
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+IN_HAND = 0.5
+"""Seconds a stopped run waits for the tasks its workers had in hand (the
+supervisor kills the work a second after the signal: process.GRACE)."""
+
+
+def _drained(items: queue.Queue[Any]) -> list[Any]:
+    found = []
+    with contextlib.suppress(queue.Empty):
+        while True:
+            found.append(items.get_nowait())
+    return found
+
+
+def _in_hand(items: list[Any], pool: ProcessPoolExecutor) -> Iterator[Any]:
+    """The answers of a stopped run's tasks, in order, while they come within
+    IN_HAND seconds: each worker is interrupted (SIGINT) and hands back what it
+    had done; the first task that fails or is late ends them."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(ProcessLookupError, TypeError):
+            os.kill(process.pid, signal.SIGINT)
+    end = time.monotonic() + IN_HAND
+    for item in items:
+        if not isinstance(item, _Submitted) or item.future is None:
+            return
+        try:
+            done = item.future.result(timeout=max(0.0, end - time.monotonic()))
+        except BaseException:  # late, cancelled, or the task itself stopped
+            return
+        yield done
+
+
 def _new_pool(jobs: int, method: str) -> ProcessPoolExecutor:
     # forked workers are this process's children; a fork server's are its own
     parent = os.getpid() if method == "fork" else None
@@ -91,7 +135,7 @@ def ordered_map(
 
     def submit(task: T, generation: int) -> Future[R] | None:
         try:
-            return pools[generation].submit(func, task)
+            return pools[generation].submit(_interruptible, func, task)
         except BrokenProcessPool:
             return None
         except OSError as error:
@@ -136,13 +180,20 @@ def ordered_map(
         )
 
     quiet_thread(feed, "sudosat-feeder")
+    waited: list[_Submitted] = []  # the task being answered, until it is
     try:
         while (item := submitted.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
+            waited[:] = [item]
             done = answer(item)
+            waited.clear()
             window.release()
             yield done
+    except KeyboardInterrupt:  # SIGTERM and SIGHUP too: what the workers had in hand
+        stop.set()
+        yield from _in_hand([*waited, *_drained(submitted)], pools[-1])
+        raise
     finally:
         stop.set()
         for pool in pools:

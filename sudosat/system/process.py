@@ -65,13 +65,26 @@ GRACE = 1.0
 """Seconds the work process has to end by itself after a stopping signal."""
 
 
-class Terminated(Exception):
+class Terminated(KeyboardInterrupt):
     """SIGTERM or SIGHUP, raised so that temporary files are removed and solver
-    programs killed."""
+    programs killed. A KeyboardInterrupt, so that whatever keeps what it found
+    when Ctrl-C comes (a count's ``N+``, a batch's whole records) keeps it when
+    told to stop in any other way; :func:`signal_of` tells them apart."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+def signal_of(stop: BaseException) -> int:
+    """The stopping signal a KeyboardInterrupt (or click's Abort made of one)
+    stands for: the ``signum`` it carries (Terminated: SIGTERM or SIGHUP; a
+    search's Interrupted: the signal that cut it), else SIGINT."""
+    for err in (stop, stop.__cause__, stop.__context__):
+        signum = getattr(err, "signum", None)
+        if isinstance(signum, int):
+            return signum
+    return signal.SIGINT
 
 
 _received: list[int] = []

@@ -110,7 +110,7 @@ def test_explain_of_a_batch_with_such_puzzles_answers_every_line(tmp_path: Path,
 def test_each_bad_rule_is_one_line_naming_it(statement: str, says: str, run: Run) -> None:
     code, _, err = run("solve", "-", input=f"{statement}\n")
     assert code == 2 and says in err and err.count("\n") == 1, err
-    assert err.startswith("Error: <stdin>:1:1: ")
+    assert err.startswith("sudosat solve: <stdin>:1:1: ")
 
 
 def test_negative_difference_is_the_nonconsecutive_flag() -> None:
