@@ -41,6 +41,8 @@ from tests.test_workbench import solutions_4x4, solutions_by_backtracking
 from .conftest import PATIENCE, PUZZLES, read_line, tree
 
 LISTENING = re.compile(rb"listening on ws://[^:]+:(\d+)/")
+SAID_AT_START: list[str] = []
+"""What each server of this process said first (where it listens)."""
 
 
 @contextmanager
@@ -50,6 +52,7 @@ def server(*options: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     process = subprocess.Popen([*args, *options], stderr=subprocess.PIPE)
     assert process.stderr is not None
     line = read_line(process.stderr, "serve to say where it listens")
+    SAID_AT_START.append(line.decode().strip())
     found = LISTENING.search(line)
     assert found, line
     try:

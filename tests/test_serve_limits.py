@@ -9,8 +9,12 @@ import asyncio
 import json
 import random
 import re
+import signal
 import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,10 +23,30 @@ from sudosat import Puzzle, parse, solve
 from sudosat.core.puzzle import Grid
 from sudosat.making.path import logical_path
 from sudosat.reading.fpuzzles import write
+from sudosat.reading.lz import OverBudget
 from sudosat.serving.answers import step_line
-from sudosat.serving.server import Answers, Server, Settings, held_text
+from sudosat.serving.protocol import request_of
+from sudosat.serving.server import (
+    READS,
+    Answers,
+    Busy,
+    Server,
+    Settings,
+    held_text,
+    read_frame,
+    small_job,
+)
 from sudosat.solving.search import solutions
-from tests.test_serve import Plugin, brute_marks, marks_of, payload, server, talk, truth
+from tests.test_serve import (
+    SAID_AT_START,
+    Plugin,
+    brute_marks,
+    marks_of,
+    payload,
+    server,
+    talk,
+    truth,
+)
 
 from .conftest import PATIENCE, processes, tree
 
@@ -163,7 +187,7 @@ def test_a_large_frame_is_read_while_the_loop_goes_on() -> None:
 
         ticking = asyncio.create_task(turn())
         try:
-            read = await found.read(frame)
+            read = await found.read(read_frame, frame)
         finally:
             stop = True
             await ticking
@@ -175,6 +199,108 @@ def test_a_large_frame_is_read_while_the_loop_goes_on() -> None:
     (request, job), turns = asyncio.run(run())
     assert request.command == "check" and job is not None and job.puzzle.cells == SMALL.cells
     assert turns > 1000
+
+
+def bomb(nonce: int, numbers: int = 4_000_000) -> str:
+    """A frame of 11 KB whose data decompresses to 8 Mi characters of JSON numbers."""
+    body = '{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],'
+    body += '"padding":[' + ",".join(["0"] * numbers) + "]}"
+    data = lzstring_base64(body)
+    return json.dumps({"nonce": nonce, "command": "check", "dataType": "fpuzzles", "data": data})
+
+
+def lzstring_base64(text: str) -> str:
+    import lzstring
+
+    return str(lzstring.LZString().compressToBase64(text))
+
+
+BOMB = bomb(1)
+
+
+def test_a_frame_that_expands_is_not_read_on_the_server_s_threads() -> None:
+    """The server's threads stop at SMALL_TEXT characters of decompressed data: the
+    rest is the reader process's (a small puzzle is read where it always was)."""
+    request = request_of(BOMB)
+    assert request is not None and len(BOMB) < 12_000
+    with pytest.raises(OverBudget):
+        small_job(request)
+    small = request_of(
+        json.dumps({"nonce": 2, "command": "check", "dataType": "fpuzzles", "data": payload(SMALL)})
+    )
+    assert small is not None and small_job(small).puzzle.cells == SMALL.cells
+
+
+@pytest.mark.slow
+def test_an_expanding_frame_is_read_in_the_reader_process_while_the_loop_goes_on() -> None:
+    async def run() -> tuple[str, int, bool]:
+        found = Server(Settings())
+        turns, stop = 0, False
+
+        async def turn() -> None:
+            nonlocal turns
+            while not stop:
+                turns += 1
+                await asyncio.sleep(0)
+
+        ticking = asyncio.create_task(turn())
+        try:
+            request = request_of(BOMB)
+            assert request is not None
+            try:
+                await found._job(request)
+                said = ""
+            except Exception as err:
+                said = str(err)
+        finally:
+            stop = True
+            await ticking
+            started = found.readers is not None
+            if found.readers is not None:
+                found.readers.shutdown()
+            found.pool.close()
+        return said, turns, started
+
+    said, turns, started = asyncio.run(run())
+    assert "padding" in said  # read whole (in the reader), then refused as the CLI would
+    assert started and turns > 1000
+
+
+def test_reads_past_the_reader_s_budget_are_busy() -> None:
+    async def run() -> str:
+        found = Server(Settings())
+        found.reads = READS  # the reader's hands full
+        try:
+            await found.read(read_frame, BOMB)
+        except Busy as busy:
+            return str(busy)
+        finally:
+            found.pool.close()
+        return ""
+
+    assert "busy reading 4 large puzzles" in asyncio.run(run())
+
+
+@pytest.mark.slow
+def test_forty_expanding_frames_each_get_one_reply_and_the_server_goes_on() -> None:
+    with server() as (_, url):
+
+        async def test(plugin: Plugin) -> None:
+            sockets = [await connect_to(url) for _ in range(40)]
+            try:
+                for number, socket_ in enumerate(sockets, 1):
+                    await socket_.send(bomb(number, 1_000_000))
+                replies = [json.loads(await asyncio.wait_for(s.recv(), PATIENCE)) for s in sockets]
+                for number, reply in enumerate(replies, 1):
+                    assert reply["nonce"] == number and reply["type"] == "invalid", reply
+                    assert "padding" in reply["message"] or "busy" in reply["message"]
+            finally:
+                for socket_ in sockets:
+                    await socket_.close()
+            answered = await plugin.ask("solve", payload(parse("....\n" * 4)))
+            assert answered["type"] == "solved", answered
+
+        talk(url, test)
 
 
 # --- only loopback hosts ------------------------------------------------------------
@@ -204,6 +330,71 @@ def test_only_loopback_host_names_are_taken(upgrade: bool) -> None:
             assert http_status(url, host, upgrade) == (101 if upgrade else 200), host
         for host in ("attacker.example", f"attacker.example:{port}", "127.0.0.1.nip.io", ""):
             assert http_status(url, host, upgrade) == 403, host
+
+
+def raw_http(url: str, lines: list[str]) -> str:
+    """The head of the server's answer to a hand-written request."""
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    with socket.create_connection(("127.0.0.1", port)) as conn:
+        conn.settimeout(PATIENCE)
+        conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        return conn.recv(65536).decode("latin-1")
+
+
+def test_a_malformed_handshake_is_400_and_no_traceback() -> None:
+    with server() as (process, url):
+        port = url.rsplit(":", 1)[1].strip("/")
+        twice = ["GET / HTTP/1.1", f"Host: localhost:{port}", "Host: evil.example"]
+        assert raw_http(url, [*twice, "Connection: close"]).split()[1] == "400"
+        upgrade = ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13"]
+        key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="
+        assert raw_http(url, [*twice, *upgrade, key]).split()[1] == "400"
+        doubled = ["GET / HTTP/1.1", f"Host: localhost:{port}", *upgrade, "Upgrade: h2c", key]
+        assert raw_http(url, doubled).split()[1] == "400"
+        assert raw_http(url, ["GET / HTTP/1.1", "Connection: close"]).split()[1] == "400"
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=PATIENCE)
+    said = err.decode(errors="replace")
+    assert "Traceback" not in said and "internal error" not in said and "500" not in said
+
+
+def test_the_page_may_not_be_framed_by_another_site() -> None:
+    with server() as (_, url):
+        port = url.rsplit(":", 1)[1].strip("/")
+        head = raw_http(url, ["GET / HTTP/1.1", f"Host: localhost:{port}", "Connection: close"])
+    assert head.split()[1] == "200"
+    assert "X-Frame-Options: DENY" in head
+    assert "Content-Security-Policy: frame-ancestors 'none'" in head
+
+
+def test_port_zero_says_the_socket_and_the_page() -> None:
+    with server() as (process, url):
+        port = url.rsplit(":", 1)[1].strip("/")
+        assert process.args[-1] == "0"  # (any free port)
+        head = raw_http(url, ["GET / HTTP/1.1", f"Host: localhost:{port}", "Connection: close"])
+        assert head.split()[1] == "200"
+    # the line the server printed, as the fixture read it
+    assert SAID_AT_START[-1].endswith(
+        f"listening on ws://127.0.0.1:{port}/ (the plugin); the page: "
+        f"http://127.0.0.1:{port}/ (Ctrl-C ends it)"
+    )
+
+
+@pytest.mark.slow
+def test_a_port_in_use_is_exit_69_naming_the_port_and_its_holder(tmp_path: Path) -> None:
+    with server() as (process, url):
+        port = url.rsplit(":", 1)[1].strip("/")
+        done = subprocess.run(
+            [sys.executable, "-m", "sudosat", "serve", "--host", "127.0.0.1", "--port", port],
+            capture_output=True,
+            text=True,
+            timeout=PATIENCE,
+        )
+    assert done.returncode == 69, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"sudosat serve: cannot listen on 127.0.0.1:{port}: address already")
+    assert f"by sudosat serve --host 127.0.0.1 (pid {process.pid + 1}" in line or "(pid " in line
+    assert "another --port" in line
 
 
 # --- the Step button, pressed as the userscript presses it --------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import sys
 
@@ -9,9 +11,26 @@ import click
 
 from sudosat.commands.common import ByteSize, Real
 from sudosat.commands.helptext import Command
-from sudosat.system.process import (
-    stopped,
-)
+from sudosat.system.process import EXIT_UNAVAILABLE, stopped
+
+
+class CannotListen(click.ClickException):
+    """The port is taken, or not to be had: exit 69."""
+
+    exit_code = EXIT_UNAVAILABLE
+
+
+def _why_not(host: str, port: int, err: OSError) -> str:
+    """Why ``serve`` cannot listen, naming the program on the port where it can."""
+    why = os.strerror(err.errno) if err.errno else str(err)
+    said = f"cannot listen on {host}:{port}: {why.lower()}"
+    if err.errno == errno.EADDRINUSE:
+        from sudosat.system.ports import holder  # deferred: a port taken
+
+        taken_by = holder(port)
+        said += f", by {taken_by}" if taken_by else ""
+        said += "; stop it, or give another --port (0: any free one)"
+    return said
 
 
 @click.command(
@@ -137,8 +156,6 @@ def serve(
     try:
         signum = serve_forever(settings)
     except OSError as err:
-        raise click.ClickException(
-            f"cannot listen on {host}:{port}: {err.strerror or err}"
-        ) from None
+        raise CannotListen(_why_not(host, port, err)) from None
     if signum:
         sys.exit(stopped(signum))

@@ -22,10 +22,12 @@ import re
 import signal
 import sys
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from importlib.resources import files
+from typing import TypeVar
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
@@ -36,6 +38,7 @@ from websockets.typing import Origin
 
 from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Grid, Puzzle
+from sudosat.reading.lz import OverBudget, budget
 from sudosat.sat.limits import human, total_memory
 from sudosat.serving.protocol import (
     COMMANDS,
@@ -51,6 +54,9 @@ from sudosat.serving.protocol import (
     with_nonce,
 )
 from sudosat.serving.workers import Pool
+
+R = TypeVar("R")
+T = TypeVar("T")
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1", "ip6-localhost")
 """The names ``--host`` takes: the server is for this machine's browser alone."""
@@ -240,6 +246,15 @@ SMALL_FRAME = 64 * 1024
 """Frames up to this size are read on the event loop (a fraction of a millisecond);
 a larger one, up to ``--max-frame``, in the reader process, where no other
 client waits for it."""
+SMALL_TEXT = 256 * 1024
+"""Characters a frame's puzzle data may decompress to and be read on the server's
+own threads (a 36x36 variant's f-puzzles JSON is a tenth of it); past it the
+puzzle is read in the reader process: an 11 KB frame can decompress to 8 Mi
+characters of JSON, half a second of parsing that would hold every client up."""
+READS = 4
+"""Reads the reader process may have in hand at once, over every client (each
+client has one at most: a new message cancels the last); past them a read is
+answered as busy, so frames that expand cost a bounded queue and bounded memory."""
 HOSTS = re.compile(r"(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?", re.IGNORECASE)
 """The ``Host`` headers taken: loopback names alone (a page of another site that
 rebinds its name to 127.0.0.1 still sends its own name)."""
@@ -256,6 +271,8 @@ class Server:
         self.page = page_files()
         self.readers: ProcessPoolExecutor | None = None
         """The reader process of large frames, started when the first one comes."""
+        self.reads = 0
+        """Reads the reader process has in hand (READS at most)."""
 
     def origins(self) -> list[Origin | re.Pattern[str] | None]:
         allowed = [*FPUZZLES, *self.settings.allow_origins]
@@ -263,11 +280,17 @@ class Server:
 
     def http(self, connection: ServerConnection, request: HttpRequest) -> Response | None:
         """A plain HTTP request: the page at ``/`` (a websocket upgrade goes on). Either
-        must name a loopback host."""
-        if not HOSTS.fullmatch(request.headers.get("Host", "")):
+        must name one loopback host."""
+        hosts = request.headers.get_all("Host")
+        if len(hosts) != 1:  # none, or two that could be read two ways
+            return _response(HTTPStatus.BAD_REQUEST, b"one Host header\n", "text/plain")
+        if not HOSTS.fullmatch(hosts[0]):
             return _response(HTTPStatus.FORBIDDEN, b"a loopback Host only\n", "text/plain")
-        if request.headers.get("Upgrade", "").lower() == "websocket":
+        upgrades = request.headers.get_all("Upgrade")
+        if [u.lower() for u in upgrades] == ["websocket"]:
             return None
+        if upgrades:
+            return _response(HTTPStatus.BAD_REQUEST, b"one Upgrade: websocket\n", "text/plain")
         path = request.path.split("?", 1)[0]
         name = "index.html" if path in ("/", "/index.html") else path.removeprefix("/page/")
         if name not in self.page or (name != "index.html" and not path.startswith("/page/")):
@@ -309,8 +332,15 @@ class Server:
         return asyncio.create_task(self.answer(websocket, request, job))
 
     async def answer_large(self, websocket: ServerConnection, frame: str | bytes) -> None:
-        """A large frame read (and its job made) in the reader process, then answered."""
-        request, job = await self.read(frame)
+        """A large frame read (and its job made) in the reader process, then answered;
+        with the reader's hands full, busy (when its nonce is found at its start)."""
+        try:
+            request, job = await self.read(read_frame, frame)
+        except Busy as busy:
+            nonce = NONCE.search(frame[:200] if isinstance(frame, str) else "")
+            if nonce:
+                await websocket.send(invalid(int(nonce[1]), str(busy)))
+            return
         task = await self.dispatch(websocket, request, job)
         if task is not None:
             try:
@@ -319,13 +349,25 @@ class Server:
                 task.cancel()
                 raise
 
-    async def read(self, frame: str | bytes) -> tuple[Request | None, Job | None]:
-        """A large frame's request, and its job (None when it gets none or is refused:
-        the job is made again, cheaply, to say why), read in the reader process."""
+    async def read(self, work: Callable[[R], T], what: R) -> T:
+        """``work(what)`` in the reader process (a large frame's request and job, or a
+        job whose data decompresses past SMALL_TEXT); Busy when READS are in hand.
+        A read counts until the reader is done with it, also when its client has
+        moved on (the reader cannot drop it half way)."""
+        if self.reads >= READS:
+            raise Busy(
+                f"The server is busy reading {self.reads} large puzzles: try again in a moment."
+            )
         if self.readers is None:
             self.readers = ProcessPoolExecutor(1, mp_context=self.pool.context)
+        self.reads += 1
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.readers, read_frame, frame)
+        done = self.readers.submit(work, what)
+        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._read_done))
+        return await asyncio.wrap_future(done)
+
+    def _read_done(self) -> None:
+        self.reads -= 1
 
     @staticmethod
     def kinds() -> frozenset[tuple[str, str]]:
@@ -338,11 +380,10 @@ class Server:
         A job over the server's budget (jobs at once, memory in all) is refused as
         busy: the protocol has no other reply for it."""
         nonce = request.nonce
-        loop = asyncio.get_running_loop()
         if job is None:
             try:
-                job = await loop.run_in_executor(self.pool.threads, make_job, request)
-            except Invalid as err:
+                job = await self._job(request)
+            except (Invalid, Busy) as err:
                 await websocket.send(invalid(nonce, str(err)))
                 return
         cached = self.answers.get(job.key) if job.command in CACHED else None
@@ -357,6 +398,15 @@ class Server:
             await self._work(websocket, nonce, job)
         finally:
             self.budget.release(job.memory)
+
+    async def _job(self, request: Request) -> Job:
+        """A request's job, made on the server's threads while its data decompresses
+        to SMALL_TEXT at most, else in the reader process; Invalid, or Busy."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.pool.threads, small_job, request)
+        except OverBudget:
+            return await self.read(make_job, request)
 
     async def _work(self, websocket: ServerConnection, nonce: int, job: Job) -> None:
         job = replace(job, timeout=self.settings.timeout)
@@ -401,8 +451,10 @@ class Server:
                 compression=None,
             ) as server:
                 ports = sorted({sock.getsockname()[1] for sock in server.sockets})
-                where = ", ".join(f"ws://{settings.host}:{p}/" for p in ports)
-                print(f"sudosat serve: listening on {where} (Ctrl-C ends it)", file=sys.stderr)
+                sockets = ", ".join(f"ws://{settings.host}:{p}/" for p in ports)
+                pages = ", ".join(f"http://{settings.host}:{p}/" for p in ports)
+                said = f"listening on {sockets} (the plugin); the page: {pages} (Ctrl-C ends it)"
+                print(f"sudosat serve: {said}", file=sys.stderr)
                 sys.stderr.flush()
                 if ready is not None:
                     ready.set()
@@ -414,6 +466,21 @@ class Server:
             for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
                 with contextlib.suppress(ValueError, RuntimeError):
                     loop.remove_signal_handler(signum)
+
+
+class Busy(Exception):
+    """The reader process has READS in hand: a read answered as busy."""
+
+
+NONCE = re.compile(r'^\s*\{\s*"nonce"\s*:\s*([0-9]{1,18})\s*[,}]')
+"""A frame's nonce, where it comes first (as the plugin and the page send it)."""
+
+
+def small_job(request: Request) -> Job:
+    """:func:`make_job` on the server's threads: OverBudget when the data decompresses
+    past SMALL_TEXT."""
+    with budget(SMALL_TEXT):
+        return make_job(request)
 
 
 def read_frame(frame: str | bytes) -> tuple[Request | None, Job | None]:
@@ -473,6 +540,9 @@ def _response(status: HTTPStatus, body: bytes, kind: str) -> Response:
             ("Content-Length", str(len(body))),
             ("Cache-Control", "no-store"),
             ("X-Content-Type-Options", "nosniff"),
+            # no page of another site may frame this one and drive the server through it
+            ("X-Frame-Options", "DENY"),
+            ("Content-Security-Policy", "frame-ancestors 'none'"),
         ]
     )
     return Response(status.value, status.phrase, headers, body)

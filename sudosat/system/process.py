@@ -42,6 +42,8 @@ EXIT_NONE = 3
 EXIT_SOLVER = 4
 EXIT_TIMEOUT = 5
 EXIT_MISMATCH = 6
+EXIT_UNAVAILABLE = 69
+"""``serve`` cannot listen: its port is taken, or not to be had (sysexits' EX_UNAVAILABLE)."""
 EXIT_INTERNAL = 70
 """A bug: an unexpected exception, or a crash (sysexits' EX_SOFTWARE)."""
 EXIT_SYSTEM = 71
