@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -174,31 +175,40 @@ def test_a_large_frame_is_read_while_the_loop_goes_on() -> None:
     frame = json.dumps({"nonce": 1, "command": "check", "dataType": "fpuzzles", "data": data})
     frame = frame[:-1] + ', "padding": [' + ",".join(["1"] * 2_000_000) + "]}"
 
-    async def run() -> tuple[Any, int]:
-        found = Server(Settings())
-        turns = 0
-        stop = False
-
-        async def turn() -> None:
-            nonlocal turns
-            while not stop:
-                turns += 1
-                await asyncio.sleep(0)
-
-        ticking = asyncio.create_task(turn())
-        try:
-            read = await found.read(read_frame, frame)
-        finally:
-            stop = True
-            await ticking
-            if found.readers is not None:
-                found.readers.shutdown()
-            found.pool.close()
-        return read, turns
-
-    (request, job), turns = asyncio.run(run())
+    (request, job), turns, _ = asyncio.run(
+        while_the_loop_turns(lambda s: s.read(read_frame, frame))
+    )
     assert request.command == "check" and job is not None and job.puzzle.cells == SMALL.cells
     assert turns > 1000
+
+
+async def while_the_loop_turns(
+    work: Callable[[Server], Awaitable[Any]],
+) -> tuple[Any, int, bool]:
+    """``work`` on a new server (its answer, or the exception it raised), how many
+    times the event loop turned meanwhile, and whether the reader process started."""
+    found = Server(Settings())
+    turns, stop = 0, False
+
+    async def turn() -> None:
+        nonlocal turns
+        while not stop:
+            turns += 1
+            await asyncio.sleep(0)
+
+    ticking = asyncio.create_task(turn())
+    try:
+        answer = await work(found)
+    except Exception as err:
+        answer = err
+    finally:
+        stop = True
+        await ticking
+        started = found.readers is not None
+        if found.readers is not None:
+            found.readers.shutdown()
+        found.pool.close()
+    return answer, turns, started
 
 
 def bomb(nonce: int, numbers: int = 4_000_000) -> str:
@@ -233,36 +243,10 @@ def test_a_frame_that_expands_is_not_read_on_the_server_s_threads() -> None:
 
 @pytest.mark.slow
 def test_an_expanding_frame_is_read_in_the_reader_process_while_the_loop_goes_on() -> None:
-    async def run() -> tuple[str, int, bool]:
-        found = Server(Settings())
-        turns, stop = 0, False
-
-        async def turn() -> None:
-            nonlocal turns
-            while not stop:
-                turns += 1
-                await asyncio.sleep(0)
-
-        ticking = asyncio.create_task(turn())
-        try:
-            request = request_of(BOMB)
-            assert request is not None
-            try:
-                await found._job(request)
-                said = ""
-            except Exception as err:
-                said = str(err)
-        finally:
-            stop = True
-            await ticking
-            started = found.readers is not None
-            if found.readers is not None:
-                found.readers.shutdown()
-            found.pool.close()
-        return said, turns, started
-
-    said, turns, started = asyncio.run(run())
-    assert "padding" in said  # read whole (in the reader), then refused as the CLI would
+    request = request_of(BOMB)
+    assert request is not None
+    said, turns, started = asyncio.run(while_the_loop_turns(lambda s: s._job(request)))
+    assert isinstance(said, Exception) and "padding" in str(said)  # read whole, then refused
     assert started and turns > 1000
 
 
