@@ -379,6 +379,23 @@ def test_cancel_stops_a_long_count_and_an_endless_estimate(url: str) -> None:
 
 
 @pytest.mark.slow
+def test_a_blank_36x36_estimate_says_what_it_knows_within_a_second_or_so(url: str) -> None:
+    """Its first walk takes minutes, and counting a thousand solutions seconds: the
+    first message still comes at once, at least so many and no upper bound."""
+    blank = parse("size 36\n")
+
+    async def test(plugin: Plugin) -> None:
+        nonce = await plugin.send("estimate", payload(blank))
+        first = json.loads(await asyncio.wait_for(plugin.socket.recv(), PATIENCE))
+        assert first["nonce"] == nonce and first["type"] == "estimate", first
+        assert first["ci95_upper"] == "Infinity" and first["stderr"] == "Infinity"
+        assert isinstance(first["iterations"], int) and first["estimate"] == first["ci95_lower"]
+        assert "NaN" not in json.dumps(first)
+        await plugin.final(await plugin.send("cancel"))
+
+    talk(url, test)
+
+
 def test_a_new_message_cancels_the_running_job(url: str) -> None:
     blank = parse("." * 81)
     small = parse("....\n" * 4)

@@ -511,3 +511,59 @@ def test_the_smallest_delta_sampling_takes_gets_an_answer() -> None:
     assert found.low <= 28_200_960 <= found.high and found.delta == 1e-6
     with pytest.raises(ValueError, match="delta 1e-06 or more"):
         estimate(blank, delta=1e-17, epsilon=0.5)
+
+
+# --- counts past a float ---------------------------------------------------------------
+
+
+def real_walks(count: int) -> list[float]:
+    """The logs of ``count`` real walks of a blank 9x9."""
+    from sudosat.solving.estimate import walks
+    from sudosat.solving.search import opened
+
+    blank = empty(9)
+    found = []
+    for log in walks(blank, opened(blank).cnf, seed=3):  # type: ignore[arg-type]
+        found.append(log)
+        if len(found) == count:
+            return found
+    raise AssertionError("walks end")
+
+
+@pytest.mark.parametrize("samples", [1, 2, 3, 4, 40])
+def test_estimates_past_a_float_are_worked_out_in_logs(samples: int) -> None:
+    """A blank 9x9's walks, each a product e^1000 times as large: what a 25x25 or a
+    36x36 gives (e^888, e^2200), past the 1.8e308 a float holds. Nothing
+    overflows, no bound is NaN, and below four samples there are no bounds."""
+    from sudosat.serving.answers import _sampled
+    from sudosat.solving.estimate import Estimate, interval, scientific
+
+    logs = [x + 1000 for x in real_walks(samples)]
+    mean, low, high = interval(logs, 0.05, random.Random(1))
+    assert not any(math.isnan(x) for x in (mean, low, high))
+    if samples < 4:
+        assert (low, high) == (-math.inf, math.inf)
+    else:
+        assert low < mean < high < math.inf
+    assert 1000 + 40 < mean < 1000 + 60  # a 9x9 has e^50.5 grids
+    found = Estimate(mean, low, high, False, "sampling", 0.2, 0.05, samples)
+    record = json.loads(json.dumps(found.as_dict(), allow_nan=False))
+    assert record["estimate"] is None and record["log10_estimate"] > 450  # e^1050 = 10^456
+    assert (record["log10_high"] is None) == (samples < 4)
+    text = found.text()
+    assert text.startswith(f"about {scientific(mean)}") and "e+45" in text
+    assert ("too few for an interval" in text) == (samples < 4)
+    plugin = _sampled(logs)
+    assert isinstance(plugin["estimate"], str) and "E+45" in plugin["estimate"]
+    assert plugin["iterations"] == samples and not math.isnan(plugin["relErrPercent"])
+    if samples < 4:
+        assert plugin["ci95_upper"] == math.inf  # sent as "Infinity", as the protocol does
+
+
+def test_scientific_writes_any_size() -> None:
+    from sudosat.solving.estimate import scientific
+
+    assert scientific(math.log(7.02e21)) == "7.02e+21"
+    assert scientific(888 * math.log(10) + math.log(1.49)) == "1.49e+888"
+    assert scientific(2000 * math.log(10) + math.log(9.9999)) == "1e+2001"
+    assert scientific(-math.inf) == "0" and scientific(math.inf) == "inf"

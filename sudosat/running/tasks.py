@@ -281,7 +281,7 @@ class Estimate(Task):
             return place.failed(puzzle, f"no count within {timeout:g} s ({err})", Status.TIMEOUT)
         except SolverError as err:
             return place.failed(puzzle, str(err))
-        status = status_of(int(found.estimate), True) if found.exact else Status.MULTIPLE
+        status = status_of(found.count, True) if found.exact else Status.MULTIPLE
         outcome = Outcome(
             puzzle, status, list(found.solutions), exhausted=found.exact, solver="minicard"
         )

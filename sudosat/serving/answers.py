@@ -31,7 +31,8 @@ from sudosat.running.paths import sentence
 from sudosat.sat.cnf import literal
 from sudosat.serving.protocol import Job
 from sudosat.showing.text import part_text
-from sudosat.solving.estimate import bootstrap_t, walks
+from sudosat.solving import progress
+from sudosat.solving.estimate import exp_or_inf, interval, ln_of, scientific, walks
 from sudosat.solving.outcome import Status
 from sudosat.solving.search import opened, solutions
 
@@ -195,49 +196,87 @@ def estimate(job: Job, send: Send) -> None:
     """About how many solutions, sent every PROGRESS seconds until the server stops
     it: exact when there are few; else Knuth's samples, their mean, its standard
     error and a 95% bootstrap-t interval (a skewed sample's interval is lopsided:
-    the plugin shows it as it is)."""
+    the plugin shows it as it is). Worked out in logs (a blank 36x36 has about
+    e^2200 solutions, past any float): a number past 1.8e308 is sent as its text
+    (``1.49E+888``), as the protocol sends Infinity. The first message comes
+    within PROGRESS seconds however long a count or a walk takes: what is known
+    by then (at least so many; no bounds before FEWEST samples)."""
     puzzle = job.puzzle
     ready = opened(puzzle)
     if ready.cnf is None:
         exact = 0 if ready.grid is None else 1
-        send("estimate", **_numbers(float(exact), 0.0, 1, exact, exact))
+        send("estimate", **_numbers(ln_of(exact), 0.0, 1, ln_of(exact), ln_of(exact)))
         return
-    few = sum(1 for _ in islice(solutions(puzzle), EXACT + 1))
-    if few <= EXACT:
-        send("estimate", **_numbers(float(few), 0.0, few, few, few))
-        return
-    values: list[float] = []
     last = time.monotonic()
-    for log in walks(puzzle, ready.cnf, seed=1):
-        values.append(log)
+    found: list[float] = []  # the walks' logs
+    counted = 0
+
+    def tell(what: str, done: int) -> None:  # inside a long count or a long walk
+        nonlocal last, counted
+        if what == "solutions":
+            counted = done
         if time.monotonic() - last >= PROGRESS:
-            send("estimate", **_sampled(values))
             last = time.monotonic()
+            if found:
+                send("estimate", **_sampled(found))
+            else:  # so many at least, and no upper bound yet
+                send(
+                    "estimate",
+                    **_numbers(ln_of(counted), math.inf, counted, ln_of(counted), math.inf),
+                )
+
+    with progress.watched(tell):
+        few = 0
+        for _ in islice(solutions(puzzle), EXACT + 1):
+            few += 1
+            tell("solutions", few)
+        if few <= EXACT:
+            send("estimate", **_numbers(ln_of(few), 0.0, few, ln_of(few), ln_of(few)))
+            return
+        for log in walks(puzzle, ready.cnf, seed=1):
+            found.append(log)
+            tell("walks", len(found))
 
 
 def _sampled(logs: Sequence[float]) -> JsonObject:
+    """The plugin's six numbers of Knuth's samples given as logs (mean, standard
+    error, 95% interval): none of them overflows, and no bound is NaN."""
+    n = len(logs)
+    mean, low, high = interval(logs, 0.05, random.Random(n))
     top = max(logs)
-    scale = math.exp(top)
     values = [math.exp(x - top) for x in logs]
-    n = len(values)
-    mean = statistics.fmean(values)
-    if n < 2:
-        return _numbers(mean * scale, math.inf, n, -math.inf, math.inf)
-    error = statistics.stdev(values) / math.sqrt(n)
-    _, low, high = bootstrap_t(values, 0.05, random.Random(n))
-    return _numbers(mean * scale, error * scale, n, max(low, 0.0) * scale, high * scale)
+    spread = statistics.stdev(values) / math.sqrt(n) if n >= 2 else math.inf
+    ln_error = (
+        top + math.log(spread)
+        if 0 < spread < math.inf
+        else (-math.inf if spread == 0 else math.inf)
+    )
+    return _numbers(mean, ln_error, n, low, high)
 
 
-def _numbers(value: float, error: float, samples: int, low: float, high: float) -> JsonObject:
-    spread = 100 * 1.96 * error / value if value else 0.0
+def _numbers(
+    ln_value: float, ln_error: float, samples: int, ln_low: float, ln_high: float
+) -> JsonObject:
+    """The plugin's estimate fields, from natural logs: numbers, or past a float
+    their text (``1.49E+888``); Infinity where there is no bound."""
+    relative = exp_or_inf(ln_error - ln_value) if ln_value > -math.inf else 0.0
     return {
-        "estimate": value,
-        "stderr": error,
+        "estimate": _plugin_number(ln_value),
+        "stderr": _plugin_number(ln_error),
         "iterations": samples,
-        "ci95_lower": low,
-        "ci95_upper": high,
-        "relErrPercent": spread,
+        "ci95_lower": _plugin_number(ln_low),
+        "ci95_upper": _plugin_number(ln_high),
+        "relErrPercent": 100 * 1.96 * relative,
     }
+
+
+def _plugin_number(ln: float) -> float | str:
+    """A count as the plugin takes it: a float, or its text past what a float holds
+    (the userscript reads numbers and strings alike)."""
+    if ln == math.inf:
+        return math.inf  # sent as "Infinity"
+    found = exp_or_inf(ln)
+    return found if found < math.inf else scientific(ln, 4).replace("e", "E")
 
 
 # --- the logical path --------------------------------------------------------------

@@ -36,7 +36,11 @@ CSV_FIELDS = (
 CHECK_FIELDS = ("expected", "expected_count", "check")
 
 
-ESTIMATE_FIELDS = ("estimate", "estimate_low", "estimate_high", "estimate_exact")
+ESTIMATE_FIELDS = (
+    *("estimate", "estimate_low", "estimate_high", "estimate_exact"),
+    *("estimate_log10", "estimate_log10_low", "estimate_log10_high"),
+)
+"""(A count past 1.8e308 is empty in its number's column, and written in its log's.)"""
 
 
 RATE_FIELDS = ("level", "rating", "conflicts", "technique", "er", "ep", "ed")
@@ -132,6 +136,8 @@ def csv_row(result: Result, view: View) -> list[Any]:
     data.update(data.pop("stats", None) or {})
     found = data.pop("estimate", None) or {}
     data.update({f"estimate_{key}": found.get(key) for key in ("low", "high", "exact")})
+    for column, key in zip(ESTIMATE_FIELDS[4:], ("estimate", "low", "high"), strict=True):
+        data[column] = found.get(f"log10_{key}")
     data["estimate"] = found.get("estimate")
     return [csv_value(data.get(name)) for name in csv_fields(view)]
 

@@ -151,8 +151,10 @@ def line_of(result: Result, view: View) -> str:
     if result.estimate is not None:
         found = result.estimate
         if found.exact or found.at_least:  # counted (all, or some: N+)
-            return str(int(found.estimate)) + ("" if found.exact else "+")
-        return f"{found.estimate:.6g}"
+            return str(found.count) + ("" if found.exact else "+")
+        from sudosat.solving.estimate import scientific  # deferred: estimates alone
+
+        return scientific(found.ln_estimate, 6)
     if view.count:
         return f"{len(outcome.solutions)}" + ("" if outcome.exhausted else "+")
     if view.record == "rating":

@@ -38,6 +38,7 @@ import multiprocessing
 import random
 import signal
 import statistics
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -91,14 +92,52 @@ def confidence(delta: float) -> str:
     return f"{(1 - delta) * 100:.{digits}f}".rstrip("0").rstrip(".") + "%"
 
 
+LN_MAX = math.log(sys.float_info.max)
+"""The largest natural log whose number a float holds (about 709.8: 1.8e308)."""
+FEWEST = 4
+"""Samples an interval needs: with fewer, the bootstrap's resamples are mostly one
+value repeated and its quantiles mean nothing; the estimate has no bounds."""
+
+
+def exp_or_inf(ln: float) -> float:
+    """``e**ln`` as a float; inf past what a float holds."""
+    return math.inf if ln > LN_MAX else math.exp(ln)
+
+
+def ln_of(count: float) -> float:
+    """The natural log of a count; -inf for 0."""
+    return math.log(count) if count > 0 else -math.inf
+
+
+def scientific(ln: float, digits: int = 3) -> str:
+    """``e**ln`` written as a float is (``7.02e+21``, ``0.5``), at any size
+    (``1.49e+888``); ``0`` for -inf, ``inf`` for inf."""
+    if ln == -math.inf:
+        return "0"
+    if ln == math.inf:
+        return "inf"
+    if ln <= LN_MAX:
+        return f"{math.exp(ln):.{digits}g}"
+    power = ln / math.log(10)
+    exponent = math.floor(power)
+    mantissa = f"{10 ** (power - exponent):.{digits}g}"
+    if float(mantissa) >= 10:  # 9.9996 rounded up
+        exponent += 1
+        mantissa = f"{10 ** (power - exponent):.{digits}g}"
+    return f"{mantissa}e+{exponent}"
+
+
 @dataclass
 class Estimate:
-    """A number of solutions: ``exact`` (all were counted), or an ``estimate`` with
-    its interval ``low``..``high`` at confidence 1 - ``delta``."""
+    """A number of solutions: ``exact`` (all were counted), or an estimate with
+    its interval at confidence 1 - ``delta``. Held as natural logs
+    (``ln_estimate``, ``ln_low``, ``ln_high``) end to end: a 36x36 has far more
+    solutions than a float holds. ``ln_low`` -inf: no lower bound above 0;
+    ``ln_high`` inf: no upper bound."""
 
-    estimate: float
-    low: float
-    high: float
+    ln_estimate: float
+    ln_low: float
+    ln_high: float
     exact: bool
     method: str
     epsilon: float
@@ -110,17 +149,52 @@ class Estimate:
     """False when time ran out before the interval was as narrow as asked."""
     solutions: tuple[Grid, ...] = ()
     """The solutions found while counting (all of them when ``exact``), each checked."""
+    counted: int | None = None
+    """The solutions counted one by one (all when ``exact``), as a whole number."""
+
+    @property
+    def estimate(self) -> float:
+        """The estimate as a float: inf past 1.8e308 (``ln_estimate`` holds it)."""
+        return float(self.counted) if self.counted is not None else exp_or_inf(self.ln_estimate)
+
+    @property
+    def low(self) -> float:
+        return float(self.counted) if self.counted is not None else exp_or_inf(self.ln_low)
+
+    @property
+    def high(self) -> float:
+        return (
+            float(self.counted)
+            if self.exact and self.counted is not None
+            else exp_or_inf(self.ln_high)
+        )
+
+    @property
+    def count(self) -> int:
+        """The exact count (or, out of time while counting, those found)."""
+        return self.counted or 0
 
     @property
     def at_least(self) -> bool:
         """Time ran out while counting: ``low`` solutions found, no upper bound."""
-        return math.isinf(self.high)
+        return self.method == "exact" and not self.exact
 
     def as_dict(self) -> JsonObject:
+        """The record's fields: numbers where a float holds them (null past it, and
+        for a bound there is none of), and their base-10 logs at any size."""
+        if self.exact:
+            numbers: dict[str, Any] = dict.fromkeys(("estimate", "low", "high"), self.count)
+        else:
+            numbers = {
+                "estimate": _number(self.ln_estimate),
+                "low": _number(self.ln_low) if self.ln_low > -math.inf else 0.0,
+                "high": _number(self.ln_high),
+            }
         return {
-            "estimate": int(self.estimate) if self.exact else self.estimate,
-            "low": int(self.low) if self.exact else self.low,
-            "high": int(self.high) if self.exact else _finite(self.high),
+            **numbers,
+            "log10_estimate": _log10(self.ln_estimate),
+            "log10_low": _log10(self.ln_low),
+            "log10_high": _log10(self.ln_high),
             "exact": self.exact,
             "method": self.method,
             "epsilon": self.epsilon,
@@ -133,19 +207,43 @@ class Estimate:
     def text(self) -> str:
         """``7.02e+21 (6.1e+21 to 8.0e+21 at 95% confidence)``, or the exact count."""
         if self.exact:
-            return str(int(self.estimate))
+            return str(self.count)
         if self.at_least:
-            return f"at least {int(self.low)} (out of time while counting them)"
+            return f"at least {self.count} (out of time while counting them)"
+        about = f"about {scientific(self.ln_estimate)}"
+        if self.ln_high == math.inf:
+            return about + f" (after {self.samples} samples; too few for an interval)"
         sure = f"{confidence(self.delta)} confidence"
-        said = f"about {self.estimate:.3g} ({self.low:.3g} to {self.high:.3g} at {sure}"
+        low, high = scientific(self.ln_low), scientific(self.ln_high)
+        said = f"{about} ({low} to {high} at {sure}"
         if self.method == "approxmc":
             said += ", ApproxMC"
         return said + ("" if self.converged else "; out of time before it narrowed") + ")"
 
 
-def _finite(value: float) -> float | None:
-    """JSON has no infinity: None (no upper bound known)."""
-    return None if math.isinf(value) else value
+def _number(ln: float) -> float | None:
+    """A count as JSON holds it: a float, or None past 1.8e308 (and for no bound)."""
+    return None if ln > LN_MAX else math.exp(ln)
+
+
+def _log10(ln: float) -> float | None:
+    """A count's base-10 log, rounded to what a count needs; None for 0 or no bound."""
+    return None if math.isinf(ln) else round(ln / math.log(10), 6)
+
+
+def interval(logs: Sequence[float], delta: float, rng: random.Random) -> tuple[float, float, float]:
+    """The mean of samples given as logs (Knuth's walks' products) and its
+    bootstrap-t interval at confidence 1 - ``delta``, all as natural logs: the
+    samples are taken relative to the largest, so no count overflows. With fewer
+    than FEWEST samples (or none spread), no bounds: -inf and inf."""
+    top = max(logs)
+    values = [math.exp(x - top) for x in logs]
+    if len(values) < FEWEST:
+        return top + math.log(statistics.fmean(values)), -math.inf, math.inf
+    mean, low, high = bootstrap_t(values, delta, rng)
+    if math.isnan(low) or math.isnan(high):
+        return top + math.log(mean), -math.inf, math.inf
+    return top + math.log(mean), top + ln_of(low), top + ln_of(high)
 
 
 def estimate(
@@ -178,7 +276,8 @@ def estimate(
 
 
 def _exact(count: int, epsilon: float, delta: float, solves: int, grids: list[Grid]) -> Estimate:
-    found = Estimate(count, count, count, True, "exact", epsilon, delta, solves=solves)
+    ln = ln_of(count)
+    found = Estimate(ln, ln, ln, True, "exact", epsilon, delta, solves=solves, counted=count)
     found.solutions = tuple(grids)
     return found
 
@@ -221,7 +320,7 @@ def _estimate(
         found = _Sampler(puzzle, cnf, seed, deadline).run(epsilon, delta)
     found.solves += solves
     found.solutions = tuple(grids)
-    found.low = max(found.low, float(len(grids)))  # as many as were found, at least
+    found.ln_low = max(found.ln_low, ln_of(len(grids)))  # as many as were found, at least
     return found
 
 
@@ -241,7 +340,7 @@ def walks(puzzle: Puzzle, cnf: Cnf, seed: int = 0) -> Iterator[float]:
 def _at_least(count: int, epsilon: float, delta: float, solves: int, grids: list[Grid]) -> Estimate:
     """Out of time while counting: a lower bound and no more."""
     found = _exact(count, epsilon, delta, solves, grids)
-    found.exact, found.high, found.converged = False, math.inf, False
+    found.exact, found.ln_high, found.converged = False, math.inf, False
     return found
 
 
@@ -272,12 +371,10 @@ class _Sampler:
         pilot = self._draw(search, [], PILOT, allow_short=False)
         if len(pilot) < PILOT:  # out of time in the pilot: what it has, at the first look's
             return self._result(pilot, next(deltas), epsilon, delta, converged=False)
-        _, values = _scaled(pilot)
-        mean, low, high = bootstrap_t(values, FIRST_LOOK * delta, self.rng)
-        size = PILOT
-        if mean > 0:  # the samples the first look needs, by the square root law
-            wide = max(high - mean, mean - low) / (epsilon * mean)
-            size = max(size, math.ceil(PILOT * wide**2 * MARGIN))
+        mean, low, high = interval(pilot, FIRST_LOOK * delta, self.rng)
+        # the samples the first look needs, by the square root law (widths as ratios)
+        wide = max(exp_or_inf(high - mean) - 1, 1 - math.exp(low - mean)) / epsilon
+        size = PILOT if math.isinf(wide) else max(PILOT, math.ceil(PILOT * wide**2 * MARGIN))
         logs: list[float] = []
         for look in deltas:
             logs = self._draw(search, logs, size, allow_short=True)
@@ -285,9 +382,8 @@ class _Sampler:
                 kept = logs if len(logs) >= 2 else pilot
                 return self._result(kept, look, epsilon, delta, converged=False)
             found = self._result(logs, look, epsilon, delta, converged=True)
-            if found.high - found.estimate <= epsilon * found.estimate and (
-                found.estimate - found.low <= epsilon * found.estimate
-            ):
+            up, down = found.ln_high - found.ln_estimate, found.ln_estimate - found.ln_low
+            if up <= math.log1p(epsilon) and down <= -math.log1p(-epsilon):
                 return found
             size = math.ceil(size * GROWTH)
         raise AssertionError("looks never end")  # look_deltas is endless
@@ -313,12 +409,11 @@ class _Sampler:
     ) -> Estimate:
         if len(logs) < 2:
             raise SolverTimeout("out of time before two samples")
-        scale, values = _scaled(logs)
-        mean, low, high = bootstrap_t(values, look, self.rng)
+        mean, low, high = interval(logs, look, self.rng)
         found = Estimate(
-            mean * scale,
-            max(low, 0.0) * scale,
-            high * scale,
+            mean,
+            low,
+            high,
             False,
             "sampling",
             epsilon,
@@ -352,6 +447,7 @@ class _Sampler:
             holds = self._holding(search, chosen, best)
             product += math.log(len(holds))
             chosen.append(self.rng.choice(holds))
+            progress.tell("cells placed in this walk", len(chosen))  # a 36x36's walk is long
 
     def _holding(self, search: Minicard, chosen: list[int], values: list[int]) -> list[int]:
         """The values of ``values`` that some solution still holds."""
@@ -368,13 +464,6 @@ class _Sampler:
         if not holds:  # propagation and the solver disagree: a bug, never a guess
             raise AssertionError("a walk reached a cell with no value some solution holds")
         return holds
-
-
-def _scaled(logs: list[float]) -> tuple[float, list[float]]:
-    """Samples given as logs as a scale and values up to 1 (a 36x36's counts
-    overflow a float)."""
-    top = max(logs)
-    return math.exp(top), [math.exp(x - top) for x in logs]
 
 
 def look_deltas(delta: float) -> Iterator[float]:
@@ -428,9 +517,9 @@ def _approxmc(
         cells, hashes = _approxmc_count(cnf, epsilon, delta, seed)
     else:
         cells, hashes = _approxmc_by(deadline, cnf, epsilon, delta, seed)
-    count = float(cells * 2**hashes)
+    ln = ln_of(cells) + hashes * math.log(2)  # 2**hashes past a float on a big grid
     return Estimate(
-        count, count / (1 + epsilon), count * (1 + epsilon), False, "approxmc", epsilon, delta
+        ln, ln - math.log1p(epsilon), ln + math.log1p(epsilon), False, "approxmc", epsilon, delta
     )
 
 
