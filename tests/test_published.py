@@ -9,6 +9,9 @@ import hashlib
 import json
 import os
 import random
+import resource
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +25,7 @@ from sudosat.solving.certificate import certify, write
 from sudosat.solving.checking import check
 from tests.variants.test_brute import every_grid
 
-from .conftest import ESCARGOT, PUZZLES, Run, shared
+from .conftest import ESCARGOT, PUZZLES, SUDOSAT, Run, shared
 
 # --- decode: a false UNSATISFIABLE is refused for every puzzle ---------------------
 
@@ -359,6 +362,74 @@ def test_a_file_under_the_cap_is_hashed_before_it_is_read_whole(
     folder = forged(certificate, tmp_path, lambda f, m: sparse(f, m, 256 << 20))
     verdict = check(folder, max_file=1 << 30)
     assert verdict.problems == ["claim.drup was changed: its SHA-256 is not the manifest's"]
+
+
+def test_a_manifest_that_leads_out_of_the_folder_is_not_followed(
+    certificate: Path, tmp_path: Path, run: Run
+) -> None:
+    folder = forged(certificate, tmp_path, lambda f, m: None)
+    secret = tmp_path / "elsewhere.json"
+    secret.write_bytes((folder / "manifest.json").read_bytes())
+    (folder / "manifest.json").unlink()
+    (folder / "manifest.json").symlink_to(secret)
+    code, _, err = run("verify", str(folder))
+    assert code == 2 and "manifest.json leads out of the certificate's folder" in err
+
+
+def linked(folder: Path, manifest: dict[str, Any], count: int, size: int) -> None:
+    """``count`` solutions whose files are links, inside the folder, to one sparse
+    file of ``size`` bytes, each hashed as it is."""
+    with open(folder / "big.txt", "wb") as file:
+        file.truncate(size)
+    digest = hashlib.sha256(bytes(size)).hexdigest()
+    pairs = []
+    for number in range(1, count + 1):
+        for kind in ("solution", "model"):
+            (folder / f"{kind}-{number}.txt").unlink(missing_ok=True)
+            (folder / f"{kind}-{number}.txt").symlink_to("big.txt")
+            manifest["sha256"][f"{kind}-{number}.txt"] = digest
+        pairs.append({"solution": f"solution-{number}.txt", "model": f"model-{number}.txt"})
+    manifest["claim"]["solutions"] = pairs
+
+
+@pytest.mark.slow
+def test_a_file_named_many_times_is_read_once(certificate: Path, tmp_path: Path) -> None:
+    """Sixteen names, links inside the folder to one file of 64 MiB: read once (the
+    peak of the process stays near one copy, where sixteen were 2 GB)."""
+    folder = forged(certificate, tmp_path, lambda f, m: linked(f, m, 8, 64 << 20))
+    script = (
+        "import resource, sys; from pathlib import Path; "
+        "from sudosat.solving.checking import check; "
+        f"v = check(Path({str(folder)!r}), max_file=100 << 20); print(v.problems); "
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    problems, peak = done.stdout.splitlines()
+    assert "solution-1 is not a grid" in problems  # read (once, within the cap), then judged
+    assert int(peak) < 400 * 1024  # KiB: one copy and its text, not sixteen
+
+
+def test_the_cap_counts_the_certificate_s_files_together(certificate: Path, tmp_path: Path) -> None:
+    def two(folder: Path, manifest: dict[str, Any]) -> None:
+        linked(folder, manifest, 1, 1 << 20)
+        (folder / "model-1.txt").unlink()
+        (folder / "model-1.txt").write_bytes(bytes(1 << 20))  # the same bytes, another file
+
+    folder = forged(certificate, tmp_path, two)
+    (problem,) = check(folder, max_file=(3 << 20) // 2).problems
+    assert "past the cap of 1,572,864 (--max-size) on the certificate's files together" in problem
+
+
+@pytest.mark.slow
+def test_a_genuine_certificate_verifies_under_a_3_gb_address_space(certificate: Path) -> None:
+    """The default cap is 4 GiB; a file is read at its own size, never the cap's."""
+    done = subprocess.run(
+        [str(SUDOSAT), "verify", str(certificate)],
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)),
+    )
+    assert done.returncode == 0 and done.stdout.startswith("valid"), done.stdout + done.stderr
 
 
 def test_the_untouched_certificate_stays_valid(certificate: Path, run: Run) -> None:

@@ -12,9 +12,11 @@ import os
 import re
 import stat
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from sudosat.core.errors import InputError
 from sudosat.core.jsonobject import JsonObject
@@ -68,7 +70,8 @@ def check(folder: Path, checker: str = "dratify", max_file: int = MAX_FILE) -> V
     verdict = Verdict(folder)
     try:
         claim = Claim.of(_manifest(folder))
-        texts = {name: _read(folder, name, digest, max_file) for name, digest in claim.files}
+        held = _Held(max_file, max_file)
+        texts = {name: _read(folder, name, digest, held) for name, digest in claim.files}
     except Refused as err:
         verdict.problems.append(str(err))
         return _done(verdict, start)
@@ -173,13 +176,66 @@ def _named(claim: JsonObject, key: str) -> str:
 CHUNK = 1 << 20
 
 
-def _read(folder: Path, name: str, digest: str, cap: int) -> str:
+@dataclass
+class _Held:
+    """What the files of one certificate hold in memory, all together: at most
+    ``cap`` bytes (--max-size) across them, ``left`` still to spare, and each
+    file read once however many names lead to it."""
+
+    cap: int
+    left: int
+    read: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+    """The files read, by device and inode: their hash and their text."""
+
+
+def _read(folder: Path, name: str, digest: str, held: _Held) -> str:
     """The text of a file of the certificate, once it is shown to lie inside
-    ``folder`` (no absolute path, no ``..``, no link out), to be a regular file of
-    at most ``cap`` bytes, and to have the manifest's hash (streamed, before it is
-    read whole); Refused otherwise."""
+    ``folder`` (no absolute path, no ``..``, no link out), to be a regular file
+    that fits in what ``held`` has left, and to have the manifest's hash
+    (streamed, before it is read whole); Refused otherwise. A file reached by
+    two names is read once."""
     if PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts or "\0" in name:
         raise Refused(f"{name[:60]!r} is not a file of the certificate's folder")
+    with _opened(folder, name) as (file, info):
+        known = held.read.get((info.st_dev, info.st_ino))
+        if known is not None:
+            if known[0] != digest:
+                raise Refused(f"{name} was changed: its SHA-256 is not the manifest's")
+            return known[1]
+        cap = held.cap
+        if info.st_size > held.left:
+            raise Refused(
+                f"{name} is {info.st_size:,} bytes, past the cap of {cap:,} (--max-size) "
+                "on the certificate's files together"
+            )
+        streamed, size = hashlib.sha256(), 0
+        while chunk := file.read(CHUNK):
+            size += len(chunk)
+            if size > held.left:
+                raise Refused(f"{name} grew past the cap of {cap:,} bytes (--max-size)")
+            streamed.update(chunk)
+        if streamed.hexdigest() != digest:
+            raise Refused(f"{name} was changed: its SHA-256 is not the manifest's")
+        file.seek(0)
+        try:
+            data = file.read(size + 1)  # as big as the file: never a buffer of the cap's size
+            text = data.decode()
+        except MemoryError:
+            raise Refused(f"{name} is too big to check in this machine's memory") from None
+        except UnicodeDecodeError:
+            raise Refused(f"{name} is not UTF-8 text") from None
+    if hashlib.sha256(data).hexdigest() != digest:  # changed while being read
+        raise Refused(f"{name} was changed: its SHA-256 is not the manifest's")
+    held.left -= len(data)
+    held.read[(info.st_dev, info.st_ino)] = (digest, text)
+    return text
+
+
+@contextmanager
+def _opened(folder: Path, name: str) -> Iterator[tuple[BinaryIO, os.stat_result]]:
+    """``folder/name`` open for reading, with its stat, once it is shown to be a
+    regular file inside ``folder`` (links followed as the kernel follows them);
+    Refused otherwise."""
     try:
         fd = os.open(folder / name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -193,27 +249,7 @@ def _read(folder: Path, name: str, digest: str, cap: int) -> str:
     with os.fdopen(fd, "rb") as file:
         if not _inside(fd, folder / name, folder):
             raise Refused(f"{name} leads out of the certificate's folder")
-        if info.st_size > cap:
-            raise Refused(f"{name} is {info.st_size:,} bytes, past the cap of {cap:,} (--max-size)")
-        streamed, size = hashlib.sha256(), 0
-        while chunk := file.read(CHUNK):
-            size += len(chunk)
-            if size > cap:
-                raise Refused(f"{name} grew past the cap of {cap:,} bytes (--max-size)")
-            streamed.update(chunk)
-        if streamed.hexdigest() != digest:
-            raise Refused(f"{name} was changed: its SHA-256 is not the manifest's")
-        file.seek(0)
-        try:
-            data = file.read(cap + 1)
-            text = data.decode()
-        except MemoryError:
-            raise Refused(f"{name} is too big to check in this machine's memory") from None
-        except UnicodeDecodeError:
-            raise Refused(f"{name} is not UTF-8 text") from None
-    if hashlib.sha256(data).hexdigest() != digest:  # changed while being read
-        raise Refused(f"{name} was changed: its SHA-256 is not the manifest's")
-    return text
+        yield file, info
 
 
 def _inside(fd: int, path: Path, folder: Path) -> bool:
@@ -275,13 +311,19 @@ def _done(verdict: Verdict, start: float) -> Verdict:
 
 
 def _manifest(folder: Path) -> JsonObject:
-    """The manifest; NotACertificate when there is none to read (bad input, exit 2)."""
+    """The manifest, a regular file inside ``folder`` (a link out of it is not
+    followed); NotACertificate when there is none to read (bad input, exit 2)."""
     path = folder / "manifest.json"
     try:
-        size = path.stat().st_size
-        if size > MAX_MANIFEST:
-            raise NotACertificate(f"{path}: {size:,} bytes, past a manifest's {MAX_MANIFEST:,}")
-        found = json.loads(path.read_text())
+        with _opened(folder, "manifest.json") as (file, info):
+            if info.st_size > MAX_MANIFEST:
+                size = info.st_size
+                raise NotACertificate(f"{path}: {size:,} bytes, past a manifest's {MAX_MANIFEST:,}")
+            found = json.loads(file.read(MAX_MANIFEST + 1))
+    except NotACertificate:
+        raise
+    except Refused as err:
+        raise NotACertificate(f"{path}: no certificate here ({err})") from None
     except (OSError, ValueError, RecursionError) as err:
         raise NotACertificate(f"{path}: no certificate here ({err.__class__.__name__})") from None
     if not isinstance(found, dict) or found.get("format") != FORMAT:
