@@ -54,6 +54,11 @@ def test_a_mistyped_file_name_is_still_no_such_file(run: Run) -> None:
     assert "puzles/ai-escargot.txt: no such file" in err and "as a puzzle" not in err
     code, _, err = run("solve", "escargot")
     assert code == 2 and "no such file" in err
+    # digits alone, shorter than a 9x9: a file named by a date, as likely as a 4x4
+    code, _, err = run("solve", "2024010112000000")
+    assert code == 2 and "2024010112000000: no such file" in err and "as a puzzle" not in err
+    code, _, err = run("solve", "--rank", "2", "2024010112000000")  # said to be a 4x4: one
+    assert code == 3 and "as a puzzle" in err
 
 
 def test_a_broken_link_is_named_as_an_argument_not_a_file(run: Run) -> None:

@@ -38,7 +38,7 @@ from sudosat.reading.fpuzzles import link, write
 from tests.test_properties import variant_text
 from tests.test_workbench import solutions_4x4, solutions_by_backtracking
 
-from .conftest import PATIENCE, PUZZLES, read_line, tree
+from .conftest import PATIENCE, PUZZLES, Run, read_line, tree
 
 LISTENING = re.compile(rb"listening on ws://[^:]+:(\d+)/")
 SAID_AT_START: list[str] = []
@@ -512,6 +512,25 @@ def test_an_allowed_origin_may_connect() -> None:
             return int((await plugin.ask("check", payload(parse("....\n" * 4))))["count"])
 
         assert talk(address, test, "https://editor.example") == 2
+
+
+def test_an_allowed_origin_s_subdomains_may_connect_and_no_other() -> None:
+    with server("--allow-origin", "https://*.editor.example") as (_, address):
+
+        async def test(plugin: Plugin) -> int:
+            return int((await plugin.ask("check", payload(parse("....\n" * 4))))["count"])
+
+        assert talk(address, test, "https://a.editor.example") == 2
+        assert talk(address, test, "https://b.a.editor.example") == 2
+        for other in ("https://editor.example", "https://evil.example", "http://a.editor.example"):
+            with pytest.raises(InvalidStatus):
+                talk(address, test, other)
+
+
+@pytest.mark.parametrize("origin", ["https://a*.example", "https://x.*", "https://*", "ftp://x"])
+def test_an_origin_that_could_never_match_is_refused(origin: str, run: Run) -> None:
+    code, _, err = run("serve", "--allow-origin", origin)
+    assert code == 2 and "expected an origin such as https://example.com" in err
 
 
 def test_the_page_is_served_and_answers_what_it_asks(url: str) -> None:

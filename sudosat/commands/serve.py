@@ -13,6 +13,10 @@ from sudosat.commands.common import ByteSize, Real
 from sudosat.commands.helptext import Command
 from sudosat.system.process import EXIT_UNAVAILABLE, stopped
 
+ORIGIN = r"https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?"
+"""An origin --allow-origin takes: a scheme and a host name, maybe a port; ``*.``
+first stands for any subdomain (a ``*`` anywhere else could never match)."""
+
 
 class CannotListen(click.ClickException):
     """The port is taken, or not to be had: exit 69."""
@@ -65,7 +69,7 @@ def _why_not(host: str, port: int, err: OSError) -> str:
     multiple=True,
     metavar="URL",
     help="Also let web pages of this origin drive the server (repeatable), "
-    "besides f-puzzles and pages on localhost.",
+    "besides f-puzzles and pages on localhost; https://*.example.com: its subdomains.",
 )
 @click.option(
     "--timeout",
@@ -143,9 +147,10 @@ def serve(
             f"{host!r}: sudosat serves loopback only ({', '.join(LOOPBACK)})", param_hint="--host"
         )
     for origin in allow_origins:
-        if not re.fullmatch(r"https?://[^/\s]+", origin):
+        if not re.fullmatch(ORIGIN, origin):
             raise click.BadParameter(
-                f"{origin!r}: expected an origin such as https://example.com",
+                f"{origin!r}: expected an origin such as https://example.com, or "
+                "https://*.example.com for its subdomains",
                 param_hint="--allow-origin",
             )
     settings = Settings(host, port, allow_origins, timeout, max_frame, cache)

@@ -2,7 +2,9 @@
 (``4.....8.5.3...``) or a link (``https://f-puzzles.com/?load=...``).
 
 An argument names a file when one exists by that name; otherwise it is a puzzle
-when it reads as one, so a mistyped file name still gets "no such file".
+when it reads as one, so a mistyped file name still gets "no such file". Digits
+alone, shorter than a 9x9's 81, read as a puzzle only with ``--rank``: a 4x4's
+sixteen (``2024010112000000``) are as likely a file named by a date.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from sudosat.core.puzzle import Puzzle
 from sudosat.reading.chunks import ARGUMENT
 from sudosat.reading.formats import read_text
 from sudosat.reading.lines import NO_VARIANTS, Variants
+
+SHORTEST_DIGITS = 81
+"""The fewest digits an argument of digits alone may have to be read as a puzzle
+without --rank."""
 
 
 def is_puzzle_argument(
@@ -31,6 +37,8 @@ def is_puzzle_argument(
         return True
     if os.sep in argument or argument.endswith((".txt", ".json", ".links", ".csv")):
         return False  # a path, mistyped
+    if rank is None and argument.isdigit() and len(argument) < SHORTEST_DIGITS:
+        return False  # a number: a file name as likely as a small puzzle
     try:
         found = read_text(argument, ARGUMENT, rank=rank, alphabet=alphabet, variants=variants)
     except InputError:

@@ -192,7 +192,10 @@ def _grid(
                 raise where.error(f"R{r + 1}C{c + 1}: expected an object")
             name = f"R{r + 1}C{c + 1}"
             value = cell.get("value")
-            given = cell.get("given") is True or (values_as_givens and value not in (None, ""))
+            marked = cell.get("given")
+            if not (marked is None or isinstance(marked, bool)):  # "true", 1: refused, said
+                raise where.error(f"{name}: given {str(marked)[:20]!r}: expected true or false")
+            given = marked is True or (values_as_givens and value not in (None, ""))
             digit = where.number(value, 0) if given else 0
             if digit is not None and not 0 <= digit <= size:
                 raise where.error(f"{name}: value {digit} outside 1..{size}")

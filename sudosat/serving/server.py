@@ -276,7 +276,7 @@ class Server:
 
     def origins(self) -> list[Origin | re.Pattern[str] | None]:
         allowed = [*FPUZZLES, *self.settings.allow_origins]
-        return [*(Origin(o) for o in allowed), LOCAL_PAGE, None]
+        return [*(_origin(o) for o in allowed), LOCAL_PAGE, None]
 
     def http(self, connection: ServerConnection, request: HttpRequest) -> Response | None:
         """A plain HTTP request: the page at ``/`` (a websocket upgrade goes on). Either
@@ -481,6 +481,17 @@ def small_job(request: Request) -> Job:
     past SMALL_TEXT."""
     with budget(SMALL_TEXT):
         return make_job(request)
+
+
+def _origin(allowed: str) -> Origin | re.Pattern[str]:
+    """An allowed origin as websockets matches it: itself, or with ``*.`` first a
+    pattern of its subdomains (``https://*.example.com``: ``https://a.example.com``,
+    ``https://a.b.example.com``, not ``https://example.com``)."""
+    scheme, _, host = allowed.partition("://")
+    if not host.startswith("*."):
+        return Origin(allowed)
+    rest = re.escape(host[2:])
+    return re.compile(rf"{re.escape(scheme)}://([a-z0-9-]+\.)+{rest}", re.IGNORECASE)
 
 
 def read_frame(frame: str | bytes) -> tuple[Request | None, Job | None]:

@@ -450,3 +450,16 @@ def test_sudokupad_regions_that_share_a_cell_or_name_no_cell_are_refused(run: Ru
 def test_refusals_are_input_errors_in_the_library_too() -> None:
     with pytest.raises(InputError):
         parse("size 4\nmodular: r1c1 r1c2\n" + "....\n" * 4)
+
+
+@pytest.mark.parametrize("given", ['"true"', "1", '"yes"', "[]"])
+def test_a_given_that_is_no_boolean_is_refused_not_dropped(given: str, run: Run) -> None:
+    def text(marked: str) -> str:
+        cells = ['{"value": 1, "given": ' + marked + "}"] + ["{}"] * 15
+        rows = [", ".join(cells[r * 4 : r * 4 + 4]) for r in range(4)]
+        return '{"size": 4, "grid": [' + ", ".join(f"[{row}]" for row in rows) + "]}"
+
+    code, _, err = run("solve", "-", input=text(given))
+    assert code == 2 and "R1C1: given" in err and "expected true or false" in err
+    code, out, _ = run("solve", "-f", "grid", "-", input=text("true"))
+    assert code == 1 and out.startswith("1")  # taken as a given: several solutions with it
