@@ -456,6 +456,25 @@ def test_garbage_never_stops_the_server(url: str) -> None:
     talk(url, still)
 
 
+def test_a_field_of_too_many_digits_gets_a_reply_naming_it(url: str) -> None:
+    small = payload(parse("....\n" * 4))
+    long = "1" * 25
+
+    async def test(plugin: Plugin) -> None:
+        frame = {"nonce": 7, "command": "page", "dataType": "sudosat", "data": "size 4\n"}
+        text = json.dumps(frame)[:-1] + f', "step": {long}, "cap": -{long}}}'
+        await plugin.socket.send(text)
+        found = json.loads(await asyncio.wait_for(plugin.socket.recv(), PATIENCE))
+        assert found["nonce"] == 7 and found["type"] == "invalid", found
+        assert "step: a number of 25 digits (at most 18)" in found["message"]
+        assert "cap: a number of 25 digits" in found["message"]
+        await plugin.socket.send(f'{{"nonce": {long}, "command": "check", "data": "{small}"}}')
+        plugin.nonce = 7  # a nonce too long has no reply to carry it: the next is answered
+        assert (await plugin.ask("check", small))["count"] == 2
+
+    talk(url, test)
+
+
 def close_code_after_huge_frame(url: str) -> int:
     """The close code the server sends once a frame's header says 5 MiB (over a raw
     socket: the header alone is sent, so no client library races the close)."""
@@ -467,9 +486,12 @@ def close_code_after_huge_frame(url: str) -> int:
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
             "Sec-WebSocket-Version: 13\r\n\r\n".encode()
         )
+        raw.settimeout(PATIENCE)
         received = b""
         while b"\r\n\r\n" not in received:
-            received += raw.recv(4096)
+            chunk = raw.recv(4096)
+            assert chunk, "the server closed before its answer's head"
+            received += chunk
         assert received.startswith(b"HTTP/1.1 101")
         received = received.split(b"\r\n\r\n", 1)[1]
         raw.sendall(bytes([0x81, 0x80 | 127]) + (5 * 1024 * 1024).to_bytes(8, "big") + b"mask")

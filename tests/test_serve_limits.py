@@ -130,6 +130,25 @@ def test_a_job_larger_than_the_memory_budget_is_refused_before_it_starts() -> No
         talk(url, test)
 
 
+@pytest.mark.slow
+def test_reading_linking_and_drawing_a_400x400_solve_nothing_and_are_not_refused() -> None:
+    """A 400x400's solver would take terabytes; the page's read, link and picture
+    hold the puzzle alone."""
+    big = "size 400\n"
+    with server("--memory", "1GiB") as (_, url):
+
+        async def test(plugin: Plugin) -> None:
+            asked = await plugin.final(await plugin.send("truecandidates", payload(parse(big))))
+            assert asked["type"] == "invalid" and "memory budget" in asked["message"]
+            for command in ("read", "link"):
+                found = await plugin.final(await plugin.send(command, big, kind="sudosat"))
+                assert found["type"] == command, found
+            read = await plugin.final(await plugin.send("read", big, kind="sudosat"))
+            assert read["size"] == 400 and set(read["givens"]) == {0}
+
+        talk(url, test)
+
+
 def connect_to(url: str) -> Any:
     from websockets.asyncio.client import connect
 

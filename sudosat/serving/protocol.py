@@ -28,7 +28,7 @@ from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.making.techniques import left_out
 from sudosat.reading.formats import parse
 from sudosat.reading.fpuzzles import decompress, puzzle_of
-from sudosat.reading.jsontext import BadJson, load
+from sudosat.reading.jsontext import MAX_DIGITS, BadJson, load
 from sudosat.reading.lz import TooLong
 from sudosat.sat.limits import BYTES_PER_CANDIDATE, BYTES_PER_CLAUSE, size
 
@@ -76,6 +76,8 @@ class Request:
     """The page's ``marks``: the logical path's candidates too."""
     format: str = "svg"
     """The page's ``picture``: ``svg``, ``pdf`` or ``png``."""
+    refused: str = ""
+    """Why the request cannot be answered but ``invalid`` (a field it cannot read)."""
 
 
 @dataclass(frozen=True)
@@ -122,14 +124,15 @@ def request_of(frame: str | bytes) -> Request | None:
     no whole-number nonce, no command), which gets no reply."""
     try:
         text = frame.decode("utf-8") if isinstance(frame, bytes) else frame
-        found = load(text)
-    except (UnicodeDecodeError, BadJson):
+        found = json.loads(text, parse_int=_bounded)
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     if not isinstance(found, dict):
         return None
     nonce, command = found.get("nonce"), found.get("command")
     if type(nonce) is not int or not isinstance(command, str):
-        return None
+        return None  # (a nonce of too many digits too: there is no nonce to answer)
+    long = [f"{key}: {value}" for key, value in found.items() if isinstance(value, _TooLong)]
     kind, data, step = found.get("dataType"), found.get("data"), found.get("step")
     cap, logical, form = found.get("cap"), found.get("logical"), found.get("format")
     return Request(
@@ -141,7 +144,23 @@ def request_of(frame: str | bytes) -> Request | None:
         min(max(cap, 1), MAX_CAP) if type(cap) is int else 1,
         logical is True,
         form if form in PICTURE_FORMATS else "svg",
+        refused="; ".join(long),
     )
+
+
+class _TooLong:
+    """A number of more than MAX_DIGITS digits in a frame: kept as what it is, so
+    that the request is answered ``invalid`` naming it (its nonce is known)."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+    def __str__(self) -> str:
+        return f"a number of {self.digits:,} digits (at most {MAX_DIGITS})"
+
+
+def _bounded(digits: str) -> int | _TooLong:
+    return int(digits) if len(digits.lstrip("-")) <= MAX_DIGITS else _TooLong(digits)
 
 
 def make_job(request: Request) -> Job:
@@ -158,9 +177,20 @@ TWO_SOLVERS = frozenset({"solvepath", "step", "pagepath", "page", "path", "marks
 logical path's or the count's)."""
 
 
+SOLVE_NOTHING = frozenset({"read", "link", "picture"})
+"""The page's commands that solve nothing: they hold the puzzle and what is drawn
+or written of it, never a solver."""
+PER_CELL = 2048
+"""Bytes a cell costs a command that solves nothing: the puzzle's cell, its
+text, its drawing (an SVG's digit and lines), with room to spare."""
+
+
 def memory_of(job: Job) -> int:
     """About how many bytes ``job`` takes at work, by the estimate made before any
-    solve (:mod:`limits`): what the server's budget counts."""
+    solve (:mod:`limits`): what the server's budget counts. A command that solves
+    nothing costs its cells alone (a 400x400 is read, linked and drawn)."""
+    if job.command in SOLVE_NOTHING:
+        return WORKER + PER_CELL * len(job.puzzle.cells)
     candidates, clauses = size(job.puzzle, reduced=True)
     copies = 2 if job.command in TWO_SOLVERS else 1
     return WORKER + copies * (candidates * BYTES_PER_CANDIDATE + clauses * BYTES_PER_CLAUSE)

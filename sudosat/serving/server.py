@@ -380,6 +380,9 @@ class Server:
         A job over the server's budget (jobs at once, memory in all) is refused as
         busy: the protocol has no other reply for it."""
         nonce = request.nonce
+        if request.refused:
+            await websocket.send(invalid(nonce, f"This request cannot be read: {request.refused}."))
+            return
         if job is None:
             try:
                 job = await self._job(request)
