@@ -595,6 +595,36 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.slow
+def test_a_path_s_progress_is_the_path_so_far_and_the_server_can_end_it_there() -> None:
+    """Every progress reply of the page's path carries the steps as data (where it
+    started, each step's cells and removals): at its limit the server sends the
+    last one as the answer, ``timeout``, and the page steps through it."""
+    from sudosat.serving.answers import path_data
+    from sudosat.serving.protocol import Job, body
+    from sudosat.serving.server import _ended
+
+    killer = parse((PUZZLES / "killer.txt").read_text())
+    sent: list[tuple[str, dict[str, Any]]] = []
+    answers_progress = "sudosat.serving.answers.PROGRESS"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(answers_progress, 0.0)  # every step a progress reply
+        path_data(  # each reply as the worker sends it: its text at that moment
+            Job("path", killer, timeout=60.0),
+            lambda kind, **f: sent.append((kind, json.loads(body(kind, **f)))),
+        )
+    *progress, (_, final) = sent
+    assert len(progress) == len(final["steps"]) > 5
+    for number, (kind, fields) in enumerate(progress, 1):
+        assert kind == "path" and fields["inProgress"] is True
+        assert fields["start"] == final["start"] and fields["steps"] == final["steps"][:number]
+        assert fields["sentences"] == final["sentences"][:number]
+    kind, fields = progress[5]
+    ended = json.loads(_ended(json.dumps(fields), "Stopped at the server's limit of 5 s."))
+    assert ended["end"] == "timeout" and ended["inProgress"] is False
+    assert ended["reason"] == "Stopped at the server's limit of 5 s."
+    assert ended["steps"] == final["steps"][:6] and ended["start"] == final["start"]
+
+
 def test_sigterm_with_work_running_ends_the_server_and_every_worker() -> None:
     with server() as (process, address):
 

@@ -270,14 +270,15 @@ def logical_path(
     hint: bool = False,
     timeout: float | None = None,
     without: Iterable[str] = (),
-    on_step: Callable[[Step], None] | None = None,
+    on_step: Callable[[Step, tuple[int, ...]], None] | None = None,
 ) -> SolvePath:
     """What ``sudosat steps`` answers for one puzzle: its true candidates first
     (the status, and what every step is checked against), then its path, or its
     first step (``hint``) from the givens or from pencil ``marks`` (a mask per
     cell), ``without`` the techniques named; ``on_step`` is told of each step as
-    it is made. Past ``timeout`` the path ends ``timeout`` with the steps made (the
-    nested search and a variant's rule questions stop inside their step).
+    it is made, with the candidates the path started from. Past ``timeout`` the
+    path ends ``timeout`` with the steps made (the nested search and a variant's
+    rule questions stop inside their step).
     MarksError when the marks rule out a true candidate."""
     check_size(puzzle)
     deadline = deadline_after(timeout)
@@ -441,7 +442,7 @@ class Pathfinder:
         truth: Sequence[int] | None,
         marks: Sequence[int] | None = None,
         hint: bool = False,
-        on_step: Callable[[Step], None] | None = None,
+        on_step: Callable[[Step, tuple[int, ...]], None] | None = None,
         deadline: float | None = None,
         puzzle: Puzzle | None = None,
         place_lone: bool = True,
@@ -480,7 +481,7 @@ class Pathfinder:
             _check(made, truth, board)
             steps.append(made)
             if on_step is not None:
-                on_step(made)
+                on_step(made, first)
             if hint:
                 end = "hint"
                 break

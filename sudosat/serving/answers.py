@@ -439,14 +439,19 @@ def _path_of(job: Job, send: Send, kind: str = "pagepath") -> SolvePath:
     key = (job.puzzle, job.without)
     if key in PATHS:
         return PATHS[key]
-    puzzle, made, last = job.puzzle, [], time.monotonic()
+    puzzle, made, steps, last = job.puzzle, [], [], time.monotonic()
 
-    def progress(found: Any) -> None:
+    def progress(found: Step, start: tuple[int, ...]) -> None:
         nonlocal last
         made.append(sentence(puzzle, found))
-        if time.monotonic() - last >= PROGRESS:
+        steps.append(found)
+        if time.monotonic() - last < PROGRESS:
+            return
+        last = time.monotonic()
+        if kind == "path":  # the path so far as data: what the server sends at its limit
+            send(kind, **_path_fields(puzzle, start, steps, made), end="working", inProgress=True)
+        else:
             send(kind, steps=made, end="working", reason="", step=0, inProgress=True)
-            last = time.monotonic()
 
     timeout = _short_of(job.timeout)
     path = logical_path(puzzle, without=job.without, timeout=timeout, on_step=progress)
@@ -539,24 +544,35 @@ def path_data(job: Job, send: Send) -> None:
     puzzle = job.puzzle
     found = _path_of(job, send, "path")
     start = found.start or tuple(found.board.masks)
+    sentences = [sentence(puzzle, step) for step in found.steps]
     send(
         "path",
+        **_path_fields(puzzle, start, found.steps, sentences),
         end=found.end,
         reason=found.reason or None,
         status=str(found.outcome.status) if found.outcome else None,
-        start=[bits(mask) for mask in start],
-        steps=[
+        _partial=found.end == "timeout",
+    )
+
+
+def _path_fields(
+    puzzle: Puzzle, start: Sequence[int], steps: Sequence[Step], sentences: list[str]
+) -> JsonObject:
+    """A path as the page replays it: the candidates it starts from, each step's
+    technique, cells, removals and placements, and each step in words."""
+    return {
+        "start": [bits(mask) for mask in start],
+        "steps": [
             {
                 "technique": step.name,
                 "cells": list(step.cells),
                 "eliminations": [list(x) for x in step.eliminations],
                 "placements": [list(x) for x in step.placements],
             }
-            for step in found.steps
+            for step in steps
         ],
-        sentences=[sentence(puzzle, step) for step in found.steps],
-        _partial=found.end == "timeout",
-    )
+        "sentences": sentences,
+    }
 
 
 def read(job: Job, send: Send) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import signal
@@ -424,9 +425,11 @@ class Server:
         try:
             await asyncio.wait_for(self.pool.run(job, on_reply), self.settings.timeout)
         except TimeoutError:
-            if job.command != "estimate":
-                limit = f"{self.settings.timeout:g}"
-                await websocket.send(invalid(nonce, f"Stopped at the server's limit of {limit} s."))
+            limit = f"Stopped at the server's limit of {self.settings.timeout:g} s."
+            if job.command == "path" and last and last[0][0] == "path":  # the path so far
+                await websocket.send(with_nonce(nonce, _ended(last[0][1], limit)))
+            elif job.command != "estimate":
+                await websocket.send(invalid(nonce, limit))
             return
         if job.command in CACHED and last and not last[0][2].get("_partial"):
             kind, text, own = last[0]
@@ -507,6 +510,14 @@ def read_frame(frame: str | bytes) -> tuple[Request | None, Job | None]:
         return request, make_job(request)
     except Invalid:
         return request, None
+
+
+def _ended(progress: str, why: str) -> str:
+    """A path's last progress reply (its steps so far, as data) as its answer: the
+    path ended at the server's limit, its steps kept."""
+    found = json.loads(progress)
+    found.update(end="timeout", reason=why, inProgress=False)
+    return json.dumps(found, separators=(",", ":"))
 
 
 def _said_if_failed(task: asyncio.Task[None]) -> None:

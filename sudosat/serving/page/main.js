@@ -132,7 +132,7 @@ function progress(answer) {
     say(`Working... ${witnessed} candidates witnessed so far (Cancel stops it)`);
     redraw();
   } else if (answer.type === "path") {
-    found = answer.steps;
+    found = answer.sentences || answer.steps;  // the steps so far, in words
     listSteps(found, 0);
     say(`Working... ${found.length} steps so far (Cancel stops it)`);
   } else if (answer.type === "count") {
@@ -545,8 +545,19 @@ function setUp() {
     at: (x, y) => clientAt(board, puzzle().size, x, y),
     centre: (cell) => clientAt(board, puzzle().size, ...centre(puzzle().size, cell)),
   };
-  if (location.hash.length > 1) loadText(decodeURIComponent(location.hash.slice(1)));
+  const linked = location.hash.length > 1 ? fromHash(location.hash.slice(1)) : "";
+  if (linked) loadText(linked);
   else edited();
+}
+
+/** The puzzle an address's ``#...`` holds: percent-decoded where it can be, else as
+ * written (``#100%`` is no escape: decodeURIComponent throws on it). */
+function fromHash(hash) {
+  try {
+    return decodeURIComponent(hash);
+  } catch (error) {
+    return hash;
+  }
 }
 
 /** A link or any text sudosat reads, taken apart into the page's parts. */
