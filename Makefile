@@ -6,7 +6,9 @@ PUZZLE ?= puzzles/ai-escargot.txt
 
 .PHONY: run bytecode install test check lint docs man reference solvers bench clean
 
+# (install-cairo: the cairo library PDF and PNG pictures need, from apt where it is missing)
 $(VENV)/.run: pyproject.toml
+	scripts/install-cairo
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -e .
 	touch $@
@@ -31,6 +33,7 @@ run: bytecode
 # where it is missing), as pip install --user is refused there (PEP 668).
 install:
 	scripts/install-pipx
+	scripts/install-cairo
 	pipx install --force .
 	@echo "sudosat installed: $$(command -v sudosat || echo "$$(pipx environment --value PIPX_BIN_DIR)/sudosat (run 'pipx ensurepath' to put it on PATH)")"
 

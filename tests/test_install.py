@@ -53,3 +53,55 @@ def test_make_install_puts_a_working_sudosat_on_the_path(tmp_path: Path) -> None
         text=True,
     )
     assert str(ROOT) not in where.stdout and "site-packages" in where.stdout
+    # and the README's PDF example works from there
+    made = subprocess.run(
+        ["sudosat", "generate", "--puzzles", "2", "--seed", "1", "--format", "pdf"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+    )
+    assert made.returncode == 0 and made.stdout.startswith(b"%PDF"), made.stderr
+
+
+def copy_of_the_clone(target: Path) -> Path:
+    """The clone's files as a fresh clone of this tree would have them (tracked, and
+    new ones git does not ignore), without its virtualenv or caches."""
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
+
+
+@pytest.mark.slow
+def test_make_run_alone_makes_pdf_and_png(tmp_path: Path) -> None:
+    """README: after `make run` (running's dependencies alone, no dev tools), the
+    PDF example and a PNG work."""
+    clone = copy_of_the_clone(tmp_path / "clone")
+    done = subprocess.run(["make", "run"], cwd=clone, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "unique solution" in done.stdout + done.stderr
+    sudosat = clone / ".venv" / "bin" / "sudosat"
+    example = "--puzzles 6 --seed 1 --symmetry rotate180 --format pdf --solution"
+    book = subprocess.run(
+        [str(sudosat), "generate", *example.split()], cwd=clone, capture_output=True
+    )
+    assert book.returncode == 0 and book.stdout.startswith(b"%PDF"), book.stderr
+    picture = subprocess.run(
+        [str(sudosat), "solve", "--format", "png", "puzzles/killer.txt"],
+        cwd=clone,
+        capture_output=True,
+    )
+    assert picture.returncode in (0, 1) and picture.stdout.startswith(b"\x89PNG"), picture.stderr
+    assert not (clone / ".venv" / "bin" / "pytest").exists()  # running's dependencies alone

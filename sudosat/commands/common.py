@@ -379,7 +379,7 @@ def pictured(fmt: str | None, view: View | None = None) -> View:
 
         missing = missing_pdf(fmt)
         if missing:
-            raise click.UsageError(missing)
+            raise BadInput(missing)
     context = click.get_current_context(silent=True)
     page = context.meta.get("page", {}) if context is not None else {}
     return replace(view or View(), **page)

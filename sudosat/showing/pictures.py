@@ -390,13 +390,13 @@ def notice(words: str) -> str:
 
 
 def pdf(pages: Sequence[str]) -> bytes:
-    """A PDF of SVG pages, one page each (cairosvg, an optional extra)."""
-    try:
-        import cairocffi
-        from cairosvg.parser import Tree
-        from cairosvg.surface import PDFSurface
-    except (ImportError, OSError) as err:  # the package, or the cairo library
-        raise MissingExtra(f"PDF needs cairosvg and the cairo library ({err})") from None
+    """A PDF of SVG pages, one page each (cairosvg, over the cairo library)."""
+    missing = missing_pdf("pdf")
+    if missing:
+        raise MissingExtra(missing)
+    import cairocffi
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PDFSurface
 
     out = io.BytesIO()
     target: list[Any] = []
@@ -419,10 +419,11 @@ def pdf(pages: Sequence[str]) -> bytes:
 
 
 def png(page: str, scale: float = 1.0) -> bytes:
-    try:
-        import cairosvg
-    except (ImportError, OSError) as err:
-        raise MissingExtra(f"PNG needs cairosvg and the cairo library ({err})") from None
+    missing = missing_pdf("png")
+    if missing:
+        raise MissingExtra(missing)
+    import cairosvg
+
     return bytes(cairosvg.svg2png(bytestring=page.encode(), scale=scale))
 
 
@@ -430,11 +431,15 @@ def missing_pdf(fmt: str = "pdf") -> str | None:
     """What PDF (or PNG) output lacks here (None: nothing), to say before a run starts."""
     try:
         import cairosvg  # noqa: F401
-    except (ImportError, OSError) as err:
-        what = fmt.upper()
-        return f"{what} needs cairosvg and the cairo library: pip install 'sudosat[pdf]' ({err})"
+    except ImportError as err:  # an install of sudosat without its dependencies
+        return f"{fmt.upper()} needs cairosvg, a dependency: pip install cairosvg ({err})"
+    except OSError:  # cairocffi found no libcairo
+        return (
+            f"{fmt.upper()} needs the cairo library: apt install libcairo2 (Debian, Ubuntu), "
+            "dnf install cairo, or brew install cairo; make run installs it where it can"
+        )
     return None
 
 
 class MissingExtra(RuntimeError):
-    """An optional package (the ``pdf`` extra: cairosvg) is not installed."""
+    """What PDF and PNG need is missing here (the cairo library, or cairosvg)."""
