@@ -202,6 +202,15 @@ def read_by_sudosat(command: str) -> list[str]:
 CLAIMED_EXIT = re.compile(r"#.*\bexit (\d+)")
 
 
+CLAIMED_OUTPUT = re.compile(r"#\s*prints ([^;:]+)")
+
+
+def claimed_output(command: str) -> str | None:
+    """What an example claims it prints: ``# prints 7`` beside it."""
+    found = CLAIMED_OUTPUT.search(command)
+    return found[1].strip() if found else None
+
+
 def claimed_exit(command: str) -> int:
     """The exit code an example claims: ``# exit 1 (several solutions)`` beside it
     says what it is when it is not 0."""
@@ -227,6 +236,8 @@ def test_shell_examples_run_as_pasted(page: Path, tmp_path: Path) -> None:
             ["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, env=env
         )
         assert done.returncode == claimed_exit(command), (command, done.stderr[-500:])
+        printed = claimed_output(command)
+        assert printed is None or done.stdout.split() == [printed], (command, done.stdout)
         said = done.stdout + done.stderr
         for line in shown:
             if line != "..." and not line.startswith("  "):
