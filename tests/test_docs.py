@@ -164,9 +164,11 @@ def shell_examples(text: str) -> list[tuple[str, list[str]]]:
     for language, block in code_blocks(text):
         if language or "Usage:" in block:
             continue
+        prompted = "\n$ " in f"\n{block}"  # then only "$ " lines are commands
         for line in block.splitlines():
             command = line.removeprefix("$ ")
-            if command.startswith("sudosat ") or " | sudosat " in command or line.startswith("$ "):
+            asked = command.startswith("sudosat ") or " | sudosat " in command
+            if line.startswith("$ ") or (asked and not prompted):
                 found.append((command, []))
             elif found and line.strip() and not line.startswith(("#", " ")) and block.count("$ "):
                 found[-1][1].append(line)
