@@ -8,6 +8,11 @@ A real server process (the tree given, default this one) and hostile clients:
    its fork server, its workers, its reader) is sampled every quarter second:
    its processes and the memory they hold (the sum of their VmRSS). Then the
    clients go, and the tree is read again once it has settled.
+3. **Frames that expand.** ``--bombs`` connections each send, three times, an 11
+   KB frame whose puzzle data decompresses to 8 Mi characters of JSON numbers,
+   while a probe client asks a 4x4's solve again and again: the probe's
+   answers' times (median and worst, beside the same probe on the idle server)
+   and the tree's peak memory.
 2. **The cache.** One client asks for the true candidates of ``--distinct``
    different 81x81 grids (rkkautsar's with a few cells blanked: each answer about
    a megabyte of text) with ``--cache 32MiB``; the process that holds the cache
@@ -29,6 +34,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -152,6 +158,73 @@ async def cache_requests(url: str, pid: int, distinct: int) -> list[int]:
     return found
 
 
+def bomb(nonce: int) -> str:
+    body = '{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],'
+    body += '"padding":[' + ",".join(["0"] * 4_000_000) + "]}"
+    data = str(lzstring.LZString().compressToBase64(body))
+    return json.dumps({"nonce": nonce, "command": "check", "dataType": "fpuzzles", "data": data})
+
+
+async def probe(url: str, until: asyncio.Event) -> list[float]:
+    """A 4x4's solve asked again and again until ``until`` is set: each answer's time."""
+    data = payload(blank(4))
+    times = []
+    async with connect(url, max_size=None) as socket:
+        for nonce in range(1, 100_000):
+            start = time.perf_counter()
+            await socket.send(
+                json.dumps(
+                    {"nonce": nonce, "command": "solve", "dataType": "fpuzzles", "data": data}
+                )
+            )
+            while json.loads(await socket.recv())["nonce"] != nonce:
+                pass
+            times.append(time.perf_counter() - start)
+            if until.is_set():
+                return times
+            await asyncio.sleep(0.05)
+    return times
+
+
+async def expanding_frames(url: str, pid: int, bombs: int) -> dict[str, Any]:
+    """``bombs`` clients sending expanding frames (three each) while the probe asks."""
+    frame = bomb(1)
+    idle_done = asyncio.Event()
+    idle_task = asyncio.create_task(probe(url, idle_done))
+    await asyncio.sleep(3)
+    idle_done.set()
+    idle = await idle_task
+    sockets = [await connect(url, max_size=None, open_timeout=60) for _ in range(bombs)]
+    replies: dict[str, int] = {}
+    peak = [0]
+    done = asyncio.Event()
+
+    async def attack(socket: Any) -> None:
+        for _ in range(3):
+            await socket.send(frame)
+            found = json.loads(await socket.recv())
+            kind = "busy" if "busy" in found.get("message", "") else found["type"]
+            replies[kind] = replies.get(kind, 0) + 1
+
+    async def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], held(pid)[1])
+            await asyncio.sleep(0.25)
+
+    sampler = asyncio.create_task(sample())
+    probing = asyncio.create_task(probe(url, done))
+    await asyncio.gather(*(attack(s) for s in sockets))
+    done.set()
+    under = await probing
+    await sampler
+    await asyncio.gather(*(s.close() for s in sockets))
+    return {"idle": idle, "under": under, "replies": replies, "peak": peak[0]}
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f} ms"
+
+
 def server_rss(pid: int) -> int:
     """What the process that holds the cache holds: the supervisor's first child."""
     first = sorted(children(pid))
@@ -170,7 +243,9 @@ def settle(pid: int, seconds: float = 10) -> tuple[int, int]:
     return last
 
 
-def run(tree_root: Path, budgeted: bool, clients: int, distinct: int, seconds: float) -> None:
+def run(
+    tree_root: Path, budgeted: bool, clients: int, distinct: int, seconds: float, bombs: int
+) -> None:
     print(f"== {tree_root}")
     options = ["--timeout", str(seconds)]
     process, url = start(tree_root, options)
@@ -183,6 +258,20 @@ def run(tree_root: Path, budgeted: bool, clients: int, distinct: int, seconds: f
         print(f"  replies {attack['replies']}")
         print(f"  peak {attack['peak processes']} processes, {mb(attack['peak bytes'])}")
         print(f"  once they went: {after[0]} processes, {mb(after[1])}")
+    finally:
+        process.terminate()
+        process.wait()
+    process, url = start(tree_root, [])
+    try:
+        found = asyncio.run(expanding_frames(url, process.pid, bombs))
+        idle, under = found["idle"], found["under"]
+        print(f"{bombs} clients sending 11 KB frames that expand to 8 Mi characters (3 each):")
+        print(f"  replies {found['replies']}; peak {mb(found['peak'])}")
+        print(
+            f"  a 4x4's solve: idle median {ms(statistics.median(idle))}, worst {ms(max(idle))}; "
+            f"under attack median {ms(statistics.median(under))}, worst {ms(max(under))} "
+            f"({len(under)} asked)"
+        )
     finally:
         process.terminate()
         process.wait()
@@ -201,12 +290,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=60)
     parser.add_argument("--distinct", type=int, default=40)
+    parser.add_argument("--bombs", type=int, default=40, help="Clients sending expanding frames.")
     parser.add_argument("--seconds", type=float, default=20, help="The server's job limit.")
     parser.add_argument("--before", type=Path, help="Another tree, run the same way first.")
     args = parser.parse_args()
     if args.before:
-        run(args.before, False, args.clients, args.distinct, args.seconds)
-    run(ROOT, True, args.clients, args.distinct, args.seconds)
+        run(args.before, False, args.clients, args.distinct, args.seconds, args.bombs)
+    run(ROOT, True, args.clients, args.distinct, args.seconds, args.bombs)
     return 0
 
 

@@ -65,9 +65,9 @@ class OneLine(click.ClickException):
         click.echo(f"{self.where}: {self.message}", file=file, err=file is None)
 
 
-CLICK_SENTENCES = re.compile(
-    r"^(Invalid value|Missing argument|Missing option|Missing parameter|Got unexpected|"
-    r"Option|Error:|The value)"
+CLICK_SENTENCES = (
+    *("Invalid value", "Missing argument", "Missing option", "Missing parameter"),
+    *("Got unexpected", "Option", "Error:", "The value"),
 )
 """How click's own messages start: said in sudosat's lower case."""
 
@@ -84,7 +84,7 @@ def one_line(err: click.ClickException, where: str) -> OneLine:
         message = f"no such command {err.command_name}; {also}"
     else:
         message = err.format_message()
-        if isinstance(err, click.UsageError) and CLICK_SENTENCES.match(message):
+        if isinstance(err, click.UsageError) and message.startswith(CLICK_SENTENCES):
             # "Invalid value for '--rank': 99 is not ..." -> "invalid value for --rank: 99 ..."
             message = re.sub(r"'(-[-\w]+|[A-Z][A-Z_.]*)'", r"\1", message)
             message = message[0].lower() + message[1:]

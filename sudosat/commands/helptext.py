@@ -57,6 +57,16 @@ def _short_help(ctx: click.Context, param: click.Parameter, value: bool) -> None
         ctx.exit()
 
 
+SHORT_HELP = click.Option(
+    ["-h"],
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_short_help,
+    help="Short help: the usual options and examples.",
+)
+
+
 class Command(click.Command):
     """A command with a short help (``-h``) and a long one (``--help``).
 
@@ -75,15 +85,7 @@ class Command(click.Command):
         self.headings = dict(headings or {})
 
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
-        short = click.Option(
-            ["-h"],
-            is_flag=True,
-            expose_value=False,
-            is_eager=True,
-            callback=_short_help,
-            help="Short help: the usual options and examples.",
-        )
-        return [*super().get_params(ctx), short]
+        return [*super().get_params(ctx), SHORT_HELP]
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         option = super().get_help_option(ctx)

@@ -22,26 +22,33 @@ BASE36 = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 REXL = "1234567890ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-FPUZZLES_LINK = re.compile(r"(?:[?&]load=|fpuzzles)([A-Za-z0-9+/=%\-_. ]+)")
-"""An f-puzzles link (its data in group 1), or where the text names f-puzzles."""
-
-
 PUZZLE_HOSTS = (
     r"(?:[a-z0-9-]+\.)*(?:sudokupad\.app|crackingthecryptic\.com|f-puzzles\.com|svencodes\.com)/"
 )
 """The puzzle sites whose links people paste without ``https://`` (as the README
 writes them: ``sudokupad.app/scl...``)."""
 
+LINKS = {
+    "FPUZZLES_LINK": r"(?:[?&]load=|fpuzzles)([A-Za-z0-9+/=%\-_. ]+)",
+    "URL": rf"(?i:https?://|www\.|{PUZZLE_HOSTS})\S+",
+    "BARE_PAYLOAD": r"\s*(scl|ctc)[A-Za-z0-9+/=\\]{40,}\s*",
+}
+"""The link patterns, compiled when first used (a classic solve uses none: their
+compiling was a tenth of its imports' regular expressions): ``FPUZZLES_LINK``, an
+f-puzzles link (its data in group 1), or where the text names f-puzzles;
+``URL``; ``BARE_PAYLOAD``, SudokuPad's own puzzle data without its link (see
+:mod:`sudokupad`); and ``LINK``, any of the three in one search (every line of a
+batch that hints at one is asked)."""
+LINKS["LINK"] = f"{LINKS['FPUZZLES_LINK']}|{LINKS['URL']}|^{LINKS['BARE_PAYLOAD']}$"
 
-URL = re.compile(rf"(?i:https?://|www\.|{PUZZLE_HOSTS})\S+")
 
-
-BARE_PAYLOAD = re.compile(r"\s*(scl|ctc)[A-Za-z0-9+/=\\]{40,}\s*")
-"""SudokuPad's own puzzle data without its link (see :mod:`sudokupad`)."""
-
-
-LINK = re.compile(rf"{FPUZZLES_LINK.pattern}|{URL.pattern}|^{BARE_PAYLOAD.pattern}$")
-"""Any of the three, in one search (every line of a batch is asked)."""
+def __getattr__(name: str) -> re.Pattern[str]:
+    """``FPUZZLES_LINK``, ``URL``, ``BARE_PAYLOAD`` and ``LINK``, each compiled once,
+    when first imported or used."""
+    if name not in LINKS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    compiled = globals()[name] = re.compile(LINKS[name])
+    return compiled
 
 
 def is_link(text: str) -> bool:
@@ -59,7 +66,7 @@ def is_link(text: str) -> bool:
         or ".com/" in text
         or ".app/" in text
     )
-    return hinted and LINK.search(text) is not None
+    return hinted and (globals().get("LINK") or __getattr__("LINK")).search(text) is not None
 
 
 def symbols_of(puzzle: Puzzle, grid: Grid) -> list[str]:
