@@ -270,18 +270,29 @@ def test_an_expanding_frame_is_read_in_the_reader_process_while_the_loop_goes_on
 
 
 def test_reads_past_the_reader_s_budget_are_busy() -> None:
-    async def run() -> str:
+    """READS in hand over every client; one of each connection's."""
+
+    async def run() -> list[str]:
         found = Server(Settings())
-        found.reads = READS  # the reader's hands full
+        said = []
         try:
-            await found.read(read_frame, BOMB)
-        except Busy as busy:
-            return str(busy)
+            found.reads = READS  # the reader's hands full
+            for client in (None, "a connection"):
+                with pytest.raises(Busy) as busy:
+                    await found.read(read_frame, BOMB, client)
+                said.append(str(busy.value))
+            found.reads = 1
+            found.reading.add("a connection")  # its last read still in hand
+            with pytest.raises(Busy) as busy:
+                await found.read(read_frame, BOMB, "a connection")
+            said.append(str(busy.value))
         finally:
             found.pool.close()
-        return ""
+        return said
 
-    assert "busy reading 4 large puzzles" in asyncio.run(run())
+    full, also, own = asyncio.run(run())
+    assert "busy reading 4 large puzzles" in full and full == also
+    assert "Your last large puzzle is still being read" in own
 
 
 @pytest.mark.slow

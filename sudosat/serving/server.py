@@ -253,9 +253,10 @@ own threads (a 36x36 variant's f-puzzles JSON is a tenth of it); past it the
 puzzle is read in the reader process: an 11 KB frame can decompress to 8 Mi
 characters of JSON, half a second of parsing that would hold every client up."""
 READS = 4
-"""Reads the reader process may have in hand at once, over every client (each
-client has one at most: a new message cancels the last); past them a read is
-answered as busy, so frames that expand cost a bounded queue and bounded memory."""
+"""Reads the reader process may have in hand at once, over every client, and one
+of each connection's; past them a read is answered as busy, so frames that
+expand cost a bounded queue and bounded memory, and one connection cannot take
+every place."""
 HOSTS = re.compile(r"(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?", re.IGNORECASE)
 """The ``Host`` headers taken: loopback names alone (a page of another site that
 rebinds its name to 127.0.0.1 still sends its own name)."""
@@ -274,6 +275,8 @@ class Server:
         """The reader process of large frames, started when the first one comes."""
         self.reads = 0
         """Reads the reader process has in hand (READS at most)."""
+        self.reading: set[object] = set()
+        """The connections with a read in hand (one each at most)."""
 
     def origins(self) -> list[Origin | re.Pattern[str] | None]:
         allowed = [*FPUZZLES, *self.settings.allow_origins]
@@ -336,7 +339,7 @@ class Server:
         """A large frame read (and its job made) in the reader process, then answered;
         with the reader's hands full, busy (when its nonce is found at its start)."""
         try:
-            request, job = await self.read(read_frame, frame)
+            request, job = await self.read(read_frame, frame, websocket)
         except Busy as busy:
             nonce = NONCE.search(frame[:200] if isinstance(frame, str) else "")
             if nonce:
@@ -350,25 +353,31 @@ class Server:
                 task.cancel()
                 raise
 
-    async def read(self, work: Callable[[R], T], what: R) -> T:
+    async def read(self, work: Callable[[R], T], what: R, client: object = None) -> T:
         """``work(what)`` in the reader process (a large frame's request and job, or a
-        job whose data decompresses past SMALL_TEXT); Busy when READS are in hand.
-        A read counts until the reader is done with it, also when its client has
-        moved on (the reader cannot drop it half way)."""
+        job whose data decompresses past SMALL_TEXT); Busy when READS are in hand,
+        or when ``client`` (a connection) has one of its own there already. A read
+        counts until the reader is done with it, also when its client has moved
+        on (the reader cannot drop it half way)."""
         if self.reads >= READS:
             raise Busy(
                 f"The server is busy reading {self.reads} large puzzles: try again in a moment."
             )
+        if client is not None and client in self.reading:
+            raise Busy("Your last large puzzle is still being read: try again in a moment.")
         if self.readers is None:
             self.readers = ProcessPoolExecutor(1, mp_context=self.pool.context)
         self.reads += 1
+        if client is not None:
+            self.reading.add(client)
         loop = asyncio.get_running_loop()
         done = self.readers.submit(work, what)
-        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._read_done))
+        done.add_done_callback(lambda _: loop.call_soon_threadsafe(self._read_done, client))
         return await asyncio.wrap_future(done)
 
-    def _read_done(self) -> None:
+    def _read_done(self, client: object) -> None:
         self.reads -= 1
+        self.reading.discard(client)
 
     @staticmethod
     def kinds() -> frozenset[tuple[str, str]]:
@@ -386,7 +395,7 @@ class Server:
             return
         if job is None:
             try:
-                job = await self._job(request)
+                job = await self._job(request, websocket)
             except (Invalid, Busy) as err:
                 await websocket.send(invalid(nonce, str(err)))
                 return
@@ -403,14 +412,15 @@ class Server:
         finally:
             self.budget.release(job.memory)
 
-    async def _job(self, request: Request) -> Job:
+    async def _job(self, request: Request, client: object = None) -> Job:
         """A request's job, made on the server's threads while its data decompresses
-        to SMALL_TEXT at most, else in the reader process; Invalid, or Busy."""
+        to SMALL_TEXT at most, else in the reader process (one read of ``client``'s
+        at a time); Invalid, or Busy."""
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.pool.threads, small_job, request)
         except OverBudget:
-            return await self.read(make_job, request)
+            return await self.read(make_job, request, client)
 
     async def _work(self, websocket: ServerConnection, nonce: int, job: Job) -> None:
         job = replace(job, timeout=self.settings.timeout)
