@@ -373,12 +373,12 @@ def test_stdin_is_answered_before_it_ends(record: bool, sudosat: str) -> None:
 
 
 def ended(child: subprocess.Popen[str], reader: threading.Thread | None = None) -> str:
-    """What an ending child wrote to stderr, its pipes closed, after ``reader``
-    has read the rest of its stdout."""
-    _, err = child.communicate(timeout=PATIENCE)  # stdout: read by the reader, if any
+    """What an ending child wrote to stderr, its pipes closed, once ``reader`` has
+    read the rest of its stdout (first: no two readers of one pipe)."""
     if reader is not None:
         reader.join(PATIENCE)
         assert not reader.is_alive(), "the child's stdout never ended"
+    _, err = child.communicate(timeout=PATIENCE)  # stdout at its end by now
     return err or ""
 
 
