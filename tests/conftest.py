@@ -189,3 +189,13 @@ def one_line_error(err: str, code: int) -> bool:
     """An input error said in one line, exit 2, as every error is:
     ``sudosat COMMAND: what went wrong``."""
     return code == 2 and err.startswith("sudosat ") and err.count("\n") == 1
+
+
+def traded_jigsaw(n: int = 25, rank: int = 5, row: int = 0) -> str:
+    """A blank jigsaw of boxes whose ``row`` trades two cells between two boxes:
+    read, and no solution (no clash names it: the regions do)."""
+    labels = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    regions = [[labels[(r // rank) * rank + c // rank] for c in range(n)] for r in range(n)]
+    regions[row][rank - 1], regions[row][rank] = regions[row][rank], regions[row][rank - 1]
+    rows = "\n".join("." * n for _ in range(n))
+    return f"size {n}\n{rows}\nregions:\n" + "\n".join("".join(r) for r in regions) + "\n"

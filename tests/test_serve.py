@@ -38,7 +38,7 @@ from sudosat.reading.fpuzzles import link, write
 from tests.test_properties import variant_text
 from tests.test_workbench import solutions_4x4, solutions_by_backtracking
 
-from .conftest import PATIENCE, PUZZLES, Run, read_line, tree
+from .conftest import PATIENCE, PUZZLES, Run, read_line, traded_jigsaw, tree
 
 LISTENING = re.compile(rb"listening on ws://[^:]+:(\d+)/")
 SAID_AT_START: list[str] = []
@@ -396,6 +396,25 @@ def test_a_blank_36x36_estimate_says_what_it_knows_within_a_second_or_so(url: st
     talk(url, test)
 
 
+@pytest.mark.slow
+def test_a_big_grid_with_no_solution_is_said_to_have_none(url: str) -> None:
+    """A 25x25 jigsaw whose regions leave no solution (two cells of a row traded
+    between two boxes): its true candidates are one solve, then "none"; the
+    page's marks say so as an answer, not as a puzzle not read."""
+    text = traded_jigsaw(row=4)
+
+    async def test(plugin: Plugin) -> None:
+        found = await plugin.ask("truecandidates", payload(parse(text)))
+        assert found["type"] == "invalid" and found["why"] == "none", found
+        assert found["message"].startswith("No solutions found.")
+        marks = await plugin.final(await plugin.send("marks", text, kind="sudosat"))
+        assert marks["type"] == "marks" and marks["status"] == "none", marks
+        unreadable = await plugin.final(await plugin.send("marks", "no puzzle", kind="sudosat"))
+        assert unreadable["type"] == "invalid" and unreadable["why"] == "read"
+
+    talk(url, test)
+
+
 def test_a_new_message_cancels_the_running_job(url: str) -> None:
     blank = parse("." * 81)
     small = parse("....\n" * 4)
@@ -577,7 +596,7 @@ def test_the_page_is_served_and_answers_what_it_asks(url: str) -> None:
         assert found["svg"].startswith("<?xml") or "<svg" in found["svg"]
         nonce = await plugin.send("pagepath", killer, kind="sudosat")
         path = await plugin.final(nonce)
-        assert path["end"] == "solved" and path["steps"]
+        assert path.get("end") == "solved" and path["steps"], path
 
     talk(url, test)
 

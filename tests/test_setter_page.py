@@ -22,13 +22,13 @@ from sudosat.core.puzzle import Layout
 from sudosat.making.path import logical_path
 from sudosat.making.variant_generator import unique_killer
 
-from .conftest import PUZZLES
+from .conftest import PATIENCE, PUZZLES, traded_jigsaw
 from .test_serve import server
 
 pytestmark = pytest.mark.slow
 sync_api = pytest.importorskip("playwright.sync_api")  # the development extras install it
 
-WAIT = 600_000
+WAIT = int(PATIENCE * 1000)
 """Milliseconds a wait may take at most: a safety net on a loaded machine."""
 SHOTS = Path(os.environ.get("SUDOSAT_SHOTS", tempfile.gettempdir()))
 """Where the tests' screenshots go: docs/images/page's are made with SUDOSAT_SHOTS=docs/page."""
@@ -369,8 +369,8 @@ def test_a_broken_edit_is_named_at_its_part_and_the_last_good_state_stays(
     page.keyboard.type("5")
     after(page, seen)
     page.mouse.click(*point(page, 9, 8))
-    page.keyboard.type("5")  # twice in row 1: no solution
-    until_status(page, "Not read.")
+    page.keyboard.type("5")  # twice in row 1: read, and no solution: never "Not read."
+    until_status(page, "none: no solution")
     assert "r1c1" in str(page.text_content("#message")).lower()
     assert page.locator('#board rect[fill="#ffd0d0"]').count() >= 2
     assert answers(page) == seen + 1  # the last good candidates stay drawn
@@ -387,3 +387,70 @@ def test_a_png_and_a_pdf_come_from_sudosat_s_pictures(page: Any, address: str) -
         with page.expect_download() as download:
             page.click(f"button.picture[data-format={fmt}]")
         assert Path(download.value.path()).read_bytes().startswith(magic)
+
+
+def test_a_25x25_with_no_solution_is_said_to_have_none(page: Any, address: str) -> None:
+    """It used to show "Working..." to the server's limit, then "Not read."."""
+    opened(page, address)
+    page.fill("#puzzle", traded_jigsaw())
+    page.click("#load")
+    said = until_status(page, "none: no solution")
+    assert said == "none: no solution"
+    assert str(page.text_content("#message")).startswith("No solutions found.")
+
+
+def test_the_status_tells_apart_not_read_no_solution_and_the_time_limit(browser: Any) -> None:
+    opened_page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    with server("--timeout", "2") as (_, socket):
+        address = socket.replace("ws://", "http://")
+        opened(opened_page, address)
+        opened_page.fill("#puzzle", "this is no puzzle")
+        opened_page.click("#load")
+        assert until_status(opened_page, "Not read.") == "Not read."
+        load(opened_page, "5" + "." * 7 + "5" + "." * 72)  # two 5s in row 1: read, none
+        assert until_status(opened_page, "none: no solution") == "none: no solution"
+        assert "r1c1" in str(opened_page.text_content("#message")).lower()
+        load(opened_page, "." * 81)
+        opened_page.click("#count")  # 6.7e21 solutions: past the limit of 2 s
+        assert until_status(opened_page, "Stopped at the server's time limit.")
+    opened_page.close()
+
+
+QUESTIONS = {
+    # question: a puzzle it takes long on (seconds to minutes), and what says it started
+    "solve": ("jigsaw 2", "Working..."),  # each its own: the server keeps answers
+    "check": ("jigsaw 3", "Working..."),
+    "count": ("blank", "Counting..."),
+    "estimate": ("blank", "Estimating..."),
+    "path": ("killer", "Working..."),
+}
+
+
+@pytest.mark.parametrize("question", [*QUESTIONS, "candidates"])
+def test_cancel_stops_every_running_question(question: str, page: Any, address: str) -> None:
+    opened(page, address)
+    if question == "candidates":  # an edit's candidates: the 25x25 that has none takes seconds
+        page.fill("#puzzle", traded_jigsaw(row=1))  # (not the others': the server keeps answers)
+        page.click("#load")
+        started = "Working..."
+    else:
+        kind, started = QUESTIONS[question]
+        text = traded_jigsaw(row=int(kind[-1])) if kind.startswith("jigsaw") else None
+        text = "." * 81 if kind == "blank" else text
+        load(page, text if text is not None else several_solution_killer())
+        page.click(f"#{question}")
+    until_status(page, started)
+    page.wait_for_function("document.getElementById('cancel').disabled === false", timeout=WAIT)
+    page.click("#cancel")
+    assert until_status(page, "Cancelled").startswith("Cancelled")
+    assert page.evaluate("document.getElementById('cancel').disabled")
+
+
+def several_solution_killer() -> str:
+    """The bundled killer with every other cage: its logical path takes tens of seconds."""
+    puzzle = parse((PUZZLES / "killer.txt").read_text())
+    assert puzzle.rules is not None
+    lines = [line for line in (PUZZLES / "killer.txt").read_text().splitlines()]
+    grid = [line for line in lines if len(line) == 9 and set(line) <= set(".123456789")]
+    cages = [rule.text(9) for rule in puzzle.rules.constraints[::2]]
+    return "\n".join(grid + cages) + "\n"

@@ -26,7 +26,7 @@ from sudosat.core.puzzle import Grid, Layout
 from sudosat.solving.estimate import EXACT_LIMIT
 from tests.variants.test_brute import every_grid, puzzle_text
 
-from .conftest import PUZZLES, Run
+from .conftest import PUZZLES, Run, traded_jigsaw
 
 GRIDS_6X6 = 28_200_960
 GRIDS_9X9 = 6_670_903_752_021_072_936_960
@@ -567,3 +567,17 @@ def test_scientific_writes_any_size() -> None:
     assert scientific(888 * math.log(10) + math.log(1.49)) == "1.49e+888"
     assert scientific(2000 * math.log(10) + math.log(9.9999)) == "1e+2001"
     assert scientific(-math.inf) == "0" and scientific(math.inf) == "inf"
+
+
+@pytest.mark.slow
+def test_candidates_of_a_big_grid_with_no_solution_say_none_in_about_a_solve(
+    run: Run, tmp_path: Path
+) -> None:
+    """A 25x25 jigsaw whose regions leave no solution: one plain solve says so (the
+    marking asked for many values at a time first, for four times as long), and
+    a conflict not named within a second is no timeout: exit 3, not 5."""
+    path = tmp_path / "traded.txt"
+    path.write_text(traded_jigsaw())
+    code, out, err = run("candidates", str(path))
+    assert code == 3 and out.strip() == "none", err
+    assert "no solution" in err

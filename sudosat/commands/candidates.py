@@ -67,8 +67,9 @@ def candidates(
     \b
     Every candidate shown is in a solution that was found and checked against the
     rules; every value left out was proved impossible. A unique puzzle's candidates
-    are its solution; a puzzle with no solution has none, and the clues and rules
-    that cannot all hold are named (as `explain` does). Classic and variant, any
+    are its solution; a puzzle with no solution has none, said in about the time a
+    solve takes, and the clues and rules that cannot all hold are named where that
+    takes under a second (`explain` names them however long). Classic and variant, any
     size. Input as for `solve`. Exit codes: 0 unique, 1 several solutions, 2 bad
     input, 3 no solution, 5 out of time.
 

@@ -17,6 +17,7 @@ blocked, so each is counted once).
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -53,6 +54,9 @@ PATIENCE conflicts, then CaDiCaL."""
 PATIENCE = 20_000
 """Conflicts a solve of ``auto`` may take on Minicard (a budget, not a time: the
 same puzzle takes the same path on any machine)."""
+FIRST_PATIENCE = 2_000
+"""Conflicts the first solve of ``auto`` on a big grid may take on Minicard before
+CaDiCaL is asked (:meth:`_Marking._first`)."""
 
 
 PROGRESS = 0.5
@@ -183,14 +187,32 @@ def _refuted(outcome: Outcome, deadline: float | None) -> Candidates:
     return found
 
 
-def _name_conflict(found: Candidates, deadline: float | None) -> None:
-    """The clues and rules that cannot all hold, as ``explain`` names them."""
+def _name_conflict(found: Candidates, deadline: float | None, asked: float | None = None) -> None:
+    """The clues and rules that cannot all hold, as ``explain`` names them, by
+    ``deadline``; past it, ``conflict`` is left None, and said to have run out of
+    time when the caller's deadline (``asked``, by default ``deadline``) has passed
+    too: a conflict that takes longer than a moment is explain's, not a timeout."""
     from sudosat.making.explain import minimal_conflict  # deferred: RC2, for none alone
 
     try:
         found.conflict = minimal_conflict(found.outcome.puzzle, deadline)
     except SolverTimeout:
-        found.timed_out.append("conflict")
+        asked = deadline if asked is None else asked
+        if asked is not None and time.monotonic() >= asked:
+            found.timed_out.append("conflict")
+
+
+CONFLICT_TIME = 1.0
+"""Seconds a puzzle with no solution has for naming the clues and rules that
+cannot all hold, once its search has said so: named where that is quick
+(``explain`` names it whatever it takes)."""
+
+
+def _soon(deadline: float | None) -> float:
+    """The deadline for naming a conflict: CONFLICT_TIME from now, never past
+    ``deadline``."""
+    soon = time.monotonic() + CONFLICT_TIME
+    return soon if deadline is None else min(deadline, soon)
 
 
 T = TypeVar("T")
@@ -276,6 +298,11 @@ class _Marking:
         """Solutions until one holding an unmarked value no longer exists (a big
         grid on Minicard: many values asked for at once first)."""
         search = self.search
+        if not self.witnesses:  # is there a solution at all? one plain solve says
+            first = self._first()  # none: said at once (asking for many values at a
+            if first is None:  # time first took four times a solve on a 25x25 jigsaw with none)
+                return
+            self._witness(first)
         if self.puzzle.size >= MANY_FROM and self.solver != FALLBACK:
             self._mark_many()
         while True:
@@ -292,6 +319,29 @@ class _Marking:
             if not holds:
                 return
 
+    def _first(self) -> Grid | None:
+        """Any solution (None: there is none). On a big grid (MANY_FROM on) of
+        ``auto``, Minicard has FIRST_PATIENCE conflicts for it, then CaDiCaL in a
+        solver of its own, as ``solve`` has (Minicard's whole patience first cost
+        a 25x25 jigsaw with no solution half as much again; CaDiCaL at once, a
+        25x25 killer's edits a tenth more); the marking goes on on Minicard."""
+        if self.solver != AUTO or self.puzzle.size < MANY_FROM:
+            return self.cnf.decode(self.search.get_model()) if self._solve([]) else None
+        # as the marking would ask first (many values at once): a solution of it is
+        # the marking's first; no solution of it says nothing yet
+        self.stats.solves += 2
+        picked = self._picked(ASSUMED, set())
+        if solve_budgeted(self.search, self.deadline, picked, FIRST_PATIENCE):
+            return self.cnf.decode(self.search.get_model())
+        holds = solve_budgeted(self.search, self.deadline, [], FIRST_PATIENCE)
+        if holds is not None:
+            return self.cnf.decode(self.search.get_model()) if holds else None
+        from pysat.solvers import Solver  # deferred: as _other's
+
+        with Solver(name=FALLBACK, bootstrap_with=self.cnf.iter_clauses()) as first:
+            holds = first.solve()
+            return self.cnf.decode(first.get_model()) if holds else None
+
     def _mark_many(self) -> None:
         """Solutions each holding up to ASSUMED unmarked values at once, of different
         cells and none of them the same value in a unit; when they cannot all
@@ -300,21 +350,10 @@ class _Marking:
         when every value left is put off, or a solve runs out of ``auto``'s
         patience: the loop of :meth:`_mark` finds the rest and proves the last
         impossible in one solve."""
-        rows, cols, boxes = self.puzzle.layout.unit_index
         size = ASSUMED
         put_off: set[int] = set()
         while True:
-            picked: list[int] = []
-            taken: set[tuple[int, int, int]] = set()
-            for (cell, value), lit in self.unmarked.items():
-                row, col, box = rows[cell], cols[cell], boxes[cell]
-                units = ((0, cell, 0), (1, row, value), (2, col, value), (3, box, value))
-                if lit in put_off or not taken.isdisjoint(units):
-                    continue
-                taken.update(units)
-                picked.append(lit)
-                if len(picked) >= size:
-                    break
+            picked = self._picked(size, put_off)
             if not picked:
                 return
             self.search.set_phases(list(self.unmarked.values()))
@@ -334,6 +373,23 @@ class _Marking:
             else:
                 put_off.add(core[-1])
                 size = max(1, size // 2)
+
+    def _picked(self, size: int, put_off: set[int]) -> list[int]:
+        """Up to ``size`` unmarked values to ask for at once: of different cells, none
+        the same value in a unit, none of ``put_off``."""
+        rows, cols, boxes = self.puzzle.layout.unit_index
+        picked: list[int] = []
+        taken: set[tuple[int, int, int]] = set()
+        for (cell, value), lit in self.unmarked.items():
+            row, col, box = rows[cell], cols[cell], boxes[cell]
+            units = ((0, cell, 0), (1, row, value), (2, col, value), (3, box, value))
+            if lit in put_off or not taken.isdisjoint(units):
+                continue
+            taken.update(units)
+            picked.append(lit)
+            if len(picked) >= size:
+                break
+        return picked
 
     def _solve(self, assumptions: list[int]) -> bool:
         self.stats.solves += 1
@@ -424,7 +480,7 @@ class _Marking:
         found = Candidates(outcome, marks, tuple(undecided), counts, len(witnesses))
         found.found = tuple(witnesses)
         found.timed_out = timed_out
-        if status == Status.NONE:
+        if status == Status.NONE:  # the conflict named if it is quick: as long as the solve took
             found.marks = tuple(() for _ in grid)
-            _name_conflict(found, self.deadline)
+            _name_conflict(found, _soon(self.deadline), self.deadline or math.inf)
         return found

@@ -65,7 +65,8 @@ def true_candidates(job: Job, send: Send) -> None:
     itself: at least that many); -1 (``logical``) for a value no solution holds
     that the logical path cannot remove."""
     found = _true(job, send)
-    if found is None:
+    if found.outcome.status == Status.NONE:
+        send("invalid", message=why_none(job.puzzle, found), why="none")
         return
     n, cap = job.puzzle.size, job.cap
     per = [0] * n**3  # the plugin's list: a candidate's literal - 1
@@ -80,13 +81,13 @@ def true_candidates(job: Job, send: Send) -> None:
     send("truecandidates", solutionsPerCandidate=per, **_for_server(found))
 
 
-def _true(job: Job, send: Send, progress: Callable[[Any], None] | None = None) -> Candidates | None:
+def _true(job: Job, send: Send, progress: Callable[[Any], None] | None = None) -> Candidates:
     """The true candidates of ``job`` (counted up to its cap less one: "more than
     cap - 1" is the cap, and no solution past it is sought), from what earlier
-    answers ruled out and witnessed; None, with an ``invalid`` reply saying why,
-    when there is no solution."""
+    answers ruled out and witnessed. A puzzle with no solution is said to have
+    none in the time a solve takes (:func:`candidates` solves once first)."""
     counting = job.cap - 1 if job.cap > 1 else None
-    found = candidates(
+    return candidates(
         job.puzzle,
         count_each=counting,
         known=job.known,
@@ -94,10 +95,6 @@ def _true(job: Job, send: Send, progress: Callable[[Any], None] | None = None) -
         solver=AUTO,
         progress=progress,
     )
-    if found.outcome.status == Status.NONE:
-        send("invalid", message=why_none(job.puzzle, found))
-        return None
-    return found
 
 
 def _shown(found: Candidates, cell: int, value: int, cap: int, total: int) -> int:
@@ -141,6 +138,17 @@ def _total(found: Candidates, cap: int) -> int:
     return sum(counts) if all(c.complete for c in counts) else cap
 
 
+def _conflict_cells(puzzle: Puzzle, found: Candidates) -> list[int]:
+    """The cells of what cannot all hold: the clash's, the conflict's clues and the
+    cells of its rules (the page draws them as the problem)."""
+    cells: set[int] = set()
+    for clash in found.outcome.clashes:
+        cells.update((clash.first, clash.second))
+    for part in found.conflict or ():
+        cells.update((part[0],) if isinstance(part, tuple) else part.cells())
+    return sorted(cell for cell in cells if 0 <= cell < len(puzzle.cells))
+
+
 def why_none(puzzle: Puzzle, found: Candidates) -> str:
     """``No solutions found.``, and why: the clash, or the clues and rules that
     cannot all hold."""
@@ -160,7 +168,7 @@ def solve(job: Job, send: Send) -> None:
     seed = int.from_bytes(job.key[:8].encode(), "big") ^ time.monotonic_ns()
     grid = next(solutions(job.puzzle, seed=seed), None)
     if grid is None:
-        send("invalid", message=_none_of(job.puzzle))
+        send("invalid", message=_none_of(job.puzzle), why="none")
         return
     send("solved", solution=list(grid))
 
@@ -217,13 +225,13 @@ def estimate(job: Job, send: Send) -> None:
             counted = done
         if time.monotonic() - last >= PROGRESS:
             last = time.monotonic()
+            # in progress until it is cancelled (a page's Cancel stays on); an exact
+            # count, below, is the answer
             if found:
-                send("estimate", **_sampled(found))
+                send("estimate", **_sampled(found), inProgress=True)
             else:  # so many at least, and no upper bound yet
-                send(
-                    "estimate",
-                    **_numbers(ln_of(counted), math.inf, counted, ln_of(counted), math.inf),
-                )
+                at_least = _numbers(ln_of(counted), math.inf, counted, ln_of(counted), math.inf)
+                send("estimate", **at_least, inProgress=True)
 
     with progress.watched(tell):
         few = 0
@@ -516,7 +524,9 @@ def marks(job: Job, send: Send) -> None:
         send("marks", inProgress=True, candidates=[list(values) for values in witnessed])
 
     found = _true(job, send, progress)
-    if found is None:
+    if found.outcome.status == Status.NONE:  # read, and no solution: said as such
+        cells = _conflict_cells(job.puzzle, found)
+        send("marks", status="none", message=why_none(job.puzzle, found), cells=cells)
         return
     counts = None
     if job.cap > 1:

@@ -364,5 +364,11 @@ def canceled(nonce: int) -> str:
     return reply(nonce, "canceled")
 
 
-def invalid(nonce: int, message: str) -> str:
-    return reply(nonce, "invalid", message=message)
+WHY = ("read", "none", "busy", "limit", "error")
+"""Why a request was answered ``invalid``, for the page (the plugin reads the
+message alone): its puzzle could not be read, it has no solution, the server was
+busy, its job was stopped at the server's time limit, or a bug."""
+
+
+def invalid(nonce: int, message: str, why: str = "read") -> str:
+    return reply(nonce, "invalid", message=message, why=why)

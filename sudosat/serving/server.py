@@ -343,7 +343,7 @@ class Server:
         except Busy as busy:
             nonce = NONCE.search(frame[:200] if isinstance(frame, str) else "")
             if nonce:
-                await websocket.send(invalid(int(nonce[1]), str(busy)))
+                await websocket.send(invalid(int(nonce[1]), str(busy), "busy"))
             return
         task = await self.dispatch(websocket, request, job)
         if task is not None:
@@ -396,8 +396,11 @@ class Server:
         if job is None:
             try:
                 job = await self._job(request, websocket)
-            except (Invalid, Busy) as err:
+            except Invalid as err:
                 await websocket.send(invalid(nonce, str(err)))
+                return
+            except Busy as err:
+                await websocket.send(invalid(nonce, str(err), "busy"))
                 return
         cached = self.answers.get(job.key) if job.command in CACHED else None
         if cached is not None:
@@ -405,7 +408,7 @@ class Server:
             return
         refused = self.budget.admit(job.memory)
         if refused is not None:
-            await websocket.send(invalid(nonce, refused))
+            await websocket.send(invalid(nonce, refused, "busy"))
             return
         try:
             await self._work(websocket, nonce, job)
@@ -439,7 +442,7 @@ class Server:
             if job.command == "path" and last and last[0][0] == "path":  # the path so far
                 await websocket.send(with_nonce(nonce, _ended(last[0][1], limit)))
             elif job.command != "estimate":
-                await websocket.send(invalid(nonce, limit))
+                await websocket.send(invalid(nonce, limit, "limit"))
             return
         if job.command in CACHED and last and not last[0][2].get("_partial"):
             kind, text, own = last[0]

@@ -63,7 +63,7 @@ def _work(jobs: Connection) -> None:
             answer(job, send)
         except Exception as err:  # a bug: the setter sees a line, the server goes on
             traceback.print_exc()
-            send("invalid", message=f"internal error: {type(err).__name__}: {err}")
+            send("invalid", message=f"internal error: {type(err).__name__}: {err}", why="error")
         jobs.send(DONE)
 
 
@@ -139,7 +139,7 @@ class Pool:
                 await on_reply(*item)
         except (EOFError, OSError):  # the worker died (out of memory?): said once
             died = "the worker process died; try again"
-            await on_reply("invalid", body("invalid", message=died), {})
+            await on_reply("invalid", body("invalid", message=died, why="error"), {})
         finally:  # (nothing awaited here: a cancelled job ends now)
             self.busy.discard(worker)
             if done and len(self.idle) < self.spare and worker.rss() <= KEPT_RSS:

@@ -111,7 +111,7 @@ function receive(answer, asked) {
   }
   if (answer.type === "invalid") {
     working(false);
-    say(found.length ? "Stopped." : "Not read.", answer.message);
+    say(found.length ? "Stopped." : INVALID[answer.why] || "Not read.", answer.message);
     view = {...view, problem: named(answer.message)};  // the last good candidates stay
     redraw();
     return;
@@ -138,13 +138,31 @@ function progress(answer) {
   } else if (answer.type === "count") {
     say(`Counting... ${answer.count.toLocaleString()} solutions so far (Cancel stops it)`);
   } else if (answer.type === "estimate") {
-    say(`Estimating... about ${Math.round(answer.estimate).toLocaleString()} solutions ` +
-        `(95%: ${Math.round(answer.ci95_lower).toLocaleString()} to ${Math.round(answer.ci95_upper).toLocaleString()}; ` +
-        `${answer.iterations} samples; Cancel stops it)`);
+    say(`Estimating... ${estimated(answer)}; ${answer.iterations} samples (Cancel stops it)`);
   }
 }
 
+/** What the status line says of an ``invalid`` answer, by why it came: a puzzle
+ * not read is told apart from one read that has no solution, a busy server and
+ * a question stopped at the server's time limit. */
+const INVALID = {
+  read: "Not read.",
+  none: "No solution.",
+  busy: "Busy: the server has its hands full.",
+  limit: "Stopped at the server's time limit.",
+  error: "Failed (a bug in sudosat).",
+};
+
 function marks(answer) {
+  if (answer.status === "none") {  // read, and no solution: said, its cause drawn; the
+    view = {...view, problem: answer.cells};  // last good candidates stay, as for a broken edit
+    tally("nones");
+    $("marks").dataset.answeredRead = $("marks").dataset.reads || "0";
+    say("none: no solution", answer.message);
+    keepStatus = false;
+    redraw();
+    return;
+  }
   view = {...view, candidates: answer.candidates, counts: answer.counts || null, logical: answer.logical || null};
   $("marks").dataset.candidates = JSON.stringify(answer.candidates);
   tally("answers");
@@ -171,9 +189,18 @@ function count(answer, asked) {
   say(`${answer.count.toLocaleString()} solution${answer.count === 1 ? "" : "s"}`);
 }
 
-function estimate(answer) {
-  say(`About ${Math.round(answer.estimate).toLocaleString()} solutions (95%: ` +
-      `${Math.round(answer.ci95_lower).toLocaleString()} to ${Math.round(answer.ci95_upper).toLocaleString()})`);
+function estimate(answer) {  // an exact count (few solutions): the answer
+  const said = estimated(answer);
+  say(said[0].toUpperCase() + said.slice(1));
+}
+
+/** An estimate in words: its numbers may be past a float, sent as text ("1.49E+888"),
+ * and a bound there is none of yet is "Infinity". */
+function estimated(answer) {
+  const number = (x) => typeof x === "string" ? x.replace("E", "e")
+    : x < 1e15 ? Math.round(x).toLocaleString() : x.toExponential(2);
+  const high = answer.ci95_upper === "Infinity" ? "no upper bound yet" : `up to ${number(answer.ci95_upper)}`;
+  return `about ${number(answer.estimate)} solutions (95%: at least ${number(answer.ci95_lower)}, ${high})`;
 }
 
 /** The drawn parts, a line each: click one to choose it (its value can then be
