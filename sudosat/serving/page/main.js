@@ -4,7 +4,7 @@
 // true candidates; the last good answer stays drawn while an edit is broken.
 
 import {Client} from "./client.js";
-import {CELL, cellIndex, centre, clientAt, pointAt} from "./geometry.js";
+import {CELL, cellIndex, cellName, centre, clientAt, pointAt} from "./geometry.js";
 import {cellAt, draw} from "./grid.js";
 import {FLAGS, History, SIZES, blank, regionsOf, regionsProblem, symbols, toText} from "./model.js";
 import {KINDS, partOf} from "./parts/index.js";
@@ -19,7 +19,7 @@ let stale = false;    // an edit's candidates were put off by a question asked f
 let marksAsked = false;  // the candidates were asked and their answer has not come
 let keepStatus = false;  // those candidates were asked after another answer: its status stays
 let drawing = null;   // the line being dragged: its cells
-let chosen = -1;      // the drawn part chosen in the list (-1: none)
+let chosen = null;    // what is chosen in the list: {cage: i} or {part: i} (null: none)
 let view = {};        // what the grid shows besides the puzzle: candidates, counts, solution, step
 let path = null, shown = 0, found = [];
 
@@ -39,9 +39,10 @@ function tally(key) { $("marks").dataset[key] = String(Number($("marks").dataset
 
 function redraw() {
   const start = performance.now();
-  if (chosen >= puzzle().parts.length) chosen = -1;
+  if (chosen && !(chosen.part < puzzle().parts.length || chosen.cage < puzzle().cages.length)) chosen = null;
   const shown = drawing ? {...puzzle(), parts: [...puzzle().parts, {kind: mode, cells: drawing, value: null}]} : puzzle();
-  draw($("board"), {puzzle: shown, selection, cap: Number($("cap").value), chosen, ...view});
+  const part = chosen && chosen.part !== undefined ? chosen.part : -1;
+  draw($("board"), {puzzle: shown, selection, cap: Number($("cap").value), chosen: part, ...view});
   listParts();
   $("marks").dataset.drawn = (performance.now() - start).toFixed(1);  // ms: the benchmark reads it
   $("undo").disabled = !history.back.length;
@@ -203,33 +204,46 @@ function estimated(answer) {
   return `about ${number(answer.estimate)} solutions (95%: at least ${number(answer.ci95_lower)}, ${high})`;
 }
 
-/** The drawn parts, a line each: click one to choose it (its value can then be
- * changed), x to delete it. */
+/** Every part, a line each, the killer cages first: click one to choose it (its
+ * cells selected, its value in the box: Set value changes it), x to delete it. */
 function listParts() {
   const n = puzzle().size;
-  $("parts").replaceChildren(...puzzle().parts.map((part, index) => {
-    const item = document.createElement("li");
+  const cages = puzzle().cages.map((cage, index) => listed({cage: index}, "Killer cage",
+    cage.sum ? `cage ${cage.sum}: ${cage.cells.map((c) => cellName(n, c)).join(" ")}`
+      : `cage: ${cage.cells.map((c) => cellName(n, c)).join(" ")}`, cage.cells, cage.sum));
+  const parts = puzzle().parts.map((part, index) => {
     const kind = KINDS[part.kind];
-    item.append(Object.assign(document.createElement("span"), {className: "text", textContent: kind.text(part, n)}));
-    item.title = kind.label;
-    if (index === chosen) item.className = "chosen";
-    item.onclick = () => {
-      chosen = index === chosen ? -1 : index;
-      const value = part.value && typeof part.value === "object" ? part.value.sum : part.value;
-      if (chosen >= 0 && value !== null && value !== undefined) $("sum").value = String(value);
-      redraw();
-    };
-    const gone = Object.assign(document.createElement("button"), {textContent: "\u00d7", title: "delete"});
-    gone.className = "delete";
-    gone.onclick = (event) => { event.stopPropagation(); removePart(index); };
-    item.append(" ", gone);
-    return item;
-  }));
+    const value = part.value && typeof part.value === "object" ? part.value.sum : part.value;
+    return listed({part: index}, kind.label, kind.text(part, n), null, value);
+  });
+  $("parts").replaceChildren(...cages, ...parts);
 }
 
-function removePart(index) {
-  chosen = -1;
-  edit((p) => { p.parts.splice(index, 1); });
+/** One line of the parts list: ``key`` ({cage: i} or {part: i}) chosen by a click. */
+function listed(key, label, text, cells, value) {
+  const item = document.createElement("li");
+  item.append(Object.assign(document.createElement("span"), {className: "text", textContent: text}));
+  item.title = label;
+  const same = chosen && chosen.cage === key.cage && chosen.part === key.part;
+  if (same) item.className = "chosen";
+  item.onclick = () => {
+    chosen = same ? null : key;
+    if (chosen && cells) selection = [...cells];  // a cage is seen by its cells
+    $("sum").value = chosen && value !== null && value !== undefined ? String(value) : "";
+    $("set-value").hidden = !chosen || (key.part !== undefined && !KINDS[puzzle().parts[key.part].kind].valued);
+    redraw();
+  };
+  const gone = Object.assign(document.createElement("button"), {textContent: "\u00d7", title: "delete"});
+  gone.className = "delete";
+  gone.onclick = (event) => { event.stopPropagation(); remove(key); };
+  item.append(" ", gone);
+  return item;
+}
+
+function remove(key) {
+  chosen = null;
+  if (key.cage !== undefined) edit((p) => { p.cages.splice(key.cage, 1); });
+  else edit((p) => { p.parts.splice(key.part, 1); });
 }
 
 /** A part added, unless it is wrong: then its message, at its cells, and the last
@@ -237,6 +251,7 @@ function removePart(index) {
 function addPart(part) {
   const kind = KINDS[part.kind], n = puzzle().size;
   const wrong = kind.problem(part, n);
+  $("sum").value = "";  // each part's value is its own: the next starts empty
   if (wrong) {
     view = {...view, problem: kind.tool === "outside" ? [] : part.cells.filter((c) => c >= 0 && c < n * n)};
     say("Not added.", wrong);
@@ -245,7 +260,7 @@ function addPart(part) {
   }
   const text = kind.text(part, n);
   const same = puzzle().parts.findIndex((p) => KINDS[p.kind].text(p, n) === text);
-  if (same >= 0 && kind.tool !== "line") { removePart(same); return; }
+  if (same >= 0 && kind.tool !== "line") { remove({part: same}); return; }
   edit((p) => { p.parts.push(part); });
 }
 
@@ -393,6 +408,7 @@ function addCage() {
   const sum = $("sum").value.trim();
   if (!cells.length) { say("Select the cage's cells first: drag over them."); return; }
   const wrong = cageProblem(cells.length, sum, puzzle().size);
+  $("sum").value = "";  // each cage's sum is its own: a refused 50 is no start of the next
   if (wrong) {
     view = {...view, problem: cells};
     say("Not added.", wrong);
@@ -403,7 +419,6 @@ function addCage() {
     p.cages = p.cages.filter((cage) => !cage.cells.some((c) => cells.includes(c)));
     p.cages.push({cells, sum: sum ? Number(sum) : null});
   });
-  $("sum").value = "";
   $("board").focus();
 }
 
@@ -440,10 +455,10 @@ function typed(event) {
     if (next >= 0 && next < n * n) select(next, event.shiftKey);
     return;
   }
-  if (key === "Escape") { selection = []; chosen = -1; redraw(); return; }
-  if ((key === "Backspace" || key === "Delete") && chosen >= 0) {
+  if (key === "Escape") { selection = []; chosen = null; redraw(); return; }
+  if ((key === "Backspace" || key === "Delete") && chosen) {
     event.preventDefault();
-    removePart(chosen);
+    remove(chosen);
     return;
   }
   if (key === "Enter" && mode === "cages") { addCage(); return; }
@@ -474,19 +489,26 @@ function setMode(next) {
   $("sum-label").textContent = labels[mode] || (kind ? `${kind.label.toLowerCase()} value` : "");
   $("add-cage").hidden = mode !== "cages";
   $("direction").hidden = mode !== "little-killer";
-  $("set-value").hidden = !kind || !kind.valued;
+  $("set-value").hidden = !(mode === "cages" || (kind && kind.valued));
 }
 
-function setValue() {  // the chosen part's value, from the box
-  if (chosen < 0) { say("Choose a part in the list first."); return; }
-  const part = puzzle().parts[chosen], kind = KINDS[part.kind];
+function setValue() {  // the chosen part's value (a cage's sum), from the box
+  if (!chosen) { say("Choose a part in the list first."); return; }
+  if (chosen.cage !== undefined) {
+    const index = chosen.cage, cage = puzzle().cages[index], sum = $("sum").value.trim();
+    const wrong = cageProblem(cage.cells.length, sum, puzzle().size);
+    if (wrong) { say("Not changed.", wrong); return; }
+    edit((p) => { p.cages[index] = {...cage, sum: sum ? Number(sum) : null}; });
+    return;
+  }
+  const part = puzzle().parts[chosen.part], kind = KINDS[part.kind];
   if (!kind.valued) return;
   const value = valueFor(kind);
   if (value === undefined) return;
   const changed = {...part, value: kind.word === "little-killer" ? {...part.value, sum: value.sum} : value};
   const wrong = kind.problem(changed, puzzle().size);
   if (wrong) { say("Not changed.", wrong); return; }
-  const index = chosen;
+  const index = chosen.part;
   edit((p) => { p.parts[index] = changed; });
 }
 
