@@ -415,6 +415,36 @@ def test_a_big_grid_with_no_solution_is_said_to_have_none(url: str) -> None:
     talk(url, test)
 
 
+def test_half_drawn_parts_get_true_candidates_not_an_error(url: str) -> None:
+    """In f-puzzles an arrow's circle and its shaft are two drags, and a line
+    starts as one cell: each state between gets the candidates of the rest."""
+    killer = parse((PUZZLES / "killer.txt").read_text())
+    plain = write(killer)
+    halves = [
+        {"arrow": [{"cells": ["R5C5"], "lines": []}]},
+        {"arrow": [{"cells": ["R5C5"]}]},
+        {"thermometer": [{"lines": [["R1C1"]]}]},
+        {"whispers": [{"lines": [["R9C9"]]}]},
+    ]
+
+    async def test(plugin: Plugin) -> None:
+        expected = await plugin.ask("truecandidates", payload(killer))
+        for half in halves:
+            found = await plugin.ask("truecandidates", payload({**plain, **half}))
+            assert found["type"] == "truecandidates", (half, found)
+            assert found["solutionsPerCandidate"] == expected["solutionsPerCandidate"]
+        page = await plugin.final(
+            await plugin.send("marks", "arrow: r5c5\n" + killer_text(), kind="sudosat")
+        )
+        assert page["type"] == "marks" and page["notes"] == "arrow at r5c5 has no shaft yet"
+
+    talk(url, test)
+
+
+def killer_text() -> str:
+    return (PUZZLES / "killer.txt").read_text()
+
+
 def test_a_new_message_cancels_the_running_job(url: str) -> None:
     blank = parse("." * 81)
     small = parse("....\n" * 4)

@@ -312,9 +312,7 @@ def test_the_value_box_starts_empty_for_each_part(page: Any, address: str) -> No
     assert parts(page)[-1] == "arrow: r7c1 > r7c2 r7c3", status(page)
 
 
-def test_a_cage_is_listed_chosen_changed_and_deleted_like_any_part(
-    page: Any, address: str
-) -> None:
+def test_a_cage_is_listed_chosen_changed_and_deleted_like_any_part(page: Any, address: str) -> None:
     from .test_setter_page import drag
 
     opened(page, address)
@@ -336,3 +334,26 @@ def test_a_cage_is_listed_chosen_changed_and_deleted_like_any_part(
     page.locator("#board").focus()
     page.keyboard.press("Control+z")
     assert parts(page) == ["cage 17: r1c1 r1c2"]
+
+
+def test_a_half_drawn_arrow_read_from_a_link_is_kept_drawn_and_named(
+    page: Any, address: str
+) -> None:
+    """f-puzzles' circle before its shaft, in a link: drawn, listed, constraining
+    nothing, named once under the status."""
+    from sudosat.reading.fpuzzles import link, write
+
+    from .test_setter_page import PUZZLES, load
+
+    killer = parse((PUZZLES / "killer.txt").read_text())
+    data = {**write(killer), "arrow": [{"cells": ["R5C5"], "lines": []}]}
+    import lzstring
+
+    packed = lzstring.LZString().compressToBase64(json.dumps(data))
+    opened(page, address)
+    whole = load(page, link(killer))
+    half = load(page, f"https://f-puzzles.com/?load={packed}")
+    assert half == whole  # it constrains nothing
+    assert "arrow: r5c5" in parts(page)
+    assert str(page.text_content("#message")) == "arrow at r5c5 has no shaft yet"
+    assert page.locator("#board g[data-part] circle").count() >= 1

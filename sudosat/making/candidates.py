@@ -298,12 +298,12 @@ class _Marking:
         """Solutions until one holding an unmarked value no longer exists (a big
         grid on Minicard: many values asked for at once first)."""
         search = self.search
-        if not self.witnesses:  # is there a solution at all? one plain solve says
-            first = self._first()  # none: said at once (asking for many values at a
-            if first is None:  # time first took four times a solve on a 25x25 jigsaw with none)
-                return
-            self._witness(first)
         if self.puzzle.size >= MANY_FROM and self.solver != FALLBACK:
+            if not self.witnesses:  # is there a solution at all? (asking for many values
+                first = self._first()  # at a time first took four times a solve to
+                if first is None:  # find none on a 25x25 jigsaw; the loop below asks
+                    return  # for any value first, so a smaller grid knows at once)
+                self._witness(first)
             self._mark_many()
         while True:
             unmarked = list(self.unmarked.values())
@@ -320,12 +320,12 @@ class _Marking:
                 return
 
     def _first(self) -> Grid | None:
-        """Any solution (None: there is none). On a big grid (MANY_FROM on) of
-        ``auto``, Minicard has FIRST_PATIENCE conflicts for it, then CaDiCaL in a
-        solver of its own, as ``solve`` has (Minicard's whole patience first cost
-        a 25x25 jigsaw with no solution half as much again; CaDiCaL at once, a
-        25x25 killer's edits a tenth more); the marking goes on on Minicard."""
-        if self.solver != AUTO or self.puzzle.size < MANY_FROM:
+        """Any solution of a big grid (None: there is none). Of ``auto``, Minicard
+        has FIRST_PATIENCE conflicts for it, then CaDiCaL in a solver of its own,
+        as ``solve`` has (Minicard's whole patience first cost a 25x25 jigsaw with
+        no solution half as much again; CaDiCaL at once, a 25x25 killer's edits a
+        tenth more); the marking goes on on Minicard."""
+        if self.solver != AUTO:
             return self.cnf.decode(self.search.get_model()) if self._solve([]) else None
         # as the marking would ask first (many values at once): a solution of it is
         # the marking's first; no solution of it says nothing yet

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.base import Rule, rule
+from sudosat.rules.kinds import Sketch
 from sudosat.rules.where import (
     Where,
     fpuzzles_cells,
@@ -53,18 +54,33 @@ class Arrow(Rule):
         found: list[Rule] = []
         for here, entry in where.entries(value, cls.field):
             circle = tuple(sorted(here.cells(entry.get("cells"))))
-            for line in lines_of(entry.get("lines"), here, 1):
+            lines = entry.get("lines")
+            if lines in (None, []) or lines == [[]]:  # f-puzzles' circle before its shaft
+                found.append(cls.circle_alone(circle, here))
+                continue
+            for line in lines_of(lines, here, 1):
                 body = tuple(c for c in line if c not in circle)
-                found.append(cls.made(circle, body, here))
+                found.append(
+                    cls.made(circle, body, here) if body else cls.circle_alone(circle, here)
+                )
         return found
 
     @classmethod
     def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
-        circle, arrow, body = cells.partition(">")
-        if not arrow:
-            raise where.error("arrow: the circle's cells, >, then the line (r5c5 > r5c6 r5c7)")
+        circle, _, body = cells.partition(">")
         found = tuple(sorted(read_text_cells(circle, where)))
+        if not body.strip():  # "arrow: r3c3": a circle whose shaft is not drawn yet
+            return [cls.circle_alone(found, where)]
         return [cls.made(found, read_text_cells(body, where), where)]
+
+    @classmethod
+    def circle_alone(cls, circle: tuple[int, ...], where: Where) -> Rule:
+        """An arrow's circle before its shaft is drawn: a :class:`Sketch`."""
+        if not 1 <= len(circle) <= 3:
+            raise where.error(f"a circle of {len(circle)} cells: expected 1 to 3")
+        if not joined(circle, where.size):
+            raise where.error("a pill's cells must touch one another")
+        return Sketch(cls, circle, None, "has no shaft yet")
 
     @classmethod
     def made(cls, circle: tuple[int, ...], line: tuple[int, ...], where: Where) -> Arrow:

@@ -117,6 +117,11 @@ class Rule:
         lists what each cell may still hold)."""
         return ""
 
+    def note(self, size: int) -> str:
+        """What a person should hear of it before its answer, once (a part still being
+        drawn: ``arrow at r3c3 has no shaft yet``); "" for most rules."""
+        return ""
+
     def sees(self, layout: Layout, cell: int, value: int) -> Iterable[tuple[int, int]]:
         """The candidates (cell, value) it alone rules out once ``cell`` holds
         ``value``: a pair rule's cells a move apart (nothing for other rules). A

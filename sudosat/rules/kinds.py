@@ -172,9 +172,72 @@ class PairRule(GroupRule):
 
 
 @dataclass(frozen=True)
+class Sketch(Rule):
+    """A part still being drawn, kept as f-puzzles keeps it while a setter draws:
+    an arrow's circle before its shaft, a thermometer's bulb, a line of fewer
+    cells than its kind speaks of. Read, drawn and written back as it came; it
+    constrains nothing (the plugin's own solver reads it so), and says once
+    what it lacks (:attr:`note`). ``kind``: the rule it is becoming."""
+
+    title: ClassVar[str] = "part still being drawn"
+    family: ClassVar[str] = "parts still being drawn: nothing yet"
+    meaning: ClassVar[str] = "Nothing yet: a part of a rule whose drawing is not finished."
+
+    kind: type[Rule]
+    group: tuple[int, ...]
+    value: int | None = None
+    lacks: str = ""
+    """What it lacks, said after its name: ``has no shaft yet``."""
+
+    def encode(self, b: Any) -> None:
+        """Nothing: what it will say is not drawn yet."""
+
+    def broken(self, grid: Any, layout: Any) -> str | None:
+        return None
+
+    def cells(self) -> tuple[int, ...]:
+        return self.group
+
+    def describe(self, size: int) -> str:
+        first, last = cell_name(size, self.group[0]), cell_name(size, self.group[-1])
+        where = first if len(self.group) == 1 else f"{first} to {last}"
+        return f"{self.kind.words[0]} at {where}"
+
+    def note(self, size: int) -> str:
+        """What it lacks, in a sentence: ``arrow at r3c3 has no shaft yet``."""
+        return f"{self.describe(size)} {self.lacks}".strip()
+
+    def text(self, size: int) -> str:  # its kind's word over its cells: read back as itself
+        number = "" if self.value is None else f" {self.value}"
+        return f"{self.kind.words[0]}{number}: {text_cells(self.group, size)}"
+
+    def fpuzzles_field(self) -> str:
+        return self.kind.field
+
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        cells = fpuzzles_cells(self.group, size)
+        entry: JsonObject = (
+            {"cells": cells, "lines": []} if self.kind.words[0] == "arrow" else {"lines": [cells]}
+        )
+        if self.value is not None:
+            entry["value"] = str(self.value)
+        return self.kind.field, entry
+
+    def draw(self, pen: Pen) -> None:
+        colour = pen.colour(getattr(self.kind, "colour", "#a0a0a0"))
+        for cell in self.group:  # a circle, a bulb, a dot: where the part begins
+            if self.kind.words[0] == "arrow":
+                pen.circle(cell, 0.4, "none", "#808080", 0.06)
+            else:
+                pen.circle(cell, 0.38 if "thermo" in self.kind.words[0] else 0.15, colour)
+
+
+@dataclass(frozen=True)
 class LineRule(GroupRule):
     """A rule of a line through cells, in order (``thermo: r1c1 r1c2 r1c3``);
-    f-puzzles: ``{"lines": [[...], ...]}``, each line a rule of its own."""
+    f-puzzles: ``{"lines": [[...], ...]}``, each line a rule of its own. A line
+    shorter than its kind speaks of (one cell; two of a rule of three in a row)
+    is a :class:`Sketch`: a line still being drawn."""
 
     least: ClassVar[int] = 2
     colour: ClassVar[str] = "#a0a0a0"
@@ -185,9 +248,24 @@ class LineRule(GroupRule):
         found: list[Rule] = []
         for here, entry in where.entries(value, cls.field):
             number = here.number(entry.get("value"), cls.default)
-            for line in lines_of(entry.get("lines"), here, cls.least):
-                found.append(cls.made(line, number, here))
+            for line in lines_of(entry.get("lines"), here, 1):
+                found.append(cls.drawn_so_far(line, number, here))
         return found
+
+    @classmethod
+    def from_text(cls, word: str, value: str, cells: str, where: Where) -> list[Rule]:
+        line = read_text_cells(cells, where, 1)
+        return [cls.drawn_so_far(line, where.number(value, cls.default), where)]
+
+    @classmethod
+    def drawn_so_far(cls, cells: tuple[int, ...], value: int | None, where: Where) -> Rule:
+        """The line, or a :class:`Sketch` of it while it is shorter than ``least``."""
+        if len(cells) < cls.least:
+            stepped(cells, where)
+            got = "one cell" if len(cells) == 1 else f"{len(cells)} cells"
+            lacks = f"has {got} so far: a line of {cls.least} or more says something"
+            return Sketch(cls, cells, value, lacks)
+        return cls.made(cells, value, where)
 
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:

@@ -43,7 +43,7 @@ class Whispers(SpacedLine):
         number = where.number(value)
         if number is None and word.startswith("dutch"):
             number = where.size // 2
-        return [cls.made(read_text_cells(cells, where, cls.least), number, where)]
+        return [cls.drawn_so_far(read_text_cells(cells, where, 1), number, where)]
 
     def encode(self, b: Builder) -> None:
         d = self.gap(b.size)

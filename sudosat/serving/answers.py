@@ -542,8 +542,15 @@ def marks(job: Job, send: Send) -> None:
         candidates=[list(values) for values in found.marks],
         counts=counts,
         logical=logical,
+        notes=_notes(job.puzzle) or None,
         **_for_server(found),
     )
+
+
+def _notes(puzzle: Puzzle) -> str:
+    """What the page says once beside the answer: the parts still being drawn."""
+    rules = puzzle.rules.constraints if puzzle.rules else ()
+    return "; ".join(said for rule in rules if (said := rule.note(puzzle.size)))
 
 
 def path_data(job: Job, send: Send) -> None:

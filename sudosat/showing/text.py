@@ -87,8 +87,21 @@ def note(result: Result, view: View) -> str | None:
     outcome = result.outcome
     if outcome is None or outcome.puzzle.rules is None:  # classic: nothing more (a batch's)
         return said
-    lines = [line for line in (said, drawn_note(result)) if line]
+    lines = [line for line in (said, drawn_note(result), drawing_note(result)) if line]
     return "\n".join(lines) if lines else None
+
+
+def drawing_note(result: Result) -> str | None:
+    """The parts still being drawn (an arrow's circle without its shaft), named once:
+    read and kept, they constrain nothing yet."""
+    outcome = result.outcome
+    rules = outcome.puzzle.rules if outcome is not None else None
+    if outcome is None or rules is None:
+        return None
+    notes = [said for rule in rules.constraints if (said := rule.note(outcome.puzzle.size))]
+    if not notes:
+        return None
+    return f"{result.where()}: note: {'; '.join(notes)} (constraining nothing until drawn)"
 
 
 def drawn_note(result: Result) -> str | None:

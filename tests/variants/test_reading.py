@@ -310,12 +310,13 @@ def test_lz_reads_every_bundled_link_as_the_package_does() -> None:
 
 
 @pytest.mark.parametrize("word", ["modular", "entropic"])
-def test_a_two_cell_line_of_three_in_a_row_is_refused_by_name(word: str, run: Run) -> None:
+def test_a_two_cell_line_of_three_in_a_row_is_a_line_still_being_drawn(word: str, run: Run) -> None:
+    """As f-puzzles keeps a line while it is drawn: read, constraining nothing, named."""
     size = "size 4" if word == "modular" else "size 6"
     rows = "....\n" * 4 if word == "modular" else "......\n" * 6
-    code, _, err = run("solve", "-", input=f"{size}\n{word}: r1c1 r1c2\n{rows}")
-    assert code == 2 and err.count("\n") == 1 and f"{word}: r1c1 r1c2" in err
-    assert "at least 3 cell" in err
+    code, _, err = run("solve", "-f", "line", "-", input=f"{size}\n{word}: r1c1 r1c2\n{rows}")
+    assert code == 1, err  # the blank grid's solutions: the line says nothing yet
+    assert f"note: {word} at r1c1 to r1c2 has 2 cells so far: a line of 3 or more" in err
 
 
 @pytest.mark.parametrize(
@@ -449,7 +450,7 @@ def test_sudokupad_regions_that_share_a_cell_or_name_no_cell_are_refused(run: Ru
 
 def test_refusals_are_input_errors_in_the_library_too() -> None:
     with pytest.raises(InputError):
-        parse("size 4\nmodular: r1c1 r1c2\n" + "....\n" * 4)
+        parse("size 4\nmodular: r1c1 r1c3\n" + "....\n" * 4)  # not a line: no step between
 
 
 @pytest.mark.parametrize("given", ['"true"', "1", '"yes"', "[]"])
@@ -463,3 +464,51 @@ def test_a_given_that_is_no_boolean_is_refused_not_dropped(given: str, run: Run)
     assert code == 2 and "R1C1: given" in err and "expected true or false" in err
     code, out, _ = run("solve", "-f", "grid", "-", input=text("true"))
     assert code == 1 and out.startswith("1")  # taken as a given: several solutions with it
+
+
+SKETCHES = {
+    # a part still being drawn, as text and as f-puzzles keeps it; what it says it lacks
+    "arrow: r2c2": (
+        {"arrow": [{"cells": ["R2C2"], "lines": []}]},
+        "arrow at r2c2 has no shaft yet",
+    ),
+    "arrow: r2c2 r2c3": ({"arrow": [{"cells": ["R2C2", "R2C3"]}]}, "arrow at r2c2 to r2c3 has no"),
+    "thermo: r1c1": (
+        {"thermometer": [{"lines": [["R1C1"]]}]},
+        "thermo at r1c1 has one cell so far",
+    ),
+    "palindrome: r3c3": (
+        {"palindrome": [{"lines": [["R3C3"]]}]},
+        "palindrome at r3c3 has one cell so far",
+    ),
+    "whispers: r4c4": ({"whispers": [{"lines": [["R4C4"]]}]}, "whispers at r4c4 has one cell so"),
+}
+
+
+@pytest.mark.parametrize("text", sorted(SKETCHES))
+def test_a_part_still_being_drawn_is_kept_drawn_and_constrains_nothing(text: str) -> None:
+    from sudosat import count
+    from sudosat.reading.fpuzzles import write
+
+    field, says = SKETCHES[text]
+    blank = "1.3.....2......." if text.startswith("arrow") else "1..............."
+    plain = parse(blank)
+    for read in (parse(f"{text}\n{blank}\n"), parse(json.dumps({**write(plain), **field}))):
+        assert read.rules is not None
+        (sketch,) = read.rules.constraints
+        assert sketch.note(4).startswith(says)
+        assert count(read, max_solutions=999) == count(plain, max_solutions=999)  # nothing yet
+        again = parse(f"{sketch.text(4)}\n{blank}\n")  # written back, read back: the same
+        assert again.rules is not None and again.rules.constraints == read.rules.constraints
+        out = write(read)  # and as f-puzzles keeps it
+        assert parse(json.dumps(out)).rules.constraints == read.rules.constraints  # type: ignore[union-attr]
+
+
+def test_a_part_still_being_drawn_is_named_once_beside_the_answer(run: Run) -> None:
+    code, _, err = run("solve", "-f", "line", "-", input="arrow: r2c2\nthermo: r1c1\n" + "." * 81)
+    assert code == 1
+    notes = [line for line in err.splitlines() if "note:" in line]
+    assert notes == [
+        "<stdin>:3: note: arrow at r2c2 has no shaft yet; thermo at r1c1 has one cell so far: "
+        "a line of 2 or more says something (constraining nothing until drawn)"
+    ]

@@ -169,7 +169,8 @@ function marks(answer) {
   tally("answers");
   $("marks").dataset.answeredRead = $("marks").dataset.reads || "0";  // the puzzle read that these candidates are of
   const words = {unique: "one solution", multiple: "more than one solution", solved: "solved"};
-  if (!keepStatus) say(`${answer.status}: ${words[answer.status] || answer.status}`);
+  // parts still being drawn (an arrow's circle before its shaft) are named once, under it
+  if (!keepStatus) say(`${answer.status}: ${words[answer.status] || answer.status}`, answer.notes || "");
   keepStatus = false;
   selection = selection.filter((c) => c >= 0);
   redraw();
@@ -340,9 +341,11 @@ function listSteps(lines, current) {
 function read(answer) {
   const parts = [], others = [];
   for (const line of (answer.rules || "").split("\n").filter((l) => l.trim())) {
-    const part = partOf(line, answer.size);
-    if (part && !KINDS[part.kind].problem(part, answer.size)) parts.push(part);
-    else others.push(line);
+    const part = partOf(line, answer.size), kind = part && KINDS[part.kind];
+    // a part read while it is still being drawn (an arrow's circle alone) is kept and drawn
+    if (part && (!kind.problem(part, answer.size) || (kind.unfinished && kind.unfinished(part)))) {
+      parts.push(part);
+    } else others.push(line);
   }
   const next = {...blank(answer.size), givens: answer.givens, cages: answer.cages, regions: answer.regions,
     parts, flags: answer.flags, rules: others.join("\n"), title: answer.title || ""};

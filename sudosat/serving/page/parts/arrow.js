@@ -27,14 +27,15 @@ export default {
     return body + `<polyline points="${points}" fill="none" stroke="#888" stroke-width="2" marker-end="url(#arrowhead)"/>`;
   },
   text(part, n) {
-    const name = (c) => cellName(n, c), k = circled(part);
-    return `arrow: ${part.cells.slice(0, k).map(name).join(" ")} > ${part.cells.slice(k).map(name).join(" ")}`;
+    const name = (c) => cellName(n, c), k = circled(part), shaft = part.cells.slice(k).map(name).join(" ");
+    return `arrow: ${part.cells.slice(0, k).map(name).join(" ")}${shaft ? ` > ${shaft}` : ""}`;
   },
   read(value, rest, n) {
     const [circle, shaft = ""] = rest.split(">");
-    const cells = cellsOf(n, circle);
-    return {kind: "arrow", cells: [...cells, ...cellsOf(n, shaft)], value: cells.length > 1 ? String(cells.length) : null};
+    const cells = cellsOf(n, circle), body = shaft.trim() ? cellsOf(n, shaft) : [];
+    return {kind: "arrow", cells: [...cells, ...body], value: cells.length > 1 ? String(cells.length) : null};
   },
+  unfinished(part) { return part.cells.length === circled(part); },  // a circle, no shaft yet
   problem(part, n) {
     const k = circled(part);
     if (!(k >= 1 && k <= 3)) return "an arrow's circle covers one cell, or a pill two or three";

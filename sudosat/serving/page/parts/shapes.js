@@ -34,6 +34,9 @@ export function line({word, label, colour, width = 0.3, least = 2, bulb = false,
     },
     text(part, n) { return `${word}: ${part.cells.map((c) => name(n, c)).join(" ")}`; },
     read(value, rest, n) { return {kind: word, cells: cellsOf(n, rest), value: null}; },
+    /** Read from a link while it is drawn (shorter than ``least``): kept, drawn, and
+     * constraining nothing yet, as f-puzzles keeps it. */
+    unfinished(part) { return part.cells.length >= 1 && part.cells.length < least; },
     problem(part, n) {
       const seen = new Set();
       for (const cell of part.cells) {
