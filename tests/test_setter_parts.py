@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from sudosat import parse
+from sudosat.reading.fpuzzles import decompress
 
 from .test_setter_page import (
     SHOTS,
@@ -125,6 +126,13 @@ def test_every_kind_is_drawn_and_the_link_reads_back_rule_by_rule(
     read = parse(link)
     assert read.rules is not None
     assert sorted(rule.text(n) for rule in read.rules.constraints) == sorted(expected)
+    # as f-puzzles draws each: its own field where it has one, else drawn as setters do
+    data = json.loads(decompress(link.split("?load=", 1)[1]) or "{}")
+    native = ("thermometer", "arrow", "difference", "xv", "littlekillersum")
+    assert all(field in data for field in native), sorted(data)
+    assert data["difference"] == [{"cells": ["R1C5", "R1C6"]}]  # a plain dot: no number in it
+    assert "renban" in data and any(line.get("isNewConstraint") for line in data["line"])
+    assert "Renban line:" in data["ruleset"]
     solved = subprocess.run(  # sudosat solve reads the link as the page drew it
         [sys.executable, "-m", "sudosat", "solve", "--format", "json", "-"],
         input=link,

@@ -63,13 +63,24 @@ colours (``given`` and ``value`` make a given; ``region`` a jigsaw's region)."""
 SHAPES = ("line", "cage", "circle", "rectangle", "text")
 """The drawing-only fields a setter may draw a rule with (a whispers line as a
 plain ``line``): named on stderr when such a puzzle comes out not unique."""
-NATIVE_LINES = frozenset({"thermometer", "palindrome", "betweenline", "arrow"})
-"""The lines f-puzzles itself draws. Others (renban, whispers, ...) come from
-its new-constraints script, which writes each also as a plain ``line`` marked
-``isNewConstraint`` so that f-puzzles without the script shows it; sudosat
-writes them so too, and passes those copies over when reading."""
+NATIVE = frozenset(
+    {
+        *("thermometer", "arrow", "killercage", "littlekillersum", "sandwichsum"),
+        *("difference", "ratio", "xv", "palindrome", "betweenline", "clone", "extraregion"),
+        *("minimum", "maximum", "odd", "even", "quadruple", "diagonal+", "diagonal-"),
+        *("antiknight", "antiking", "nonconsecutive", "disjointgroups", "negative"),
+    }
+)
+"""The constraints f-puzzles (1.11.2) itself knows and draws. A link out writes every
+other rule under its own field (which sudosat and f-puzzles' new-constraints
+script read) and also as setters draw it where f-puzzles has no such rule, as
+that script does: a line as a plain ``line`` (a slow thermometer's bulb as a
+``circle``), an outside clue as ``text`` in the ring around the grid, a rule of
+cells as a ``rectangle`` on each, each marked ``isNewConstraint`` (and passed
+over when read), and its meaning written into the rules text."""
 LINE_WIDTH = 0.3
 """A cell's share a copied line is wide (the script's whispers)."""
+COPIED = "isNewConstraint"
 
 
 def _drawn(shapes: Any) -> bool:
@@ -162,6 +173,7 @@ def puzzle_of(data: JsonObject, source: str, line: int, values_as_givens: bool) 
         data[key].strip() if isinstance(data.get(key), str) else ""
         for key in ("title", "author", "ruleset")
     )
+    ruleset = ruleset.split(ADDED_RULES, 1)[0].strip()  # what a link out added: not the setter's
     return Puzzle(layout.rank, cells, alphabet, source, line, name, rules, author, ruleset)
 
 
@@ -264,11 +276,54 @@ def write(puzzle: Puzzle) -> JsonObject:
             data.setdefault("negative", []).extend(entry)
         else:
             data.setdefault(key, []).append(entry)
-        colour = getattr(rule, "colour", None)
-        if colour and "lines" in entry and key not in NATIVE_LINES:
-            copy = {"lines": entry["lines"], "outlineC": colour, "width": LINE_WIDTH}
-            data.setdefault("line", []).append({**copy, "isNewConstraint": True})
+        if key not in NATIVE:
+            _as_drawn(data, rule, entry)
+    for shape in SHAPES:  # in one order, whatever the rules' (a link read back writes the same)
+        if shape in data:
+            data[shape].sort(key=json.dumps)
+    _rules_text(data, puzzle)
     return data
+
+
+def _as_drawn(data: JsonObject, rule: Any, entry: Any) -> None:
+    """``rule``, which f-puzzles does not know, as setters draw it there (NATIVE)."""
+    colour = getattr(rule, "colour", None) or "#A0A0A0"
+
+    def drawn(kind: str, shape: JsonObject) -> None:
+        data.setdefault(kind, []).append({**shape, COPIED: True})
+
+    if isinstance(entry, dict) and "lines" in entry:
+        drawn("line", {"lines": entry["lines"], "outlineC": colour, "width": LINE_WIDTH})
+        if getattr(rule, "strict", True) is False and entry["lines"][0]:  # a slow thermo's bulb
+            bulb = {"cells": [entry["lines"][0][0]], "baseC": colour, "outlineC": colour}
+            drawn("circle", {**bulb, "width": 0.75, "height": 0.75})
+    elif isinstance(entry, dict) and "cell" in entry and getattr(rule, "outside", False):
+        value = str(entry.get("value", ""))
+        drawn("text", {"cells": [entry["cell"]], "value": value, "fontC": "#000000", "size": 0.6})
+    elif isinstance(entry, dict) and "cells" in entry:
+        for cell in entry["cells"]:
+            shade = {"cells": [cell], "baseC": "#D8D8F0", "outlineC": "#D8D8F0"}
+            drawn("rectangle", {**shade, "width": 1, "height": 1})
+
+
+ADDED_RULES = "Rules f-puzzles draws as shapes:"
+"""The line after which a link out adds meanings to the setter's rules text: read
+back, the text stops there (the setter's own is what the puzzle keeps)."""
+
+
+def _rules_text(data: JsonObject, puzzle: Puzzle) -> None:
+    """The meaning of each rule f-puzzles does not know, once a kind, added to the
+    rules text after ADDED_RULES (unless the setter's text says it already): what
+    f-puzzles shows of a rule it cannot draw or check."""
+    said = data.get("ruleset", "")
+    added = []
+    for kind in dict.fromkeys(type(r) for r in (puzzle.rules.constraints if puzzle.rules else ())):
+        field, meaning = kind.field, kind.meaning
+        title = kind.title[:1].upper() + kind.title[1:]
+        if field and field not in NATIVE and meaning and f"{title}:" not in said:
+            added.append(f"{title}: {meaning}")
+    if added:
+        data["ruleset"] = "\n".join([*([said, ""] if said else []), ADDED_RULES, *added])
 
 
 def link(puzzle: Puzzle) -> str:

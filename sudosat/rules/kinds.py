@@ -170,6 +170,12 @@ class PairRule(GroupRule):
         a, b = (cell_name(size, c) for c in self.group)
         return f"{self.words[0]}{self.shown_value(size)} {a}-{b}"
 
+    def to_fpuzzles(self, size: int) -> tuple[str, Any]:
+        key, entry = super().to_fpuzzles(size)
+        if self.value == self.default_for(size):  # f-puzzles' plain dot: no number in it
+            entry.pop("value", None)
+        return key, entry
+
 
 @dataclass(frozen=True)
 class Sketch(Rule):
