@@ -454,3 +454,111 @@ def several_solution_killer() -> str:
     grid = [line for line in lines if len(line) == 9 and set(line) <= set(".123456789")]
     cages = [rule.text(9) for rule in puzzle.rules.constraints[::2]]
     return "\n".join(grid + cages) + "\n"
+
+
+def test_title_author_and_rules_text_go_into_links_and_pictures(page: Any, address: str) -> None:
+    from sudosat.reading.fpuzzles import decompress
+
+    opened(page, address)
+    load(page, (PUZZLES / "killer.txt").read_text())
+    page.fill("#title", "Twelve cages")
+    page.fill("#author", "A. Setter")
+    page.fill("#ruleset", "Normal sudoku rules apply.\nCages sum to their clues.")
+    page.click("#export")
+    page.wait_for_function(
+        "document.getElementById('exported').value.includes('f-puzzles')", timeout=WAIT
+    )
+    link = page.input_value("#exported")
+    data = json.loads(decompress(link.split("?load=", 1)[1]) or "{}")
+    assert data["title"] == "Twelve cages" and data["author"] == "A. Setter"
+    assert data["ruleset"] == "Normal sudoku rules apply. Cages sum to their clues."
+    with page.expect_download() as download:
+        page.click("button.picture[data-format=svg]")
+    drawn = Path(download.value.path()).read_text()
+    assert "Twelve cages" in drawn and "by A. Setter" in drawn and "Cages sum to" in drawn
+    assert download.value.suggested_filename == "Twelve-cages.svg"
+    load(page, link)  # and read back from the link, into the page's fields
+    assert page.input_value("#title") == "Twelve cages"
+    assert page.input_value("#author") == "A. Setter"
+
+
+def test_a_quick_stroke_paints_every_region_cell_it_crosses(page: Any, address: str) -> None:
+    """One mouse move from r1c4 to r4c4 (nothing between, as a quick hand gives):
+    r2c4 and r3c4 are painted too, not only where the events landed."""
+    opened(page, address)
+    page.check("#jigsaw")
+    seen = answers(page)
+    page.click("#new")
+    after(page, seen)
+    page.click("#mode-regions")
+    page.mouse.move(*point(page, 9, 3))
+    page.mouse.down()
+    page.mouse.move(*point(page, 9, 30), steps=1)  # r1c4 to r4c4 in one event
+    page.mouse.up()
+    text = page.evaluate("window.sudosatBoard.text()")  # (its regions are not whole yet)
+    regions = text.split("regions:\n", 1)[1].splitlines()[:9]
+    assert regions[0][3] == regions[1][3] == regions[2][3] == regions[3][3], regions
+
+
+def test_a_36x36_zooms_and_pans_and_a_click_lands_on_its_cell(page: Any, address: str) -> None:
+    opened(page, address)
+    page.select_option("#size", "36")
+    seen = answers(page)
+    page.click("#new")
+    after(page, seen)
+    width = page.evaluate(
+        "document.querySelector('#board rect.cell').getBoundingClientRect().width"
+    )
+    assert width < 24  # 16 to 21 px a cell: too small to set by
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    zoomed = page.evaluate(
+        "document.querySelector('#board rect.cell').getBoundingClientRect().width"
+    )
+    assert zoomed >= 1.9 * width
+    last = 36 * 36 - 1  # scrolled into view (the frame pans), then clicked: that cell is chosen
+    page.evaluate(  # the frame pans (and the window scrolls) to the far corner
+        f"document.querySelectorAll('#board rect.cell')[{last}]"
+        ".scrollIntoView({block: 'center', inline: 'center'})"
+    )
+    assert page.evaluate("document.getElementById('frame').scrollLeft") > 0
+    page.click("#mode-givens")
+    page.mouse.click(*point(page, 36, last))
+    seen = answers(page)
+    page.keyboard.type("a")
+    marks = after(page, seen)
+    assert marks[last] == [11] and 11 not in marks[last - 1]
+    page.click("#zoom-out")
+    page.click("#zoom-out")
+    back = page.evaluate("document.querySelector('#board rect.cell').getBoundingClientRect().width")
+    assert abs(back - width) < 0.5
+
+
+def test_a_cage_sum_covers_no_candidate(page: Any, address: str) -> None:
+    opened(page, address)
+    page.click("#mode-cages")
+    seen = answers(page)
+    drag(page, 9, [0, 1])
+    page.keyboard.type("3")
+    page.keyboard.press("Enter")
+    assert after(page, seen)[0] == [1, 2]
+    boxes = page.evaluate(  # in the board's own units: r1c1 is 0..40 both ways
+        """() => {
+          const box = (e) => {
+            const r = e.getBBox();
+            return [r.x, r.y, r.x + r.width, r.y + r.height];
+          };
+          const sum = box(document.querySelector('#board text.sum'));
+          const marks = [...document.querySelectorAll('#board text.candidate')]
+            .filter((e) => Number(e.getAttribute('x')) < 40 && Number(e.getAttribute('y')) < 40)
+            .map(box);
+          return [sum, marks];
+        }"""
+    )
+    sum_box, marks = boxes
+    assert len(marks) == 2  # r1c1's 1 and 2
+    for left, top, right, bottom in marks:
+        apart = (
+            right <= sum_box[0] or left >= sum_box[2] or bottom <= sum_box[1] or top >= sum_box[3]
+        )
+        assert apart, (sum_box, marks)

@@ -624,6 +624,8 @@ def read(job: Job, send: Send) -> None:
         flags=flags,
         rules="\n".join(others),
         title=puzzle.name or None,
+        author=puzzle.author or None,
+        ruleset=puzzle.ruleset or None,
     )
 
 
@@ -649,9 +651,11 @@ def picture_of(job: Job, send: Send) -> None:
     import base64
 
     from sudosat.showing import pictures  # deferred: drawsvg, for pictures only
+    from sudosat.showing.captions import caption_of
+    from sudosat.showing.view import View
 
     puzzle = job.puzzle
-    drawn = pictures.picture(puzzle, None, (), (), puzzle.name)
+    drawn = pictures.picture(puzzle, None, (), (), caption_of(puzzle, View()))
     try:
         if job.format == "pdf":
             data = pictures.pdf(pictures.pages([drawn], 1))

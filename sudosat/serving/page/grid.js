@@ -34,7 +34,8 @@ export function draw(svg, view) {
   const {puzzle} = view, n = puzzle.size, side = n * CELL, alphabet = symbols(n);
   const regions = regionsOf(puzzle);
   svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${side + 2 * MARGIN} ${side + 2 * MARGIN}`);
-  svg.setAttribute("width", Math.min(Math.max(side + 2 * MARGIN, 600), 800));
+  // zoomed, a big grid's cells grow past the page's width: its frame scrolls (pans)
+  svg.setAttribute("width", Math.min(Math.max(side + 2 * MARGIN, 600), 800) * (view.zoom || 1));
   const selected = new Set(view.selection || []);
   const wrong = new Set(view.problem || []);
   const step = view.step || null;
@@ -42,7 +43,10 @@ export function draw(svg, view) {
   const struck = new Set(step ? step.eliminations.map(([c, v]) => c * 64 + v) : []);
   const placed = new Set(step ? step.placements.map(([c, v]) => c * 64 + v) : []);
   const cells = [], marks = [];
-  const per = n <= 9 ? 3 : Math.ceil(Math.sqrt(n)), small = CELL / per;
+  const per = n <= 9 ? 3 : Math.ceil(Math.sqrt(n)), full = CELL / per;
+  // a cage's sum sits in its first cell's top-left corner: that cell's candidates
+  // are drawn smaller, in the rest of the cell, so that none is under the sum
+  const summed = new Set(puzzle.cages.filter((cage) => cage.sum).map((cage) => Math.min(...cage.cells)));
   for (let cell = 0; cell < n * n; cell++) {
     const x = (cell % n) * CELL, y = Math.floor(cell / n) * CELL;
     let fill = selected.has(cell) ? "#cfe3ff" : stepCells.has(cell) ? "#fff3b0" : "#fff";
@@ -64,9 +68,11 @@ export function draw(svg, view) {
         `fill="#888">${values.length}</text>`);
       continue;
     }
+    const inset = summed.has(cell) ? CELL * 0.26 : 0, small = full * (1 - inset / CELL);
     shown.forEach((value, order) => {
       const spot = n <= 9 ? value - 1 : order;
-      const cx = x + ((spot % per) + 0.5) * small, cy = y + (Math.floor(spot / per) + 0.8) * small;
+      const cx = x + inset + ((spot % per) + 0.5) * small;
+      const cy = y + inset + (Math.floor(spot / per) + 0.8) * small;
       const index = values.indexOf(value);
       const fill = index < 0 ? "#c00" : colour(view.counts ? view.counts[cell][index] : undefined, view.cap);
       marks.push(`<text x="${cx}" y="${cy}" text-anchor="middle" font-size="${small * 0.9}" fill="${fill}" ` +

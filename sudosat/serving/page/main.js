@@ -22,6 +22,9 @@ let drawing = null;   // the line being dragged: its cells
 let chosen = null;    // what is chosen in the list: {cage: i} or {part: i} (null: none)
 let view = {};        // what the grid shows besides the puzzle: candidates, counts, solution, step
 let path = null, shown = 0, found = [];
+let zoom = 1;         // the board's scale: a 36x36's cells are 16 px at 1
+let last = -1;        // the cell the drag was last over: the cells between are crossed too
+const ZOOMS = [1, 1.5, 2, 3, 4];
 
 const client = new Client(receive, (open) => { if (!open) say("Not connected (start sudosat serve)."); });
 
@@ -42,13 +45,16 @@ function redraw() {
   if (chosen && !(chosen.part < puzzle().parts.length || chosen.cage < puzzle().cages.length)) chosen = null;
   const shown = drawing ? {...puzzle(), parts: [...puzzle().parts, {kind: mode, cells: drawing, value: null}]} : puzzle();
   const part = chosen && chosen.part !== undefined ? chosen.part : -1;
-  draw($("board"), {puzzle: shown, selection, cap: Number($("cap").value), chosen: part, ...view});
+  draw($("board"), {puzzle: shown, selection, cap: Number($("cap").value), chosen: part, zoom, ...view});
   listParts();
   $("marks").dataset.drawn = (performance.now() - start).toFixed(1);  // ms: the benchmark reads it
   $("undo").disabled = !history.back.length;
   $("redo").disabled = !history.ahead.length;
   for (const box of document.querySelectorAll("#flags input")) box.checked = puzzle().flags.includes(box.dataset.flag);
   if (document.activeElement !== $("rules")) $("rules").value = puzzle().rules;
+  for (const key of ["title", "author", "ruleset"]) {
+    if (document.activeElement !== $(key)) $(key).value = puzzle()[key] || "";
+  }
   $("prev").disabled = !path || shown <= 0;
   $("next").disabled = !path || shown >= path.steps.length;
 }
@@ -348,7 +354,8 @@ function read(answer) {
     } else others.push(line);
   }
   const next = {...blank(answer.size), givens: answer.givens, cages: answer.cages, regions: answer.regions,
-    parts, flags: answer.flags, rules: others.join("\n"), title: answer.title || ""};
+    parts, flags: answer.flags, rules: others.join("\n"), title: answer.title || "",
+    author: answer.author || "", ruleset: answer.ruleset || ""};
   history.replace(next);
   $("size").value = String(answer.size);
   selection = [];
@@ -548,6 +555,9 @@ function setUp() {
   $("mode-cages").onclick = () => setMode("cages");
   $("mode-regions").onclick = () => setMode("regions");
   $("add-cage").onclick = addCage;
+  for (const key of ["title", "author", "ruleset"]) {  // the puzzle's words: no edit, no question
+    $(key).addEventListener("input", () => { history.now[key] = $(key).value; });
+  }
   $("sum").addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); addCage(); } });
   $("rules").addEventListener("change", () => edit((p) => { if (p.rules === $("rules").value) return false; p.rules = $("rules").value; }));
   $("undo").onclick = () => { if (history.undo()) edited(); };
@@ -575,6 +585,7 @@ function setUp() {
     const kind = KINDS[mode], cell = cellAt(board, event, puzzle().size);
     if (kind && kind.tool !== "line") { pressed(kind, event); return; }
     dragging = true;
+    last = cell;
     if (kind) {
       if (cell >= 0) { drawing = [cell]; redraw(); } else dragging = false;
       return;
@@ -584,18 +595,31 @@ function setUp() {
   board.addEventListener("mousemove", (event) => {
     if (!dragging) return;
     const cell = cellAt(board, event, puzzle().size);
-    if (!drawing) { select(cell, true); return; }
+    if (!drawing) {  // every cell the pointer crossed since the last event, not only where it is
+      if (cell < 0) return;
+      for (const crossed of between(puzzle().size, last < 0 ? cell : last, cell)) select(crossed, true);
+      last = cell;
+      return;
+    }
     if (cell < 0 || cell === drawing[drawing.length - 1]) return;
     if (cell === drawing[drawing.length - 2]) drawing.pop();  // dragged back: the last step undone
     else drawing.push(cell);
     redraw();
   });
   window.addEventListener("mouseup", endDrag);
+  $("zoom-in").onclick = () => zoomBy(1);
+  $("zoom-out").onclick = () => zoomBy(-1);
+  $("frame").addEventListener("wheel", (event) => {  // Ctrl + wheel zooms where the pointer is
+    if (!event.ctrlKey) return;
+    event.preventDefault();
+    zoomBy(event.deltaY < 0 ? 1 : -1, event);
+  }, {passive: false});
   document.addEventListener("keydown", typed);
   setMode("givens");
   window.sudosatBoard = {  // for scripts and tests: where a cell's centre, an edge or a corner is on screen
     at: (x, y) => clientAt(board, puzzle().size, x, y),
     centre: (cell) => clientAt(board, puzzle().size, ...centre(puzzle().size, cell)),
+    text: () => text(),  // the puzzle as the page would send it, whole or not
   };
   const linked = location.hash.length > 1 ? fromHash(location.hash.slice(1)) : "";
   if (linked) loadText(linked);
@@ -610,6 +634,35 @@ function fromHash(hash) {
   } catch (error) {
     return hash;
   }
+}
+
+/** The cells a straight stroke from ``from`` to ``to`` crosses, in order (both
+ * included): a quick drag skips cells between two mouse events. */
+function between(n, from, to) {
+  const [r0, c0, r1, c1] = [Math.floor(from / n), from % n, Math.floor(to / n), to % n];
+  const steps = Math.max(Math.abs(r1 - r0), Math.abs(c1 - c0));
+  const found = [];
+  for (let i = 0; i <= steps; i++) {
+    const r = Math.round(r0 + ((r1 - r0) * i) / (steps || 1)), c = Math.round(c0 + ((c1 - c0) * i) / (steps || 1));
+    const cell = r * n + c;
+    if (found[found.length - 1] !== cell) found.push(cell);
+  }
+  return found;
+}
+
+/** The board a step bigger or smaller, the point under the pointer (or the frame's
+ * centre) kept where it is: zoom, and the frame's scrollbars pan. */
+function zoomBy(direction, event) {
+  const frame = $("frame"), index = ZOOMS.indexOf(zoom) + direction;
+  if (index < 0 || index >= ZOOMS.length) return;
+  const box = frame.getBoundingClientRect();
+  const px = event ? event.clientX - box.left : box.width / 2, py = event ? event.clientY - box.top : box.height / 2;
+  const fx = (frame.scrollLeft + px) / zoom, fy = (frame.scrollTop + py) / zoom;
+  zoom = ZOOMS[index];
+  redraw();
+  frame.scrollLeft = fx * zoom - px;
+  frame.scrollTop = fy * zoom - py;
+  $("zoom").textContent = zoom === 1 ? "" : `${zoom}x`;
 }
 
 /** A link or any text sudosat reads, taken apart into the page's parts. */

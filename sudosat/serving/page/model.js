@@ -30,7 +30,7 @@ export function symbols(size) {
 
 export function blank(size) {
   return {size, givens: new Array(size * size).fill(0), cages: [], parts: [], regions: null, flags: [], rules: "",
-    title: ""};
+    title: "", author: "", ruleset: ""};
 }
 
 /** Each cell's region: the setter's (a jigsaw), else the usual boxes. */
@@ -59,7 +59,10 @@ export function regionsProblem(puzzle) {
 /** The puzzle in sudosat's text format: its size, grid, regions and rules. */
 export function toText(puzzle) {
   const n = puzzle.size, lines = [`size ${n}`];
-  if (puzzle.title) lines.push(`title: ${puzzle.title.replace(/\n/g, " ")}`);
+  for (const key of ["title", "author", "ruleset"]) {  // what links and pictures carry: a line each
+    const said = (puzzle[key] || "").replace(/\s+/g, " ").trim();
+    if (said) lines.push(`${key}: ${said}`);
+  }
   for (let r = 0; r < n; r++) {
     const row = puzzle.givens.slice(r * n, (r + 1) * n);
     lines.push(n <= 9 ? row.map((v) => (v ? String(v) : ".")).join("") : row.map(String).join(" "));
