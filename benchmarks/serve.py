@@ -150,9 +150,16 @@ BLANK_SCENARIOS = {
     "9x9 with dots (puzzles/variants.links #1)": ("variants.links", (0.025, 0.100), (0.050, 0.250)),
     "16x16 killer (puzzles/killer-16x16.links #1)": ("killer-16x16.links", (0.5, 3.0), None),
     "25x25 killer (puzzles/killer-25x25.links #1)": ("killer-25x25.links", (2.0, 10.0), None),
+    "25x25 blank, then givens (puzzles/rank5-25x25.txt)": ("rank5-25x25.txt", (1.0, 5.0), None),
+    "36x36 jigsaw blank, then givens (puzzles/jigsaw-36x36.links)": (
+        "jigsaw-36x36.links",
+        (3.0, 10.0),
+        None,
+    ),
 }
 """Setting from a blank grid (issue 57): each scenario's puzzle, and the targets
-(median, worst) with cap 1 and with cap 8 (None: not set)."""
+(median, worst) with cap 1 and with cap 8 (None: not set); the big grids'
+are issue 76's (their blank grid first, then the givens)."""
 
 
 def start_server(tree: Path, timeout: float) -> tuple[subprocess.Popen[bytes], str]:
@@ -181,7 +188,10 @@ def setting_from_blank(trees: list[Path], only: str | None, timeout: float, limi
         if puzzle is None:
             print(f"{name:58} (not here)")
             continue
-        states = from_blank(puzzle)[:limit]
+        states = from_blank(puzzle)
+        if "blank, then" in name:  # issue 76: the blank grid first
+            states.insert(0, replace(puzzle, cells=(0,) * len(puzzle.cells)))
+        states = states[:limit]
         for cap, target in zip((1, 8), targets, strict=True):
             if cap > 1 and target is None:  # (big grids: the plugin's editor stops at 16x16)
                 continue

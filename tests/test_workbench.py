@@ -22,13 +22,20 @@ import lzstring
 import pytest
 
 from sudosat import InputError, Puzzle, candidates, estimate, explain, parse, solve
-from sudosat.core.puzzle import Grid, Layout
+from sudosat.core.puzzle import Grid, Layout, verify
+from sudosat.making import candidates as candidates_module
+from sudosat.reading.ruletext import apply, from_option
+from sudosat.rules import BY_WORD
 from sudosat.solving.estimate import EXACT_LIMIT
 from tests.variants.test_brute import every_grid, puzzle_text
 
 from .conftest import PUZZLES, Run, traded_jigsaw
 
 GRIDS_6X6 = 28_200_960
+RULE_KINDS = sorted(
+    {kind for kind in BY_WORD.values() if kind.__module__.startswith("sudosat.rules")},
+    key=lambda kind: kind.__name__,
+)
 GRIDS_9X9 = 6_670_903_752_021_072_936_960
 
 
@@ -217,6 +224,58 @@ def test_candidates_of_big_grids_with_givens_removed(path: str) -> None:
             fixed = list(loose.cells)
             fixed[cell] = value
             assert solve(replace(loose, cells=tuple(fixed)), max_solutions=1).solutions
+
+
+def renamed(grid: Grid, names: list[int]) -> Grid:
+    return tuple(names[v - 1] for v in grid)
+
+
+@pytest.mark.parametrize("rank", [3, 6])
+def test_a_blank_grid_has_every_candidate_from_one_solve(rank: int) -> None:
+    """Every rule relabels and no value is given: one solve, its renamed copies
+    (each checked) mark the rest (a blank 36x36 took 93 solves)."""
+    found = candidates(Puzzle.empty(rank))
+    n = rank * rank
+    assert found.marks == tuple(tuple(range(1, n + 1)) for _ in range(n * n))
+    assert found.outcome.stats.solves == 1 and found.witnesses == n
+    assert all(not verify(Puzzle.empty(rank), grid) for grid in found.found)
+
+
+@pytest.mark.parametrize(
+    "rules", ["anti-knight", "diagonals", "disjoint-groups", "cage: r1c1 r2c2 r3c3"]
+)
+def test_renaming_the_free_values_keeps_the_candidates_true(
+    rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A few givens and rules that hold when digits are renamed: the candidates are
+    those found with no renaming, each witness checked (a given's value is never
+    renamed)."""
+    puzzle = parse(rules + "\n1.......2" + "." * 45 + "..3......" + "." * 18 + "\n")
+    assert puzzle.rules is not None and all(r.relabels() for r in puzzle.rules.constraints)
+    found = candidates(puzzle)
+    assert found.marks[0] == (1,) and found.marks[8] == (2,)
+    assert found.witnesses > found.outcome.stats.solves  # copies were taken
+    assert all(not verify(puzzle, grid) for grid in found.found)
+    monkeypatch.setattr(candidates_module, "_free_values", lambda puzzle: ())
+    alone = candidates(puzzle)
+    assert alone.witnesses <= alone.outcome.stats.solves  # a solve each
+    assert found.marks == alone.marks
+
+
+@pytest.mark.parametrize("kind", RULE_KINDS, ids=lambda kind: kind.__name__)
+def test_a_rule_that_says_it_relabels_holds_with_the_digits_renamed(kind: type) -> None:
+    """Each kind's example: when its rules say they relabel, every renaming of a few
+    of its solutions keeps them (one that does not may say so: it is never
+    renamed)."""
+    puzzle = apply(Puzzle.empty(3), (from_option(kind.example),))
+    assert puzzle.rules is not None
+    if not all(rule.relabels() for rule in puzzle.rules.constraints):
+        pytest.skip(f"{kind.__name__}: does not relabel")
+    rng = random.Random(kind.__name__)
+    for grid in solve(puzzle, max_solutions=3).solutions:
+        for _ in range(20):
+            names = rng.sample(range(1, 10), 9)
+            assert not puzzle.rules.violations(renamed(grid, names)), names
 
 
 # --- estimates ----------------------------------------------------------------------

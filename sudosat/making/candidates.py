@@ -208,6 +208,36 @@ cannot all hold, once its search has said so: named where that is quick
 (``explain`` names it whatever it takes)."""
 
 
+def _free_values(puzzle: Puzzle) -> tuple[int, ...]:
+    """The values no given names, when every rule holds with the digits renamed
+    (a classic grid, anti-knight, a jigsaw, an X-sudoku: never a sum or an order);
+    else none. Then renaming the free values of a solution gives another: a
+    36x36 with no givens has its true candidates from one solve, not 93."""
+    rules = puzzle.rules
+    if rules is not None and not all(rule.relabels() for rule in rules.constraints):
+        return ()
+    return tuple(sorted(set(range(1, puzzle.size + 1)) - set(puzzle.cells)))
+
+
+def _renamed(
+    grid: Grid, free: tuple[int, ...], cells: Iterable[int], unmarked: Iterable[tuple[int, int]]
+) -> Iterable[Grid]:
+    """``grid`` with its free values renamed in turn (each free value names each
+    other one once: a cell holding one holds every one in some copy), the copies
+    that would mark none of ``unmarked`` (cell, value) left out before they are
+    built (most of them, once a few are in: building each cost a 36x36 a second)."""
+    held: dict[int, set[int]] = {value: set() for value in free}
+    for cell in cells:
+        held.get(grid[cell], set()).add(cell)
+    wanted: dict[int, set[int]] = {value: set() for value in free}
+    for cell, value in unmarked:
+        wanted.get(value, set()).add(cell)
+    for shift in range(1, len(free)):
+        name = {value: free[(i + shift) % len(free)] for i, value in enumerate(free)}
+        if any(not held[old].isdisjoint(wanted[new]) for old, new in name.items()):
+            yield tuple(name.get(value, value) for value in grid)
+
+
 def _soon(deadline: float | None) -> float:
     """The deadline for naming a conflict: CONFLICT_TIME from now, never past
     ``deadline``."""
@@ -242,6 +272,7 @@ class _Marking:
         """Solutions found holding each (cell, value) of the open cells."""
         self.progress = progress
         self.said = time.monotonic()
+        self.free = _free_values(puzzle)
 
     def run(self, count_each: int | None, maybe: Iterable[Grid] = ()) -> Candidates:
         self.search = holding(self.cnf) if self.solver in (SOLVER, AUTO) else self._other()
@@ -402,10 +433,18 @@ class _Marking:
 
     def _witness(self, known: Grid | None = None) -> Grid:
         """The solution the solver holds (or ``known``, one found before), checked,
-        its values marked, and blocked."""
+        its values marked, and blocked; then its copies with the free values
+        renamed (:func:`_free_values`), each checked as well."""
+        found = self.cnf.decode(self.search.get_model()) if known is None else known
+        grid = self._witnessed(accept(self.puzzle, found, self.witnesses, SOLVER))
+        cells = [cell for cell, _ in self.cnf.open_cells]
+        for copy in _renamed(grid, self.free, cells, self.unmarked):
+            if self._worth(copy, marking=True) and not verify(self.puzzle, copy):
+                self._witnessed(accept(self.puzzle, copy, self.witnesses, SOLVER))
+        return grid
+
+    def _witnessed(self, grid: Grid) -> Grid:
         search = self.search
-        found = self.cnf.decode(search.get_model()) if known is None else known
-        grid = accept(self.puzzle, found, self.witnesses, SOLVER)
         held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
         self.marked.update(held)
         for key in held:

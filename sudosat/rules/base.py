@@ -117,6 +117,14 @@ class Rule:
         lists what each cell may still hold)."""
         return ""
 
+    def relabels(self) -> bool:
+        """Whether it still holds when the digits are renamed (a digit's name says
+        nothing of it: anti-knight, a diagonal, an extra region; never a sum or
+        an order): then a solution with its digits renamed is one too, as far as
+        this rule goes (the true candidates of a grid with few givens are found
+        from a few solutions so)."""
+        return False
+
     def note(self, size: int) -> str:
         """What a person should hear of it before its answer, once (a part still being
         drawn: ``arrow at r3c3 has no shaft yet``); "" for most rules."""

@@ -21,6 +21,9 @@ stay in a row or a column, which holds different digits already."""
 
 @dataclass(frozen=True)
 class AntiChess(FlagRule):
+    def relabels(self) -> bool:  # digits renamed: still apart, still each once
+        return True
+
     moves: ClassVar[tuple[tuple[int, int], ...]] = ()
 
     def pairs(self, layout: Layout) -> Iterable[tuple[int, int]]:

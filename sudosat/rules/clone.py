@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 @rule
 @dataclass(frozen=True)
 class Clone(Rule):
+    def relabels(self) -> bool:  # digits renamed: the copies still the same
+        return True
+
     title: ClassVar[str] = "clone"
     example: ClassVar[str] = "clone: r1c1 r1c2 = r5c5 r5c6"
     technique: ClassVar[str] = "clone copy"

@@ -30,6 +30,9 @@ def repeated(grid: Sequence[int], cells: Sequence[int]) -> str | None:
 class Diagonal(FlagRule):
     """A long diagonal holds every digit once."""
 
+    def relabels(self) -> bool:  # digits renamed: still apart, still each once
+        return True
+
     family: ClassVar[str] = "diagonals: each digit once"
     drawn: ClassVar[bool] = True
     rising: ClassVar[bool] = True
@@ -85,6 +88,9 @@ class DiagonalMinus(Diagonal):
 @dataclass(frozen=True)
 class Diagonals(FlagRule):
     """``diagonals`` in the text format: both diagonals (an X-Sudoku)."""
+
+    def relabels(self) -> bool:  # digits renamed: still apart, still each once
+        return True
 
     title: ClassVar[str] = "both diagonals (X-sudoku)"
     example: ClassVar[str] = "diagonals"

@@ -21,6 +21,9 @@ def disjoint_groups(layout: Layout) -> list[tuple[int, ...]]:
 @rule
 @dataclass(frozen=True)
 class DisjointGroups(FlagRule):
+    def relabels(self) -> bool:  # digits renamed: still apart, still each once
+        return True
+
     title: ClassVar[str] = "disjoint groups"
     example: ClassVar[str] = "disjoint-groups"
     technique: ClassVar[str] = "disjoint groups"

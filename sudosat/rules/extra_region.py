@@ -24,6 +24,9 @@ class ExtraRegion(GroupRule):
     """An extra region (windoku's windows): digits do not repeat in it, and one of
     N cells holds every digit once."""
 
+    def relabels(self) -> bool:  # digits renamed: still apart, still each once
+        return True
+
     title: ClassVar[str] = "extra region (windoku)"
     example: ClassVar[str] = "extra-region: r2c2 r2c3 r2c4 r3c2 r3c3 r3c4 r4c2 r4c3 r4c4"
     technique: ClassVar[str] = "extra region"

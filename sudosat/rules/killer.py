@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 @rule
 @dataclass(frozen=True)
 class KillerCage(GroupRule):
+    def relabels(self) -> bool:  # a cage without a sum keeps its digits apart, as any
+        return self.value is None
+
     title: ClassVar[str] = "killer cage"
     example: ClassVar[str] = "cage 15: r2c2 r2c3 r3c2"
     technique: ClassVar[str] = "cage combinations"

@@ -198,6 +198,9 @@ class Sketch(Rule):
     def encode(self, b: Any) -> None:
         """Nothing: what it will say is not drawn yet."""
 
+    def relabels(self) -> bool:
+        return True
+
     def broken(self, grid: Any, layout: Any) -> str | None:
         return None
 

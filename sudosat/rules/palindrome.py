@@ -27,6 +27,9 @@ class Palindrome(LineRule):
     colour: ClassVar[str] = "#a0522d"
     """Not f-puzzles' grey: grey without a bulb reads as a thermometer on paper."""
 
+    def relabels(self) -> bool:  # digits renamed: still the same from either end
+        return True
+
     def mirrored(self) -> list[tuple[int, int]]:
         line = self.group
         return [(line[i], line[-1 - i]) for i in range(len(line) // 2)]
