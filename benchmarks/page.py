@@ -8,19 +8,32 @@ For a blank grid and a bundled puzzle at 9x9, 16x16, 25x25 and 36x36:
 * the longest main-thread task while the page reads and draws it (Chromium's
   ``longtask`` entries; the target: none over 100 ms at 36x36).
 
-Debian's chromium, headless, through Playwright; one ``sudosat serve``.
+Setting at a big size (``--part edits``, issue 76): the page opened on a blank
+25x25 and 36x36, then the first givens of the bundled puzzle typed one at a
+time (a click on the cell, its symbol typed), as a setter types them. Reported:
+the blank grid's and each given's time from the key to its true candidates drawn
+(the page's 300 ms wait included), median and worst, and the longest task and
+the tasks over 50 ms while the answers stream in and are drawn; beside
+``--before TREE`` (its server serves its own page) in the same run. Targets
+(issue 76): 25x25 blank <= 1 s, per given <= 1 s median, <= 5 s worst; 36x36
+blank <= 2 s, per given <= 3 s median, <= 10 s worst; no task over 50 ms.
 
-    python benchmarks/page.py
+Debian's chromium, headless, through Playwright; one ``sudosat serve`` a tree.
+
+    python benchmarks/page.py [--part reply|edits|all] [--before TREE] [--edits 20]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import re
 import shutil
+import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +41,11 @@ from playwright.sync_api import sync_playwright
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.serve import start_server  # noqa: E402
+from sudosat import parse  # noqa: E402
+
 PUZZLES = ROOT / "puzzles"
 CASES = [
     (9, "killer.txt"),
@@ -37,10 +55,21 @@ CASES = [
 ]
 WATCH = """
 window.longest = 0;
+window.tasks = [];
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) window.longest = Math.max(window.longest, entry.duration);
+  for (const entry of list.getEntries()) {
+    window.longest = Math.max(window.longest, entry.duration);
+    window.tasks.push(entry.duration);
+  }
 }).observe({type: "longtask", buffered: true});
 """
+EDITS = {  # the grid, the bundled puzzle its givens come from, targets: blank, median, worst (s)
+    "25x25": ("rank5-25x25.txt", 1.0, 1.0, 5.0),
+    "36x36": ("rank6-36x36.txt", 2.0, 3.0, 10.0),
+}
+ALPHABETS = {25: "123456789ABCDEFGHIJKLMNOP", 36: "1234567890ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+"""The symbols the page types values in (its model.js ``symbols``)."""
+ANSWERS = "Number(document.getElementById('marks').dataset.answers || 0)"
 
 
 def blank(n: int) -> str:
@@ -78,7 +107,70 @@ def measured(browser: Any, url: str, text: str) -> tuple[float, float]:
     return drawn, longest
 
 
-def main() -> None:
+def setting(browser: Any, url: str, n: int, name: str, edits: int) -> dict[str, Any]:
+    """A blank grid of ``n``, then the first ``edits`` givens of ``name`` typed: the
+    seconds from the key (or the load) to each answer drawn, and the long tasks."""
+    givens = [
+        (cell, value)
+        for cell, value in enumerate(parse((PUZZLES / name).read_text()).cells)
+        if value
+    ]
+    page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    page.add_init_script(WATCH)
+    page.goto(url.replace("ws://", "http://"))
+    page.wait_for_function(ANSWERS)
+    page.evaluate("window.tasks = []")
+
+    def answered(act: Any) -> float:
+        seen = int(page.evaluate(ANSWERS))
+        start = time.perf_counter()
+        act()
+        page.wait_for_function(f"{ANSWERS} > {seen}", timeout=600_000, polling=10)
+        return time.perf_counter() - start
+
+    page.fill("#puzzle", blank(n))
+    blank_time = answered(lambda: page.click("#load"))
+    times = []
+    for cell, value in givens[:edits]:
+        page.mouse.click(*page.evaluate(f"window.sudosatBoard.centre({cell})"))
+        times.append(answered(lambda v=value: page.keyboard.press(ALPHABETS[n][v - 1])))
+    tasks = [float(t) for t in page.evaluate("window.tasks")]
+    page.close()
+    return {"blank": blank_time, "times": times, "tasks": tasks}
+
+
+def edits_part(trees: list[Path], edits: int, only: str | None) -> None:
+    head = "| grid | tree | blank | per given, median / worst | longest task | tasks over 50 ms |"
+    print(head + " targets |")
+    print("|---|---|---:|---:|---:|---:|---|")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=shutil.which("chromium"), args=["--no-sandbox"]
+        )
+        for grid, (name, *targets) in EDITS.items():
+            if only and only not in grid:
+                continue
+            for tree in trees:
+                server, url = start_server(tree, 600)
+                try:
+                    found = setting(browser, url, int(grid.split("x")[0]), name, edits)
+                finally:
+                    server.terminate()
+                    server.wait()
+                times, tasks = found["times"], found["tasks"]
+                label = "today" if tree == ROOT else str(tree)
+                median, worst = statistics.median(times), max(times)
+                longest, over = max(tasks, default=0), len(tasks)  # longtask: those over 50 ms
+                print(
+                    f"| {grid} | {label} | {found['blank']:.2f} s | {median:.2f} / {worst:.2f} s "
+                    f"| {longest:.0f} ms | {over} | {targets[0]:g} s; "
+                    f"{targets[1]:g} / {targets[2]:g} s |",
+                    flush=True,
+                )
+        browser.close()
+
+
+def reply_part() -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "sudosat", "serve", "--host", "127.0.0.1", "--port", "0"],
         stderr=subprocess.PIPE,
@@ -111,6 +203,19 @@ def main() -> None:
     print("|---|---|---:|---:|---:|")
     for grid, label, size, drawn, longest in rows:
         print(f"| {grid} | {label} | {size / 1024:.1f} KB | {drawn:.0f} ms | {longest:.0f} ms |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", choices=("reply", "edits", "all"), default="all")
+    parser.add_argument("--before", type=Path, help="Setting at a big size on this tree too.")
+    parser.add_argument("--edits", type=int, default=20, help="Givens typed on each grid.")
+    parser.add_argument("--only", help="Only the grids whose name holds this (25x25, 36x36).")
+    args = parser.parse_args()
+    if args.part in ("reply", "all"):
+        reply_part()
+    if args.part in ("edits", "all"):
+        edits_part([args.before, ROOT] if args.before else [ROOT], args.edits, args.only)
 
 
 if __name__ == "__main__":

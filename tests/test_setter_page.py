@@ -562,3 +562,28 @@ def test_a_cage_sum_covers_no_candidate(page: Any, address: str) -> None:
             right <= sum_box[0] or left >= sum_box[2] or bottom <= sum_box[1] or top >= sum_box[3]
         )
         assert apart, (sum_box, marks)
+
+
+def test_what_is_drawn_a_change_at_a_time_is_what_a_fresh_draw_draws(
+    page: Any, address: str
+) -> None:
+    """The board changes only what changed (a cell's fill, a cell's marks, a layer):
+    after selections, givens, a cage and answers, it is the board drawn afresh."""
+    opened(page, address)
+    marks = load(page, (PUZZLES / "killer.txt").read_text())
+    board = "document.getElementById('board')"
+    for cell, typed in ((10, True), (11, True), (10, False)):  # two givens, one taken back
+        seen = answers(page)
+        page.mouse.click(*point(page, 9, cell))
+        page.keyboard.press(str(marks[cell][-1]) if typed else "Delete")
+        marks = after(page, seen)
+    assert page.locator("#board text.given").count() == 1
+    page.mouse.click(*point(page, 9, 30))
+    page.keyboard.down("Shift")
+    page.mouse.click(*point(page, 9, 31))
+    page.keyboard.up("Shift")
+    changed = page.evaluate(f"{board}.innerHTML")
+    assert page.locator('#board rect[fill="#cfe3ff"]').count() == 2
+    page.evaluate(f"{board}.sudosatDrawn = null")  # the next draw starts from nothing
+    page.evaluate("window.sudosatBoard.redraw()")
+    assert page.evaluate(f"{board}.innerHTML") == changed

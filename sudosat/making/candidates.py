@@ -208,33 +208,64 @@ cannot all hold, once its search has said so: named where that is quick
 (``explain`` names it whatever it takes)."""
 
 
-def _free_values(puzzle: Puzzle) -> tuple[int, ...]:
-    """The values no given names, when every rule holds with the digits renamed
-    (a classic grid, anti-knight, a jigsaw, an X-sudoku: never a sum or an order);
-    else none. Then renaming the free values of a solution gives another: a
-    36x36 with no givens has its true candidates from one solve, not 93."""
+def _relabels(puzzle: Puzzle) -> bool:
+    """Whether every rule holds with the digits renamed (a classic grid, anti-knight,
+    a jigsaw, an X-sudoku: never a sum or an order): then a solution with its
+    values renamed, the givens kept, is another."""
     rules = puzzle.rules
-    if rules is not None and not all(rule.relabels() for rule in rules.constraints):
+    return rules is None or all(rule.relabels() for rule in rules.constraints)
+
+
+def _free_values(puzzle: Puzzle) -> tuple[int, ...]:
+    """The values no given names, when the rules relabel (:func:`_relabels`); else
+    none. Renaming them in a solution gives another: a 36x36 with no givens has
+    its true candidates from one solve, not 93."""
+    if not _relabels(puzzle):
         return ()
     return tuple(sorted(set(range(1, puzzle.size + 1)) - set(puzzle.cells)))
 
 
+def _fitted(grid: Grid, givens: Iterable[tuple[int, int]], size: int) -> Grid | None:
+    """``grid`` (a solution of an earlier puzzle with these rules) with its values
+    renamed to agree with ``givens``, the rest kept where they can be; None when
+    no renaming does (a cell's value would take two names, or two values one).
+    A setter's new given rarely sits where an earlier witness has its value, but
+    some renaming of every witness fits it: a 36x36's next edit starts from them."""
+    name: dict[int, int] = {}
+    for cell, value in givens:
+        if name.setdefault(grid[cell], value) != value:
+            return None
+    if len(set(name.values())) != len(name):
+        return None
+    left = [value for value in range(1, size + 1) if value not in name]
+    unnamed = sorted(set(range(1, size + 1)) - set(name.values()) - set(left))
+    for value in left:  # a value not named keeps its name when it is free
+        name[value] = value if value not in name.values() else unnamed.pop()
+    return tuple(name[value] for value in grid)
+
+
 def _renamed(
-    grid: Grid, free: tuple[int, ...], cells: Iterable[int], unmarked: Iterable[tuple[int, int]]
+    grid: Grid,
+    free: tuple[int, ...],
+    cells: Iterable[int],
+    unmarked: Iterable[tuple[int, int]],
+    size: int,
 ) -> Iterable[Grid]:
     """``grid`` with its free values renamed in turn (each free value names each
     other one once: a cell holding one holds every one in some copy), the copies
     that would mark none of ``unmarked`` (cell, value) left out before they are
     built (most of them, once a few are in: building each cost a 36x36 a second)."""
-    held: dict[int, set[int]] = {value: set() for value in free}
+    if len(free) < 2:
+        return
+    held: list[list[int]] = [[] for _ in range(size + 1)]
     for cell in cells:
-        held.get(grid[cell], set()).add(cell)
-    wanted: dict[int, set[int]] = {value: set() for value in free}
+        held[grid[cell]].append(cell)
+    wanted: list[set[int]] = [set() for _ in range(size + 1)]
     for cell, value in unmarked:
-        wanted.get(value, set()).add(cell)
+        wanted[value].add(cell)
     for shift in range(1, len(free)):
         name = {value: free[(i + shift) % len(free)] for i, value in enumerate(free)}
-        if any(not held[old].isdisjoint(wanted[new]) for old, new in name.items()):
+        if any(not wanted[new].isdisjoint(held[old]) for old, new in name.items()):
             yield tuple(name.get(value, value) for value in grid)
 
 
@@ -268,19 +299,28 @@ class _Marking:
         """(cell, value) -> its variable, for the values no witness holds yet."""
         self.top = cnf.nv
         self.witnesses: list[Grid] = []
+        self.searched: list[Grid] = []  # the witnesses not renamed from another
+        self.counting = False
+        self.seen: set[Grid] = set()  # the witnesses, to look up
         self.tally: Counter[tuple[int, int]] = Counter()
         """Solutions found holding each (cell, value) of the open cells."""
         self.progress = progress
         self.said = time.monotonic()
+        self.relabels = _relabels(puzzle)
         self.free = _free_values(puzzle)
+        self.givens = puzzle.givens
+        self.size = puzzle.size
 
     def run(self, count_each: int | None, maybe: Iterable[Grid] = ()) -> Candidates:
         self.search = holding(self.cnf) if self.solver in (SOLVER, AUTO) else self._other()
         timed_out: list[str] = []
         counts: dict[tuple[int, int], Count] = {}
         try:
-            for grid in maybe:  # witnesses with no solve: those that are solutions
-                if self._worth(grid, count_each is None) and not verify(self.puzzle, grid):
+            for earlier in maybe:  # witnesses with no solve: those that are solutions
+                if len(earlier) != self.size**2:
+                    continue
+                grid = _fitted(earlier, self.givens, self.size) if self.relabels else earlier
+                if grid and self._worth(grid, count_each is None) and not verify(self.puzzle, grid):
                     self._witness(grid)
             try:
                 self._patiently(self._mark)
@@ -308,14 +348,15 @@ class _Marking:
                 self.search.delete()
                 self.solver = FALLBACK
                 self.search = self._other()
-                self.search.append_formula([self.cnf.blocking_clause(g) for g in self.witnesses])
+                if self.counting:
+                    self._block(self.witnesses)
 
     def _worth(self, grid: Grid, marking: bool) -> bool:
         """Whether a grid that may be a solution is worth checking: its values are
         candidates here (the singles and earlier answers rule out the rest), it is
         not a witness already and, when only marking, it marks a value."""
         held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
-        if not all(key in self.literal for key in held) or grid in self.witnesses:
+        if grid in self.seen or not all(key in self.literal for key in held):
             return False
         return not marking or any(key in self.unmarked for key in held)
 
@@ -437,20 +478,25 @@ class _Marking:
         renamed (:func:`_free_values`), each checked as well."""
         found = self.cnf.decode(self.search.get_model()) if known is None else known
         grid = self._witnessed(accept(self.puzzle, found, self.witnesses, SOLVER))
+        self.searched.append(grid)
+        self.seen.add(grid)
         cells = [cell for cell, _ in self.cnf.open_cells]
-        for copy in _renamed(grid, self.free, cells, self.unmarked):
-            if self._worth(copy, marking=True) and not verify(self.puzzle, copy):
-                self._witnessed(accept(self.puzzle, copy, self.witnesses, SOLVER))
+        for copy in _renamed(grid, self.free, cells, self.unmarked, self.size):
+            # a solution renamed: its values are candidates; checked all the same
+            if copy not in self.seen and not verify(self.puzzle, copy):
+                self.witnesses.append(copy)
+                self.seen.add(copy)
+                self._witnessed(copy)
         return grid
 
     def _witnessed(self, grid: Grid) -> Grid:
-        search = self.search
         held = [(cell, grid[cell]) for cell, _ in self.cnf.open_cells]
         self.marked.update(held)
         for key in held:
             self.unmarked.pop(key, None)
-        self.tally.update(held)
-        search.add_clause(self.cnf.blocking_clause(grid))
+        if self.counting:  # marking needs none: a solution holding an unmarked value is new
+            self.tally.update(held)
+            self._block([grid])
         if self.progress is not None and time.monotonic() - self.said >= PROGRESS:
             self.progress(self._marks())
             self.said = time.monotonic()
@@ -469,6 +515,10 @@ class _Marking:
         """Solutions holding each candidate of the cells with several, up to ``limit``:
         more solutions under that candidate until one past the limit (a lower
         bound, ``N+``) or UNSAT (then exact)."""
+        self.counting = True  # from here each solution is counted once: the found blocked
+        self._block(self.witnesses)
+        cells = [cell for cell, _ in self.cnf.open_cells]
+        self.tally.update((cell, grid[cell]) for grid in self.witnesses for cell in cells)
         tally, search = self.tally, self.search
         per_cell = Counter(cell for cell, _ in self.marked)
         wanted = [key for key in self.literal if key in self.marked and per_cell[key[0]] > 1]
@@ -492,6 +542,11 @@ class _Marking:
                 phases.update((other, self._towards(other, limit)) for other in full)
                 changed = bool(full)
         return {key: Count(min(tally[key], limit), key in complete) for key in wanted}
+
+    def _block(self, grids: Iterable[Grid]) -> None:
+        """Every solution but ``grids`` left to the search (for counting: a marking
+        blocked none, 240 clauses of 1,296 literals slowed a 36x36's solves)."""
+        self.search.append_formula([self.cnf.blocking_clause(grid) for grid in grids])
 
     def _towards(self, key: tuple[int, int], limit: int) -> int:
         literal = self.literal[key]
@@ -517,7 +572,8 @@ class _Marking:
         if status == Status.TIMEOUT:
             outcome.reason = "ran out of time: the candidates shown are witnessed, not all found"
         found = Candidates(outcome, marks, tuple(undecided), counts, len(witnesses))
-        found.found = tuple(witnesses)
+        searched = set(self.searched)  # first: a later question renames them again
+        found.found = (*self.searched, *(w for w in witnesses if w not in searched))
         found.timed_out = timed_out
         if status == Status.NONE:  # the conflict named if it is quick: as long as the solve took
             found.marks = tuple(() for _ in grid)

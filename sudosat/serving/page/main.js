@@ -134,7 +134,6 @@ function receive(answer, asked) {
 function progress(answer) {
   if (answer.type === "marks") {
     view = {...view, candidates: answer.candidates, counts: null, logical: null};
-    $("marks").dataset.partial = JSON.stringify(answer.candidates);
     const witnessed = answer.candidates.reduce((sum, values) => sum + values.length, 0);
     say(`Working... ${witnessed} candidates witnessed so far (Cancel stops it)`);
     redraw();
@@ -620,6 +619,7 @@ function setUp() {
     at: (x, y) => clientAt(board, puzzle().size, x, y),
     centre: (cell) => clientAt(board, puzzle().size, ...centre(puzzle().size, cell)),
     text: () => text(),  // the puzzle as the page would send it, whole or not
+    redraw: () => redraw(),
   };
   const linked = location.hash.length > 1 ? fromHash(location.hash.slice(1)) : "";
   if (linked) loadText(linked);
