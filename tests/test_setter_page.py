@@ -91,6 +91,17 @@ def opened(page: Any, address: str, link: str = "") -> list[list[int]]:
     return after(page, 0)
 
 
+def new_grid(page: Any, size: int | None = None, jigsaw: bool | None = None) -> list[list[int]]:
+    """A new blank grid (of ``size``, a jigsaw or not, where given): its candidates."""
+    if size is not None:
+        page.select_option("#size", str(size))
+    if jigsaw is not None:
+        page.set_checked("#jigsaw", jigsaw)
+    seen = answers(page)
+    page.click("#new")
+    return after(page, seen)
+
+
 def point(page: Any, n: int, cell: int) -> tuple[float, float]:
     """The screen point of a cell's centre, as the page says (``window.sudosatBoard``)."""
     found = page.evaluate(f"window.sudosatBoard.centre({cell})")
@@ -193,11 +204,7 @@ def parse_link(puzzle: Any) -> str:
 
 def test_a_25x25_jigsaw_region_is_painted_and_a_36x36_takes_givens(page: Any, address: str) -> None:
     opened(page, address)
-    page.select_option("#size", "25")
-    page.check("#jigsaw")
-    seen = answers(page)
-    page.click("#new")
-    after(page, seen)
+    new_grid(page, 25, jigsaw=True)
     n = 25
     seen = answers(page)
     drag(page, n, [4, 5])  # r1c5 (box 1) paints r1c6 (box 2) into box 1
@@ -217,11 +224,7 @@ def test_a_25x25_jigsaw_region_is_painted_and_a_36x36_takes_givens(page: Any, ad
     )
     page.screenshot(path=str(SHOTS / "jigsaw-25x25.png"))
 
-    page.select_option("#size", "36")
-    page.uncheck("#jigsaw")
-    seen = answers(page)
-    page.click("#new")
-    after(page, seen)
+    new_grid(page, 36, jigsaw=False)
     page.click("#mode-givens")
     page.mouse.click(*point(page, 36, 0))
     seen = answers(page)
@@ -486,10 +489,7 @@ def test_a_quick_stroke_paints_every_region_cell_it_crosses(page: Any, address: 
     """One mouse move from r1c4 to r4c4 (nothing between, as a quick hand gives):
     r2c4 and r3c4 are painted too, not only where the events landed."""
     opened(page, address)
-    page.check("#jigsaw")
-    seen = answers(page)
-    page.click("#new")
-    after(page, seen)
+    new_grid(page, jigsaw=True)
     page.click("#mode-regions")
     page.mouse.move(*point(page, 9, 3))
     page.mouse.down()
@@ -502,10 +502,7 @@ def test_a_quick_stroke_paints_every_region_cell_it_crosses(page: Any, address: 
 
 def test_a_36x36_zooms_and_pans_and_a_click_lands_on_its_cell(page: Any, address: str) -> None:
     opened(page, address)
-    page.select_option("#size", "36")
-    seen = answers(page)
-    page.click("#new")
-    after(page, seen)
+    new_grid(page, 36)
     width = page.evaluate(
         "document.querySelector('#board rect.cell').getBoundingClientRect().width"
     )

@@ -23,6 +23,7 @@ from .test_setter_page import (
     after,
     answers,
     browser,
+    new_grid,
     opened,
     page,
     status,
@@ -102,11 +103,7 @@ def test_every_kind_is_drawn_and_the_link_reads_back_rule_by_rule(
 ) -> None:
     opened(page, address)
     if n != 9:
-        seen = answers(page)
-        page.select_option("#size", str(n))
-        page.click("#new")
-
-        after(page, seen)
+        new_grid(page, n)
     expected = draw_every_kind(page, n)
     seen = answers(page)
     page.click("#export")  # at once: before the last edit's candidates are asked

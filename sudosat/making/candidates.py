@@ -217,11 +217,9 @@ def _relabels(puzzle: Puzzle) -> bool:
 
 
 def _free_values(puzzle: Puzzle) -> tuple[int, ...]:
-    """The values no given names, when the rules relabel (:func:`_relabels`); else
-    none. Renaming them in a solution gives another: a 36x36 with no givens has
-    its true candidates from one solve, not 93."""
-    if not _relabels(puzzle):
-        return ()
+    """The values no given names: where the rules relabel (:func:`_relabels`),
+    renaming them in a solution gives another (a 36x36 with no givens has its
+    true candidates from one solve, not 93)."""
     return tuple(sorted(set(range(1, puzzle.size + 1)) - set(puzzle.cells)))
 
 
@@ -254,7 +252,8 @@ def _renamed(
     """``grid`` with its free values renamed in turn (each free value names each
     other one once: a cell holding one holds every one in some copy), the copies
     that would mark none of ``unmarked`` (cell, value) left out before they are
-    built (most of them, once a few are in: building each cost a 36x36 a second)."""
+    built (most of them, once a few are in: building them all cost a 36x36's
+    edit 1.4 s)."""
     if len(free) < 2:
         return
     held: list[list[int]] = [[] for _ in range(size + 1)]
@@ -307,20 +306,21 @@ class _Marking:
         self.progress = progress
         self.said = time.monotonic()
         self.relabels = _relabels(puzzle)
-        self.free = _free_values(puzzle)
-        self.givens = puzzle.givens
-        self.size = puzzle.size
+        self.free = _free_values(puzzle) if self.relabels else ()
 
     def run(self, count_each: int | None, maybe: Iterable[Grid] = ()) -> Candidates:
         self.search = holding(self.cnf) if self.solver in (SOLVER, AUTO) else self._other()
         timed_out: list[str] = []
         counts: dict[tuple[int, int], Count] = {}
         try:
+            givens, size = self.puzzle.givens, self.puzzle.size
             for earlier in maybe:  # witnesses with no solve: those that are solutions
-                if len(earlier) != self.size**2:
+                if len(earlier) != size * size:
                     continue
-                grid = _fitted(earlier, self.givens, self.size) if self.relabels else earlier
-                if grid and self._worth(grid, count_each is None) and not verify(self.puzzle, grid):
+                grid = _fitted(earlier, givens, size) if self.relabels else earlier
+                if grid is None or not self._worth(grid, count_each is None):
+                    continue
+                if not verify(self.puzzle, grid):
                     self._witness(grid)
             try:
                 self._patiently(self._mark)
@@ -474,14 +474,14 @@ class _Marking:
 
     def _witness(self, known: Grid | None = None) -> Grid:
         """The solution the solver holds (or ``known``, one found before), checked,
-        its values marked, and blocked; then its copies with the free values
-        renamed (:func:`_free_values`), each checked as well."""
+        and its values marked (blocked too when counting); then its copies with the
+        free values renamed (:func:`_free_values`), each checked as well."""
         found = self.cnf.decode(self.search.get_model()) if known is None else known
         grid = self._witnessed(accept(self.puzzle, found, self.witnesses, SOLVER))
         self.searched.append(grid)
         self.seen.add(grid)
         cells = [cell for cell, _ in self.cnf.open_cells]
-        for copy in _renamed(grid, self.free, cells, self.unmarked, self.size):
+        for copy in _renamed(grid, self.free, cells, self.unmarked, self.puzzle.size):
             # a solution renamed: its values are candidates; checked all the same
             if copy not in self.seen and not verify(self.puzzle, copy):
                 self.witnesses.append(copy)
