@@ -78,7 +78,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/serve.py --limit 30  # setting from blank: the first 30 edits (no --limit: every edit, hours at 25x25)
 	$(PY) benchmarks/serve_attack.py
 	$(PY) benchmarks/big_edits.py --rank 6 --edits 20
-	$(PY) benchmarks/page.py --edits 20  # the setter's page in chromium: replies, drawing, big grids typed
+	$(PY) benchmarks/page.py --edits 20 --cages 48  # the setter's page in chromium: replies, drawing, big grids typed
 	$(PY) benchmarks/blank_phases.py killer.txt --cap 8
 
 # The docs site, built strictly into build/site: a broken link or page fails it.

@@ -18,9 +18,18 @@ the tasks over 50 ms while the answers stream in and are drawn; beside
 (issue 76): 25x25 blank <= 1 s, per given <= 1 s median, <= 5 s worst; 36x36
 blank <= 2 s, per given <= 3 s median, <= 10 s worst; no task over 50 ms.
 
+Killers dragged from blank (``--part killers``, issue 76): the page opened on a
+blank 9x9 (``puzzles/killer.txt``) and 16x16 (``puzzles/killer-16x16.links``
+#1), every cage of the puzzle dragged with the mouse in the Cages mode, its sum
+typed, and the time from Enter to its true candidates drawn (the page's 300 ms
+wait included), median and worst, to the finished puzzle. Targets: 9x9 <= 350 ms
+median, <= 500 ms worst; 16x16 <= 1 s median, <= 5 s worst. ``--cages N``: the
+first N cages only (a 16x16's later cages take tens of seconds each).
+
 Debian's chromium, headless, through Playwright; one ``sudosat serve`` a tree.
 
-    python benchmarks/page.py [--part reply|edits|all] [--before TREE] [--edits 20]
+    python benchmarks/page.py [--part reply|edits|killers|all] [--before TREE] [--edits 20]
+        [--cages N] [--only GRID]
 """
 
 from __future__ import annotations
@@ -43,7 +52,7 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.serve import start_server  # noqa: E402
+from benchmarks.serve import first, start_server  # noqa: E402
 from sudosat import parse  # noqa: E402
 
 PUZZLES = ROOT / "puzzles"
@@ -66,6 +75,10 @@ new PerformanceObserver((list) => {
 EDITS = {  # the grid, the bundled puzzle its givens come from, targets: blank, median, worst (s)
     "25x25": ("rank5-25x25.txt", 1.0, 1.0, 5.0),
     "36x36": ("rank6-36x36.txt", 2.0, 3.0, 10.0),
+}
+KILLERS = {  # the grid, its puzzle, targets: median, worst (s)
+    "9x9 killer": ("killer.txt", 0.35, 0.5),
+    "16x16 killer": ("killer-16x16.links", 1.0, 5.0),
 }
 ALPHABETS = {25: "123456789ABCDEFGHIJKLMNOP", 36: "1234567890ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 """The symbols the page types values in (its model.js ``symbols``)."""
@@ -139,6 +152,69 @@ def setting(browser: Any, url: str, n: int, name: str, edits: int) -> dict[str, 
     return {"blank": blank_time, "times": times, "tasks": tasks}
 
 
+def caging(browser: Any, url: str, name: str, cages: int | None) -> dict[str, Any]:
+    """A blank grid of ``name``'s size, then each of its cages (the first ``cages``)
+    dragged and its sum typed: the seconds from Enter to each answer drawn, the
+    long tasks, and whether the last candidates are the puzzle's solution."""
+    from tests.test_setter_page import drag  # the tests' walk of a shape, cell by cell
+
+    puzzle = first(name)
+    assert puzzle is not None and puzzle.rules is not None
+    n = puzzle.size
+    page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    page.add_init_script(WATCH)
+    page.goto(url.replace("ws://", "http://"))
+    page.wait_for_function(ANSWERS)
+    page.select_option("#size", str(n))
+    seen = int(page.evaluate(ANSWERS))
+    page.click("#new")
+    page.wait_for_function(f"{ANSWERS} > {seen}", timeout=600_000, polling=10)
+    page.click("#mode-cages")
+    page.evaluate("window.tasks = []")
+    times = []
+    for cage in puzzle.rules.constraints[:cages]:
+        drag(page, n, cage.cells())
+        page.keyboard.type(str(cage.value))
+        seen = int(page.evaluate(ANSWERS))
+        start = time.perf_counter()
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"{ANSWERS} > {seen}", timeout=600_000, polling=10)
+        times.append(time.perf_counter() - start)
+        print(f"  {name}, cage {len(times)}: {times[-1]:.3f} s", file=sys.stderr, flush=True)
+    marks = json.loads(page.evaluate("document.getElementById('marks').dataset.candidates"))
+    tasks = [float(t) for t in page.evaluate("window.tasks")]
+    page.close()
+    return {"times": times, "tasks": tasks, "unique": all(len(m) == 1 for m in marks)}
+
+
+def killers_part(trees: list[Path], only: str | None, cages: int | None) -> None:
+    print("| grid | tree | cages | per cage, median / worst | longest task | unique at the end |")
+    print("|---|---|---:|---:|---:|---|")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=shutil.which("chromium"), args=["--no-sandbox"]
+        )
+        for grid, (name, median_target, worst_target) in KILLERS.items():
+            if only and only not in grid:
+                continue
+            for tree in trees:
+                server, url = start_server(tree, 600)
+                try:
+                    found = caging(browser, url, name, cages)
+                finally:
+                    server.terminate()
+                    server.wait()
+                times = found["times"]
+                label = "today" if tree == ROOT else str(tree)
+                print(
+                    f"| {grid} | {label} | {len(times)} | {statistics.median(times):.3f} / "
+                    f"{max(times):.3f} s (targets {median_target:g} / {worst_target:g} s) "
+                    f"| {max(found['tasks'], default=0):.0f} ms | {found['unique']} |",
+                    flush=True,
+                )
+        browser.close()
+
+
 def edits_part(trees: list[Path], edits: int, only: str | None) -> None:
     head = "| grid | tree | blank | per given, median / worst | longest task | tasks over 50 ms |"
     print(head + " targets |")
@@ -207,15 +283,18 @@ def reply_part() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=("reply", "edits", "all"), default="all")
+    parser.add_argument("--part", choices=("reply", "edits", "killers", "all"), default="all")
     parser.add_argument("--before", type=Path, help="Setting at a big size on this tree too.")
     parser.add_argument("--edits", type=int, default=20, help="Givens typed on each grid.")
-    parser.add_argument("--only", help="Only the grids whose name holds this (25x25, 36x36).")
+    parser.add_argument("--cages", type=int, help="Killers: only the first CAGES cages.")
+    parser.add_argument("--only", help="Only the grids whose name holds this (9x9, 36x36).")
     args = parser.parse_args()
     if args.part in ("reply", "all"):
         reply_part()
     if args.part in ("edits", "all"):
         edits_part([args.before, ROOT] if args.before else [ROOT], args.edits, args.only)
+    if args.part in ("killers", "all"):
+        killers_part([args.before, ROOT] if args.before else [ROOT], args.only, args.cages)
 
 
 if __name__ == "__main__":

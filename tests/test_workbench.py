@@ -254,12 +254,12 @@ def test_renaming_the_free_values_keeps_the_candidates_true(
     assert puzzle.rules is not None and all(r.relabels() for r in puzzle.rules.constraints)
     found = candidates(puzzle)
     assert found.marks[0] == (1,) and found.marks[8] == (2,)
-    assert found.witnesses > found.outcome.stats.solves  # copies were taken
     assert all(not verify(puzzle, grid) for grid in found.found)
     monkeypatch.setattr(candidates_module, "_free_values", lambda puzzle: ())
     alone = candidates(puzzle)
-    assert alone.witnesses <= alone.outcome.stats.solves  # a solve each
+    assert alone.witnesses <= alone.outcome.stats.solves  # a solve each at most
     assert found.marks == alone.marks
+    assert found.outcome.stats.solves < alone.outcome.stats.solves  # copies were taken
 
 
 def test_earlier_witnesses_renamed_to_the_new_givens_save_solves() -> None:

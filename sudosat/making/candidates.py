@@ -61,10 +61,11 @@ CaDiCaL is asked (:meth:`_Marking._first`)."""
 
 PROGRESS = 0.5
 """Seconds between two calls of ``progress``, at least."""
-MANY_FROM = 16
+MANY_FROM = 9
 """From this size, candidates on Minicard ask for many values a solve first
-(:meth:`_Marking._mark_many`: 1.6 times sooner on a 16x16 killer's edits,
-slower on a 9x9's, BENCHMARKS.md issue 57)."""
+(:meth:`_Marking._mark_many`: 1.6 times sooner on a 16x16 killer's edits; on
+9x9s, since values put off halve the set, 0.80 of the time over 12 setting
+orders, the worst edit 0.31 -> 0.19 s: BENCHMARKS.md, issue 76)."""
 ASSUMED = 16
 """Values a solve of :meth:`_Marking._mark_many` asks for at most."""
 Progress = Callable[[tuple[tuple[int, ...], ...]], None]
