@@ -165,7 +165,13 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 @click.option(
     "--debug", is_flag=True, help="On an internal error, print the traceback (see Exit codes)."
 )
-def cli(debug: bool) -> None:
+@click.option(
+    "--verbose",
+    is_flag=True,
+    help="Say on stderr how the work is done where it matters (the logic on the Python "
+    "engine when the compiled one is not built).",
+)
+def cli(debug: bool, verbose: bool) -> None:
     """Solve, count and compile Sudoku puzzles with SAT solvers.
 
     \b
@@ -181,6 +187,17 @@ def cli(debug: bool) -> None:
     The docs: docs/ (`make docs` builds them into build/site); a man page for each
     command: `make man`. Completion: eval "$(_SUDOSAT_COMPLETE=bash_source sudosat)".
     """
+    if verbose:
+        import logging  # (deferred: a run without --verbose says nothing)
+
+        said = logging.StreamHandler(sys.stderr)
+        said.setFormatter(logging.Formatter("sudosat: %(message)s"))
+        logger = logging.getLogger("sudosat")
+        logger.addHandler(said)
+        logger.setLevel(logging.INFO)
+        from sudosat.making import bitboard  # said here once, not in each worker
+
+        bitboard.compiled()
 
 
 def run_command() -> int:

@@ -1,0 +1,304 @@
+/* The compiled reasoning engine: naked and hidden singles to a fixpoint on a
+ * board's candidates, as bit masks (one 64-bit word a cell, so up to 64x64).
+ *
+ * The Python reference is sudosat.making.forcing.Propagation (singles) and a
+ * Minicard of the board's "exactly one" constraints (a branch's literals);
+ * tests/test_engine_compiled.py holds this module to both on random boards of
+ * every size. sudosat.making.bitboard packs a board's geometry and falls back
+ * to Python when this module cannot be built or loaded.
+ *
+ * A geometry is an int32 buffer: n, cells, houses, K, P, then the houses
+ * (houses x n cells), each cell's houses (cells x K) and peers (cells x P),
+ * padded with -1.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_CELLS 4096
+#define MAX_HOUSES 1024
+
+typedef struct {
+    int n, cells, nh, K, P;
+    const int32_t *houses, *cell_houses, *peers;
+} Geometry;
+
+typedef struct {
+    uint64_t masks[MAX_CELLS];
+    uint8_t placed[MAX_CELLS];
+    uint8_t dirty[MAX_HOUSES];
+    uint8_t queued[MAX_CELLS]; /* the value a cell waits in todo with (once: todo's bound) */
+    int32_t todo[2 * MAX_CELLS];
+    int nt;
+} State;
+
+static int value_of(uint64_t single) { return __builtin_ctzll(single) + 1; }
+
+static int geometry_of(Py_buffer *buffer, Geometry *g) {
+    const int32_t *x = (const int32_t *)buffer->buf;
+    Py_ssize_t words = buffer->len / 4;
+    if (words < 5) goto bad;
+    g->n = x[0], g->cells = x[1], g->nh = x[2], g->K = x[3], g->P = x[4];
+    if (g->n < 1 || g->n > 64 || g->cells > MAX_CELLS || g->nh > MAX_HOUSES) goto bad;
+    if (words != 5 + (Py_ssize_t)g->nh * g->n + (Py_ssize_t)g->cells * (g->K + g->P)) goto bad;
+    g->houses = x + 5;
+    g->cell_houses = g->houses + g->nh * g->n;
+    g->peers = g->cell_houses + g->cells * g->K;
+    return 1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "not a board geometry");
+    return 0;
+}
+
+/* ``cell`` holds ``value``, to be placed; 0: it waits with another value already
+ * (both follow, so the cell would hold two: a contradiction). */
+static int push(State *s, int cell, int value) {
+    if (s->queued[cell]) return s->queued[cell] == value;
+    s->queued[cell] = (uint8_t)value;
+    s->todo[s->nt++] = cell;
+    s->todo[s->nt++] = value;
+    return 1;
+}
+
+static void touch(const Geometry *g, State *s, int cell) {
+    for (int k = 0; k < g->K; k++) {
+        int h = g->cell_houses[cell * g->K + k];
+        if (h < 0) break;
+        s->dirty[h] = 1;
+    }
+}
+
+/* Candidates ``gone`` leave ``cell``; 0: none is left. */
+static int take(const Geometry *g, State *s, int cell, uint64_t gone) {
+    uint64_t m = s->masks[cell];
+    if (!(m & gone)) return 1;
+    m &= ~gone;
+    s->masks[cell] = m;
+    if (!m) return 0;
+    touch(g, s, cell);
+    if (!s->placed[cell] && !(m & (m - 1))) return push(s, cell, value_of(m));
+    return 1;
+}
+
+/* Placements, then every dirty house's hidden singles, in house order, until
+ * nothing changes; 0: a contradiction (a cell or a house left without a value,
+ * a value placed twice in a house or twice in a cell). */
+static int singles(const Geometry *g, State *s) {
+    uint64_t full = g->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->n) - 1);
+    for (;;) {
+        while (s->nt) {
+            s->nt -= 2;
+            int c = s->todo[s->nt], v = s->todo[s->nt + 1];
+            s->queued[c] = 0;
+            if (s->placed[c]) {
+                if (s->placed[c] != v) return 0;
+                continue;
+            }
+            uint64_t b = (uint64_t)1 << (v - 1);
+            if (!(s->masks[c] & b)) return 0;
+            s->placed[c] = (uint8_t)v;
+            s->masks[c] = b;
+            touch(g, s, c);
+            for (int k = 0; k < g->P; k++) {
+                int p = g->peers[c * g->P + k];
+                if (p < 0) break;
+                if (!take(g, s, p, b)) return 0;
+            }
+        }
+        int looked = 0;
+        for (int h = 0; h < g->nh; h++) {
+            if (!s->dirty[h]) continue;
+            s->dirty[h] = 0;
+            looked = 1;
+            const int32_t *house = g->houses + h * g->n;
+            uint64_t seen = 0, once = 0;
+            for (int i = 0; i < g->n; i++) {
+                uint64_t m = s->masks[house[i]];
+                once = (once & ~m) | (m & ~seen);
+                seen |= m;
+            }
+            if (seen != full) return 0;
+            for (int i = 0; i < g->n; i++) {
+                int c = house[i];
+                uint64_t hit = s->masks[c] & once;
+                if (hit && !s->placed[c]) {
+                    if ((hit & (hit - 1)) || !push(s, c, value_of(hit))) return 0;
+                }
+            }
+        }
+        if (!looked && !s->nt) return 1;
+    }
+}
+
+static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
+    if (masks->len != (Py_ssize_t)g->cells * 8) {
+        PyErr_SetString(PyExc_ValueError, "masks: 8 bytes a cell");
+        return 0;
+    }
+    memcpy(s->masks, masks->buf, masks->len);
+    for (int c = 0; c < g->cells; c++) {
+        uint64_t m = s->masks[c];
+        s->placed[c] = (m && !(m & (m - 1))) ? (uint8_t)value_of(m) : 0;
+    }
+    memset(s->dirty, 0, g->nh);
+    memset(s->queued, 0, g->cells);
+    s->nt = 0;
+    return 1;
+}
+
+static State state, branch;  /* one at a time: the GIL is held throughout */
+
+/* The cell and value of a literal (its sign aside); 0: past the board (an error set). */
+static int literal_of(const Geometry *g, PyObject *item, long *lit, int *cell, int *value) {
+    *lit = PyLong_AsLong(item);
+    if (*lit == -1 && PyErr_Occurred()) return 0;
+    long var = *lit < 0 ? -*lit : *lit;
+    *cell = (int)((var - 1) / g->n), *value = (int)((var - 1) % g->n) + 1;
+    if (var < 1 || *cell >= g->cells) {
+        PyErr_SetString(PyExc_ValueError, "a literal past the board");
+        return 0;
+    }
+    return 1;
+}
+
+/* The literals of ``assumed`` set, then singles: 1 if they hold, 0 if they
+ * break the board, -1 on an error (set). */
+static int assume(const Geometry *g, State *s, PyObject *assumed) {
+    int ok = 1;
+    Py_ssize_t count = PyList_GET_SIZE(assumed);
+    for (Py_ssize_t i = 0; i < count && ok; i++) {
+        long lit;
+        int c, v;
+        if (!literal_of(g, PyList_GET_ITEM(assumed, i), &lit, &c, &v)) return -1;
+        ok = lit > 0 ? push(s, c, v) : take(g, s, c, (uint64_t)1 << (v - 1));
+    }
+    return ok && singles(g, s);
+}
+
+static void copy_state(const Geometry *g, State *to, const State *from) {
+    memcpy(to->masks, from->masks, (size_t)g->cells * 8);
+    memcpy(to->placed, from->placed, (size_t)g->cells);
+    memset(to->dirty, 0, (size_t)g->nh);
+    memset(to->queued, 0, (size_t)g->cells);
+    to->nt = 0;
+}
+
+/* propagate(geometry, masks, assumptions) -> (ok, literals): the board (a cell
+ * with one candidate holds it) with ``assumptions`` (literals cell * n + value,
+ * negative: the value is ruled out) followed by singles; the literals set
+ * beyond the board's, as Minicard's propagate returns them (its numbering). */
+static PyObject *propagate(PyObject *self, PyObject *args) {
+    Py_buffer gb, mb;
+    PyObject *assumed;
+    if (!PyArg_ParseTuple(args, "y*y*O!", &gb, &mb, &PyList_Type, &assumed)) return NULL;
+    PyObject *result = NULL;
+    Geometry g;
+    State *s = &state;
+    if (!geometry_of(&gb, &g) || !load_masks(&g, s, &mb)) goto done;
+    const uint64_t *board = (const uint64_t *)mb.buf;
+    int ok = assume(&g, s, assumed);
+    if (ok < 0) goto done;
+    PyObject *implied = PyList_New(0);
+    if (!implied) goto done;
+    if (ok) {
+        for (int c = 0; c < g.cells; c++) {
+            uint64_t was = board[c], now = s->masks[c];
+            if (!(was & (was - 1))) continue; /* held on the board already */
+            for (int v = 1; v <= g.n; v++) {
+                uint64_t b = (uint64_t)1 << (v - 1);
+                if (!(was & b)) continue;
+                long lit = (long)c * g.n + v;
+                PyObject *item = NULL;
+                if (!(now & b)) item = PyLong_FromLong(-lit);
+                else if (s->placed[c]) item = PyLong_FromLong(lit);
+                if (item && PyList_Append(implied, item) < 0) {
+                    Py_DECREF(item);
+                    Py_DECREF(implied);
+                    goto done;
+                }
+                Py_XDECREF(item);
+            }
+        }
+    }
+    result = Py_BuildValue("(ON)", ok ? Py_True : Py_False, implied);
+done:
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
+/* breaks(geometry, masks, assumptions) -> bool: whether singles break the board
+ * once ``assumptions`` hold (propagate's ok, negated, without its literals). */
+static PyObject *breaks(PyObject *self, PyObject *args) {
+    Py_buffer gb, mb;
+    PyObject *assumed;
+    if (!PyArg_ParseTuple(args, "y*y*O!", &gb, &mb, &PyList_Type, &assumed)) return NULL;
+    PyObject *result = NULL;
+    Geometry g;
+    State *s = &state;
+    if (!geometry_of(&gb, &g) || !load_masks(&g, s, &mb)) goto done;
+    int ok = assume(&g, s, assumed);
+    if (ok < 0) goto done;
+    result = PyBool_FromLong(!ok);
+done:
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
+/* first_break(geometry, masks, assumed, ys, start) -> (index, tested): the
+ * branch of ``assumed`` followed once, then each of ys from ``start`` on that it
+ * leaves open (its cell unset, the value still a candidate) assumed as well, in
+ * turn: the index of the first that breaks it (-1: none; -2: the branch itself
+ * breaks), and how many were followed. A nested chain's round of removals. */
+static PyObject *first_break(PyObject *self, PyObject *args) {
+    Py_buffer gb, mb;
+    PyObject *assumed, *ys;
+    Py_ssize_t start;
+    if (!PyArg_ParseTuple(args, "y*y*O!O!n", &gb, &mb, &PyList_Type, &assumed, &PyList_Type,
+                          &ys, &start))
+        return NULL;
+    PyObject *result = NULL;
+    Geometry g;
+    Py_ssize_t found = -1, tested = 0;
+    if (!geometry_of(&gb, &g) || !load_masks(&g, &state, &mb)) goto done;
+    int ok = assume(&g, &state, assumed);
+    if (ok < 0) goto done;
+    if (!ok) found = -2;
+    for (Py_ssize_t i = start; ok && i < PyList_GET_SIZE(ys); i++) {
+        long lit;
+        int c, v;
+        if (!literal_of(&g, PyList_GET_ITEM(ys, i), &lit, &c, &v)) goto done;
+        uint64_t b = (uint64_t)1 << (v - 1);
+        if (state.placed[c] || !(state.masks[c] & b)) continue; /* the branch says already */
+        copy_state(&g, &branch, &state);
+        tested++;
+        int holds = (lit > 0 ? push(&branch, c, v) : take(&g, &branch, c, b)) &&
+                    singles(&g, &branch);
+        if (!holds) {
+            found = i;
+            break;
+        }
+    }
+    result = Py_BuildValue("(nn)", found, tested);
+done:
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"first_break", first_break, METH_VARARGS,
+     "first_break(geometry, masks, assumed, ys, start) -> (index, tested)."},
+    {"propagate", propagate, METH_VARARGS,
+     "propagate(geometry, masks, assumptions) -> (ok, literals): singles after the assumptions."},
+    {"breaks", breaks, METH_VARARGS,
+     "breaks(geometry, masks, assumptions) -> bool: whether singles break the board."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "sudosat.making._engine",
+    "The compiled reasoning engine: singles on bit masks.", -1, methods};
+
+PyMODINIT_FUNC PyInit__engine(void) { return PyModule_Create(&module); }

@@ -1,0 +1,113 @@
+"""The compiled reasoning engine, where it was built: naked and hidden singles on
+a board's candidates as bit masks, a branch at a time (``_engine.c``).
+
+A board's houses are packed once into a geometry (:func:`geometry`); a branch
+is a list of literals (:func:`sudosat.sat.cnf.literal`'s numbering, negative:
+ruled out), followed by singles to a fixpoint. The answers are those of a
+Minicard holding the board's "exactly one" constraints (the reference the
+tests hold it to): whether the branch breaks, and the literals it sets.
+
+The engine is built with sudosat (a C extension, ``pip install`` compiles it).
+Where it was not built or cannot be loaded, :func:`propagator` returns None and
+the callers keep to the Python and Minicard forms; ``--verbose`` says so once.
+"""
+
+from __future__ import annotations
+
+import logging
+from array import array
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from sudosat.making.board import Board
+
+log = logging.getLogger("sudosat")
+
+
+def _load() -> tuple[Any, str]:
+    try:
+        from sudosat.making import _engine  # type: ignore[attr-defined]
+    except ImportError as err:  # not built (no compiler at install), or broken
+        return None, str(err)
+    return _engine, ""
+
+
+ENGINE, WHY_NOT = _load()
+_said = False
+
+
+def compiled() -> bool:
+    """Whether the compiled engine is here; under ``--verbose``, the first ask on a
+    machine without it says why, once."""
+    global _said
+    if ENGINE is None and not _said:
+        _said = True
+        log.info("the compiled reasoning engine is not built (%s): logic runs in Python", WHY_NOT)
+    return ENGINE is not None
+
+
+@lru_cache(maxsize=16)
+def _packed(houses: tuple[tuple[int, ...], ...], cells: int, n: int) -> bytes:
+    cell_houses: list[list[int]] = [[] for _ in range(cells)]
+    for index, house in enumerate(houses):
+        for cell in house:
+            cell_houses[cell].append(index)
+    peers = [
+        sorted({p for h in mine for p in houses[h]} - {c}) for c, mine in enumerate(cell_houses)
+    ]
+    k, p = max(map(len, cell_houses)), max(map(len, peers))
+    words = [n, cells, len(houses), k, p, *(c for house in houses for c in house)]
+    for mine in cell_houses:
+        words += [*mine, *[-1] * (k - len(mine))]
+    for near in peers:
+        words += [*near, *[-1] * (p - len(near))]
+    return array("i", words).tobytes()
+
+
+def geometry(board: Board) -> bytes:
+    """The board's houses, each cell's houses and peers, packed for the engine (the
+    same houses are packed once)."""
+    return _packed(tuple(board.houses), board.size**2, board.size)
+
+
+def masks_of(board: Board) -> bytes:
+    """The board's candidates, a 64-bit word a cell."""
+    return array("Q", board.masks).tobytes()
+
+
+class Branching(NamedTuple):
+    """A board's branches through the engine (literals as :func:`sudosat.sat.cnf.literal`
+    numbers them, negative: ruled out)."""
+
+    propagate: Callable[[list[int]], tuple[bool, list[int]]]
+    """Whether singles hold once the literals do, and the literals they set beyond
+    the board's (as Minicard's ``propagate``)."""
+    breaks: Callable[[list[int]], bool]
+    """Whether singles break the board once the literals hold."""
+    first_break: Callable[[list[int], list[int], int], tuple[int, int]]
+    """(assumed, ys, start): the branch of ``assumed`` followed once, then each of
+    ``ys`` from ``start`` on that it leaves open added in turn: the index of the
+    first that breaks it (-1: none, -2: the branch itself breaks), and how many
+    were followed."""
+
+
+def propagator(board: Board) -> Branching | None:
+    """The board's branches through the engine; None without it, or past 64 values."""
+    if not compiled() or board.size > 64:
+        return None
+    shape, masks = geometry(board), masks_of(board)
+    engine = ENGINE
+
+    def propagate(assumed: list[int]) -> tuple[bool, list[int]]:
+        ok, implied = engine.propagate(shape, masks, assumed)
+        return bool(ok), implied
+
+    def breaks(assumed: list[int]) -> bool:
+        return bool(engine.breaks(shape, masks, assumed))
+
+    def first_break(assumed: list[int], ys: list[int], start: int) -> tuple[int, int]:
+        found, tested = engine.first_break(shape, masks, assumed, ys, start)
+        return int(found), int(tested)
+
+    return Branching(propagate, breaks, first_break)

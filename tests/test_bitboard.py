@@ -1,0 +1,198 @@
+"""The compiled reasoning engine (sudosat/making/_engine.c through
+sudosat.making.bitboard) held to its reference, a Minicard of the board's
+"exactly one" constraints (:func:`nested.classic_solver`), on random boards of
+every size from 4x4 to 25x25, with a variant's extra houses too; and the
+logical path the same with the engine and without it."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from sudosat import parse, solve
+from sudosat.core.masks import values as bits
+from sudosat.core.puzzle import Puzzle
+from sudosat.making import bitboard
+from sudosat.making.board import Board, board_of
+from sudosat.making.forcing import Propagation
+from sudosat.making.nested import classic_solver
+from sudosat.making.path import logical_path
+from sudosat.sat.cnf import literal
+from sudosat.sat.solvers.native import propagator
+
+from .conftest import PUZZLES
+
+if bitboard.ENGINE is None:  # (no C compiler at install): CI has one, and fails without it
+    assert not os.environ.get("CI"), f"the compiled engine is not built: {bitboard.WHY_NOT}"
+    pytest.skip(f"the compiled engine is not built: {bitboard.WHY_NOT}", allow_module_level=True)
+
+
+def settled_board(rank: int, seed: int, diagonals: bool = False) -> tuple[Board, tuple[int, ...]]:
+    """A random board of a ``rank`` grid: some givens of a solution, some false
+    candidates taken away, then singles to their end (as a path's boards are when
+    branches are followed); and the solution."""
+    rng = random.Random(seed)
+    n = rank * rank
+    rows = [" ".join(["0"] * n) if n > 9 else "." * n for _ in range(n)]
+    blank = parse("\n".join(["diagonals" if diagonals else "", f"size {n}", *rows]) + "\n")
+    solution = solve(blank).solutions[0]
+    names = list(range(1, n + 1))
+    rng.shuffle(names)
+    grid = tuple(names[v - 1] for v in solution)  # (a renamed solution is one)
+    cells = [c if rng.random() < 0.15 else 0 for c in grid]
+    puzzle = Puzzle(rank=rank, cells=tuple(cells))
+    houses = []
+    if diagonals:
+        houses = [
+            (tuple(i * n + i for i in range(n)), "the main diagonal"),
+            (tuple(i * n + n - 1 - i for i in range(n)), "the anti-diagonal"),
+        ]
+    board = board_of(puzzle, houses)
+    for cell in range(n * n):
+        for value in bits(board.masks[cell]):
+            if value != grid[cell] and rng.random() < 0.1:
+                board.masks[cell] &= ~(1 << (value - 1))
+    run = Propagation(board)
+    run.dirty = set(range(len(board.houses)))
+    for cell, mask in enumerate(board.masks):
+        if mask and not mask & (mask - 1) and not board.placed[cell]:
+            run.todo.append((cell, mask.bit_length()))
+    assert run.singles()  # (the solution keeps every house)
+    board.masks, board.placed = list(run.masks), list(run.placed)
+    return board, grid
+
+
+def open_literals(board: Board) -> list[int]:
+    n = board.size
+    return [literal(n, c, v) for c, m in enumerate(board.masks) if m & (m - 1) for v in bits(m)]
+
+
+CASES = [
+    (rank, seed, diagonals)
+    for rank in (2, 3, 4, 5)
+    for seed in range(3)
+    for diagonals in (False, True)
+]
+
+
+@pytest.mark.parametrize(("rank", "seed", "diagonals"), CASES)
+def test_a_branch_sets_what_minicards_propagation_sets(
+    rank: int, seed: int, diagonals: bool
+) -> None:
+    board, _ = settled_board(rank, seed, diagonals)
+    engine = bitboard.propagator(board)
+    assert engine is not None
+    solver = classic_solver(board)
+    reference = propagator(solver)
+    rng = random.Random(seed)
+    lits = open_literals(board)
+    broke = held = 0
+    for _ in range(300):
+        assumed = [
+            x if rng.random() < 0.5 else -x
+            for x in rng.sample(lits, min(len(lits), rng.randint(1, 4)))
+        ]
+        ok, implied = reference(assumed)
+        mine_ok, mine = engine.propagate(assumed)
+        assert mine_ok == ok, assumed
+        assert engine.breaks(assumed) == (not ok)
+        if ok:
+            assert set(mine) == set(implied), assumed
+            held += 1
+        else:
+            broke += 1
+    solver.delete()
+    assert held and (broke or rank in (2, 5))  # both outcomes asked (a 25x25 rarely breaks)
+
+
+@pytest.mark.parametrize(("rank", "seed"), [(3, 0), (3, 1), (4, 0)])
+def test_a_round_of_removals_finds_the_first_branch_that_breaks(rank: int, seed: int) -> None:
+    """``first_break``: the branch followed once, then each y it leaves open in turn:
+    the first y that breaks it, as the solver finds it one y at a time."""
+    board, _ = settled_board(rank, seed)
+    engine = bitboard.propagator(board)
+    assert engine is not None
+    solver = classic_solver(board)
+    reference = propagator(solver)
+    rng = random.Random(seed)
+    lits = open_literals(board)
+    for _ in range(100):
+        assumed = [rng.choice(lits), -rng.choice(lits)]
+        ok, implied = reference(assumed)
+        ys = rng.sample(lits, min(len(lits), 30))
+        start = rng.randint(0, 5)
+        found, tested = engine.first_break(assumed, ys, start)
+        if not ok:
+            assert found == -2
+            continue
+        known = set(implied)
+        expected, followed = -1, 0
+        for i in range(start, len(ys)):
+            y = ys[i]
+            if y in known or -y in known:
+                continue
+            followed += 1
+            if not reference([*assumed, y])[0]:
+                expected = i
+                break
+        assert (found, tested) == (expected, followed)
+    solver.delete()
+
+
+def test_the_path_is_the_same_with_the_engine_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """AI Escargot's path needs a nested chain: every step the same both ways."""
+    puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
+
+    def steps() -> list[tuple[object, ...]]:
+        path = logical_path(puzzle)
+        assert path.end == "solved"
+        return [(s.name, s.placements, s.eliminations, s.technique) for s in path.steps]
+
+    with_engine = steps()
+    assert any("nested" in step[0] for step in with_engine)  # type: ignore[operator]
+    monkeypatch.setattr(bitboard, "ENGINE", None)
+    assert steps() == with_engine
+
+
+def test_without_the_engine_verbose_says_so_once(tmp_path: object) -> None:
+    """The engine hidden (its import fails): the path runs on Python and Minicard,
+    ``--verbose`` says so once; a classic solve never imports the engine."""
+    hide = (
+        "import sys, builtins; real = builtins.__import__\n"
+        "def fake(name, globals=None, locals=None, fromlist=(), level=0):\n"
+        "    if fromlist and '_engine' in fromlist: raise ImportError('hidden by the test')\n"
+        "    return real(name, globals, locals, fromlist, level)\n"
+        "builtins.__import__ = fake\n"
+        "from sudosat.__main__ import main\n"
+        "sys.argv = ['sudosat', '--verbose', 'steps', sys.argv[1], sys.argv[2]]\n"
+        "main()\n"
+    )
+    escargot = str(PUZZLES / "ai-escargot.txt")
+    done = subprocess.run(
+        [sys.executable, "-c", hide, escargot, escargot], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "compiled reasoning engine" in line]
+    assert len(said) == 1 and "hidden by the test" in said[0]
+    quiet = subprocess.run(
+        [sys.executable, "-m", "sudosat", "steps", escargot], capture_output=True, text=True
+    )
+    assert "compiled" not in quiet.stderr
+    imported = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from sudosat.cli import run_command; "
+            "sys.argv = ['sudosat', 'solve', sys.argv[1]]; run_command(); "
+            "print(sorted(m for m in sys.modules if m.startswith('sudosat.making')))",
+            escargot,
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert "bitboard" not in imported.stdout and "_engine" not in imported.stdout
