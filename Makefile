@@ -72,6 +72,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/workbench.py
 	$(PY) benchmarks/steps.py
 	$(PY) benchmarks/hardest.py
+	$(PY) benchmarks/reasoning_engine.py 20 10  # the compiled engine: the technologies, and the path with it and without
 	$(PY) benchmarks/se_rating.py --per 8 --te3 40
 	$(PY) benchmarks/variant_steps.py --seeds 1 --limit 30
 	$(PY) benchmarks/certify.py

@@ -196,3 +196,38 @@ def test_without_the_engine_verbose_says_so_once(tmp_path: object) -> None:
     )
     assert imported.returncode == 0, imported.stderr
     assert "bitboard" not in imported.stdout and "_engine" not in imported.stdout
+
+
+@pytest.mark.parametrize(("rank", "seed", "diagonals"), CASES)
+def test_the_forcing_chains_singles_are_pythons_step_for_step(
+    rank: int, seed: int, diagonals: bool
+) -> None:
+    """Every branch of the board followed by :class:`Propagation` in Python and in the
+    engine (with locked candidates and pairs, which ask the singles again): the
+    same outcome, and the same candidates, placements and houses to look at
+    again, where the branch breaks too (a chain's length is counted from them)."""
+    board, _ = settled_board(rank, seed, diagonals)
+    rng = random.Random(seed)
+    open_cells = board.open_cells()
+    broke = 0
+    for c in rng.sample(open_cells, min(len(open_cells), 40)):
+        for v in bits(board.masks[c]):
+            locked, pairs = rng.random() < 0.5, rng.random() < 0.5
+            runs = [Propagation.start(board, c, v, (False, False)) for _ in range(2)]
+            other = rng.choice(open_cells)  # and another placement: more branches break
+            placed = (other, rng.choice(bits(board.masks[other])))
+            for run in runs:
+                run.todo.append(placed)
+            runs[0].shape = None  # Python's
+            assert runs[1].shape is not None
+            outcomes = [run.settle(locked, pairs) is None for run in runs]
+            python, engine = runs
+            assert outcomes[0] == outcomes[1]
+            assert (engine.masks, engine.placed) == (python.masks, python.placed)
+            assert (engine.todo, engine.dirty) == (python.todo, python.dirty)
+            assert (engine.touched, engine.touched_locked) == (
+                python.touched,
+                python.touched_locked,
+            )
+            broke += outcomes[0]
+    assert broke or rank == 2

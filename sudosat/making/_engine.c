@@ -149,6 +149,14 @@ static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
 
 static State state, branch;  /* one at a time: the GIL is held throughout */
 
+/* ``value`` added to ``to`` (a list or a set); 0 on an error (set). */
+static int add_long(PyObject *to, long value) {
+    PyObject *x = PyLong_FromLong(value);
+    int added = x && (PyList_Check(to) ? PyList_Append(to, x) : PySet_Add(to, x)) == 0;
+    Py_XDECREF(x);
+    return added;
+}
+
 /* The cell and value of a literal (its sign aside); 0: past the board (an error set). */
 static int literal_of(const Geometry *g, PyObject *item, long *lit, int *cell, int *value) {
     *lit = PyLong_AsLong(item);
@@ -209,15 +217,11 @@ static PyObject *propagate(PyObject *self, PyObject *args) {
                 uint64_t b = (uint64_t)1 << (v - 1);
                 if (!(was & b)) continue;
                 long lit = (long)c * g.n + v;
-                PyObject *item = NULL;
-                if (!(now & b)) item = PyLong_FromLong(-lit);
-                else if (s->placed[c]) item = PyLong_FromLong(lit);
-                if (item && PyList_Append(implied, item) < 0) {
-                    Py_DECREF(item);
+                int set = !(now & b) ? add_long(implied, -lit) : !s->placed[c] || add_long(implied, lit);
+                if (!set) {
                     Py_DECREF(implied);
                     goto done;
                 }
-                Py_XDECREF(item);
             }
         }
     }
@@ -288,7 +292,184 @@ done:
     return result;
 }
 
+/* --- the forcing chains' branches: forcing.Propagation.singles, step for step --- */
+
+/* Python's singles: placements from the end of ``todo`` (a stack, a cell in it as
+ * often as it was found), each value leaving its peers in the geometry's order
+ * (the board's own), then every dirty house in ascending order; where a branch
+ * breaks, the candidates left are the same as Python leaves them (a chain's
+ * length is counted from them). */
+typedef struct {
+    int32_t *items;
+    Py_ssize_t size, used;
+} Stack;
+
+static int stack_push(Stack *t, int cell, int value) {
+    if (t->used + 2 > t->size) {
+        Py_ssize_t size = t->size ? 2 * t->size : 1024;
+        int32_t *grown = PyMem_Realloc(t->items, (size_t)size * sizeof(int32_t));
+        if (!grown) return 0;
+        t->items = grown, t->size = size;
+    }
+    t->items[t->used++] = cell;
+    t->items[t->used++] = value;
+    return 1;
+}
+
+/* 1: they hold; 0: a contradiction; -1: out of memory (an error set). */
+static int singles_as_python(const Geometry *g, uint64_t *m, uint8_t *placed, Stack *todo,
+                             uint8_t *dirty, uint8_t *touched) {
+    uint64_t full = g->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->n) - 1);
+    for (;;) {
+        int any = 0;
+        for (int h = 0; h < g->nh; h++) any |= dirty[h];
+        if (!todo->used && !any) return 1;
+        while (todo->used) {
+            todo->used -= 2;
+            int c = todo->items[todo->used], v = todo->items[todo->used + 1];
+            if (placed[c]) {
+                if (placed[c] != v) return 0;
+                continue;
+            }
+            uint64_t b = (uint64_t)1 << (v - 1);
+            if (!(m[c] & b)) return 0;
+            placed[c] = (uint8_t)v;
+            m[c] = b;
+            for (int k = 0; k < g->K && g->cell_houses[c * g->K + k] >= 0; k++)
+                dirty[g->cell_houses[c * g->K + k]] = 1;
+            for (int k = 0; k < g->P; k++) {
+                int p = g->peers[c * g->P + k];
+                if (p < 0) break;
+                if (!(m[p] & b)) continue;
+                uint64_t x = m[p] &= ~b;
+                if (!x) return 0;
+                for (int j = 0; j < g->K && g->cell_houses[p * g->K + j] >= 0; j++)
+                    dirty[g->cell_houses[p * g->K + j]] = 1;
+                if (!placed[p] && !(x & (x - 1)) && !stack_push(todo, p, value_of(x))) {
+                    PyErr_NoMemory();
+                    return -1;
+                }
+            }
+        }
+        uint8_t checking[MAX_HOUSES]; /* the dirty houses, looked at once dirty is cleared */
+        for (int h = 0; h < g->nh; h++) touched[h] |= dirty[h], checking[h] = dirty[h], dirty[h] = 0;
+        for (int h = 0; h < g->nh; h++) {
+            if (!checking[h]) continue;
+            const int32_t *house = g->houses + h * g->n;
+            uint64_t seen = 0, once = 0;
+            for (int i = 0; i < g->n; i++) {
+                uint64_t x = m[house[i]];
+                once = (once & ~x) | (x & ~seen);
+                seen |= x;
+            }
+            if (seen != full) return 0;
+            for (int i = 0; i < g->n; i++) {
+                int c = house[i];
+                uint64_t hit = m[c] & once;
+                if (!hit || placed[c]) continue;
+                if (hit & (hit - 1)) return 0;
+                if (!stack_push(todo, c, value_of(hit))) {
+                    PyErr_NoMemory();
+                    return -1;
+                }
+            }
+        }
+    }
+}
+
+/* singles(geometry, masks, placed, todo, dirty) -> (ok, touched): Propagation's
+ * lists and sets, changed in place as Python's singles changes them (``todo``
+ * and ``dirty`` emptied), and the houses made dirty on the way (its
+ * ``touched``). */
+static PyObject *python_singles(PyObject *self, PyObject *args) {
+    Py_buffer gb;
+    PyObject *masks, *placed_list, *todo_list, *dirty_set;
+    if (!PyArg_ParseTuple(args, "y*O!O!O!O!", &gb, &PyList_Type, &masks, &PyList_Type,
+                          &placed_list, &PyList_Type, &todo_list, &PySet_Type, &dirty_set))
+        return NULL;
+    PyObject *result = NULL, *iterator = NULL, *item = NULL;
+    Stack todo = {NULL, 0, 0};
+    Geometry g;
+    uint64_t *m = state.masks, was[MAX_CELLS];
+    uint8_t *placed = state.placed, placed_was[MAX_CELLS], touched[MAX_HOUSES];
+    if (!geometry_of(&gb, &g)) goto done;
+    if (PyList_GET_SIZE(masks) != g.cells || PyList_GET_SIZE(placed_list) != g.cells) {
+        PyErr_SetString(PyExc_ValueError, "masks and placed: a cell each");
+        goto done;
+    }
+    for (int c = 0; c < g.cells; c++) {
+        m[c] = was[c] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
+        long v = PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
+        if (PyErr_Occurred()) goto done;
+        placed[c] = placed_was[c] = (uint8_t)v;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(todo_list); i++) {
+        int c, v;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(todo_list, i), "ii", &c, &v)) goto done;
+        if (c < 0 || c >= g.cells || v < 1 || v > g.n) {
+            PyErr_SetString(PyExc_ValueError, "todo: (cell, value) of the board");
+            goto done;
+        }
+        if (!stack_push(&todo, c, v)) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    memset(state.dirty, 0, (size_t)g.nh);
+    memset(touched, 0, (size_t)g.nh);
+    if (!(iterator = PyObject_GetIter(dirty_set))) goto done;
+    while ((item = PyIter_Next(iterator))) {
+        long h = PyLong_AsLong(item);
+        Py_CLEAR(item);
+        if (h < 0 || h >= g.nh) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "dirty: houses of the board");
+            goto done;
+        }
+        state.dirty[h] = 1;
+    }
+    if (PyErr_Occurred()) goto done;
+    int ok = singles_as_python(&g, m, placed, &todo, state.dirty, touched);
+    if (ok < 0) goto done;
+    for (int c = 0; c < g.cells; c++) {
+        if (m[c] != was[c]) {
+            PyObject *x = PyLong_FromUnsignedLongLong(m[c]);
+            if (!x || PyList_SetItem(masks, c, x) < 0) goto done;
+        }
+        if (placed[c] != placed_was[c]) {
+            PyObject *x = PyLong_FromLong(placed[c]);
+            if (!x || PyList_SetItem(placed_list, c, x) < 0) goto done;
+        }
+    }
+    if (PyList_SetSlice(todo_list, 0, PyList_GET_SIZE(todo_list), NULL) < 0) goto done;
+    for (Py_ssize_t i = 0; i < todo.used; i += 2) { /* what is left, on a contradiction */
+        PyObject *pair = Py_BuildValue("(ii)", todo.items[i], todo.items[i + 1]);
+        if (!pair || PyList_Append(todo_list, pair) < 0) {
+            Py_XDECREF(pair);
+            goto done;
+        }
+        Py_DECREF(pair);
+    }
+    if (PySet_Clear(dirty_set) < 0) goto done;
+    PyObject *houses = PyList_New(0);
+    if (!houses) goto done;
+    for (int h = 0; h < g.nh; h++) {
+        /* (a house left dirty on a contradiction stays so, as in Python) */
+        if ((state.dirty[h] && !add_long(dirty_set, h)) || (touched[h] && !add_long(houses, h))) {
+            Py_DECREF(houses);
+            goto done;
+        }
+    }
+    result = Py_BuildValue("(ON)", ok ? Py_True : Py_False, houses);
+done:
+    Py_XDECREF(iterator);
+    PyMem_Free(todo.items);
+    PyBuffer_Release(&gb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"singles", python_singles, METH_VARARGS,
+     "singles(geometry, masks, placed, todo, dirty) -> (ok, touched): Propagation's singles."},
     {"first_break", first_break, METH_VARARGS,
      "first_break(geometry, masks, assumed, ys, start) -> (index, tested)."},
     {"propagate", propagate, METH_VARARGS,

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 from array import array
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from sudosat.making.board import Board
@@ -47,28 +46,51 @@ def compiled() -> bool:
     return ENGINE is not None
 
 
-@lru_cache(maxsize=16)
-def _packed(houses: tuple[tuple[int, ...], ...], cells: int, n: int) -> bytes:
-    cell_houses: list[list[int]] = [[] for _ in range(cells)]
-    for index, house in enumerate(houses):
-        for cell in house:
-            cell_houses[cell].append(index)
-    peers = [
-        sorted({p for h in mine for p in houses[h]} - {c}) for c, mine in enumerate(cell_houses)
-    ]
-    k, p = max(map(len, cell_houses)), max(map(len, peers))
-    words = [n, cells, len(houses), k, p, *(c for house in houses for c in house)]
-    for mine in cell_houses:
-        words += [*mine, *[-1] * (k - len(mine))]
-    for near in peers:
-        words += [*near, *[-1] * (p - len(near))]
-    return array("i", words).tobytes()
+_GEOMETRIES: dict[tuple[tuple[int, ...], ...], bytes] = {}
+"""Each board shape's geometry, packed once (a few shapes a run)."""
 
 
 def geometry(board: Board) -> bytes:
-    """The board's houses, each cell's houses and peers, packed for the engine (the
-    same houses are packed once)."""
-    return _packed(tuple(board.houses), board.size**2, board.size)
+    """The board's houses, each cell's houses and its peers, packed for the engine;
+    the peers in the order the board's own sets give them (Python's forcing
+    chains place in that order, and so the engine's singles do)."""
+    key = tuple(board.houses)
+    packed = _GEOMETRIES.get(key)
+    if packed is None:
+        n, cells = board.size, board.size**2
+        k, p = max(map(len, board.cell_houses)), max(map(len, board.peers))
+        words = [n, cells, len(board.houses), k, p, *(c for house in key for c in house)]
+        for mine in board.cell_houses:
+            words += [*mine, *[-1] * (k - len(mine))]
+        for near in board.peers:
+            words += [*near, *[-1] * (p - len(near))]
+        packed = _GEOMETRIES[key] = array("i", words).tobytes()
+    return packed
+
+
+_last: tuple[object, bytes | None] = (None, None)
+
+
+def shape_of(board: Board) -> bytes | None:
+    """The board's geometry for the engine's singles (None without the engine, or
+    past 64 values); the last board's houses answer at once (a path's branches
+    ask thousands of times for one board's)."""
+    global _last
+    if ENGINE is None or board.size > 64:
+        return None
+    if _last[0] is not board.houses:
+        _last = (board.houses, geometry(board))
+    return _last[1]
+
+
+def singles(
+    shape: bytes, masks: list[int], placed: list[int], todo: list[Any], dirty: set[int]
+) -> tuple[bool, list[int]]:
+    """:meth:`forcing.Propagation.singles` in the engine, step for step: its lists
+    and sets changed in place as Python changes them; whether the singles hold,
+    and the houses made dirty on the way."""
+    ok, touched = ENGINE.singles(shape, masks, placed, todo, dirty)
+    return bool(ok), touched
 
 
 def masks_of(board: Board) -> bytes:

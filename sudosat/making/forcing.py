@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from sudosat.core.masks import bit, lowest
 from sudosat.core.masks import values as bits
+from sudosat.making import bitboard
 from sudosat.making.board import Board, Candidate, Step, Technique
 
 Finder = Callable[[Board], "Step | None"]
@@ -137,6 +138,8 @@ class Propagation:
         """The houses changed since :meth:`pairs` last looked (None: it has not)."""
         self.touched_locked: set[int] | None = None
         """The same for :meth:`locked`."""
+        self.shape = bitboard.shape_of(board)
+        """The board's geometry for the compiled engine (None: singles in Python)."""
 
     @classmethod
     def start(cls, board: Board, cell: int, value: int, shut: tuple[bool, bool]) -> Propagation:
@@ -247,7 +250,22 @@ class Propagation:
         return True
 
     def singles(self) -> bool:
-        """Naked and hidden singles to a fixpoint; False: a contradiction."""
+        """Naked and hidden singles to a fixpoint; False: a contradiction. In the
+        compiled engine where it is built, step for step as :meth:`python_singles`."""
+        if self.shape is None:
+            return self.python_singles()
+        ok, touched = bitboard.singles(self.shape, self.masks, self.placed, self.todo, self.dirty)
+        if self.touched is not None:
+            self.touched.update(touched)
+        if self.touched_locked is not None:
+            self.touched_locked.update(touched)
+        return ok
+
+    def python_singles(self) -> bool:
+        """The singles in Python: the engine's reference (placements from the end of
+        ``todo``, each value leaving its peers in the board's order, then the dirty
+        houses in ascending order, so a branch that breaks leaves the same
+        candidates either way: a chain's length is counted from them)."""
         masks, placed, todo, dirty = self.masks, self.placed, self.todo, self.dirty
         board = self.board
         full, houses, cell_houses, peers = board.full, board.houses, board.cell_houses, board.peers
@@ -277,7 +295,7 @@ class Propagation:
                 self.touched |= dirty
             if self.touched_locked is not None:
                 self.touched_locked |= dirty
-            checking = list(dirty)
+            checking = sorted(dirty)
             dirty.clear()
             for index in checking:
                 house = houses[index]
@@ -487,7 +505,9 @@ def forcing(
                 union = 0
                 for masks in live:
                     union |= masks[c]
-                removed += [(c, v) for v in bits(board.masks[c] & ~union)]
+                gone = board.masks[c] & ~union
+                if gone:  # (most cells lose nothing: no list is made for them)
+                    removed += [(c, v) for v in bits(gone)]
             if removed:
                 return Step(
                     f"{prefix}{kind} forcing chains",
