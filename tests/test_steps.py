@@ -728,3 +728,31 @@ def test_a_variant_s_rule_questions_stop_when_the_time_is_up() -> None:
         assert steps.step(board, tier) is not None
         steps.past = lambda: True
         assert steps.step(board, tier) is None
+
+
+def test_rate_help_says_the_numbers_the_code_rates_by() -> None:
+    """`rate --help`'s scale is the code's: each technique named at 1 + its weight,
+    the nested chains from 1 + the lightest to 1 + the heaviest, the search above."""
+    from click.testing import CliRunner
+
+    from sudosat.cli import cli
+    from sudosat.making.forcing import FORCING
+    from sudosat.making.nested import HEAVIEST, LIGHTEST
+    from sudosat.making.path import INTERMEDIATE_TOP, SEARCH_RATING
+    from sudosat.making.techniques import CHAINS, FISHES, NAKED_SUBSETS, XY_WING
+
+    said = " ".join(CliRunner().invoke(cli, ["rate", "--help"]).output.split())
+    for name, technique in (
+        ("a pair", NAKED_SUBSETS[2]),
+        ("an X-wing", FISHES[2]),
+        ("an XY-wing", XY_WING),
+        ("an AIC", CHAINS["AIC"]),
+        ("forcing chains", FORCING),
+    ):
+        assert f"{name} {1 + technique.weight:g}" in said
+    assert f"nested chains {1 + LIGHTEST:g} to {1 + HEAVIEST:g}" in said
+    assert (
+        f"below {SEARCH_RATING:g}; where no technique finishes the path, {SEARCH_RATING:g} +"
+        in said
+    )
+    assert f"to {INTERMEDIATE_TOP:g})" in said

@@ -60,9 +60,9 @@ def rate(
                     nested forcing chains
     Ratings: 1, 2; intermediate: the technique's weight + log2(its steps) / 10
     (2.6 to 3.9); expert: 1 + the technique's weight (a pair 4, an X-wing 4.2,
-    an XY-wing 5.2, an AIC 8, forcing chains 9, nested chains 9.5 to 11.9) + the
-    same; where no technique finishes the path, 12 + log2(1 + the search's
-    conflicts) / 4.
+    an XY-wing 5.2, an AIC 8, forcing chains 9, nested chains 10.5 to 12.9) + the
+    same, below 13; where no technique finishes the path, 13 + log2(1 + the
+    search's conflicts) / 4.
     `technique` names the hardest ("search" beyond them).
     By search (classic puzzles; as before 2026-11): the same first three levels by
     propagation, then 4 + log2(1 + conflicts of the engine's search); fast.

@@ -225,7 +225,7 @@ class Branches:
                 y, i = ys[i], i + 1
                 if -y in known or y in known:
                     continue
-                if self.first_break is not None and refutes == self.broken and len(assumed) > 1:
+                if self.first_break is not None and refutes == self.broken:
                     # the compiled engine follows the branch once and each y inside it
                     found, tested = self.first_break(assumed, ys, i - 1)
                     self.calls += tested
