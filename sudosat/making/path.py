@@ -187,13 +187,21 @@ def easiest_single(board: Board) -> float:
     """The weight of the easiest single on ``board`` on Sudoku Explainer's scale
     (:data:`EXPLAINER_SINGLES`); a board with none weighs a naked single."""
     best = EXPLAINER_SINGLES["naked"]
+    masks, placed = board.masks, board.placed
     for index, house in enumerate(board.houses):
-        if sum(1 for c in house if not board.placed[c]) == 1:
+        once = twice = held = left = 0  # (a value's places: its open cells, as masks)
+        for c in house:
+            if placed[c]:
+                held |= 1 << (placed[c] - 1)
+                continue
+            left += 1
+            twice |= once & masks[c]
+            once |= masks[c]
+        if left == 1:
             return EXPLAINER_SINGLES["full house"]
-        for value in bits(board.missing(index)):
-            if len(board.places(index, value)) == 1:
-                kind = "box" if index in board.boxes else "house"
-                best = min(best, EXPLAINER_SINGLES[kind])
+        if once & ~twice & ~held:
+            kind = "box" if index in board.boxes else "house"
+            best = min(best, EXPLAINER_SINGLES[kind])
     return best
 
 
