@@ -92,6 +92,7 @@ def test_make_run_alone_makes_pdf_and_png(tmp_path: Path) -> None:
     done = subprocess.run(["make", "run"], cwd=clone, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "unique solution" in done.stdout + done.stderr
+    assert list((clone / "sudosat" / "making").glob("_engine*.so"))  # the engine, built
     sudosat = clone / ".venv" / "bin" / "sudosat"
     example = "--puzzles 6 --seed 1 --symmetry rotate180 --format pdf --solution"
     book = subprocess.run(
@@ -105,3 +106,36 @@ def test_make_run_alone_makes_pdf_and_png(tmp_path: Path) -> None:
     )
     assert picture.returncode in (0, 1) and picture.stdout.startswith(b"\x89PNG"), picture.stderr
     assert not (clone / ".venv" / "bin" / "pytest").exists()  # running's dependencies alone
+
+
+@pytest.mark.slow
+def test_make_run_without_a_compiler_runs_the_logic_in_python(tmp_path: Path) -> None:
+    """A machine with no C compiler (CC a program that fails): `make run` still
+    installs and solves; the logical path runs on Python and Minicard, says so
+    under --verbose, and gives the same steps as the compiled engine here."""
+    clone = copy_of_the_clone(tmp_path / "clone")
+    env = {**os.environ, "CC": "/bin/false"}
+    done = subprocess.run(["make", "run"], cwd=clone, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not list((clone / "sudosat" / "making").glob("_engine*.so"))
+    escargot = str(PUZZLES / "ai-escargot.txt")
+    there = subprocess.run(
+        [str(clone / ".venv" / "bin" / "sudosat"), "--verbose", "steps", escargot],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+    )
+    assert there.returncode == 0, there.stderr
+    assert "the compiled reasoning engine is not built" in there.stderr
+    here = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "sudosat"), "--verbose", "steps", escargot],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert "compiled reasoning engine" not in here.stderr  # built here
+
+    def steps(said: str) -> list[str]:  # (each run's times apart)
+        return [line for line in said.splitlines() if '"time":' not in line]
+
+    assert steps(there.stdout) == steps(here.stdout)
