@@ -213,7 +213,8 @@ def test_the_forcing_chains_singles_are_pythons_step_for_step(
     for c in rng.sample(open_cells, min(len(open_cells), 40)):
         for v in bits(board.masks[c]):
             locked, pairs = rng.random() < 0.5, rng.random() < 0.5
-            runs = [Propagation.start(board, c, v, (False, False)) for _ in range(2)]
+            shut = (rng.random() < 0.5, rng.random() < 0.5)  # (only changed houses looked at)
+            runs = [Propagation.start(board, c, v, shut) for _ in range(2)]
             other = rng.choice(open_cells)  # and another placement: more branches break
             placed = (other, rng.choice(bits(board.masks[other])))
             for run in runs:
@@ -230,4 +231,4 @@ def test_the_forcing_chains_singles_are_pythons_step_for_step(
                 python.touched_locked,
             )
             broke += outcomes[0]
-    assert broke or rank == 2
+    assert broke or rank in (2, 5)  # (a 25x25 branch rarely breaks)

@@ -377,97 +377,345 @@ static int singles_as_python(const Geometry *g, uint64_t *m, uint8_t *placed, St
     }
 }
 
+/* A Python set of houses (None: -1) as flags; 1, or 0 on an error. */
+static int flags_of(PyObject *houses, int nh, uint8_t *flags, int *none) {
+    memset(flags, 0, (size_t)nh);
+    *none = houses == Py_None;
+    if (*none) return 1;
+    PyObject *iterator = PyObject_GetIter(houses), *item;
+    if (!iterator) return 0;
+    while ((item = PyIter_Next(iterator))) {
+        long h = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (h < 0 || h >= nh) {
+            Py_DECREF(iterator);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a house of the board");
+            return 0;
+        }
+        flags[h] = 1;
+    }
+    Py_DECREF(iterator);
+    return !PyErr_Occurred();
+}
+
+static PyObject *set_of(const uint8_t *flags, int nh, int none) {
+    if (none) Py_RETURN_NONE;
+    PyObject *found = PySet_New(NULL);
+    for (int h = 0; found && h < nh; h++)
+        if (flags[h] && !add_long(found, h)) Py_CLEAR(found);
+    return found;
+}
+
+/* Propagation's lists and set read: its candidates and placements (kept in
+ * ``was`` and ``placed_was`` too, to write back only what changes), its todo
+ * onto the stack, its dirty houses as flags; 1, or 0 on an error (set). */
+static int load_lists(const Geometry *g, PyObject *masks, PyObject *placed_list,
+                      PyObject *todo_list, PyObject *dirty_set, uint64_t *was,
+                      uint8_t *placed_was, Stack *todo) {
+    if (PyList_GET_SIZE(masks) != g->cells || PyList_GET_SIZE(placed_list) != g->cells) {
+        PyErr_SetString(PyExc_ValueError, "masks and placed: a cell each");
+        return 0;
+    }
+    for (int c = 0; c < g->cells; c++) {
+        state.masks[c] = was[c] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
+        long v = PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
+        if (PyErr_Occurred()) return 0;
+        state.placed[c] = placed_was[c] = (uint8_t)v;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(todo_list); i++) {
+        int c, v;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(todo_list, i), "ii", &c, &v)) return 0;
+        if (c < 0 || c >= g->cells || v < 1 || v > g->n) {
+            PyErr_SetString(PyExc_ValueError, "todo: (cell, value) of the board");
+            return 0;
+        }
+        if (!stack_push(todo, c, v)) {
+            PyErr_NoMemory();
+            return 0;
+        }
+    }
+    int none;
+    return flags_of(dirty_set, g->nh, state.dirty, &none);
+}
+
+/* The lists and set written back as Python's singles leaves them: changed
+ * candidates and placements, what is left of todo and of the dirty houses (on a
+ * contradiction; else none); 1, or 0 on an error (set). */
+static int store_lists(const Geometry *g, PyObject *masks, PyObject *placed_list,
+                       PyObject *todo_list, PyObject *dirty_set, const uint64_t *was,
+                       const uint8_t *placed_was, const Stack *todo) {
+    for (int c = 0; c < g->cells; c++) {
+        if (state.masks[c] != was[c]) {
+            PyObject *x = PyLong_FromUnsignedLongLong(state.masks[c]);
+            if (!x || PyList_SetItem(masks, c, x) < 0) return 0;
+        }
+        if (state.placed[c] != placed_was[c]) {
+            PyObject *x = PyLong_FromLong(state.placed[c]);
+            if (!x || PyList_SetItem(placed_list, c, x) < 0) return 0;
+        }
+    }
+    if (PyList_SetSlice(todo_list, 0, PyList_GET_SIZE(todo_list), NULL) < 0) return 0;
+    for (Py_ssize_t i = 0; i < todo->used; i += 2) {
+        PyObject *pair = Py_BuildValue("(ii)", todo->items[i], todo->items[i + 1]);
+        int added = pair && PyList_Append(todo_list, pair) == 0;
+        Py_XDECREF(pair);
+        if (!added) return 0;
+    }
+    if (PySet_Clear(dirty_set) < 0) return 0;
+    for (int h = 0; h < g->nh; h++)
+        if (state.dirty[h] && !add_long(dirty_set, h)) return 0;
+    return 1;
+}
+
 /* singles(geometry, masks, placed, todo, dirty) -> (ok, touched): Propagation's
- * lists and sets, changed in place as Python's singles changes them (``todo``
- * and ``dirty`` emptied), and the houses made dirty on the way (its
- * ``touched``). */
+ * lists and sets, changed in place as Python's singles changes them, and the
+ * houses made dirty on the way (its ``touched``). */
 static PyObject *python_singles(PyObject *self, PyObject *args) {
     Py_buffer gb;
     PyObject *masks, *placed_list, *todo_list, *dirty_set;
     if (!PyArg_ParseTuple(args, "y*O!O!O!O!", &gb, &PyList_Type, &masks, &PyList_Type,
                           &placed_list, &PyList_Type, &todo_list, &PySet_Type, &dirty_set))
         return NULL;
-    PyObject *result = NULL, *iterator = NULL, *item = NULL;
+    PyObject *result = NULL;
     Stack todo = {NULL, 0, 0};
     Geometry g;
-    uint64_t *m = state.masks, was[MAX_CELLS];
-    uint8_t *placed = state.placed, placed_was[MAX_CELLS], touched[MAX_HOUSES];
+    uint64_t was[MAX_CELLS];
+    uint8_t placed_was[MAX_CELLS], touched[MAX_HOUSES];
     if (!geometry_of(&gb, &g)) goto done;
-    if (PyList_GET_SIZE(masks) != g.cells || PyList_GET_SIZE(placed_list) != g.cells) {
-        PyErr_SetString(PyExc_ValueError, "masks and placed: a cell each");
-        goto done;
-    }
-    for (int c = 0; c < g.cells; c++) {
-        m[c] = was[c] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
-        long v = PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
-        if (PyErr_Occurred()) goto done;
-        placed[c] = placed_was[c] = (uint8_t)v;
-    }
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(todo_list); i++) {
-        int c, v;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(todo_list, i), "ii", &c, &v)) goto done;
-        if (c < 0 || c >= g.cells || v < 1 || v > g.n) {
-            PyErr_SetString(PyExc_ValueError, "todo: (cell, value) of the board");
-            goto done;
-        }
-        if (!stack_push(&todo, c, v)) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
-    memset(state.dirty, 0, (size_t)g.nh);
+    if (!load_lists(&g, masks, placed_list, todo_list, dirty_set, was, placed_was, &todo)) goto done;
     memset(touched, 0, (size_t)g.nh);
-    if (!(iterator = PyObject_GetIter(dirty_set))) goto done;
-    while ((item = PyIter_Next(iterator))) {
-        long h = PyLong_AsLong(item);
-        Py_CLEAR(item);
-        if (h < 0 || h >= g.nh) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "dirty: houses of the board");
-            goto done;
-        }
-        state.dirty[h] = 1;
-    }
-    if (PyErr_Occurred()) goto done;
-    int ok = singles_as_python(&g, m, placed, &todo, state.dirty, touched);
+    int ok = singles_as_python(&g, state.masks, state.placed, &todo, state.dirty, touched);
     if (ok < 0) goto done;
-    for (int c = 0; c < g.cells; c++) {
-        if (m[c] != was[c]) {
-            PyObject *x = PyLong_FromUnsignedLongLong(m[c]);
-            if (!x || PyList_SetItem(masks, c, x) < 0) goto done;
-        }
-        if (placed[c] != placed_was[c]) {
-            PyObject *x = PyLong_FromLong(placed[c]);
-            if (!x || PyList_SetItem(placed_list, c, x) < 0) goto done;
-        }
-    }
-    if (PyList_SetSlice(todo_list, 0, PyList_GET_SIZE(todo_list), NULL) < 0) goto done;
-    for (Py_ssize_t i = 0; i < todo.used; i += 2) { /* what is left, on a contradiction */
-        PyObject *pair = Py_BuildValue("(ii)", todo.items[i], todo.items[i + 1]);
-        if (!pair || PyList_Append(todo_list, pair) < 0) {
-            Py_XDECREF(pair);
-            goto done;
-        }
-        Py_DECREF(pair);
-    }
-    if (PySet_Clear(dirty_set) < 0) goto done;
+    if (!store_lists(&g, masks, placed_list, todo_list, dirty_set, was, placed_was, &todo)) goto done;
     PyObject *houses = PyList_New(0);
-    if (!houses) goto done;
-    for (int h = 0; h < g.nh; h++) {
-        /* (a house left dirty on a contradiction stays so, as in Python) */
-        if ((state.dirty[h] && !add_long(dirty_set, h)) || (touched[h] && !add_long(houses, h))) {
-            Py_DECREF(houses);
-            goto done;
-        }
-    }
-    result = Py_BuildValue("(ON)", ok ? Py_True : Py_False, houses);
+    for (int h = 0; houses && h < g.nh; h++)
+        if (touched[h] && !add_long(houses, h)) Py_CLEAR(houses);
+    if (houses) result = Py_BuildValue("(ON)", ok ? Py_True : Py_False, houses);
 done:
-    Py_XDECREF(iterator);
     PyMem_Free(todo.items);
     PyBuffer_Release(&gb);
     return result;
 }
 
+/* --- the forcing chains' settle: singles, locked candidates, pairs, as Python --- */
+
+/* A board's meetings for locked candidates, an int32 buffer: M, H, then M + 1
+ * offsets of each meeting's cells, H + 1 offsets of each house's meetings, then
+ * each meeting's cells (the count and cells where two houses meet, of the rest
+ * of the first, of the rest of the second: the targets) and each house's
+ * meetings (as Board.meeting_cells and Board.meetings_from give them). */
+typedef struct {
+    int count, houses;
+    const int32_t *meeting_at, *house_at, *data;
+} Meetings;
+
+static int meetings_of(Py_buffer *buffer, const Geometry *g, Meetings *mt) {
+    const int32_t *x = (const int32_t *)buffer->buf;
+    Py_ssize_t words = buffer->len / 4;
+    if (words < 2 || x[1] != g->nh || x[0] < 0) goto bad;
+    mt->count = x[0], mt->houses = x[1];
+    if (words < 2 + (Py_ssize_t)mt->count + 1 + mt->houses + 1) goto bad;
+    mt->meeting_at = x + 2;
+    mt->house_at = mt->meeting_at + mt->count + 1;
+    mt->data = mt->house_at + mt->houses + 1;
+    if (2 + mt->count + 1 + mt->houses + 1 + (Py_ssize_t)mt->meeting_at[mt->count] +
+            mt->house_at[mt->houses] != words)
+        goto bad;
+    return 1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "not a board's meetings");
+    return 0;
+}
+
+typedef struct {
+    const Geometry *g;
+    uint64_t *m;
+    uint8_t *placed, *dirty;
+    Stack *todo;
+    int failed; /* out of memory */
+} Run;
+
+/* Propagation._remove: ``gone`` leaves ``cell``; a single left is placed next. */
+static void remove_from(Run *r, int cell, uint64_t gone) {
+    const Geometry *g = r->g;
+    uint64_t x = r->m[cell] &= ~gone;
+    for (int k = 0; k < g->K && g->cell_houses[cell * g->K + k] >= 0; k++)
+        r->dirty[g->cell_houses[cell * g->K + k]] = 1;
+    if (x && !(x & (x - 1)) && !stack_push(r->todo, cell, value_of(x))) r->failed = 1;
+}
+
+static int meeting_round(Run *r, const Meetings *mt, int i) {
+    const int32_t *d = mt->data + mt->meeting_at[i];
+    int nc = d[0];
+    const int32_t *common = d + 1;
+    int nr = common[nc];
+    const int32_t *rest = common + nc + 1;
+    int nt = rest[nr];
+    const int32_t *targets = rest + nr + 1;
+    uint64_t inside = 0, twice = 0, outside = 0;
+    for (int k = 0; k < nc; k++) twice |= inside & r->m[common[k]], inside |= r->m[common[k]];
+    if (!twice) return 0;
+    for (int k = 0; k < nr; k++) outside |= r->m[rest[k]];
+    uint64_t locked = twice & ~outside;
+    if (!locked) return 0;
+    int changed = 0;
+    for (int k = 0; k < nt; k++) {
+        int c = targets[k];
+        if ((r->m[c] & locked) && !r->placed[c]) remove_from(r, c, locked), changed = 1;
+    }
+    return changed;
+}
+
+/* Propagation.locked: one round over every meeting (``all``) or those of the
+ * houses ``touched`` (ascending); they are then cleared. */
+static int locked_round(Run *r, const Meetings *mt, int all, uint8_t *touched) {
+    int changed = 0;
+    if (all) {
+        for (int i = 0; i < mt->count; i++) changed |= meeting_round(r, mt, i);
+    } else {
+        for (int h = 0; h < mt->houses; h++) {
+            if (!touched[h]) continue;
+            for (int k = mt->house_at[h]; k < mt->house_at[h + 1]; k++)
+                changed |= meeting_round(r, mt, mt->data[mt->meeting_at[mt->count] + k]);
+        }
+    }
+    memset(touched, 0, (size_t)mt->houses);
+    return changed;
+}
+
+/* Propagation.pairs in one house: naked pairs (two cells with the same two
+ * values, the first two of a mask in house order) then hidden pairs (two values
+ * with the same two places), groups taken in the order first found. */
+static int pairs_in(Run *r, int h) {
+    const Geometry *g = r->g;
+    const int32_t *house = g->houses + h * g->n;
+    uint64_t group_mask[64];
+    int group_first[64], group_second[64], group_count[64], groups = 0, changed = 0;
+    for (int i = 0; i < g->n; i++) {
+        int c = house[i];
+        uint64_t x = r->m[c];
+        if (r->placed[c] || __builtin_popcountll(x) != 2) continue;
+        int k = 0;
+        while (k < groups && group_mask[k] != x) k++;
+        if (k == groups) group_mask[k] = x, group_count[k] = 0, groups++;
+        if (group_count[k] == 0) group_first[k] = c;
+        else if (group_count[k] == 1) group_second[k] = c;
+        group_count[k]++;
+    }
+    for (int k = 0; k < groups; k++) {
+        if (group_count[k] < 2) continue;
+        for (int i = 0; i < g->n; i++) {
+            int c = house[i];
+            if (r->placed[c] || c == group_first[k] || c == group_second[k]) continue;
+            if (r->m[c] & group_mask[k]) remove_from(r, c, group_mask[k]), changed = 1;
+        }
+    }
+    uint64_t once = 0, twice = 0, more = 0;
+    for (int i = 0; i < g->n; i++) {
+        uint64_t x = r->m[house[i]];
+        more |= twice & x, twice |= once & x, once |= x;
+    }
+    int place_a[64], place_b[64];
+    uint64_t place_values[64];
+    int found = 0;
+    uint64_t two = twice & ~more;
+    while (two) {
+        uint64_t b = two & (~two + 1);
+        two ^= b;
+        int a = -1, z = -1;
+        for (int i = 0; i < g->n; i++) {
+            if (!(r->m[house[i]] & b)) continue;
+            if (a < 0) a = house[i];
+            else if (z < 0) z = house[i];
+        }
+        if (r->placed[a] || r->placed[z]) continue;
+        int k = 0;
+        while (k < found && !(place_a[k] == a && place_b[k] == z)) k++;
+        if (k == found) place_a[k] = a, place_b[k] = z, place_values[k] = 0, found++;
+        place_values[k] |= b;
+    }
+    for (int k = 0; k < found; k++) {
+        uint64_t values = place_values[k];
+        if (__builtin_popcountll(values) < 2) continue;
+        uint64_t low = values & (~values + 1);
+        uint64_t keep = low | ((values ^ low) & (~(values ^ low) + 1));
+        int cells[2] = {place_a[k], place_b[k]};
+        for (int j = 0; j < 2; j++)
+            if (r->m[cells[j]] & ~keep) remove_from(r, cells[j], r->m[cells[j]] & ~keep), changed = 1;
+    }
+    return changed;
+}
+
+static int pairs_round(Run *r, int all, uint8_t *touched) {
+    int changed = 0;
+    for (int h = 0; h < r->g->nh; h++)
+        if (all || touched[h]) changed |= pairs_in(r, h);
+    memset(touched, 0, (size_t)r->g->nh);
+    return changed;
+}
+
+/* settle(geometry, meetings, masks, placed, todo, dirty, touched, touched_locked,
+ * locked, pairs) -> (ok, touched, touched_locked): Propagation.settle, step for
+ * step, its lists and sets changed in place (the two sets of houses returned). */
+static PyObject *python_settle(PyObject *self, PyObject *args) {
+    Py_buffer gb, mb;
+    PyObject *masks, *placed_list, *todo_list, *dirty_set, *touched_obj, *locked_obj;
+    int locked, pairs;
+    if (!PyArg_ParseTuple(args, "y*y*O!O!O!O!OOpp", &gb, &mb, &PyList_Type, &masks, &PyList_Type,
+                          &placed_list, &PyList_Type, &todo_list, &PySet_Type, &dirty_set,
+                          &touched_obj, &locked_obj, &locked, &pairs))
+        return NULL;
+    PyObject *result = NULL;
+    Stack todo = {NULL, 0, 0};
+    Geometry g;
+    Meetings mt;
+    uint64_t was[MAX_CELLS];
+    uint8_t placed_was[MAX_CELLS], seen[MAX_HOUSES], touched[MAX_HOUSES], touched_locked[MAX_HOUSES];
+    int touched_none, locked_none;
+    if (!geometry_of(&gb, &g) || !meetings_of(&mb, &g, &mt)) goto done;
+    if (!load_lists(&g, masks, placed_list, todo_list, dirty_set, was, placed_was, &todo)) goto done;
+    if (!flags_of(touched_obj, g.nh, touched, &touched_none)) goto done;
+    if (!flags_of(locked_obj, g.nh, touched_locked, &locked_none)) goto done;
+    Run run = {&g, state.masks, state.placed, state.dirty, &todo, 0};
+    int ok;
+    for (;;) {
+        memset(seen, 0, (size_t)g.nh);
+        ok = singles_as_python(&g, state.masks, state.placed, &todo, state.dirty, seen);
+        for (int h = 0; h < g.nh; h++) {
+            if (!touched_none) touched[h] |= seen[h];
+            if (!locked_none) touched_locked[h] |= seen[h];
+        }
+        if (ok <= 0) break;
+        if (locked) {
+            int changed = locked_round(&run, &mt, locked_none, touched_locked);
+            locked_none = 0;
+            if (run.failed) break;
+            if (changed) continue;
+        }
+        if (!pairs) break;
+        int changed = pairs_round(&run, touched_none, touched);
+        touched_none = 0;
+        if (run.failed || !changed) break;
+    }
+    if (ok < 0 || run.failed) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    if (!store_lists(&g, masks, placed_list, todo_list, dirty_set, was, placed_was, &todo)) goto done;
+    PyObject *a = set_of(touched, g.nh, touched_none), *b = set_of(touched_locked, g.nh, locked_none);
+    if (a && b) result = Py_BuildValue("(ONN)", ok ? Py_True : Py_False, a, b);
+    else Py_XDECREF(a), Py_XDECREF(b);
+done:
+    PyMem_Free(todo.items);
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"settle", python_settle, METH_VARARGS,
+     "settle(geometry, meetings, masks, placed, todo, dirty, touched, touched_locked, locked, "
+     "pairs) -> (ok, touched, touched_locked): Propagation's settle."},
     {"singles", python_singles, METH_VARARGS,
      "singles(geometry, masks, placed, todo, dirty) -> (ok, touched): Propagation's singles."},
     {"first_break", first_break, METH_VARARGS,

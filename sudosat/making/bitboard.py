@@ -68,6 +68,36 @@ def geometry(board: Board) -> bytes:
     return packed
 
 
+_MEETINGS: dict[tuple[tuple[int, ...], ...], bytes] = {}
+
+
+def meetings(board: Board) -> bytes:
+    """The board's meetings of two houses (:attr:`Board.meeting_cells`, and each
+    house's, :attr:`Board.meetings_from`), packed for the engine's locked
+    candidates, in the board's order."""
+    key = tuple(board.houses)
+    packed = _MEETINGS.get(key)
+    if packed is None:
+        cells = board.meeting_cells
+        data: list[int] = []
+        meeting_at = []
+        for common, rest, targets in cells:
+            meeting_at.append(len(data))
+            for part in (common, rest, targets):
+                data += [len(part), *part]
+        meeting_at.append(len(data))
+        index = {id(cell): i for i, cell in enumerate(cells)}
+        house_at: list[int] = []
+        listed: list[int] = []
+        for mine in board.meetings_from:
+            house_at.append(len(listed))
+            listed += [index[id(cell)] for cell in mine]
+        house_at.append(len(listed))
+        words = [len(cells), len(board.houses), *meeting_at, *house_at, *data, *listed]
+        packed = _MEETINGS[key] = array("i", words).tobytes()
+    return packed
+
+
 _last: tuple[object, bytes | None] = (None, None)
 
 
@@ -91,6 +121,24 @@ def singles(
     and the houses made dirty on the way."""
     ok, touched = ENGINE.singles(shape, masks, placed, todo, dirty)
     return bool(ok), touched
+
+
+def settle(run: Any, locked: bool, pairs: bool) -> bool:
+    """:meth:`forcing.Propagation.settle` in the engine, step for step: the run's
+    lists and sets changed as Python changes them; whether it holds."""
+    ok, run.touched, run.touched_locked = ENGINE.settle(
+        run.shape,
+        meetings(run.board),
+        run.masks,
+        run.placed,
+        run.todo,
+        run.dirty,
+        run.touched,
+        run.touched_locked,
+        locked,
+        pairs,
+    )
+    return bool(ok)
 
 
 def masks_of(board: Board) -> bytes:

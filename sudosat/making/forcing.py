@@ -181,7 +181,10 @@ class Propagation:
 
     def settle(self, locked: bool = False, pairs: bool = False) -> list[int] | None:
         """Singles (and ``locked`` candidates, and then naked and hidden ``pairs``)
-        until nothing changes: the candidates, or None for a contradiction."""
+        until nothing changes: the candidates, or None for a contradiction. In
+        the compiled engine where it is built, step for step as in Python."""
+        if self.shape is not None:
+            return self.masks if bitboard.settle(self, locked, pairs) else None
         while True:
             if not self.singles():
                 return None
