@@ -232,3 +232,37 @@ def test_the_forcing_chains_singles_are_pythons_step_for_step(
             )
             broke += outcomes[0]
     assert broke or rank in (2, 5)  # (a 25x25 branch rarely breaks)
+
+
+@pytest.mark.parametrize(("rank", "seed"), [(3, 0), (3, 1), (4, 0)])
+def test_a_branch_carried_to_a_later_board_is_pythons(rank: int, seed: int) -> None:
+    """A branch settled on a board, carried to a later one (some of its false
+    candidates gone) and settled there (:meth:`Propagation.went_on`): the engine's
+    outcome, candidates and houses to look at again are Python's."""
+    board, grid = settled_board(rank, seed)
+    rng = random.Random(seed)
+    later = board.copy()
+    for cell in later.open_cells():
+        for value in bits(later.masks[cell]):
+            if value != grid[cell] and rng.random() < 0.15:
+                later.masks[cell] &= ~(1 << (value - 1))
+    carried = 0
+    for c in rng.sample(board.open_cells(), min(len(board.open_cells()), 30)):
+        for v in bits(board.masks[c]):
+            locked, pairs = rng.random() < 0.5, rng.random() < 0.5
+            before = Propagation.start(board, c, v, (True, True))
+            if before.settle(locked, pairs) is None:
+                continue
+            python = Propagation(before.board)
+            python.masks, python.placed = before.masks, before.placed
+            python.shape = None  # Python's within and settle
+            runs = [python.went_on(later, locked, pairs), before.went_on(later, locked, pairs)]
+            assert (runs[0] is None) == (runs[1] is None)
+            if runs[0] is not None and runs[1] is not None:
+                assert (runs[1].masks, runs[1].placed) == (runs[0].masks, runs[0].placed)
+                assert (runs[1].touched, runs[1].touched_locked) == (
+                    runs[0].touched,
+                    runs[0].touched_locked,
+                )
+                carried += 1
+    assert carried

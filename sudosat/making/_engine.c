@@ -654,16 +654,43 @@ static int pairs_round(Run *r, int all, uint8_t *touched) {
     return changed;
 }
 
+/* Propagation.within, on the loaded state: its candidates narrowed to ``theirs``
+ * (a later board's), the houses of each cell that lost some dirty, a single left
+ * placed next; 0: a cell has none left, -1: an error (set). */
+static int carried(const Geometry *g, PyObject *theirs, Stack *todo) {
+    if (PyList_GET_SIZE(theirs) != g->cells) {
+        PyErr_SetString(PyExc_ValueError, "theirs: a cell each");
+        return -1;
+    }
+    for (int c = 0; c < g->cells; c++) {
+        uint64_t mine = state.masks[c];
+        uint64_t x = mine & PyLong_AsUnsignedLongLong(PyList_GET_ITEM(theirs, c));
+        if (PyErr_Occurred()) return -1;
+        if (x == mine) continue;
+        if (!x) return 0;
+        for (int k = 0; k < g->K && g->cell_houses[c * g->K + k] >= 0; k++)
+            state.dirty[g->cell_houses[c * g->K + k]] = 1;
+        if (!state.placed[c] && !(x & (x - 1)) && !stack_push(todo, c, value_of(x))) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        state.masks[c] = x;
+    }
+    return 1;
+}
+
 /* settle(geometry, meetings, masks, placed, todo, dirty, touched, touched_locked,
- * locked, pairs) -> (ok, touched, touched_locked): Propagation.settle, step for
- * step, its lists and sets changed in place (the two sets of houses returned). */
+ * locked, pairs, theirs) -> (ok, touched, touched_locked): Propagation.settle,
+ * step for step, its lists and sets changed in place (the two sets of houses
+ * returned); with ``theirs`` (a later board's candidates, or None), the branch
+ * carried there first (Propagation.within). */
 static PyObject *python_settle(PyObject *self, PyObject *args) {
     Py_buffer gb, mb;
-    PyObject *masks, *placed_list, *todo_list, *dirty_set, *touched_obj, *locked_obj;
+    PyObject *masks, *placed_list, *todo_list, *dirty_set, *touched_obj, *locked_obj, *theirs;
     int locked, pairs;
-    if (!PyArg_ParseTuple(args, "y*y*O!O!O!O!OOpp", &gb, &mb, &PyList_Type, &masks, &PyList_Type,
+    if (!PyArg_ParseTuple(args, "y*y*O!O!O!O!OOppO", &gb, &mb, &PyList_Type, &masks, &PyList_Type,
                           &placed_list, &PyList_Type, &todo_list, &PySet_Type, &dirty_set,
-                          &touched_obj, &locked_obj, &locked, &pairs))
+                          &touched_obj, &locked_obj, &locked, &pairs, &theirs))
         return NULL;
     PyObject *result = NULL;
     Stack todo = {NULL, 0, 0};
@@ -677,8 +704,16 @@ static PyObject *python_settle(PyObject *self, PyObject *args) {
     if (!flags_of(touched_obj, g.nh, touched, &touched_none)) goto done;
     if (!flags_of(locked_obj, g.nh, touched_locked, &locked_none)) goto done;
     Run run = {&g, state.masks, state.placed, state.dirty, &todo, 0};
-    int ok;
-    for (;;) {
+    int ok = 1;
+    if (theirs != Py_None) {
+        if (!PyList_Check(theirs)) {
+            PyErr_SetString(PyExc_TypeError, "theirs: a list or None");
+            goto done;
+        }
+        ok = carried(&g, theirs, &todo);
+        if (ok < 0) goto done;
+    }
+    while (ok) {
         memset(seen, 0, (size_t)g.nh);
         ok = singles_as_python(&g, state.masks, state.placed, &todo, state.dirty, seen);
         for (int h = 0; h < g.nh; h++) {

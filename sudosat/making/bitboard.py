@@ -123,9 +123,11 @@ def singles(
     return bool(ok), touched
 
 
-def settle(run: Any, locked: bool, pairs: bool) -> bool:
+def settle(run: Any, locked: bool, pairs: bool, theirs: list[int] | None = None) -> bool:
     """:meth:`forcing.Propagation.settle` in the engine, step for step: the run's
-    lists and sets changed as Python changes them; whether it holds."""
+    lists and sets changed as Python changes them; whether it holds. With
+    ``theirs`` (a later board's candidates), carried there first, as
+    :meth:`forcing.Propagation.within` carries it."""
     ok, run.touched, run.touched_locked = ENGINE.settle(
         run.shape,
         meetings(run.board),
@@ -137,6 +139,7 @@ def settle(run: Any, locked: bool, pairs: bool) -> bool:
         run.touched_locked,
         locked,
         pairs,
+        theirs,
     )
     return bool(ok)
 

@@ -179,6 +179,17 @@ class Propagation:
             run.masks[c] = m
         return run
 
+    def went_on(self, board: Board, locked: bool, pairs: bool) -> Propagation | None:
+        """This branch carried to ``board`` (:meth:`within`) and settled there; None
+        if it breaks (in the engine, both in one call)."""
+        run = Propagation(board)
+        if self.shape is None or run.shape is None:
+            carried = self.within(board)
+            return carried if carried and carried.settle(locked, pairs) is not None else None
+        run.masks, run.placed = list(self.masks), list(self.placed)
+        run.touched, run.touched_locked = set(), set()
+        return run if bitboard.settle(run, locked, pairs, board.masks) else None
+
     def settle(self, locked: bool = False, pairs: bool = False) -> list[int] | None:
         """Singles (and ``locked`` candidates, and then naked and hidden ``pairs``)
         until nothing changes: the candidates, or None for a contradiction. In
@@ -406,8 +417,7 @@ def _went_on(
     None if it breaks now (or none was kept). Whichever way it gets there, a
     branch settles the same, so one that does not break now would not have from
     the start either."""
-    run = None if before is None else before.within(board)
-    return run if run is not None and run.settle(locked, pairs) is not None else None
+    return None if before is None else before.went_on(board, locked, pairs)
 
 
 def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, ...], str]]:
