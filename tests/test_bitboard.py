@@ -10,8 +10,10 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
+from pysat.solvers import Minicard
 
 from sudosat import parse, solve
 from sudosat.core.masks import values as bits
@@ -71,6 +73,18 @@ def open_literals(board: Board) -> list[int]:
     return [literal(n, c, v) for c, m in enumerate(board.masks) if m & (m - 1) for v in bits(m)]
 
 
+def both_ways(
+    rank: int, seed: int, diagonals: bool = False
+) -> tuple[bitboard.Branching, Minicard, Callable[[list[int]], tuple[bool, list[int]]], list[int]]:
+    """A random board's branches through the engine and through its reference (a
+    Minicard of the board's houses, deleted by the caller), and its open literals."""
+    board, _ = settled_board(rank, seed, diagonals)
+    engine = bitboard.propagator(board)
+    assert engine is not None
+    solver = classic_solver(board)
+    return engine, solver, propagator(solver), open_literals(board)
+
+
 CASES = [
     (rank, seed, diagonals)
     for rank in (2, 3, 4, 5)
@@ -83,13 +97,8 @@ CASES = [
 def test_a_branch_sets_what_minicards_propagation_sets(
     rank: int, seed: int, diagonals: bool
 ) -> None:
-    board, _ = settled_board(rank, seed, diagonals)
-    engine = bitboard.propagator(board)
-    assert engine is not None
-    solver = classic_solver(board)
-    reference = propagator(solver)
+    engine, solver, reference, lits = both_ways(rank, seed, diagonals)
     rng = random.Random(seed)
-    lits = open_literals(board)
     broke = held = 0
     for _ in range(300):
         assumed = [
@@ -113,13 +122,8 @@ def test_a_branch_sets_what_minicards_propagation_sets(
 def test_a_round_of_removals_finds_the_first_branch_that_breaks(rank: int, seed: int) -> None:
     """``first_break``: the branch followed once, then each y it leaves open in turn:
     the first y that breaks it, as the solver finds it one y at a time."""
-    board, _ = settled_board(rank, seed)
-    engine = bitboard.propagator(board)
-    assert engine is not None
-    solver = classic_solver(board)
-    reference = propagator(solver)
+    engine, solver, reference, lits = both_ways(rank, seed)
     rng = random.Random(seed)
-    lits = open_literals(board)
     for _ in range(100):
         assumed = [rng.choice(lits), -rng.choice(lits)]
         ok, implied = reference(assumed)

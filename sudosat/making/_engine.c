@@ -3,7 +3,7 @@
  *
  * The Python reference is sudosat.making.forcing.Propagation (singles) and a
  * Minicard of the board's "exactly one" constraints (a branch's literals);
- * tests/test_engine_compiled.py holds this module to both on random boards of
+ * tests/test_bitboard.py holds this module to both on random boards of
  * every size. sudosat.making.bitboard packs a board's geometry and falls back
  * to Python when this module cannot be built or loaded.
  *
@@ -467,36 +467,6 @@ static int store_lists(const Geometry *g, PyObject *masks, PyObject *placed_list
     return 1;
 }
 
-/* singles(geometry, masks, placed, todo, dirty) -> (ok, touched): Propagation's
- * lists and sets, changed in place as Python's singles changes them, and the
- * houses made dirty on the way (its ``touched``). */
-static PyObject *python_singles(PyObject *self, PyObject *args) {
-    Py_buffer gb;
-    PyObject *masks, *placed_list, *todo_list, *dirty_set;
-    if (!PyArg_ParseTuple(args, "y*O!O!O!O!", &gb, &PyList_Type, &masks, &PyList_Type,
-                          &placed_list, &PyList_Type, &todo_list, &PySet_Type, &dirty_set))
-        return NULL;
-    PyObject *result = NULL;
-    Stack todo = {NULL, 0, 0};
-    Geometry g;
-    uint64_t was[MAX_CELLS];
-    uint8_t placed_was[MAX_CELLS], touched[MAX_HOUSES];
-    if (!geometry_of(&gb, &g)) goto done;
-    if (!load_lists(&g, masks, placed_list, todo_list, dirty_set, was, placed_was, &todo)) goto done;
-    memset(touched, 0, (size_t)g.nh);
-    int ok = singles_as_python(&g, state.masks, state.placed, &todo, state.dirty, touched);
-    if (ok < 0) goto done;
-    if (!store_lists(&g, masks, placed_list, todo_list, dirty_set, was, placed_was, &todo)) goto done;
-    PyObject *houses = PyList_New(0);
-    for (int h = 0; houses && h < g.nh; h++)
-        if (touched[h] && !add_long(houses, h)) Py_CLEAR(houses);
-    if (houses) result = Py_BuildValue("(ON)", ok ? Py_True : Py_False, houses);
-done:
-    PyMem_Free(todo.items);
-    PyBuffer_Release(&gb);
-    return result;
-}
-
 /* --- the forcing chains' settle: singles, locked candidates, pairs, as Python --- */
 
 /* A board's meetings for locked candidates, an int32 buffer: M, H, then M + 1
@@ -751,8 +721,6 @@ static PyMethodDef methods[] = {
     {"settle", python_settle, METH_VARARGS,
      "settle(geometry, meetings, masks, placed, todo, dirty, touched, touched_locked, locked, "
      "pairs) -> (ok, touched, touched_locked): Propagation's settle."},
-    {"singles", python_singles, METH_VARARGS,
-     "singles(geometry, masks, placed, todo, dirty) -> (ok, touched): Propagation's singles."},
     {"first_break", first_break, METH_VARARGS,
      "first_break(geometry, masks, assumed, ys, start) -> (index, tested)."},
     {"propagate", propagate, METH_VARARGS,

@@ -98,29 +98,22 @@ def meetings(board: Board) -> bytes:
     return packed
 
 
-_last: tuple[object, bytes | None] = (None, None)
+Shape = tuple[bytes, bytes]
+"""A board's geometry and meetings, packed for the engine."""
+
+_last: tuple[object, Shape | None] = (None, None)
 
 
-def shape_of(board: Board) -> bytes | None:
-    """The board's geometry for the engine's singles (None without the engine, or
-    past 64 values); the last board's houses answer at once (a path's branches
-    ask thousands of times for one board's)."""
+def shape_of(board: Board) -> Shape | None:
+    """The board's geometry and meetings for the engine's settle (None without the
+    engine, or past 64 values); the last board's houses answer at once (a path's
+    branches ask thousands of times for one board's)."""
     global _last
     if ENGINE is None or board.size > 64:
         return None
     if _last[0] is not board.houses:
-        _last = (board.houses, geometry(board))
+        _last = (board.houses, (geometry(board), meetings(board)))
     return _last[1]
-
-
-def singles(
-    shape: bytes, masks: list[int], placed: list[int], todo: list[Any], dirty: set[int]
-) -> tuple[bool, list[int]]:
-    """:meth:`forcing.Propagation.singles` in the engine, step for step: its lists
-    and sets changed in place as Python changes them; whether the singles hold,
-    and the houses made dirty on the way."""
-    ok, touched = ENGINE.singles(shape, masks, placed, todo, dirty)
-    return bool(ok), touched
 
 
 def settle(run: Any, locked: bool, pairs: bool, theirs: list[int] | None = None) -> bool:
@@ -128,9 +121,10 @@ def settle(run: Any, locked: bool, pairs: bool, theirs: list[int] | None = None)
     lists and sets changed as Python changes them; whether it holds. With
     ``theirs`` (a later board's candidates), carried there first, as
     :meth:`forcing.Propagation.within` carries it."""
+    shape, meeting = run.shape
     ok, run.touched, run.touched_locked = ENGINE.settle(
-        run.shape,
-        meetings(run.board),
+        shape,
+        meeting,
         run.masks,
         run.placed,
         run.todo,

@@ -139,7 +139,7 @@ class Propagation:
         self.touched_locked: set[int] | None = None
         """The same for :meth:`locked`."""
         self.shape = bitboard.shape_of(board)
-        """The board's geometry for the compiled engine (None: singles in Python)."""
+        """The board's shape for the compiled engine (None: :meth:`settle` in Python)."""
 
     @classmethod
     def start(cls, board: Board, cell: int, value: int, shut: tuple[bool, bool]) -> Propagation:
@@ -264,22 +264,11 @@ class Propagation:
         return True
 
     def singles(self) -> bool:
-        """Naked and hidden singles to a fixpoint; False: a contradiction. In the
-        compiled engine where it is built, step for step as :meth:`python_singles`."""
-        if self.shape is None:
-            return self.python_singles()
-        ok, touched = bitboard.singles(self.shape, self.masks, self.placed, self.todo, self.dirty)
-        if self.touched is not None:
-            self.touched.update(touched)
-        if self.touched_locked is not None:
-            self.touched_locked.update(touched)
-        return ok
-
-    def python_singles(self) -> bool:
-        """The singles in Python: the engine's reference (placements from the end of
-        ``todo``, each value leaving its peers in the board's order, then the dirty
-        houses in ascending order, so a branch that breaks leaves the same
-        candidates either way: a chain's length is counted from them)."""
+        """Naked and hidden singles to a fixpoint; False: a contradiction. The
+        engine's reference, step for step (placements from the end of ``todo``,
+        each value leaving its peers in the board's order, then the dirty houses
+        in ascending order, so a branch that breaks leaves the same candidates
+        either way: a chain's length is counted from them)."""
         masks, placed, todo, dirty = self.masks, self.placed, self.todo, self.dirty
         board = self.board
         full, houses, cell_houses, peers = board.full, board.houses, board.cell_houses, board.peers
