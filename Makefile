@@ -46,9 +46,15 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff format --check sudosat tests benchmarks scripts recipes
 	$(VENV)/bin/mypy sudosat
 
-# The whole suite, as CI runs it; -n: a test process per core (pytest-xdist).
+PYTHON_ENGINE_TESTS := tests/test_steps.py tests/test_levels.py tests/test_chains.py tests/test_make.py
+
+# The whole suite, as CI runs it, then the path's tests on the Python engine alone
+# (SUDOSAT_ENGINE=python: the compiled engine's reference); -n: a test process per
+# core (pytest-xdist).
 test: lint solvers docs
 	$(PY) -m pytest -n auto
+	@echo "the logical path again on the Python engine alone (the compiled one's reference):"
+	SUDOSAT_ENGINE=python $(PY) -m pytest -n auto -q -m "not slow" $(PYTHON_ENGINE_TESTS)
 
 # The fast tier for the edit-test loop (about a minute): every module, no slow tests.
 check: lint solvers

@@ -21,8 +21,19 @@ from sudosat.core.puzzle import Puzzle
 from sudosat.making import bitboard
 from sudosat.making.board import Board, board_of
 from sudosat.making.forcing import Propagation
+from sudosat.making.generator import Asked, generate
 from sudosat.making.nested import classic_solver
-from sudosat.making.path import logical_path
+from sudosat.making.path import Pathfinder, easiest_single, logical_path, path_rating, truth_of
+from sudosat.making.techniques import (
+    chain,
+    fish,
+    hidden_single,
+    hidden_subset,
+    locked_candidates,
+    naked_single,
+    naked_subset,
+)
+from sudosat.making.variant_generator import make_variant
 from sudosat.sat.cnf import literal
 from sudosat.sat.solvers.native import propagator
 
@@ -33,7 +44,9 @@ if bitboard.ENGINE is None:  # (no C compiler at install): CI has one, and fails
     pytest.skip(f"the compiled engine is not built: {bitboard.WHY_NOT}", allow_module_level=True)
 
 
-def settled_board(rank: int, seed: int, diagonals: bool = False) -> tuple[Board, tuple[int, ...]]:
+def settled_board(
+    rank: int, seed: int, diagonals: bool = False, removing: float = 0.1
+) -> tuple[Board, tuple[int, ...]]:
     """A random board of a ``rank`` grid: some givens of a solution, some false
     candidates taken away, then singles to their end (as a path's boards are when
     branches are followed); and the solution."""
@@ -56,7 +69,7 @@ def settled_board(rank: int, seed: int, diagonals: bool = False) -> tuple[Board,
     board = board_of(puzzle, houses)
     for cell in range(n * n):
         for value in bits(board.masks[cell]):
-            if value != grid[cell] and rng.random() < 0.1:
+            if value != grid[cell] and rng.random() < removing:
                 board.masks[cell] &= ~(1 << (value - 1))
     run = Propagation(board)
     run.dirty = set(range(len(board.houses)))
@@ -270,3 +283,115 @@ def test_a_branch_carried_to_a_later_board_is_pythons(rank: int, seed: int) -> N
                 )
                 carried += 1
     assert carried
+
+
+def singles_board(rank: int, seed: int, diagonals: bool, broken: bool) -> Board:
+    """A random board with singles to take: some givens of a solution placed,
+    some false candidates gone (and, ``broken``, a few true ones: a contradiction
+    may follow)."""
+    board, grid = settled_board(rank, seed, diagonals)
+    rng = random.Random(seed + 1)
+    given = (0.15, 0.35, 0.6, 0.8)[seed % 4]  # (the more, the likelier a walk ends solved)
+    fresh = board_of(Puzzle(rank=rank, cells=tuple(v if rng.random() < given else 0 for v in grid)))
+    board.masks, board.placed = fresh.masks, fresh.placed  # (the houses: settled_board's)
+    for cell in range(len(grid)):
+        for value in bits(board.masks[cell]):
+            true = value == grid[cell]
+            if rng.random() < (0.02 if broken and true else 0.0 if true else 0.3):
+                board.masks[cell] &= ~(1 << (value - 1))
+    board.changed()
+    return board
+
+
+def python_singles(board: Board) -> tuple[int, int, int, int, int]:
+    """The reference: the path's own singles, one step at a time."""
+    end = naked = hidden = first = heaviest = 0
+    while True:
+        if board.contradiction():
+            end = 2
+            break
+        if board.solved:
+            end = 1
+            break
+        step = naked_single(board) or hidden_single(board)
+        if step is None:
+            break
+        weight = round(easiest_single(board) * 10)
+        first = first if naked or hidden else weight
+        heaviest = max(heaviest, weight)
+        naked, hidden = (naked + 1, hidden) if step.name == "naked single" else (naked, hidden + 1)
+        board.apply(step)
+    return end, naked, hidden, first, heaviest
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4])
+@pytest.mark.parametrize("diagonals", [False, True])
+def test_a_paths_singles_in_the_engine_are_pythons_one_by_one(rank: int, diagonals: bool) -> None:
+    ends = set()
+    for seed in range(40 if rank < 4 else 12):
+        board = singles_board(rank, seed, diagonals, broken=seed % 3 == 0)
+        reference = board.copy()
+        expected = python_singles(reference)
+        found = bitboard.walk_singles(bitboard.geometry(board), board)
+        assert found == expected, seed
+        assert (board.masks, board.placed) == (reference.masks, reference.placed), seed
+        ends.add(found[0])
+    assert ends >= {1, 2} and (0 in ends or rank == 2)  # each way a walk ends was met
+    # (a 4x4's singles rarely stall)
+
+
+def test_a_rating_with_the_engines_singles_is_the_paths() -> None:
+    # generated classic puzzles of three sizes, variants whose rules are houses,
+    # and the hardest bundled ones: the rating read off the engine's runs of
+    # singles equals the one read off the path's steps
+    puzzles = [generate(seed, rank=rank).puzzle for rank in (2, 3) for seed in range(6)]
+    puzzles += [generate(seed, rank=4).puzzle for seed in (2, 4)]  # (the quicker 16x16s)
+    puzzles += [make_variant(s, Asked(variant=v)).puzzle for v in ("x", "jigsaw") for s in (1, 2)]
+    puzzles += [
+        parse((PUZZLES / name).read_text()) for name in ("ai-escargot.txt", "hex-16x16.txt")
+    ]
+    for puzzle in puzzles:
+        truth = truth_of(puzzle)
+        with Pathfinder(puzzle) as finder:
+            quick = finder.rated(truth)
+        with Pathfinder(puzzle) as finder:
+            full = finder.path(truth)
+        assert quick is not None and path_rating(quick) == path_rating(full), puzzle.cells
+        assert quick.board.masks == full.board.masks
+
+
+SCREENED: list[tuple[str, bitboard.Screen, int, Callable[[Board], object]]] = [
+    ("locked candidates", bitboard.Screen.LOCKED, 0, locked_candidates),
+    *((f"naked {k}", bitboard.Screen.NAKED, k, naked_subset(k)) for k in (2, 3, 4)),
+    *((f"hidden {k}", bitboard.Screen.HIDDEN, k, hidden_subset(k)) for k in (2, 3, 4)),
+    *((f"fish {k}", bitboard.Screen.FISH, k, fish(k)) for k in (2, 3, 4)),
+    ("X-chain", bitboard.Screen.X_CHAIN, 0, chain("X-chain")),
+    ("XY-chain", bitboard.Screen.XY_CHAIN, 0, chain("XY-chain")),
+    ("AIC", bitboard.Screen.AIC, 0, chain("AIC")),
+]
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4])
+@pytest.mark.parametrize("diagonals", [False, True])
+def test_the_engines_screens_say_what_the_python_finders_find(
+    rank: int, diagonals: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # on random settled boards, the engine says a technique finds a step exactly
+    # where its Python finder (the reference, the engine switched off) finds one
+    seeds = range(30 if rank < 4 else 8)
+    boards = [settled_board(rank, s, diagonals, r)[0] for s in seeds for r in (0.02, 0.1, 0.3)]
+    screened = {
+        name: [bool(bitboard.finds(b, kind, size)) for b in boards]
+        for name, kind, size, _ in SCREENED[1:]
+    }
+    screened["locked candidates"] = [bitboard.locked_at(b) is not None for b in boards]
+    located = [bitboard.locked_at(b) for b in boards]
+    with_engine = [locked_candidates(b) for b in boards]
+    monkeypatch.setattr(bitboard, "ENGINE", None)
+    hits = 0
+    for name, _, _, find in SCREENED:
+        reference = [find(b) is not None for b in boards]
+        assert screened[name] == reference, name
+        hits += sum(reference)
+    assert with_engine == [locked_candidates(b) for b in boards]  # the same first step
+    assert hits and any(located)  # (the screens are asked where something is found)

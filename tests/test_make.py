@@ -28,7 +28,7 @@ from sudosat.making.generator import (
     generator,
     orbits,
 )
-from sudosat.making.rating import rate
+from sudosat.making.path import rate
 
 from .conftest import ESCARGOT, KILLERS_16, PUZZLES, SUDOSAT, Run, jsonl, shared
 
@@ -193,10 +193,12 @@ def test_bad_generate_options_exit_2_in_one_line(run: Run, args: list[str], mess
     assert "Traceback" not in err and err.startswith("sudosat generate: ") and err.count("\n") == 1
 
 
-def test_rating_levels_are_the_reasoning_that_settles_the_puzzle() -> None:
+def test_rating_levels_are_the_hardest_technique_of_the_path() -> None:
     assert rate(parse(ESCARGOT)).level == "expert"
     made = generate(4, symmetry="rotate180", level="intermediate", alphabet=DIGITS)
-    assert rate(made.puzzle).rating == 3.0
+    found = rate(made.puzzle)
+    assert found == made.rating and found.technique == "locked candidates"
+    assert 2.6 <= found.rating <= 3.9
 
 
 def mean_rating(path: str, take: int = 100) -> float:

@@ -21,6 +21,7 @@ from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.making.board import Board
 from sudosat.making.forcing import propagate
 from sudosat.making.generator import Asked
+from sudosat.making.levels import Level
 from sudosat.making.nested import (
     MEAN_OF,
     SHOWN,
@@ -321,7 +322,7 @@ def test_a_pair_rule_step_names_the_placed_digits_that_cause_it(text: str | None
 
 def test_an_easy_killer_needs_singles_and_cage_combinations_alone() -> None:
     for seed in range(3):
-        puzzle, _ = unique_killer(Layout.boxes(9), random.Random(seed), 4, level="easy")
+        puzzle, _ = unique_killer(Layout.boxes(9), random.Random(seed), 4, level=Level.EASY)
         found = logical_path(puzzle)
         assert found.end == "solved"
         assert set(found.counts()) <= {"naked single", "hidden single", "cage combinations"}

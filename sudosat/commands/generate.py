@@ -28,7 +28,7 @@ from sudosat.making.generator import (
     GenerationError,
     output_alphabet,
 )
-from sudosat.making.rating import LEVEL_NAMES, LEVELS
+from sudosat.making.levels import LEVEL_NAMES, LEVELS, level_named
 from sudosat.running import runner
 from sudosat.running.runner import Output
 from sudosat.running.shards import Shard
@@ -118,7 +118,7 @@ from sudosat.showing.view import PICTURES, View
 )
 @click.option(
     "--level",
-    type=click.Choice((*LEVELS, *LEVEL_NAMES)),
+    type=click.Choice([*map(str, LEVELS), *LEVEL_NAMES]),
     help="Keep only puzzles of this level (see `rate`); medium is intermediate, hard is "
     "expert. Variants: easy, intermediate or expert (made by steering towards the level).",
 )
@@ -207,14 +207,14 @@ def generate(
             f"--variant {variant} makes minimal puzzles: no --clues or --symmetry"
         )
     view = pictured(fmt, View(solution=solution, per_page=per_page))
-    level = LEVEL_NAMES.get(level or "", level)
-    if variant != "classic" and level not in (None, *VARIANT_LEVELS):
+    wanted = None if level is None else level_named(level)
+    if variant != "classic" and wanted not in (None, *VARIANT_LEVELS):
         raise click.BadParameter(
-            f"variants are made {', '.join(VARIANT_LEVELS)}: never {level} (naked singles "
+            f"variants are made {', '.join(VARIANT_LEVELS)}: never {wanted} (naked singles "
             "alone are a level of classic givens)",
             param_hint="--level",
         )
-    asked = Asked(rank, symmetry, clues, level, symbols, variant, largest)
+    asked = Asked(rank, symmetry, clues, wanted, symbols, variant, largest)
     seeds = range(seed, seed + how_many)
     try:
         output = Output(fmt, color, quiet)

@@ -514,14 +514,26 @@ static void remove_from(Run *r, int cell, uint64_t gone) {
     if (x && !(x & (x - 1)) && !stack_push(r->todo, cell, value_of(x))) r->failed = 1;
 }
 
-static int meeting_round(Run *r, const Meetings *mt, int i) {
+/* Meeting ``i``'s cells: where the two houses meet, the rest of the first, the
+ * rest of the second (the targets), each with its count. */
+typedef struct {
+    int nc, nr, nt;
+    const int32_t *common, *rest, *targets;
+} Meeting;
+
+static Meeting meeting_of(const Meetings *mt, int i) {
+    Meeting x;
     const int32_t *d = mt->data + mt->meeting_at[i];
-    int nc = d[0];
-    const int32_t *common = d + 1;
-    int nr = common[nc];
-    const int32_t *rest = common + nc + 1;
-    int nt = rest[nr];
-    const int32_t *targets = rest + nr + 1;
+    x.nc = d[0], x.common = d + 1;
+    x.nr = x.common[x.nc], x.rest = x.common + x.nc + 1;
+    x.nt = x.rest[x.nr], x.targets = x.rest + x.nr + 1;
+    return x;
+}
+
+static int meeting_round(Run *r, const Meetings *mt, int i) {
+    Meeting x = meeting_of(mt, i);
+    int nc = x.nc, nr = x.nr, nt = x.nt;
+    const int32_t *common = x.common, *rest = x.rest, *targets = x.targets;
     uint64_t inside = 0, twice = 0, outside = 0;
     for (int k = 0; k < nc; k++) twice |= inside & r->m[common[k]], inside |= r->m[common[k]];
     if (!twice) return 0;
@@ -717,10 +729,480 @@ done:
     return result;
 }
 
+/* --- a logical path's singles, one at a time, as the path takes them --- */
+
+/* Sudoku Explainer's weight of the easiest single on the board, in tenths: a
+ * house's last open cell 10, a hidden single in a box 12, in another house 15,
+ * else (a naked single) 23; as sudosat.making.path.easiest_single. */
+static int easiest_single(const Geometry *g, const uint64_t *m, const uint8_t *placed,
+                          int box_first, int box_last) {
+    int best = 23;
+    for (int h = 0; h < g->nh; h++) {
+        const int32_t *house = g->houses + h * g->n;
+        uint64_t once = 0, twice = 0, held = 0;
+        int left = 0;
+        for (int i = 0; i < g->n; i++) {
+            int c = house[i];
+            if (placed[c]) {
+                held |= (uint64_t)1 << (placed[c] - 1);
+                continue;
+            }
+            left++;
+            twice |= once & m[c];
+            once |= m[c];
+        }
+        if (left == 1) return 10;
+        if (once & ~twice & ~held) {
+            int kind = (h >= box_first && h < box_last) ? 12 : 15;
+            if (kind < best) best = kind;
+        }
+    }
+    return best;
+}
+
+/* Board.contradiction: a cell without a candidate, or a house without a place
+ * for a value. */
+static int broken(const Geometry *g, const uint64_t *m, uint64_t full) {
+    for (int c = 0; c < g->cells; c++)
+        if (!m[c]) return 1;
+    for (int h = 0; h < g->nh; h++) {
+        const int32_t *house = g->houses + h * g->n;
+        uint64_t left = 0;
+        for (int i = 0; i < g->n; i++) left |= m[house[i]];
+        if (left != full) return 1;
+    }
+    return 0;
+}
+
+/* The path's next single: the first open cell with one candidate (naked, 1), else
+ * the first house, then value, with one place (hidden, 2); 0: none. */
+static int next_single(const Geometry *g, const uint64_t *m, const uint8_t *placed, int *cell,
+                       int *value) {
+    for (int c = 0; c < g->cells; c++) {
+        if (!placed[c] && m[c] && !(m[c] & (m[c] - 1))) {
+            *cell = c, *value = value_of(m[c]);
+            return 1;
+        }
+    }
+    for (int h = 0; h < g->nh; h++) {
+        const int32_t *house = g->houses + h * g->n;
+        uint64_t once = 0, twice = 0, held = 0;
+        for (int i = 0; i < g->n; i++) {
+            int c = house[i];
+            if (placed[c]) {
+                held |= (uint64_t)1 << (placed[c] - 1);
+                continue;
+            }
+            twice |= once & m[c];
+            once |= m[c];
+        }
+        uint64_t lone = once & ~twice & ~held;
+        if (!lone) continue;
+        uint64_t b = lone & (~lone + 1);
+        for (int i = 0; i < g->n; i++) {
+            int c = house[i];
+            if (!placed[c] && (m[c] & b)) {
+                *cell = c, *value = value_of(b);
+                return 2;
+            }
+        }
+    }
+    return 0;
+}
+
+/* path_singles(geometry, masks, placed, box_first, box_last) -> (end, naked,
+ * hidden, first, heaviest): the singles a logical path takes one at a time from
+ * the board (Path.path with naked_single, then hidden_single, each applied as
+ * Board.apply does), until a contradiction (end 2), the grid is full (1) or none
+ * is left (0); the lists changed in place. ``first`` and ``heaviest``: Sudoku
+ * Explainer's weight (easiest_single) of the board before the first single and
+ * the most of any, in tenths (0: no single). */
+static PyObject *path_singles(PyObject *self, PyObject *args) {
+    Py_buffer gb;
+    PyObject *masks, *placed_list;
+    int box_first, box_last;
+    if (!PyArg_ParseTuple(args, "y*O!O!ii", &gb, &PyList_Type, &masks, &PyList_Type, &placed_list,
+                          &box_first, &box_last))
+        return NULL;
+    PyObject *result = NULL;
+    Geometry g;
+    uint64_t was[MAX_CELLS];
+    uint8_t placed_was[MAX_CELLS];
+    Stack none = {NULL, 0, 0};
+    if (!geometry_of(&gb, &g)) goto done;
+    PyObject *no_todo = PyList_New(0), *no_dirty = PySet_New(NULL);
+    int loaded = no_todo && no_dirty &&
+                 load_lists(&g, masks, placed_list, no_todo, no_dirty, was, placed_was, &none);
+    Py_XDECREF(no_todo);
+    Py_XDECREF(no_dirty);
+    if (!loaded) goto done;
+    uint64_t full = g.n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g.n) - 1);
+    uint64_t *m = state.masks;
+    uint8_t *placed = state.placed;
+    int end = 0, naked = 0, hidden = 0, first = 0, heaviest = 0;
+    for (;;) {
+        if (broken(&g, m, full)) {
+            end = 2;
+            break;
+        }
+        int open = 0;
+        for (int c = 0; c < g.cells && !open; c++) open = !placed[c];
+        if (!open) {
+            end = 1;
+            break;
+        }
+        int cell, value, kind = next_single(&g, m, placed, &cell, &value);
+        if (!kind) break;
+        int weight = easiest_single(&g, m, placed, box_first, box_last);
+        if (!naked && !hidden) first = weight;
+        if (weight > heaviest) heaviest = weight;
+        if (kind == 1) naked++;
+        else hidden++;
+        uint64_t b = (uint64_t)1 << (value - 1);
+        for (int k = 0; k < g.P; k++) {
+            int p = g.peers[cell * g.P + k];
+            if (p < 0) break;
+            m[p] &= ~b;
+        }
+        m[cell] = b;
+        placed[cell] = (uint8_t)value;
+    }
+    for (int c = 0; c < g.cells; c++) {
+        if (m[c] != was[c]) {
+            PyObject *x = PyLong_FromUnsignedLongLong(m[c]);
+            if (!x || PyList_SetItem(masks, c, x) < 0) goto done;
+        }
+        if (placed[c] != placed_was[c]) {
+            PyObject *x = PyLong_FromLong(placed[c]);
+            if (!x || PyList_SetItem(placed_list, c, x) < 0) goto done;
+        }
+    }
+    result = Py_BuildValue("(iiiii)", end, naked, hidden, first, heaviest);
+done:
+    PyBuffer_Release(&gb);
+    return result;
+}
+
+/* --- whether a technique finds a step: the path asks Python only where one does --- */
+
+static int popcount(uint64_t x) { return __builtin_popcountll(x); }
+
+/* Locked candidates (techniques.locked_candidates): a meeting of two houses
+ * where a value not placed in the first lies in two or more of its open cells,
+ * all where they meet, and in an open cell of the second's rest. */
+static int finds_locked(const Geometry *g, const Meetings *mt, const uint64_t *m,
+                        const uint8_t *placed, int *meeting, int *value) {
+    for (int i = 0; i < mt->count; i++) {
+        Meeting x = meeting_of(mt, i);
+        int nc = x.nc, nr = x.nr, nt = x.nt;
+        const int32_t *common = x.common, *rest = x.rest, *targets = x.targets;
+        uint64_t inside = 0, twice = 0, outside = 0, held = 0, there = 0;
+        for (int k = 0; k < nc; k++) {
+            int c = common[k];
+            if (placed[c]) held |= (uint64_t)1 << (placed[c] - 1);
+            else twice |= inside & m[c], inside |= m[c];
+        }
+        if (!twice) continue;
+        for (int k = 0; k < nr; k++) {
+            int c = rest[k];
+            if (placed[c]) held |= (uint64_t)1 << (placed[c] - 1);
+            else outside |= m[c];
+        }
+        for (int k = 0; k < nt; k++)
+            if (!placed[targets[k]]) there |= m[targets[k]];
+        uint64_t locked = twice & ~outside & ~held & there;
+        if (locked) {
+            *meeting = i, *value = value_of(locked & (~locked + 1));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The next ``k``-combination of 0..n-1 in ``at`` (lexicographic, as
+ * itertools.combinations); 0 after the last. */
+static int next_combination(int *at, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && at[i] == n - k + i) i--;
+    if (i < 0) return 0;
+    at[i]++;
+    for (int j = i + 1; j < k; j++) at[j] = at[j - 1] + 1;
+    return 1;
+}
+
+/* Naked subsets of ``size`` (techniques.naked_subset): in a house of more open
+ * cells than ``size``, that many cells of 2..size candidates holding ``size``
+ * values between them, one of which another open cell holds. */
+static int finds_naked(const Geometry *g, const uint64_t *m, const uint8_t *placed, int size) {
+    int open[64], small[64], at[8];
+    for (int h = 0; h < g->nh; h++) {
+        const int32_t *house = g->houses + h * g->n;
+        int no = 0, ns = 0;
+        for (int i = 0; i < g->n; i++) {
+            int c = house[i];
+            if (placed[c]) continue;
+            open[no++] = c;
+            int p = popcount(m[c]);
+            if (p >= 2 && p <= size) small[ns++] = c;
+        }
+        if (no <= size || ns < size) continue;
+        for (int i = 0; i < size; i++) at[i] = i;
+        do {
+            uint64_t both = 0;
+            for (int i = 0; i < size; i++) both |= m[small[at[i]]];
+            if (popcount(both) != size) continue;
+            for (int j = 0; j < no; j++) {
+                int c = open[j], in = 0;
+                for (int i = 0; i < size; i++) in |= small[at[i]] == c;
+                if (!in && (m[c] & both)) return 1;
+            }
+        } while (next_combination(at, size, ns));
+    }
+    return 0;
+}
+
+/* Hidden subsets of ``size`` (techniques.hidden_subset): in a house of more open
+ * cells than ``size``, that many values not placed there, each with 2..size
+ * places, lying in ``size`` cells between them, one of which holds another value. */
+static int finds_hidden(const Geometry *g, const uint64_t *m, const uint8_t *placed, int size) {
+    uint64_t where[64];
+    int few[64], at[8];
+    for (int h = 0; h < g->nh; h++) {
+        const int32_t *house = g->houses + h * g->n;
+        int no = 0;
+        uint64_t held = 0;
+        for (int i = 0; i < g->n; i++) {
+            int c = house[i];
+            if (placed[c]) held |= (uint64_t)1 << (placed[c] - 1);
+            else no++;
+        }
+        if (no <= size) continue;
+        int nf = 0;
+        for (int v = 0; v < g->n; v++) {
+            if (held >> v & 1) continue;
+            uint64_t spots = 0;
+            for (int i = 0; i < g->n; i++)
+                if (!placed[house[i]] && (m[house[i]] >> v & 1)) spots |= (uint64_t)1 << i;
+            int p = popcount(spots);
+            if (p >= 2 && p <= size) where[nf] = spots, few[nf++] = v;
+        }
+        if (nf < size) continue;
+        for (int i = 0; i < size; i++) at[i] = i;
+        do {
+            uint64_t cells = 0, kept = 0;
+            for (int i = 0; i < size; i++) cells |= where[at[i]], kept |= (uint64_t)1 << few[at[i]];
+            if (popcount(cells) != size) continue;
+            for (int i = 0; i < g->n; i++)
+                if ((cells >> i & 1) && (m[house[i]] & ~kept)) return 1;
+        } while (next_combination(at, size, nf));
+    }
+    return 0;
+}
+
+/* Fish of ``size`` (techniques.fish): for a value, that many rows (columns) with
+ * 2..size open places for it, all in ``size`` columns (rows), one of which has
+ * an open place for it outside those rows. Rows are the first n houses,
+ * columns the next n, cell r * n + c. */
+static int finds_fish(const Geometry *g, const uint64_t *m, const uint8_t *placed, int size) {
+    int n = g->n, at[8], base[64];
+    uint64_t lines[64], spots[64];
+    for (int v = 0; v < n; v++) {
+        uint64_t b = (uint64_t)1 << v;
+        for (int by_rows = 1; by_rows >= 0; by_rows--) {
+            for (int i = 0; i < n; i++) {
+                spots[i] = 0; /* the places of line i, by their cross lines */
+                for (int j = 0; j < n; j++) {
+                    int c = by_rows ? i * n + j : j * n + i;
+                    if (!placed[c] && (m[c] & b)) spots[i] |= (uint64_t)1 << j;
+                }
+            }
+            int nb = 0;
+            for (int i = 0; i < n; i++) {
+                int p = popcount(spots[i]);
+                if (p >= 2 && p <= size) lines[nb] = spots[i], base[nb++] = i;
+            }
+            if (nb < size) continue;
+            for (int i = 0; i < size; i++) at[i] = i;
+            do {
+                uint64_t covers = 0, bases = 0;
+                for (int i = 0; i < size; i++)
+                    covers |= lines[at[i]], bases |= (uint64_t)1 << base[at[i]];
+                if (popcount(covers) != size) continue;
+                for (int i = 0; i < n; i++)
+                    if (!(bases >> i & 1) && (spots[i] & covers)) return 1;
+            } while (next_combination(at, size, nb));
+        }
+    }
+    return 0;
+}
+
+/* Alternating chains (techniques.chain): from a candidate with a strong link,
+ * assumed false, within CHAIN_LINKS links (strong: the only other place in a
+ * house, or, XY and AIC, the other value of a bivalue cell; weak: a peer's same
+ * value, or, AIC, another value of the cell), a candidate proved true such that
+ * "one of the two is true" removes something. ``kind``: 0 X-chain (places of
+ * one value), 1 XY-chain (bivalue cells alone), 2 AIC. 1 found, 0 none, -1 out
+ * of memory. */
+#define CHAIN_LINKS 16
+static int finds_chain(const Geometry *g, const uint64_t *m, const uint8_t *placed, int kind) {
+    int n = g->n, cells = g->cells, K = g->K + 1, found = -1;
+    int total = cells * n;
+    int32_t *strong = PyMem_Malloc(sizeof(int32_t) * (size_t)total * K);
+    uint8_t *count = PyMem_Calloc((size_t)total, 1);
+    int32_t *seen = PyMem_Calloc((size_t)total * 2, sizeof(int32_t));
+    int32_t *queue = PyMem_Malloc(sizeof(int32_t) * (size_t)total * 2);
+    int32_t *mark = PyMem_Calloc((size_t)cells, sizeof(int32_t));
+    if (!strong || !count || !seen || !queue || !mark) goto done;
+    found = 0;
+    if (kind != 0) /* a bivalue cell's two values */
+        for (int c = 0; c < cells; c++) {
+            if (placed[c] || popcount(m[c]) != 2) continue;
+            int a = c * n + __builtin_ctzll(m[c]), b = c * n + 63 - __builtin_clzll(m[c]);
+            strong[a * K + count[a]++] = b, strong[b * K + count[b]++] = a;
+        }
+    if (kind != 1) /* a value's two places in a house */
+        for (int h = 0; h < g->nh; h++) {
+            const int32_t *house = g->houses + h * n;
+            for (int v = 0; v < n; v++) {
+                int p = -1, q = -1, k = 0;
+                for (int i = 0; i < n && k < 3; i++) {
+                    int c = house[i];
+                    if (!placed[c] && (m[c] >> v & 1)) (k++ ? (q = c) : (p = c));
+                }
+                if (k != 2) continue;
+                int a = p * n + v, b = q * n + v, dup = 0;
+                for (int i = 0; i < count[a]; i++) dup |= strong[a * K + i] == b;
+                if (dup) continue; /* (two cells alike in a row and a box) */
+                if (count[a] < K && count[b] < K)
+                    strong[a * K + count[a]++] = b, strong[b * K + count[b]++] = a;
+            }
+        }
+    int stamp = 0;
+    for (int start = 0; start < total && !found; start++) {
+        if (!count[start]) continue;
+        stamp++;
+        int ca = start / n, va = start % n;
+        for (int k = 0; k < g->P; k++) {
+            int p = g->peers[ca * g->P + k];
+            if (p < 0) break;
+            mark[p] = stamp;
+        }
+        int head = 0, tail = 0;
+        seen[start * 2] = stamp; /* (start, false) */
+        queue[tail++] = start * 2;
+        for (int layer = 0; layer < CHAIN_LINKS && head < tail && !found; layer++) {
+            int end = tail;
+            for (; head < end && !found; head++) {
+                int node = queue[head] >> 1, truth = queue[head] & 1;
+                int c = node / n, v = node % n;
+                if (!truth) {
+                    for (int i = 0; i < count[node] && !found; i++) {
+                        int next = strong[node * K + i];
+                        if (next == start || seen[next * 2 + 1] == stamp) continue;
+                        seen[next * 2 + 1] = stamp;
+                        queue[tail++] = next * 2 + 1;
+                        int ce = next / n, ve = next % n; /* proved true: start or next */
+                        uint64_t ba = (uint64_t)1 << va, be = (uint64_t)1 << ve;
+                        if (ve == va) {
+                            if (ce == ca) continue;
+                            for (int k = 0; k < g->P && !found; k++) {
+                                int p = g->peers[ce * g->P + k];
+                                if (p < 0) break;
+                                found = mark[p] == stamp && (m[p] & ba);
+                            }
+                        } else if (ce == ca) {
+                            found = (m[ca] & ~(ba | be)) != 0;
+                        } else if (mark[ce] == stamp) {
+                            found = (m[ca] & be) || (m[ce] & ba);
+                        }
+                    }
+                } else {
+                    uint64_t b = (uint64_t)1 << v;
+                    for (int k = 0; k < g->P; k++) {
+                        int p = g->peers[c * g->P + k];
+                        if (p < 0) break;
+                        if (placed[p] || !(m[p] & b) || (kind == 1 && popcount(m[p]) != 2))
+                            continue;
+                        int next = p * n + v;
+                        if (next == start || seen[next * 2] == stamp) continue;
+                        seen[next * 2] = stamp;
+                        queue[tail++] = next * 2;
+                    }
+                    if (kind == 2)
+                        for (uint64_t rest = m[c] & ~b; rest; rest &= rest - 1) {
+                            int next = c * n + __builtin_ctzll(rest);
+                            if (next == start || seen[next * 2] == stamp) continue;
+                            seen[next * 2] = stamp;
+                            queue[tail++] = next * 2;
+                        }
+                }
+            }
+        }
+    }
+done:
+    PyMem_Free(strong);
+    PyMem_Free(count);
+    PyMem_Free(seen);
+    PyMem_Free(queue);
+    PyMem_Free(mark);
+    return found;
+}
+
+/* finds(geometry, meetings, masks, placed, kind, size) -> bool: whether the
+ * technique finds a step on the board: kind 0 locked candidates (its first
+ * step's meeting and value, or None, as techniques.locked_candidates), 1 naked
+ * subsets, 2 hidden subsets, 3 fish (the three of ``size``, 2 to 4), 4
+ * X-chains, 5 XY-chains, 6 AICs. */
+static PyObject *finds(PyObject *self, PyObject *args) {
+    Py_buffer gb, mb;
+    PyObject *masks, *placed_list;
+    int kind, size;
+    if (!PyArg_ParseTuple(args, "y*y*O!O!ii", &gb, &mb, &PyList_Type, &masks, &PyList_Type,
+                          &placed_list, &kind, &size))
+        return NULL;
+    PyObject *result = NULL;
+    Geometry g;
+    Meetings mt;
+    if (!geometry_of(&gb, &g) || !meetings_of(&mb, &g, &mt)) goto done;
+    if (PyList_GET_SIZE(masks) != g.cells || PyList_GET_SIZE(placed_list) != g.cells ||
+        (kind > 0 && kind < 4 && (size < 1 || size > 8)) || kind < 0 || kind > 6 ||
+        (kind == 3 && g.cells != g.n * g.n) || (kind > 3 && g.K > 254)) {
+        PyErr_SetString(PyExc_ValueError, "finds: a board's masks and placed, a kind 0-3, a size");
+        goto done;
+    }
+    for (int c = 0; c < g.cells; c++) {
+        state.masks[c] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
+        state.placed[c] = (uint8_t)PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
+    }
+    if (PyErr_Occurred()) goto done;
+    int meeting = -1, value = 0;
+    int found = kind == 0   ? finds_locked(&g, &mt, state.masks, state.placed, &meeting, &value)
+                : kind == 1 ? finds_naked(&g, state.masks, state.placed, size)
+                : kind == 2 ? finds_hidden(&g, state.masks, state.placed, size)
+                : kind == 3 ? finds_fish(&g, state.masks, state.placed, size)
+                            : finds_chain(&g, state.masks, state.placed, kind - 4);
+    if (found < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = kind == 0 ? (found ? Py_BuildValue("(ii)", meeting, value) : Py_NewRef(Py_None))
+                       : PyBool_FromLong(found);
+done:
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"settle", python_settle, METH_VARARGS,
      "settle(geometry, meetings, masks, placed, todo, dirty, touched, touched_locked, locked, "
      "pairs) -> (ok, touched, touched_locked): Propagation's settle."},
+    {"finds", finds, METH_VARARGS,
+     "finds(geometry, meetings, masks, placed, kind, size) -> bool: whether a technique "
+     "finds a step."},
+    {"path_singles", path_singles, METH_VARARGS,
+     "path_singles(geometry, masks, placed, box_first, box_last) -> (end, naked, hidden, "
+     "first, heaviest): a path's singles, one at a time."},
     {"first_break", first_break, METH_VARARGS,
      "first_break(geometry, masks, assumed, ys, start) -> (index, tested)."},
     {"propagate", propagate, METH_VARARGS,

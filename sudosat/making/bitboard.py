@@ -8,15 +8,18 @@ Minicard holding the board's "exactly one" constraints (the reference the
 tests hold it to): whether the branch breaks, and the literals it sets.
 
 The engine is built with sudosat (a C extension, ``pip install`` compiles it).
-Where it was not built or cannot be loaded, :func:`propagator` returns None and
-the callers keep to the Python and Minicard forms; ``--verbose`` says so once.
+Where it was not built or cannot be loaded, or ``SUDOSAT_ENGINE=python`` asks for
+the reference alone, :func:`propagator` returns None and the callers keep to
+the Python and Minicard forms; ``--verbose`` says so once.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from array import array
 from collections.abc import Callable
+from enum import IntEnum
 from typing import Any, NamedTuple
 
 from sudosat.making.board import Board
@@ -25,6 +28,8 @@ log = logging.getLogger("sudosat")
 
 
 def _load() -> tuple[Any, str]:
+    if os.environ.get("SUDOSAT_ENGINE") == "python":  # the reference alone (make test runs it)
+        return None, "SUDOSAT_ENGINE=python"
     try:
         from sudosat.making import _engine  # type: ignore[attr-defined]
     except ImportError as err:  # not built (no compiler at install), or broken
@@ -178,3 +183,74 @@ def propagator(board: Board) -> Branching | None:
         return int(found), int(tested)
 
     return Branching(propagate, breaks, first_break)
+
+
+def singles_shape(board: Board) -> bytes | None:
+    """The board's geometry for :func:`walk_singles` (None without the engine, or
+    past 64 values)."""
+    if not compiled() or board.size > 64:
+        return None
+    return geometry(board)
+
+
+def walk_singles(shape: bytes, board: Board) -> tuple[int, int, int, int, int]:
+    """The singles a logical path takes from ``board`` one at a time, taken in the
+    engine (the board changed in place): (end, naked, hidden, first, heaviest);
+    end 0: none left, 1: the grid is full, 2: a contradiction; first and
+    heaviest: Sudoku Explainer's weights, in tenths, of the board before the
+    first single and the heaviest (:func:`sudosat.making.path.easiest_single`)."""
+    boxes = board.boxes
+    end, naked, hidden, first, heaviest = ENGINE.path_singles(
+        shape, board.masks, board.placed, boxes.start, boxes.stop
+    )
+    board.changed()
+    return int(end), int(naked), int(hidden), int(first), int(heaviest)
+
+
+class Screen(IntEnum):
+    """The techniques the engine screens boards for (:func:`finds`)."""
+
+    LOCKED = 0
+    NAKED = 1
+    HIDDEN = 2
+    FISH = 3
+    X_CHAIN = 4
+    XY_CHAIN = 5
+    AIC = 6
+
+
+def finds(board: Board, kind: Screen, size: int = 0) -> bool:
+    """Whether the technique ``kind`` (of ``size``) finds a step on ``board``, as
+    its Python finder would (True without the engine: ask the finder); the
+    step itself is the finder's to make."""
+    shape = shape_of(board)
+    if shape is None:
+        return True
+    return bool(ENGINE.finds(shape[0], shape[1], board.masks, board.placed, kind, size))
+
+
+NOT_BUILT = (-1, 0)
+"""What :func:`locked_at` says without the engine: ask the finder."""
+
+
+def locked_at(board: Board) -> tuple[int, int] | None:
+    """Where locked candidates' first step is on ``board``: the index of its
+    meeting (:attr:`Board.meetings`) and its value, as the Python finder takes
+    them (None: there is none; :data:`NOT_BUILT`: no engine)."""
+    shape = shape_of(board)
+    if shape is None:
+        return NOT_BUILT
+    found = ENGINE.finds(shape[0], shape[1], board.masks, board.placed, Screen.LOCKED, 0)
+    return None if found is None else (int(found[0]), int(found[1]))
+
+
+def first_breaking(board: Board, candidates: list[tuple[int, int, Any]]) -> int | None:
+    """The index of the first of ``candidates`` (cell, value, ...) that singles
+    break when it is placed on ``board`` (-1: none), each followed on its own as
+    :class:`forcing.Propagation` follows it; None without the engine."""
+    branching = propagator(board)
+    if branching is None:
+        return None
+    n = board.size
+    found, _ = branching.first_break([], [c * n + v for c, v, _ in candidates], 0)
+    return found

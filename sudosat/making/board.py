@@ -18,6 +18,7 @@ from itertools import combinations
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
+from sudosat.making.levels import Family, Level
 
 Candidate = tuple[int, int]
 """(cell, value)."""
@@ -58,9 +59,9 @@ class Technique:
     single) and the rating level a puzzle needing it gets at least."""
 
     name: str
-    family: str
+    family: Family
     weight: float
-    level: str
+    level: Level
 
 
 @dataclass(frozen=True)

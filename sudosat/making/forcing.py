@@ -16,6 +16,7 @@ from sudosat.core.masks import bit, lowest
 from sudosat.core.masks import values as bits
 from sudosat.making import bitboard
 from sudosat.making.board import Board, Candidate, Step, Technique
+from sudosat.making.levels import Family, Level
 
 Finder = Callable[[Board], "Step | None"]
 
@@ -23,13 +24,13 @@ DYNAMIC = 8.5
 """Dynamic forcing chains on Sudoku Explainer's scale, before the length bonus."""
 CONTRADICTION = "dynamic contradiction chain"
 """A candidate whose branch, followed by singles, breaks the grid."""
-FORCING = Technique("forcing chains", "forcing", 8.0, "expert")
-DYNAMIC_FORCING = Technique("dynamic forcing chains", "forcing", DYNAMIC, "expert")
+FORCING = Technique("forcing chains", Family.FORCING, 8.0, Level.EXPERT)
+DYNAMIC_FORCING = Technique("dynamic forcing chains", Family.FORCING, DYNAMIC, Level.EXPERT)
 """The forcing chains, weighed on Sudoku Explainer's scale."""
 PLUS = 9.0
 """Sudoku Explainer's dynamic forcing chains (+), before the length bonus."""
 PLUS_NAME = "dynamic contradiction chain (+)"
-DYNAMIC_PLUS = Technique("dynamic forcing chains (+)", "forcing", PLUS, "expert")
+DYNAMIC_PLUS = Technique("dynamic forcing chains (+)", Family.FORCING, PLUS, Level.EXPERT)
 
 
 def length_bonus(length: int) -> float:
@@ -49,7 +50,7 @@ def contradiction_chain(length: int, plus: bool = False) -> Technique:
     by its length as Sudoku Explainer weighs chains (see :func:`length_bonus`)."""
     base, name = (PLUS, PLUS_NAME) if plus else (DYNAMIC, CONTRADICTION)
     weight = round(base + length_bonus(length), 1)
-    return Technique(f"{name}, length {length}", "forcing", weight, "expert")
+    return Technique(f"{name}, length {length}", Family.FORCING, weight, Level.EXPERT)
 
 
 # --- forcing chains and bifurcation ---------------------------------------------------
@@ -486,24 +487,29 @@ def forcing(
                     whole[c, v] = run
             return outcomes[c, v]
 
-        for _kind, options, cells, _name in branches:
-            for c, v in options:
-                if follow(c, v) is None:
-                    return Step(
-                        f"{prefix}contradiction chain",
-                        technique=technique,
-                        eliminations=((c, v),),
-                        cells=cells,
-                        values=(v,),
-                        reason=f"{board.name(c)}={board.symbol(v)} leads through {through} "
-                        "to a contradiction",
-                        branches=((c, v),),
-                        dynamic=dynamic,
-                    )
+        order = [(c, v, cells) for _, options, cells, _ in branches for c, v in options]
+        # the first branch that breaks: static ones in one call to the engine, where built
+        first = None if follower is not None or dynamic else bitboard.first_breaking(board, order)
+        if first is None:
+            first = next((i for i, (c, v, _) in enumerate(order) if follow(c, v) is None), -1)
+        if first >= 0:
+            c, v, cells = order[first]
+            return Step(
+                f"{prefix}contradiction chain",
+                technique=technique,
+                eliminations=((c, v),),
+                cells=cells,
+                values=(v,),
+                reason=f"{board.name(c)}={board.symbol(v)} leads through {through} "
+                "to a contradiction",
+                branches=((c, v),),
+                dynamic=dynamic,
+            )
+        open_cells = board.open_cells()
         for kind, options, cells, name in branches:
             live = [m for m in (follow(c, v) for c, v in options) if m is not None]
             removed = []
-            for c in board.open_cells():
+            for c in open_cells:
                 union = 0
                 for masks in live:
                     union |= masks[c]

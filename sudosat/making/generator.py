@@ -28,7 +28,9 @@ from itertools import combinations
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences, rule_violations, units
-from sudosat.making.rating import LEVEL_NAMES, LEVELS, Rating, rate
+from sudosat.making.levels import Level, level_named
+from sudosat.making.path import rate, rate_at
+from sudosat.making.rating import Rating
 from sudosat.reading.cells import NUMBERS, candidate_alphabets, lookup_alphabet
 from sudosat.sat.cnf import literal
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
@@ -41,11 +43,11 @@ SYMMETRIES = ("none", "rotate180", "rotate90", "mirror", "diagonal")
 VARIANTS = ("classic", "killer", "jigsaw", "x")
 """What ``generate --variant`` makes (all but classic: :mod:`variant_generator`)."""
 
-VARIANT_LEVELS = ("easy", "intermediate", "expert")
-"""The levels variants are made at (:mod:`logic`): cages only land at expert;
-for easy and intermediate, cages are split (jigsaw and X: givens kept) until
-that level's reasoning settles every cell. No variant is simple: naked singles
-alone are a level of classic givens."""
+VARIANT_LEVELS = (Level.EASY, Level.INTERMEDIATE, Level.EXPERT)
+"""The levels variants are made at (by their paths, as every puzzle is rated):
+cages only land at expert; for easy and intermediate, cages are split (jigsaw
+and X: givens kept) until the path of that level's techniques solves the
+puzzle. No variant is simple: naked singles alone are a level of classic givens."""
 
 ATTEMPTS = 50
 """Full grids tried for one puzzle (a --clues count, a --level) before giving up."""
@@ -114,7 +116,7 @@ class Generator:
         *,
         symmetry: str = "none",
         clues: int | None = None,
-        level: str | None = None,
+        level: Level | None = None,
         alphabet: str = "",
         deadline: float | None = None,
     ) -> Generated:
@@ -137,8 +139,8 @@ class Generator:
             if clues is not None and count != clues:
                 continue
             puzzle = Puzzle(self.rank, grid, alphabet, source="<generated>")
-            rating = rate_checked(puzzle, solution, deadline)
-            if level is not None and rating.level != level:
+            rating = rate_checked(puzzle, solution, deadline, level)
+            if rating is None:  # not of the level asked
                 continue
             check_minimal(puzzle, solution, witnesses, clues is None)
             return Generated(puzzle, solution, seed, rating)
@@ -353,15 +355,20 @@ def _root(parent: list[int], x: int) -> int:
     return x
 
 
-def rate_checked(puzzle: Puzzle, solution: Grid, deadline: float | None = None) -> Rating:
-    """The rating, once the batch engine has found ``solution`` again and proved
-    it unique (its search is also what the rating measures)."""
+def rate_checked(
+    puzzle: Puzzle, solution: Grid, deadline: float | None = None, level: Level | None = None
+) -> Rating | None:
+    """The rating (by the puzzle's logical path, :func:`path.rate`), once the
+    batch engine has found ``solution`` again and proved it unique; with
+    ``level``, None when the puzzle is of another (:func:`path.rate_at`)."""
     outcome = batch_engine(puzzle.rank).solve(puzzle, timeout=remaining(deadline))
     if outcome.status == Status.TIMEOUT:
         raise SolverTimeout(outcome.reason)
     if outcome.status != Status.UNIQUE or outcome.solutions != [solution]:
         raise AssertionError(f"a generated puzzle is not unique: {outcome.status}")
-    return rate(puzzle, outcome)
+    if level is not None:
+        return rate_at(puzzle, solution, level, remaining(deadline))
+    return rate(puzzle, solution, remaining(deadline), searched=outcome)
 
 
 def check_minimal(
@@ -418,22 +425,21 @@ def generate(
 
     Minimal (no clue, or with a ``symmetry`` no symmetric set of clues, can go)
     unless ``clues`` asks for exactly that many; ``level`` keeps only puzzles of
-    that rating level (see :mod:`rating`). Raises GenerationError when bounded
-    search finds none, SolverTimeout after ``timeout`` seconds.
+    that rating level (its path's, see :func:`path.rate_by_path`; a level's
+    name or an everyday one, ``medium`` or ``hard``). Raises GenerationError
+    when bounded search finds none, SolverTimeout after ``timeout`` seconds.
     """
     if symmetry not in SYMMETRIES:
         raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
-    if level is not None and level not in LEVELS and level not in LEVEL_NAMES:
-        raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    wanted = None if level is None else level_named(level)
     n = rank * rank
     if clues is not None and not 0 <= clues <= n * n:
         raise ValueError(f"clues must be 0..{n * n}")
-    level = LEVEL_NAMES.get(level or "", level)
     return generator(rank).generate(
         seed,
         symmetry=symmetry,
         clues=clues,
-        level=level,
+        level=wanted,
         alphabet=alphabet,
         deadline=deadline_after(timeout),
     )
@@ -450,7 +456,7 @@ class Asked:
     rank: int = 3
     symmetry: str = "none"
     clues: int | None = None
-    level: str | None = None
+    level: Level | None = None
     symbols: str = ""
     variant: str = "classic"
     """classic, or killer, jigsaw or x (see :mod:`variant_generator`)."""

@@ -32,6 +32,7 @@ from sudosat.core.masks import values as bits
 from sudosat.making import bitboard
 from sudosat.making.board import Board, Step, Technique
 from sudosat.making.forcing import CONTRADICTION, contradiction_chain
+from sudosat.making.levels import Family, Level
 from sudosat.sat.cnf import cell_value, literal, ruled_out
 from sudosat.sat.solvers.native import propagator
 from sudosat.solving.fast import exactly_one
@@ -556,4 +557,4 @@ def technique(inside: int, depth: int = 2, mean: float | None = None) -> Techniq
     else:
         measured = MEAN_WEIGHT + MEAN_INSIDE * math.log2(max(mean, 1))
         weighed = round(min(max(measured, LIGHTEST), HEAVIEST), 1)
-    return Technique(f"{name}, {inside} inside", "forcing", weighed, "expert")
+    return Technique(f"{name}, {inside} inside", Family.FORCING, weighed, Level.EXPERT)

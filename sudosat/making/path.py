@@ -24,6 +24,7 @@ from sudosat.core.errors import SolverTimeout
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name, verify
+from sudosat.making.bitboard import singles_shape, walk_singles
 from sudosat.making.board import Board, Chain, Step, Technique, board_of
 from sudosat.making.chains import chains_of
 from sudosat.making.forcing import (
@@ -36,6 +37,7 @@ from sudosat.making.forcing import (
     plus_forcing,
     propagate,
 )
+from sudosat.making.levels import Family, Level
 from sudosat.making.nested import (
     DEEP_BUDGET,
     SCALES,
@@ -44,9 +46,9 @@ from sudosat.making.nested import (
     classic_solver,
     nested,
 )
-from sudosat.making.rating import LEVELS, Rating, search_conflicts
-from sudosat.making.techniques import CLASSIC, NAKED_SINGLE
-from sudosat.sat.deadline import deadline_after
+from sudosat.making.rating import Rating, rate_by_search, search_conflicts
+from sudosat.making.techniques import CLASSIC, HIDDEN_SINGLE, NAKED_SINGLE
+from sudosat.sat.deadline import deadline_after, remaining
 from sudosat.sat.limits import TooBig
 from sudosat.solving.outcome import Outcome, Status
 
@@ -81,15 +83,37 @@ def nested_technique(
     of ``every`` false candidate (else the first found: a variant's)."""
     name, weight, *_ = SCALES[depth]
     found = nested(solver, truth, words, depth, budget, past, every)
-    return Technique(name, "forcing", weight, "expert"), found
+    return Technique(name, Family.FORCING, weight, Level.EXPERT), found
 
 
 class UnsoundStep(AssertionError):
     """A technique removed a value some solution puts there: a bug, never shown."""
 
 
+class Weighed:
+    """What a rating reads of a path: its techniques, the hardest, its level."""
+
+    end: str
+
+    def techniques(self) -> list[Technique]:
+        raise NotImplementedError
+
+    def explainer(self) -> tuple[float, float, float] | None:
+        raise NotImplementedError
+
+    def hardest(self) -> Technique | None:
+        """The hardest technique the path needs (None: no step)."""
+        return max(self.techniques(), key=lambda t: t.weight, default=None)
+
+    def level(self) -> Level:
+        """The highest level of its techniques (simple: none)."""
+        return max(
+            (t.level for t in self.techniques()), key=lambda x: x.order, default=Level.SIMPLE
+        )
+
+
 @dataclass
-class SolvePath:
+class SolvePath(Weighed):
     """A puzzle's logical solve path and where it ended."""
 
     puzzle: Puzzle
@@ -141,10 +165,6 @@ class SolvePath:
         """What each step is weighed as, in order."""
         return [technique_of(s) for s in self.steps]
 
-    def hardest(self) -> Technique | None:
-        """The hardest technique the path needs (None: no step)."""
-        return max(self.techniques(), key=lambda t: t.weight, default=None)
-
     def explainer(self) -> tuple[float, float, float] | None:
         """ER, EP and ED as Sudoku Explainer gives them, on its scale: the heaviest
         step of the whole path, up to its first placement, and its first step
@@ -155,19 +175,15 @@ class SolvePath:
             return None
         techniques = self.techniques()
         placing = next((i for i, s in enumerate(self.steps) if s.placements), len(self.steps) - 1)
-        heaviest = max((t.weight for t in techniques if t.family != "singles"), default=0.0)
+        heaviest = max((t.weight for t in techniques if t.family != Family.SINGLES), default=0.0)
         # the boards are replayed as far as a single's weight can matter: to the
         # first placement, or (a path a single may top) to the end
         upto = placing + 1 if heaviest >= EXPLAINER_SINGLES["naked"] else len(techniques)
         weights = [
-            easiest_single(board) if technique.family == "singles" else technique.weight
+            easiest_single(board) if technique.family == Family.SINGLES else technique.weight
             for (_, board), technique in zip(self.boards(), techniques[:upto], strict=False)
         ]
         return max(heaviest, *weights), max(weights[: placing + 1]), weights[0]
-
-    def level(self) -> str:
-        found = [LEVELS.index(t.level) for t in self.techniques()]
-        return LEVELS[max(found, default=0)]
 
     def counts(self) -> dict[str, int]:
         """How many steps each technique took, by the steps' names, in the order first used."""
@@ -175,6 +191,57 @@ class SolvePath:
         for s in self.steps:
             counted[s.name] = counted.get(s.name, 0) + 1
         return counted
+
+
+@dataclass(frozen=True)
+class Singles:
+    """Singles a path takes one after another, taken by the engine in one call
+    (:meth:`Pathfinder.rated`): how many of each, and what Sudoku Explainer
+    weighs the board before the first and the heaviest board (:func:`easiest_single`)."""
+
+    naked: int
+    hidden: int
+    first: float
+    heaviest: float
+
+
+@dataclass
+class RatedPath(Weighed):
+    """A path as its rating reads it: its steps, each run of singles as one
+    :class:`Singles`. It rates as the :class:`SolvePath` of the same puzzle does
+    (tests/test_bitboard.py holds them equal)."""
+
+    end: str
+    parts: list[Step | Singles]
+    board: Board
+    """The board where it ended."""
+
+    def techniques(self) -> list[Technique]:
+        found: list[Technique] = []
+        for part in self.parts:
+            if isinstance(part, Singles):
+                found += [NAKED_SINGLE] * part.naked + [HIDDEN_SINGLE] * part.hidden
+            else:
+                found.append(technique_of(part))
+        return found
+
+    def explainer(self) -> tuple[float, float, float] | None:
+        """As :meth:`SolvePath.explainer`, a run of singles weighed by its boards."""
+        parts = self.parts
+        if self.end != "solved" or not parts:
+            return None
+        steps = [p for p in parts if isinstance(p, Step)]
+        heaviest = max((technique_of(s).weight for s in steps), default=0.0)
+        placing = next(
+            (i for i, p in enumerate(parts) if isinstance(p, Singles) or p.placements),
+            len(parts) - 1,
+        )
+        firsts = [p.first if isinstance(p, Singles) else technique_of(p).weight for p in parts]
+        opening = max(firsts[: placing + 1])
+        if heaviest >= EXPLAINER_SINGLES["naked"]:  # past the first placement no single matters
+            return max(heaviest, opening), opening, firsts[0]
+        most = [p.heaviest if isinstance(p, Singles) else technique_of(p).weight for p in parts]
+        return max(heaviest, *most), opening, firsts[0]
 
 
 EXPLAINER_SINGLES = {"full house": 1.0, "box": 1.2, "house": 1.5, "naked": 2.3}
@@ -318,11 +385,14 @@ class Pathfinder:
         self,
         puzzle: Puzzle,
         bifurcation: int = 0,
-        levels: Sequence[str] | None = None,
+        levels: Collection[str] | None = None,
+        upto: Level | None = None,
         without: Iterable[str] = (),
     ) -> None:
         """``bifurcation``: how deep guesses may go (0: none); ``levels``: the
-        techniques of these rating levels alone; ``without``: the families of
+        techniques of these levels alone; ``upto``: the path
+        ends (``stuck``) at its first step past this level, as a rating would
+        find it (:meth:`past_level`); ``without``: the families of
         techniques left out (see :data:`techniques.FAMILIES`)."""
         self.puzzle = puzzle
         self.bifurcation = bifurcation
@@ -371,8 +441,16 @@ class Pathfinder:
             self.last = NESTED
         if levels is not None:
             order = [(t, find) for t, find in order if t.level in levels]
+        self.upto = upto
+        if upto is not None:  # a technique heavier than all of the level's is never taken
+            heaviest = max(t.weight for t, _ in order if t.level.order <= upto.order)
+            order = [(t, find) for t, find in order if t.weight <= heaviest]
         left = frozenset(without)
         self.order = [(t, find) for t, find in order if t.family not in left]
+
+    def past_level(self, step: Step) -> bool:
+        """Whether ``step`` is past the level the path is kept to (``upto``)."""
+        return self.upto is not None and technique_of(step).level.order > self.upto.order
 
     def past(self) -> bool:
         """Whether the path's deadline has passed."""
@@ -481,6 +559,9 @@ class Pathfinder:
             if step is None:
                 reason = "no technique of the path applies"
                 break
+            if self.past_level(step):
+                reason = f"{step.name} is past {self.upto}"
+                break
             if not step.eliminations and not step.placements:  # a rule that cannot hold
                 steps.append(step)
                 end, reason = "contradiction", step.reason
@@ -506,10 +587,50 @@ class Pathfinder:
             hint=hint,
         )
 
+    def rated(
+        self,
+        truth: Sequence[int] | None,
+        deadline: float | None = None,
+        puzzle: Puzzle | None = None,
+    ) -> RatedPath | None:
+        """The path as :meth:`path` makes it, each run of singles taken by the
+        compiled engine in one call (the path's own order, one at a time), the
+        other steps as the path takes them: what a rating reads, many times
+        faster. None where the engine is not built, or the path has rule
+        questions or guesses (those keep to :meth:`path`). ``puzzle``: as
+        :meth:`path` takes it."""
+        board = self.board(puzzle=puzzle)
+        shape = singles_shape(board)
+        if shape is None or self.rule_steps is not None or self.bifurcation:
+            return None
+        self.truth, self.deadline = truth, deadline
+        order = [(t, find) for t, find in self.order if t.family != Family.SINGLES]
+        parts: list[Step | Singles] = []
+        while True:
+            end, naked, hidden, first, heaviest = walk_singles(shape, board)
+            if naked or hidden:
+                parts.append(Singles(naked, hidden, first / 10, heaviest / 10))
+                _check_all(board, truth)
+            if end:
+                solved = end == 1 and not verify(board.puzzle, board.placed)
+                return RatedPath("solved" if solved else "contradiction", parts, board)
+            if self.past():
+                return RatedPath("timeout", parts, board)
+            step = None if self._only_true_left(board) else _easiest(board, order, self.last)
+            if step is None or self.past_level(step):
+                return RatedPath("timeout" if self.past() else "stuck", parts, board)
+            if not step.eliminations and not step.placements:
+                return RatedPath("contradiction", parts, board)
+            made = board.apply(step)
+            _check(made, truth, board)
+            parts.append(made)
+
     def open_cells(self, puzzle: Puzzle) -> list[int]:
         """The cells the path leaves open in ``puzzle`` (these rules, other givens);
         every cell when it ends in a contradiction."""
-        found = self.path(None, puzzle=puzzle)
+        found: RatedPath | SolvePath | None = self.rated(None, puzzle=puzzle)
+        if found is None:  # no engine: the path itself
+            found = self.path(None, puzzle=puzzle)
         if found.end == "contradiction":
             return list(range(puzzle.size**2))
         return found.board.open_cells()
@@ -581,7 +702,19 @@ class Pathfinder:
 def bifurcation(depth: int) -> Technique:
     """A guess that fails ``depth`` guesses deep."""
     weight = BIFURCATION_WEIGHT + depth - 1
-    return Technique(f"bifurcation depth {depth}", "bifurcation", weight, "expert")
+    return Technique(f"bifurcation depth {depth}", Family.BIFURCATION, weight, Level.EXPERT)
+
+
+def _check_all(board: Board, truth: Sequence[int] | None) -> None:
+    """Raise UnsoundStep when the board lost a true candidate (the engine's singles)."""
+    if truth is None:
+        return
+    for cell, (mask, true) in enumerate(zip(board.masks, truth, strict=True)):
+        if true & ~mask:
+            value = bits(true & ~mask)[0]
+            raise UnsoundStep(
+                f"singles removed {board.name(cell)}={board.symbol(value)}, which a solution holds"
+            )
 
 
 def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:
@@ -601,7 +734,7 @@ SEARCH_RATING = 13.0
 (nested chains at depth three rate 12.5 to 12.9), growing with the search it needs."""
 
 
-def path_rating(path: SolvePath, conflicts: int = 0) -> Rating:
+def path_rating(path: Weighed, conflicts: int = 0) -> Rating:
     """The rating a logical path earns. Solved: its level is its hardest technique's
     (``simple``: naked singles alone; ``easy``: hidden singles and rules alone;
     ``intermediate``: locked candidates, rules together and with their units;
@@ -614,13 +747,13 @@ def path_rating(path: SolvePath, conflicts: int = 0) -> Rating:
     hardest = path.hardest()
     if path.end != "solved" or hardest is None:
         rating = round(SEARCH_RATING + math.log2(1 + conflicts) / 4, 3)
-        return Rating("expert", rating, conflicts, "search")
+        return Rating(Level.EXPERT, rating, conflicts, "search")
     level = path.level()
     explainer = path.explainer()
-    if level in ("simple", "easy"):
-        return Rating(level, float(LEVELS.index(level) + 1), 0, hardest.name, explainer)
+    if level in (Level.SIMPLE, Level.EASY):
+        return Rating(level, float(level.order + 1), 0, hardest.name, explainer)
     count = sum(1 for technique in path.techniques() if technique == hardest)
-    if level == "intermediate":  # below every expert rating (a naked pair's 4.0)
+    if level == Level.INTERMEDIATE:  # below every expert rating (a naked pair's 4.0)
         rating = min(hardest.weight + math.log2(count) / 10, INTERMEDIATE_TOP)
     else:  # below the search's
         rating = min(1 + hardest.weight + math.log2(count) / 10, SEARCH_RATING - 0.01)
@@ -645,9 +778,69 @@ def rate_by_path(
     deadline = deadline_after(timeout)
     truth = truth_of(puzzle, timeout) if solution is None else [bit(v) for v in solution]
     with Pathfinder(puzzle, without=without) as finder:
-        path = finder.path(truth, deadline=deadline)
-    if path.end == "timeout":
-        raise SolverTimeout(f"no rating within {timeout:g} s")
+        path = _weighed(finder, truth, deadline, timeout)
     if path.end == "solved":
         return path_rating(path)
     return path_rating(path, search_conflicts(puzzle, deadline))
+
+
+def _weighed(
+    finder: Pathfinder,
+    truth: Sequence[int] | None,
+    deadline: float | None,
+    timeout: float | None,
+) -> Weighed:
+    """The finder's path as a rating reads it (the engine's, else the path itself);
+    SolverTimeout past ``deadline``."""
+    path: Weighed | None = finder.rated(truth, deadline)
+    if path is None:  # no engine: the path itself
+        path = finder.path(truth, deadline=deadline)
+    if path.end == "timeout":
+        raise SolverTimeout(f"no rating within {timeout:g} s")
+    return path
+
+
+def rate_at(
+    puzzle: Puzzle, solution: Sequence[int], level: Level, timeout: float | None = None
+) -> Rating | None:
+    """``puzzle``'s rating (its solution must be unique, ``solution``) when it is
+    of ``level``, else None, with as little of its path as the answer needs: a
+    path kept to ``level`` (to intermediate, for expert) first, which is the
+    whole path when it solves the puzzle; the rest of the path only for an
+    expert puzzle. A generator asks this of every puzzle it makes."""
+    deadline = deadline_after(timeout)
+    truth = [bit(v) for v in solution]
+    kept = min(level, Level.INTERMEDIATE, key=lambda x: x.order)
+    with Pathfinder(puzzle, upto=kept) as finder:
+        path = _weighed(finder, truth, deadline, timeout)
+    if path.end == "solved":
+        found = path_rating(path)
+        return found if found.level == level else None
+    return rate_by_path(puzzle, solution, remaining(deadline)) if level == Level.EXPERT else None
+
+
+def rate(
+    puzzle: Puzzle,
+    solution: Sequence[int] | None = None,
+    timeout: float | None = None,
+    without: Iterable[str] = (),
+    searched: Outcome | None = None,
+) -> Rating:
+    """How hard ``puzzle`` is (its solution must be unique): by its logical path
+    (:func:`rate_by_path`) up to :data:`PATH_LARGEST`; past that, by the search's
+    effort alone (:func:`rating.rate_by_search`, ``searched``: the batch engine's
+    outcome for it, when it found it)."""
+    if puzzle.size <= PATH_LARGEST:
+        return rate_by_path(puzzle, solution, timeout, without)
+    return rate_by_search(puzzle, searched, timeout)
+
+
+def open_at(puzzle: Puzzle, level: Level, finder: Pathfinder | None = None) -> list[int]:
+    """The cells ``puzzle``'s path leaves open when it ends at its first step past
+    ``level`` (every cell: a contradiction); none: ``puzzle`` rates ``level`` or
+    easier. ``finder``: one made for these rules with ``upto=level`` (a
+    generator asks of one puzzle after another)."""
+    if finder is not None:
+        return finder.open_cells(puzzle)
+    with Pathfinder(puzzle, upto=level) as made:
+        return made.open_cells(puzzle)

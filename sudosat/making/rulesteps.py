@@ -44,6 +44,7 @@ from sudosat.making.board import Board, Candidate, Chain, Step, Technique
 from sudosat.making.causes import causes as named_causes
 from sudosat.making.chains import Trace, fact_text
 from sudosat.making.forcing import Propagation
+from sudosat.making.levels import Family, Level
 from sudosat.making.rulelocks import Holding, Need, RuleView, held, locked_chain
 from sudosat.making.ruleweights import (
     CAGES,
@@ -346,7 +347,7 @@ class RuleSteps:
         touched = sorted({c for c, _ in removed})
         shown = scope.cells if len(scope.cells) < self.n * self.n else tuple(touched)
         said = causes or self._deduction(board, rule, removed)
-        technique = Technique(rule.technique, "rule", RULE_WEIGHT, "easy")
+        technique = Technique(rule.technique, Family.RULE, RULE_WEIGHT, Level.EASY)
         return Step(
             technique.name,
             eliminations=removed,

@@ -6,6 +6,7 @@ scale beside the classic techniques."""
 from __future__ import annotations
 
 from sudosat.making.board import Technique
+from sudosat.making.levels import Family, Level
 
 
 def scope_technique(rules: int, units: int) -> Technique:
@@ -28,8 +29,8 @@ def scope_technique(rules: int, units: int) -> Technique:
     weight = min(weight, HEAVIEST)
     if rules + units >= WIDE:  # a last resort: the forcing chains through the rules first
         weight = WIDE_WEIGHT
-    level = "intermediate" if weight <= INTERMEDIATE else "expert"
-    return Technique(name, "rules together", round(weight, 1), level)
+    level = Level.INTERMEDIATE if weight <= INTERMEDIATE else Level.EXPERT
+    return Technique(name, Family.RULES_TOGETHER, round(weight, 1), level)
 
 
 CAGES = "cage combinations"
@@ -57,14 +58,14 @@ INTERMEDIATE = 3.2
 HEAVIEST = 7.0
 """The most a rule step weighs: an AIC's weight."""
 
-RULE = Technique("rule", "rule", RULE_WEIGHT, "easy")
+RULE = Technique("rule", Family.RULE, RULE_WEIGHT, Level.EASY)
 """A rule alone."""
 
 TIERS = (
     RULE,
-    Technique("rule pair", "rules together", 2.8, "intermediate"),
-    Technique("rule and units", "rules together", 3.0, "intermediate"),
-    Technique("house and rules", "rules together", 3.2, "intermediate"),
+    Technique("rule pair", Family.RULES_TOGETHER, 2.8, Level.INTERMEDIATE),
+    Technique("rule and units", Family.RULES_TOGETHER, 3.0, Level.INTERMEDIATE),
+    Technique("house and rules", Family.RULES_TOGETHER, 3.2, Level.INTERMEDIATE),
 )
 """The generic rule questions, lightest first: a question over a rule and whole
 houses is exact, so it holds every classic deduction inside it; the path asks

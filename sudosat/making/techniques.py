@@ -17,36 +17,38 @@ from itertools import combinations
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
+from sudosat.making.bitboard import NOT_BUILT, Screen, finds, locked_at
 from sudosat.making.board import Board, Candidate, Step, Technique
 from sudosat.making.chains import alternating, eureka
 from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing
+from sudosat.making.levels import FAMILIES, Family, Level
 
-NAKED_SINGLE = Technique("naked single", "singles", 1.0, "simple")
-HIDDEN_SINGLE = Technique("hidden single", "singles", 1.5, "easy")
-LOCKED = Technique("locked candidates", "locked", 2.6, "intermediate")
+NAKED_SINGLE = Technique("naked single", Family.SINGLES, 1.0, Level.SIMPLE)
+HIDDEN_SINGLE = Technique("hidden single", Family.SINGLES, 1.5, Level.EASY)
+LOCKED = Technique("locked candidates", Family.LOCKED, 2.6, Level.INTERMEDIATE)
 NAKED_SUBSETS = {
-    2: Technique("naked pair", "subsets", 3.0, "expert"),
-    3: Technique("naked triple", "subsets", 3.6, "expert"),
-    4: Technique("naked quad", "subsets", 5.0, "expert"),
+    2: Technique("naked pair", Family.SUBSETS, 3.0, Level.EXPERT),
+    3: Technique("naked triple", Family.SUBSETS, 3.6, Level.EXPERT),
+    4: Technique("naked quad", Family.SUBSETS, 5.0, Level.EXPERT),
 }
 HIDDEN_SUBSETS = {
-    2: Technique("hidden pair", "subsets", 3.4, "expert"),
-    3: Technique("hidden triple", "subsets", 4.0, "expert"),
-    4: Technique("hidden quad", "subsets", 5.4, "expert"),
+    2: Technique("hidden pair", Family.SUBSETS, 3.4, Level.EXPERT),
+    3: Technique("hidden triple", Family.SUBSETS, 4.0, Level.EXPERT),
+    4: Technique("hidden quad", Family.SUBSETS, 5.4, Level.EXPERT),
 }
 FISHES = {
-    2: Technique("X-wing", "fish", 3.2, "expert"),
-    3: Technique("swordfish", "fish", 3.8, "expert"),
-    4: Technique("jellyfish", "fish", 5.2, "expert"),
+    2: Technique("X-wing", Family.FISH, 3.2, Level.EXPERT),
+    3: Technique("swordfish", Family.FISH, 3.8, Level.EXPERT),
+    4: Technique("jellyfish", Family.FISH, 5.2, Level.EXPERT),
 }
-XY_WING = Technique("XY-wing", "wings", 4.2, "expert")
-XYZ_WING = Technique("XYZ-wing", "wings", 4.4, "expert")
-W_WING = Technique("W-wing", "wings", 4.4, "expert")
-COLOURING = Technique("simple colouring", "chains", 5.6, "expert")
+XY_WING = Technique("XY-wing", Family.WINGS, 4.2, Level.EXPERT)
+XYZ_WING = Technique("XYZ-wing", Family.WINGS, 4.4, Level.EXPERT)
+W_WING = Technique("W-wing", Family.WINGS, 4.4, Level.EXPERT)
+COLOURING = Technique("simple colouring", Family.CHAINS, 5.6, Level.EXPERT)
 CHAINS = {
-    "X-chain": Technique("X-chain", "chains", 6.6, "expert"),
-    "XY-chain": Technique("XY-chain", "chains", 6.8, "expert"),
-    "AIC": Technique("AIC", "chains", 7.0, "expert"),
+    "X-chain": Technique("X-chain", Family.CHAINS, 6.6, Level.EXPERT),
+    "XY-chain": Technique("XY-chain", Family.CHAINS, 6.8, Level.EXPERT),
+    "AIC": Technique("AIC", Family.CHAINS, 7.0, Level.EXPERT),
 }
 """The classic techniques, each weighed on Sudoku Explainer's scale."""
 
@@ -99,25 +101,47 @@ def hidden_single(board: Board) -> Step | None:
 def locked_candidates(board: Board) -> Step | None:
     """A value whose places in one house all lie where it meets another: the other's
     remaining cells lose it (pointing from a box, claiming from a line)."""
+    found = locked_at(board)  # the engine's answer, where it was built
+    if found is None:
+        return None
+    if found != NOT_BUILT:
+        meeting, value = found
+        return _locked_step(board, *board.meetings[meeting], value)
     for one, other, common in board.meetings:
         for value in bits(board.missing(one)):
             places = board.places(one, value)
-            if len(places) < 2 or not common.issuperset(places):
-                continue
-            removed = [(c, value) for c in board.places(other, value) if c not in common]
-            if removed:
-                kind = _locked_kind(board, one, other)
-                a, b = board.house_names[one], board.house_names[other]
-                return Step(
-                    kind,
-                    technique=LOCKED,
-                    eliminations=tuple(removed),
-                    cells=tuple(places),
-                    values=(value,),
-                    houses=(a, b),
-                    reason=f"in {a}, {board.symbol(value)} is only where it meets {b}",
-                )
+            if len(places) >= 2 and common.issuperset(places):
+                step = _locked_step(board, one, other, common, value)
+                if step is not None:
+                    return step
     return None
+
+
+def _locked_step(
+    board: Board, one: int, other: int, common: frozenset[int], value: int
+) -> Step | None:
+    """The step of ``value`` locked in house ``one`` where it meets ``other``
+    (None: it removes nothing)."""
+    b = bit(value)
+    places = [c for c in board.houses[one] if not board.placed[c] and board.masks[c] & b]
+    removed = [
+        (c, value)
+        for c in board.houses[other]
+        if c not in common and not board.placed[c] and board.masks[c] & b
+    ]
+    if not removed:
+        return None
+    kind = _locked_kind(board, one, other)
+    a, b_name = board.house_names[one], board.house_names[other]
+    return Step(
+        kind,
+        technique=LOCKED,
+        eliminations=tuple(removed),
+        cells=tuple(places),
+        values=(value,),
+        houses=(a, b_name),
+        reason=f"in {a}, {board.symbol(value)} is only where it meets {b_name}",
+    )
 
 
 def _locked_kind(board: Board, one: int, other: int) -> str:
@@ -133,6 +157,8 @@ def _locked_kind(board: Board, one: int, other: int) -> str:
 
 def naked_subset(size: int) -> Finder:
     def find(board: Board) -> Step | None:
+        if not finds(board, Screen.NAKED, size):
+            return None
         for house, cells in enumerate(board.houses):
             open_cells = [c for c in cells if not board.placed[c]]
             if len(open_cells) <= size:
@@ -169,6 +195,8 @@ def naked_subset(size: int) -> Finder:
 
 def hidden_subset(size: int) -> Finder:
     def find(board: Board) -> Step | None:
+        if not finds(board, Screen.HIDDEN, size):
+            return None
         for house, cells in enumerate(board.houses):
             if sum(1 for c in cells if not board.placed[c]) <= size:
                 continue
@@ -205,6 +233,8 @@ def fish(size: int) -> Finder:
     other cells lose it (and the same with rows and columns swapped)."""
 
     def find(board: Board) -> Step | None:
+        if not finds(board, Screen.FISH, size):
+            return None
         n = board.size
         for value in range(1, n + 1):
             for by_rows in (True, False):
@@ -471,7 +501,11 @@ def chain(kind: str) -> Finder:
     places), ``XY-chain`` (bivalue cells, each the only other value of its cell),
     ``AIC`` (any of these links)."""
 
+    screen = {"X-chain": Screen.X_CHAIN, "XY-chain": Screen.XY_CHAIN, "AIC": Screen.AIC}[kind]
+
     def find(board: Board) -> Step | None:
+        if not finds(board, screen):
+            return None
         strong, weak = _links(board, kind)
         for start in sorted(strong):
             found = _chain_from(board, kind, start, strong, weak)
@@ -577,14 +611,10 @@ CLASSIC: tuple[tuple[Technique, Finder], ...] = (
 """The classic techniques, easiest first, each with the function that finds its
 first step: a path always takes the first that finds something."""
 
-FAMILIES = ("locked", "subsets", "fish", "wings", "chains", "forcing", "rules together")
-"""The families of techniques a person can leave out (the singles and a rule alone
-always stay: without them nothing is placed)."""
 
-
-def left_out(families: Iterable[str]) -> frozenset[str]:
+def left_out(families: Iterable[str]) -> frozenset[Family]:
     """The families named, checked; ValueError naming one that is none."""
     found = frozenset(families)
     for family in sorted(found - set(FAMILIES)):
         raise ValueError(f"no family {family!r}: choose from {', '.join(FAMILIES)}")
-    return found
+    return frozenset(Family(name) for name in found)

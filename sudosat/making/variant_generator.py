@@ -30,8 +30,8 @@ from typing import Any
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Layout, Puzzle, verify
 from sudosat.making.generator import Asked, Generated, GenerationError
-from sudosat.making.logic import TECHNIQUES, Reasoner
-from sudosat.making.rating import rate, unsettled
+from sudosat.making.levels import Level
+from sudosat.making.path import Pathfinder, open_at, rate
 from sudosat.making.shapes import beside, cages, jigsaw, random_grid, split
 from sudosat.rules import Rules
 from sudosat.rules.diagonals import DiagonalMinus, DiagonalPlus
@@ -45,6 +45,9 @@ from sudosat.solving.fast import exactly_one, holding
 
 ATTEMPTS = 20
 """Puzzles tried for one --level before giving up."""
+STEERED = (Level.EASY, Level.INTERMEDIATE)
+"""The levels a puzzle is made towards: its path at that level must solve it (an
+expert puzzle is what is left)."""
 
 
 def make_variant(seed: int, asked: Asked, deadline: float | None = None) -> Generated:
@@ -53,7 +56,7 @@ def make_variant(seed: int, asked: Asked, deadline: float | None = None) -> Gene
     size = asked.rank * asked.rank
     for _ in range(ATTEMPTS if asked.level else 1):
         if asked.variant == "killer":
-            steer = asked.level if asked.level in TECHNIQUES else None
+            steer = asked.level if asked.level in STEERED else None
             puzzle, solution = unique_killer(Layout.boxes(size), rng, asked.largest, level=steer)
         else:
             made = None
@@ -62,7 +65,7 @@ def make_variant(seed: int, asked: Asked, deadline: float | None = None) -> Gene
             puzzle, solution = made
         puzzle = replace(puzzle, alphabet=asked.symbols, source="<generated>")
         _check(puzzle, solution, deadline)
-        rating = rate(puzzle, timeout=remaining(deadline))
+        rating = rate(puzzle, solution, remaining(deadline))
         if asked.level is None or rating.level == asked.level:
             return Generated(puzzle, solution, seed, rating)
     raise GenerationError(f"no {asked.variant} puzzle of level {asked.level} from seed {seed}")
@@ -78,12 +81,12 @@ def _rules_only(variant: str, size: int, rng: random.Random) -> Puzzle:
 
 
 def _carved(
-    empty: Puzzle, rng: random.Random, deadline: float | None, level: str | None = None
+    empty: Puzzle, rng: random.Random, deadline: float | None, level: Level | None = None
 ) -> tuple[Puzzle, Grid] | None:
     """A random grid of ``empty``'s rules, and minimal givens that make it unique
     (None: the rules have no grid); with ``level`` easy or intermediate, minimal
-    givens that that level's reasoning (:mod:`logic`) still solves: a removal
-    is kept only while it does."""
+    givens that the path of that level's techniques still solves: a removal is
+    kept only while it does."""
     n = empty.size
     cnf = encode(empty, Encoding(reduced=False))
     with holding(cnf) as sat:  # the groups natively: quick to load
@@ -96,7 +99,7 @@ def _carved(
         kept = dict.fromkeys(range(n * n))
         order = list(range(n * n))
         rng.shuffle(order)
-        reasoner = Reasoner(empty, level) if level in TECHNIQUES else None
+        reasoner = Pathfinder(empty, upto=level) if level in STEERED else None
         try:
             for cell in order:
                 del kept[cell]
@@ -104,9 +107,9 @@ def _carved(
                 assumptions.append(-literal(n, cell, grid[cell]))
                 if _may_differ(sat, deadline, assumptions, n):
                     kept[cell] = None  # a second solution differs here (or may): it stays
-                elif reasoner is not None:
+                elif reasoner is not None and level is not None:
                     trial = tuple(grid[c] if c in kept else 0 for c in range(n * n))
-                    if reasoner.open_cells(replace(empty, cells=trial)):
+                    if open_at(replace(empty, cells=trial), level, reasoner):
                         kept[cell] = None  # unique, but past the level's reasoning
         finally:
             if reasoner is not None:
@@ -255,14 +258,14 @@ class SecondSolution:
 
 
 def unique_killer(
-    layout: Layout, rng: random.Random, largest: int = 4, level: str | None = None
+    layout: Layout, rng: random.Random, largest: int = 4, level: Level | None = None
 ) -> tuple[Puzzle, Grid]:
     """A killer puzzle, cages only (no givens), whose one solution is a random
     grid, and that grid: cages cut from the grid, then a cage split wherever a
     second solution differs (a few at random when a question runs over its
-    budget), until there is none; with ``level`` (easy), then split where that
-    level's reasoning leaves cells open (see :func:`rating.unsettled`), until
-    it leaves none; then each one-cell cage joined to a neighbour wherever all
+    budget), until there is none; with ``level`` (easy), then split where the
+    path of that level's techniques leaves cells open (see :func:`path.open_at`),
+    until it leaves none; then each one-cell cage joined to a neighbour wherever all
     that still holds (so few cages are givens by another name)."""
     n = layout.size
     grid = random_grid(layout, rng)
@@ -277,7 +280,7 @@ def unique_killer(
         if other is None:
             break
         _split_one(shapes, [c for c in range(n * n) if other[c] != grid[c]], rng, n)
-    while level and (cells := unsettled(search.puzzle(shapes), level)):
+    while level and (cells := open_at(search.puzzle(shapes), level)):
         _split_one(shapes, cells, rng, n)
     _join_singles(search, shapes, rng, level)
     return search.puzzle(shapes), grid
@@ -303,11 +306,11 @@ def _split(shapes: list[list[int]], cells: Sequence[int], size: int) -> None:
 
 
 def _join_singles(
-    search: SecondSolution, shapes: list[list[int]], rng: random.Random, level: str | None
+    search: SecondSolution, shapes: list[list[int]], rng: random.Random, level: Level | None
 ) -> None:
     """Each one-cell cage joined to a neighbouring cage without its digit, when
     the grid stays the only solution (a question over budget keeps them apart),
-    and with ``level`` when that level's reasoning still settles every cell."""
+    and with ``level`` when the path of that level's techniques still solves it."""
     singles = [cage for cage in shapes if len(cage) == 1]
     rng.shuffle(singles)
     for single in singles:
@@ -320,7 +323,7 @@ def _join_singles(
             trial = [c for c in shapes if c is not single and c is not other] + [[*other, cell]]
             try:
                 if level:
-                    kept = not unsettled(search.puzzle(trial), level)
+                    kept = not open_at(search.puzzle(trial), level)
                 else:
                     kept = search.other(trial, JOIN_BUDGET) is None
             except SolverTimeout:

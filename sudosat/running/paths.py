@@ -163,7 +163,7 @@ def _line(result: Result, view: View) -> str:
     hardest = path.hardest()
     words = [path.end]
     if rating is not None:
-        words += [rating.level, f"{rating.rating:g}"]
+        words += [rating.named, f"{rating.rating:g}"]
     words.append(str(len(path.steps)))
     if hardest is not None and path.end in ("solved", "hint"):
         words.append(hardest.name)

@@ -142,15 +142,15 @@ class Rate(Task):
 
     def rating(self, puzzle: Puzzle, outcome: Outcome, timeout: float | None) -> Rating:
         """By the logical path up to 36x36; past that, and ``by`` search, by the
-        engine's search (its own, when it found the answer)."""
+        search's effort (the engine's own, when it found the answer)."""
+        searched = outcome if outcome.solver == ENGINE else None
         if self.by == "path":
-            from sudosat.making.path import PATH_LARGEST, rate_by_path  # deferred: rate alone
+            from sudosat.making.path import rate  # deferred: rate alone
 
-            if puzzle.size <= PATH_LARGEST:
-                return rate_by_path(puzzle, outcome.solutions[0], timeout, self.without)
-        from sudosat.making import rating  # deferred: rate alone
+            return rate(puzzle, outcome.solutions[0], timeout, self.without, searched)
+        from sudosat.making.rating import rate_by_search  # deferred: rate alone
 
-        return rating.rate(puzzle, outcome if outcome.solver == ENGINE else None, timeout)
+        return rate_by_search(puzzle, searched, timeout)
 
 
 class Explain(Task):

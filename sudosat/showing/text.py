@@ -71,7 +71,7 @@ def sentence(result: Result, view: View) -> str:
         )
         text = f"{result.estimate.text()} {noun}"
     if result.rating is not None:
-        text += f"; level {result.rating.level}, rating {result.rating.rating:g}"
+        text += f"; level {result.rating.named}, rating {result.rating.rating:g}"
         text += f" ({result.rating.conflicts} search conflicts)" if result.rating.conflicts else ""
         text += f" ({result.rating.explained()})" if result.rating.explainer else ""
     if result.check is not None and result.check.failed:
@@ -172,7 +172,7 @@ def line_of(result: Result, view: View) -> str:
         return f"{len(outcome.solutions)}" + ("" if outcome.exhausted else "+")
     if view.record == "rating":
         rating = result.rating
-        return f"{rating.level} {rating.rating:g}" if rating else str(outcome.status)
+        return f"{rating.named} {rating.rating:g}" if rating else str(outcome.status)
     if outcome.status in (Status.UNIQUE, Status.SOLVED):
         return format_line(outcome.puzzle, outcome.solutions[0])
     return str(outcome.status)
