@@ -1,8 +1,10 @@
 """Making and explaining puzzles against qqwing, measured in one run.
 
 * minimal 9x9, one process: `qqwing --generate N --one-line` against the
-  library's `generate(seed)` for the same N (qqwing's puzzles are minimal too);
-* minimal 16x16: seconds each over 20 seeds (mean, median, slowest);
+  library's `generate(seed, rated=False)` for the same N (qqwing's puzzles are
+  minimal too, and unrated), then the same rated by their paths;
+* minimal 16x16: seconds each over 20 seeds (mean, median, slowest), unrated
+  and rated;
 * explain on seed 002's broken puzzle (puzzles/rexl-partial.txt);
 * with `--big`: one minimal 25x25 (minutes, see BENCHMARKS.md).
 
@@ -36,8 +38,13 @@ def per_second(work: object, count: int) -> float:
 def main() -> None:
     generate(0, alphabet=DIGITS)  # the solvers built once, as in a long run
     before = generator(3).solves
-    ours = per_second(lambda: [generate(s, alphabet=DIGITS) for s in range(COUNT)], COUNT)
+    # unrated, as `generate -f line` makes them (qqwing's --one-line rates none either)
+    ours = per_second(
+        lambda: [generate(s, alphabet=DIGITS, rated=False) for s in range(COUNT)], COUNT
+    )
     solves = (generator(3).solves - before) / COUNT
+    rated = per_second(lambda: [generate(s, alphabet=DIGITS) for s in range(COUNT)], COUNT)
+    print(f"minimal 9x9 rated by their paths (jsonl, csv, rich): {rated:.0f}/s")
     if shutil.which("qqwing"):
         command = ["qqwing", "--generate", str(COUNT), "--one-line"]
         theirs = per_second(lambda: subprocess.run(command, capture_output=True), COUNT)
@@ -48,15 +55,17 @@ def main() -> None:
     else:
         print(f"minimal 9x9, one process: sudosat {ours:.0f}/s (qqwing not installed)")
     generate(0, rank=4, alphabet=HEX)
-    times = []
-    for seed in range(1, 21):
-        start = time.perf_counter()
-        generate(seed, rank=4, alphabet=HEX)
-        times.append(time.perf_counter() - start)
-    print(
-        f"minimal 16x16, 20 seeds: mean {statistics.mean(times):.3f} s, "
-        f"median {statistics.median(times):.3f} s, slowest {max(times):.3f} s (target 0.2 s)"
-    )
+    for rated in (False, True):
+        times = []
+        for seed in range(1, 21):
+            start = time.perf_counter()
+            generate(seed, rank=4, alphabet=HEX, rated=rated)
+            times.append(time.perf_counter() - start)
+        print(
+            f"minimal 16x16, 20 seeds, {'rated' if rated else 'unrated'}: mean "
+            f"{statistics.mean(times):.3f} s, median {statistics.median(times):.3f} s, "
+            f"slowest {max(times):.3f} s (target 0.2 s)"
+        )
     puzzle = parse((ROOT / "puzzles" / "rexl-partial.txt").read_text())
     start = time.perf_counter()
     found = explain(puzzle)

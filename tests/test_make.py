@@ -18,6 +18,7 @@ import pytest
 from sudosat import Puzzle, parse, read_puzzles, solve
 from sudosat.core.notation import DIGITS, HEX
 from sudosat.core.puzzle import rule_violations, units, verify
+from sudosat.making import path as path_module
 from sudosat.making.explain import explain
 from sudosat.making.generator import (
     Carving,
@@ -29,6 +30,7 @@ from sudosat.making.generator import (
     orbits,
 )
 from sudosat.making.path import rate
+from sudosat.showing.text import puzzle_line
 
 from .conftest import ESCARGOT, KILLERS_16, PUZZLES, SUDOSAT, Run, jsonl, shared
 
@@ -478,3 +480,22 @@ def test_clues_to_add_make_the_puzzle_unique() -> None:
         cells[cell] = value
     fixed = solve(replace(puzzle, cells=tuple(cells)))
     assert fixed.status == "unique" and not verify(puzzle, fixed.solutions[0])
+
+
+def test_an_output_without_ratings_makes_none(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a line (or grid) a puzzle shows no rating: the puzzles are the same, unrated;
+    # jsonl rates each by its path
+    code, out, _ = run("generate", "--seed", "5", "--puzzles", "3", "-f", "jsonl")
+    rated = jsonl(out)
+    assert code == 0 and all(r["level"] and r["rating"] for r in rated)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("rated")
+
+    monkeypatch.setattr(path_module, "rate_by_path", refuse)
+    code, out, _ = run("generate", "--seed", "5", "--puzzles", "3", "-f", "line")
+    assert code == 0 and out.split() == [r["puzzle"] for r in rated]
+    made = generate(5, alphabet=DIGITS, rated=False)
+    assert made.rating is None and puzzle_line(made.puzzle) == rated[0]["puzzle"]
+    with pytest.raises(AssertionError, match="rated"):
+        run("generate", "--seed", "5", "-f", "csv")

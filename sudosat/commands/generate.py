@@ -139,7 +139,8 @@ from sudosat.showing.view import PICTURES, View
     *PICTURES,
     "fpuzzles",
     defaults="rich (default on a terminal), line (default when piped); svg, pdf or png "
-    "for pictures, fpuzzles for f-puzzles links",
+    "for pictures, fpuzzles for f-puzzles links; line, grid and fpuzzles show no rating, "
+    "and their puzzles are not rated (faster)",
 )
 @picture_options("svg, pdf and png: the solutions too, after the puzzles (at the back of a PDF).")
 @jobs_option

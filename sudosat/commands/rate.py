@@ -36,8 +36,8 @@ from sudosat.showing.view import FORMATS, View
     type=click.Choice(["path", "search"]),
     default="path",
     show_default=True,
-    help="Rate by the logical path's hardest technique, or (classic puzzles) by the "
-    "engine's search: faster on big batches.",
+    help="Rate by the logical path's hardest technique, or by a SAT solver's search "
+    "effort (no level): faster on big batches.",
 )
 @without_option
 @each_puzzle_options(
@@ -64,8 +64,9 @@ def rate(
     same, below 13; where no technique finishes the path, 13 + log2(1 + the
     search's conflicts) / 4.
     `technique` names the hardest ("search" beyond them).
-    By search (classic puzzles; as before 2026-11): the same first three levels by
-    propagation, then 4 + log2(1 + conflicts of the engine's search); fast.
+    By search: no level (null), the solver's effort instead, log2(1 + conflicts
+    of a deterministic search for the solution), 0 where propagation settles it;
+    fast. Past 36x36 there is no path: puzzles are rated by search.
     Only unique puzzles are rated; the others get their status. Input as for
     `solve`; exit codes as for `solve`.
 

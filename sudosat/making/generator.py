@@ -64,7 +64,9 @@ class Generated:
     puzzle: Puzzle
     solution: Grid
     seed: int
-    rating: Rating
+    rating: Rating | None
+    """By its logical path; None where none was asked for (``rated`` false: an
+    output that shows no rating, such as a line a puzzle)."""
 
     @property
     def clues(self) -> int:
@@ -119,8 +121,10 @@ class Generator:
         level: Level | None = None,
         alphabet: str = "",
         deadline: float | None = None,
+        rated: bool = True,
     ) -> Generated:
-        """One checked puzzle from ``seed``: minimal, or with exactly ``clues`` clues.
+        """One checked puzzle from ``seed``: minimal, or with exactly ``clues`` clues;
+        rated (by its path) unless not ``rated`` and no ``level`` is asked for.
         SolverTimeout when ``deadline`` (``time.monotonic()``) passes first."""
         rng = random.Random(seed)
         fewest = self.size**2
@@ -139,8 +143,8 @@ class Generator:
             if clues is not None and count != clues:
                 continue
             puzzle = Puzzle(self.rank, grid, alphabet, source="<generated>")
-            rating = rate_checked(puzzle, solution, deadline, level)
-            if rating is None:  # not of the level asked
+            rating = rate_checked(puzzle, solution, deadline, level, rated)
+            if rating is None and level is not None:  # not of the level asked
                 continue
             check_minimal(puzzle, solution, witnesses, clues is None)
             return Generated(puzzle, solution, seed, rating)
@@ -356,11 +360,16 @@ def _root(parent: list[int], x: int) -> int:
 
 
 def rate_checked(
-    puzzle: Puzzle, solution: Grid, deadline: float | None = None, level: Level | None = None
+    puzzle: Puzzle,
+    solution: Grid,
+    deadline: float | None = None,
+    level: Level | None = None,
+    rated: bool = True,
 ) -> Rating | None:
     """The rating (by the puzzle's logical path, :func:`path.rate`), once the
     batch engine has found ``solution`` again and proved it unique; with
-    ``level``, None when the puzzle is of another (:func:`path.rate_at`)."""
+    ``level``, None when the puzzle is of another (:func:`path.rate_at`);
+    without, None unless ``rated``."""
     outcome = batch_engine(puzzle.rank).solve(puzzle, timeout=remaining(deadline))
     if outcome.status == Status.TIMEOUT:
         raise SolverTimeout(outcome.reason)
@@ -368,6 +377,8 @@ def rate_checked(
         raise AssertionError(f"a generated puzzle is not unique: {outcome.status}")
     if level is not None:
         return rate_at(puzzle, solution, level, remaining(deadline))
+    if not rated:
+        return None
     return rate(puzzle, solution, remaining(deadline), searched=outcome)
 
 
@@ -420,14 +431,17 @@ def generate(
     level: str | None = None,
     alphabet: str = "",
     timeout: float | None = None,
+    rated: bool = True,
 ) -> Generated:
     """A puzzle with a unique solution, the same for the same seed and options.
 
     Minimal (no clue, or with a ``symmetry`` no symmetric set of clues, can go)
     unless ``clues`` asks for exactly that many; ``level`` keeps only puzzles of
     that rating level (its path's, see :func:`path.rate_by_path`; a level's
-    name or an everyday one, ``medium`` or ``hard``). Raises GenerationError
-    when bounded search finds none, SolverTimeout after ``timeout`` seconds.
+    name or an everyday one, ``medium`` or ``hard``); not ``rated``: no rating
+    unless a level is asked for (the path is most of a puzzle's time). Raises
+    GenerationError when bounded search finds none, SolverTimeout after
+    ``timeout`` seconds.
     """
     if symmetry not in SYMMETRIES:
         raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
@@ -442,6 +456,7 @@ def generate(
         level=wanted,
         alphabet=alphabet,
         deadline=deadline_after(timeout),
+        rated=rated,
     )
 
 
@@ -462,6 +477,8 @@ class Asked:
     """classic, or killer, jigsaw or x (see :mod:`variant_generator`)."""
     largest: int = 4
     """A killer's largest cages, in cells."""
+    rated: bool = True
+    """Whether each puzzle is rated (an output that shows no rating asks for none)."""
 
 
 def output_alphabet(spec: str | None, size: int) -> str:

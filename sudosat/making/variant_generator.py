@@ -65,6 +65,8 @@ def make_variant(seed: int, asked: Asked, deadline: float | None = None) -> Gene
             puzzle, solution = made
         puzzle = replace(puzzle, alphabet=asked.symbols, source="<generated>")
         _check(puzzle, solution, deadline)
+        if asked.level is None and not asked.rated:
+            return Generated(puzzle, solution, seed, None)
         rating = rate(puzzle, solution, remaining(deadline))
         if asked.level is None or rating.level == asked.level:
             return Generated(puzzle, solution, seed, rating)

@@ -125,6 +125,8 @@ EXPLAIN_FORMATS = Formats("rich", "json", "json")
 CANDIDATES_FORMATS = Formats("rich", "line", "grid")
 STEPS_FORMATS = Formats("rich", "jsonl", "json")
 GENERATE_FORMATS = Formats("rich", "line", "line")
+UNRATED = frozenset({"line", "grid", "fpuzzles"})
+"""The formats of ``generate`` that show no rating: the puzzles are not rated."""
 DEFAULT_FORMATS = {
     "solve": SOLVE_FORMATS,
     "rate": RATE_FORMATS,
@@ -318,6 +320,8 @@ def make(
     if fmt == "rich":
         out = output.console(output.out(), rich=True)
     seen = view_for(shaped, fmt, out, len(seeds) > 1)
+    if fmt in UNRATED:  # no rating shown: none made (a path is most of a puzzle's time)
+        task = Generate(replace(task.asked, rated=False))
     deadline = deadline_after(timeout)
     chunks = [
         seeds[i : i + making.GENERATE_CHUNK] for i in range(0, len(seeds), making.GENERATE_CHUNK)

@@ -408,6 +408,7 @@ class Generate(Task):
                         level=asked.level,
                         alphabet=asked.symbols,
                         deadline=deadline,
+                        rated=asked.rated,
                     )
                 )
             except SolverTimeout:

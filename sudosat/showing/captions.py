@@ -70,7 +70,8 @@ def generated_picture(made: Generated, view: View) -> str:
     """A generated puzzle's picture, and with ``solution`` its solution's for the back."""
     from sudosat.showing.pictures import picture  # deferred: drawsvg, for pictures only
 
-    caption = caption_of(made.puzzle, view, f"{made.rating.named.capitalize()} ({made.seed})")
+    level = made.rating.named.capitalize() if made.rating else "Seed"
+    caption = caption_of(made.puzzle, view, f"{level} ({made.seed})")
     front = picture(made.puzzle, None, title=caption)
     if not view.solution:
         return front

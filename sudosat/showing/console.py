@@ -304,8 +304,10 @@ def rich_generated(batch: list[Generated], view: View) -> str:
     shown = view_console(text, view)
     for made in batch:
         shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
-        level = f"level {made.rating.level}, rating {made.rating.rating:g}"
-        shown.print(rich_text.Text(f"seed {made.seed}: {made.clues} clues, {level}", style="bold"))
+        said = f"seed {made.seed}: {made.clues} clues"
+        if made.rating is not None:
+            said += f", level {made.rating.named}, rating {made.rating.rating:g}"
+        shown.print(rich_text.Text(said, style="bold"))
     return text.getvalue()
 
 

@@ -223,14 +223,15 @@ GENERATED_FIELDS = ("puzzle", "solution", "clues", "seed", "rating", "level")
 
 def generated_record(made: Generated) -> JsonObject:
     """The JSON object of a generated puzzle."""
+    rating = made.rating
     return {
         "puzzle": puzzle_line(made.puzzle),
         "solution": format_line(made.puzzle, made.solution),
         "clues": made.clues,
         "seed": made.seed,
-        "rating": made.rating.rating,
-        "level": made.rating.level,
-        "conflicts": made.rating.conflicts,
+        "rating": rating.rating if rating else None,
+        "level": rating.level if rating else None,
+        "conflicts": rating.conflicts if rating else None,
         "rank": made.puzzle.rank,
     }
 
