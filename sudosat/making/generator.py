@@ -480,6 +480,10 @@ class Asked:
     rated: bool = True
     """Whether each puzzle is rated (an output that shows no rating asks for none)."""
 
+    def __post_init__(self) -> None:
+        if self.level is not None:  # (a level's name, from a caller of the library)
+            object.__setattr__(self, "level", level_named(self.level))
+
 
 def output_alphabet(spec: str | None, size: int) -> str:
     """The symbols to write puzzles of ``size`` values in ('' for numbers)."""
