@@ -53,6 +53,9 @@ def compiled() -> bool:
 
 _GEOMETRIES: dict[tuple[tuple[int, ...], ...], bytes] = {}
 """Each board shape's geometry, packed once (a few shapes a run)."""
+SHAPES_KEPT = 64
+"""Shapes kept packed at most (a jigsaw generator or a setter's page makes a new
+one a puzzle: past this many, the packed ones are dropped)."""
 
 
 def geometry(board: Board) -> bytes:
@@ -69,6 +72,8 @@ def geometry(board: Board) -> bytes:
             words += [*mine, *[-1] * (k - len(mine))]
         for near in board.peers:
             words += [*near, *[-1] * (p - len(near))]
+        if len(_GEOMETRIES) >= SHAPES_KEPT:
+            _GEOMETRIES.clear()
         packed = _GEOMETRIES[key] = array("i", words).tobytes()
     return packed
 
@@ -99,6 +104,8 @@ def meetings(board: Board) -> bytes:
             listed += [index[id(cell)] for cell in mine]
         house_at.append(len(listed))
         words = [len(cells), len(board.houses), *meeting_at, *house_at, *data, *listed]
+        if len(_MEETINGS) >= SHAPES_KEPT:
+            _MEETINGS.clear()
         packed = _MEETINGS[key] = array("i", words).tobytes()
     return packed
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from sudosat.core.masks import bit
@@ -126,14 +126,7 @@ class Board:
     def __post_init__(self) -> None:
         n = self.size
         self.full = (1 << n) - 1
-        self.cell_houses: list[list[int]] = [[] for _ in range(n * n)]
-        for index, house in enumerate(self.houses):
-            for cell in house:
-                self.cell_houses[cell].append(index)
-        self.peers: list[frozenset[int]] = [
-            frozenset(c for h in self.cell_houses[cell] for c in self.houses[h]) - {cell}
-            for cell in range(n * n)
-        ]
+        self.cell_houses, self.peers = _shape(self.houses, n * n)
         if not self.placed:
             self.placed = [0] * (n * n)
 
@@ -268,6 +261,28 @@ class Board:
         self.masks[cell] = bit(value)
         for p in self.peers[cell]:
             self.masks[p] &= ~bit(value)
+
+
+def _shape(
+    houses: list[tuple[int, ...]], cells: int
+) -> tuple[list[list[int]], list[frozenset[int]]]:
+    """Each cell's houses (their indices) and its peers, made once a shape (a board
+    is made, and copied, many times a path; they are read, never changed)."""
+    return _shape_of(tuple(houses), cells)
+
+
+@lru_cache(maxsize=64)  # (a jigsaw generator makes a shape a puzzle: bounded)
+def _shape_of(
+    houses: tuple[tuple[int, ...], ...], cells: int
+) -> tuple[list[list[int]], list[frozenset[int]]]:
+    cell_houses: list[list[int]] = [[] for _ in range(cells)]
+    for index, house in enumerate(houses):
+        for cell in house:
+            cell_houses[cell].append(index)
+    peers = [
+        frozenset(c for h in cell_houses[cell] for c in houses[h]) - {cell} for cell in range(cells)
+    ]
+    return cell_houses, peers
 
 
 def board_of(puzzle: Puzzle, rule_houses: Sequence[tuple[tuple[int, ...], str]] = ()) -> Board:
