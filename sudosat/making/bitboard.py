@@ -175,8 +175,9 @@ def propagator(board: Board) -> Branching | None:
     """The board's branches through the engine; None without it, or past 64 values."""
     if not compiled() or board.size > 64:
         return None
-    shape, masks = geometry(board), masks_of(board)
+    shape = geometry(board)
     engine = ENGINE
+    masks = engine.prepare(shape, masks_of(board))  # (counted once, loaded many times)
 
     def propagate(assumed: list[int]) -> tuple[bool, list[int]]:
         ok, implied = engine.propagate(shape, masks, assumed)

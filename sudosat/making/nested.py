@@ -215,6 +215,9 @@ class Branches:
         it, each with its proof, and whether the branch then breaks; first before
         any, then after each, each round over the candidates the branch leaves
         open, until it breaks or nothing more goes."""
+        if self.first_break is not None and refutes == self.broken:
+            yield from self._compiled_removals(x, base)  # type: ignore[misc]
+            return
         removed: list[tuple[int, T]] = []
         assumed = [*base, x]
         known = self.follow(assumed)
@@ -244,6 +247,37 @@ class Branches:
                 known = self.follow(assumed)
                 yield removed, known is None
                 if known is None:
+                    return
+            if not more:
+                return
+
+    def _compiled_removals(self, x: int, base: Sequence[int]) -> Iterator[Removals[tuple[()]]]:
+        """:meth:`removals` by contradiction chains in the compiled engine, the same
+        removals in the same order: each round one call from where the last
+        stopped, over every candidate (the engine passes over those the branch
+        has decided, as :meth:`open` leaves them out); a branch asked only
+        whether it breaks, its literals never listed."""
+        first_break = self.first_break
+        assert first_break is not None
+        removed: list[tuple[int, tuple[()]]] = []
+        assumed = [*base, x]
+        ys = self.candidates
+        broke = self.breaks(assumed)
+        yield removed, broke
+        while not broke:
+            more, i = False, 0
+            while i < len(ys):
+                found, tested = first_break(assumed, ys, i)
+                self.calls += tested
+                if found < 0:
+                    break
+                y, i = ys[found], found + 1
+                removed.append((-y, ()))
+                assumed.append(-y)
+                more = True
+                broke = self.breaks(assumed)
+                yield removed, broke
+                if broke:
                     return
             if not more:
                 return
