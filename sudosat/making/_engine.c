@@ -355,6 +355,76 @@ done:
     return result;
 }
 
+/* first_forcing(geometry, masks, options, bounds) -> index: static forcing chains
+ * (forcing.forcing, none of whose branches breaks): the sets of candidates one
+ * of which holds (set k: options[bounds[k]:bounds[k + 1]], literals), each
+ * candidate followed by singles; the index of the first set whose branches
+ * leave some open cell of the board without a candidate they all remove (-1:
+ * none). A branch that breaks adds nothing to its set's union. */
+static PyObject *first_forcing(PyObject *self, PyObject *args) {
+    Py_buffer gb, mb;
+    PyObject *options, *bounds;
+    if (!PyArg_ParseTuple(args, "y*y*O!O!", &gb, &mb, &PyList_Type, &options, &PyList_Type,
+                          &bounds))
+        return NULL;
+    PyObject *result = NULL;
+    Geometry g;
+    uint64_t *after = NULL; /* each candidate's masks once followed (cells words each) */
+    int32_t *where = NULL;  /* a candidate's place in after (-1: not followed, -2: breaks) */
+    uint64_t board[MAX_CELLS], both[MAX_CELLS];
+    uint8_t open[MAX_CELLS];
+    long found = -1;
+    if (!geometry_of(&gb, &g) || !load_masks(&g, &state, &mb)) goto done;
+    memcpy(board, state.masks, (size_t)g.cells * 8);
+    for (int c = 0; c < g.cells; c++) open[c] = !state.placed[c];
+    Py_ssize_t slots = (Py_ssize_t)g.cells * g.n, used = 0;
+    after = PyMem_Malloc(sizeof(uint64_t) * (size_t)(PyList_GET_SIZE(options) + 1) * g.cells);
+    where = PyMem_Malloc(sizeof(int32_t) * (size_t)slots);
+    if (!after || !where) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < slots; i++) where[i] = -1;
+    Py_ssize_t sets = PyList_GET_SIZE(bounds) - 1;
+    for (Py_ssize_t k = 0; k < sets && found < 0; k++) {
+        Py_ssize_t from = PyLong_AsSsize_t(PyList_GET_ITEM(bounds, k));
+        Py_ssize_t to = PyLong_AsSsize_t(PyList_GET_ITEM(bounds, k + 1));
+        if (PyErr_Occurred()) goto done;
+        if (from < 0 || to > PyList_GET_SIZE(options) || from > to) {
+            PyErr_SetString(PyExc_ValueError, "first_forcing: bounds past the options");
+            goto done;
+        }
+        memset(both, 0, (size_t)g.cells * 8);
+        for (Py_ssize_t i = from; i < to; i++) {
+            long lit;
+            int c, v;
+            if (!literal_of(&g, PyList_GET_ITEM(options, i), &lit, &c, &v)) goto done;
+            Py_ssize_t slot = (Py_ssize_t)c * g.n + v - 1;
+            if (where[slot] == -1) {
+                copy_state(&g, &branch, &state);
+                int holds = lit > 0 ? push(&branch, c, v) && singles(&g, &branch)
+                                    : take(&g, &branch, c, (uint64_t)1 << (v - 1)) &&
+                                          singles(&g, &branch);
+                where[slot] = holds ? (int32_t)used : -2;
+                if (holds) memcpy(after + used++ * g.cells, branch.masks, (size_t)g.cells * 8);
+            }
+            if (where[slot] >= 0) {
+                const uint64_t *mine = after + (Py_ssize_t)where[slot] * g.cells;
+                for (int x = 0; x < g.cells; x++) both[x] |= mine[x];
+            }
+        }
+        for (int x = 0; x < g.cells && found < 0; x++)
+            if (open[x] && (board[x] & ~both[x])) found = (long)k;
+    }
+    result = PyLong_FromLong(found);
+done:
+    PyMem_Free(after);
+    PyMem_Free(where);
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
 /* --- the forcing chains' branches: forcing.Propagation.singles, step for step --- */
 
 /* Python's singles: placements from the end of ``todo`` (a stack, a cell in it as
@@ -1270,6 +1340,8 @@ static PyMethodDef methods[] = {
      "first_break(geometry, masks, assumed, ys, start) -> (index, tested)."},
     {"propagate", propagate, METH_VARARGS,
      "propagate(geometry, masks, assumptions) -> (ok, literals): singles after the assumptions."},
+    {"first_forcing", first_forcing, METH_VARARGS,
+     "first_forcing(geometry, masks, options, bounds) -> index: static forcing chains."},
     {"prepare", prepare, METH_VARARGS,
      "prepare(geometry, masks) -> bytes: the board counted once, for the branches."},
     {"breaks", breaks, METH_VARARGS,

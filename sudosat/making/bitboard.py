@@ -262,3 +262,20 @@ def first_breaking(board: Board, candidates: list[tuple[int, int, Any]]) -> int 
     n = board.size
     found, _ = branching.first_break([], [c * n + v for c, v, _ in candidates], 0)
     return found
+
+
+def first_forcing(board: Board, sets: list[list[tuple[int, int]]]) -> int | None:
+    """Static forcing chains where no branch breaks: the index of the first of
+    ``sets`` (candidates one of which holds, as :func:`forcing._branches` gives
+    them) whose branches, each followed by singles, all remove some candidate
+    of an open cell (-1: none); None without the engine, or past 16x16 (each
+    branch's candidates are kept while the sets are asked)."""
+    if not compiled() or board.size > 16:
+        return None
+    shape = geometry(board)
+    n = board.size
+    options = [c * n + v for options in sets for c, v in options]
+    bounds = [0]
+    for options_of in sets:
+        bounds.append(bounds[-1] + len(options_of))
+    return int(ENGINE.first_forcing(shape, masks_of(board), options, bounds))

@@ -505,6 +505,10 @@ def forcing(
                 branches=((c, v),),
                 dynamic=dynamic,
             )
+        if follower is None and not dynamic:  # the first set that removes, in the engine
+            at = bitboard.first_forcing(board, [options for _, options, _, _ in branches])
+            if at is not None:
+                branches = branches[at : at + 1] if at >= 0 else []
         open_cells = board.open_cells()
         for kind, options, cells, name in branches:
             live = [m for m in (follow(c, v) for c, v in options) if m is not None]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, TypeVar, cast
 
 from pysat.solvers import Minicard
@@ -34,7 +34,7 @@ from sudosat.making.board import Board, Step, Technique
 from sudosat.making.forcing import CONTRADICTION, contradiction_chain
 from sudosat.making.levels import Family, Level
 from sudosat.sat.cnf import cell_value, literal, ruled_out
-from sudosat.sat.solvers.native import propagator
+from sudosat.sat.solvers.native import Propagate, propagator
 from sudosat.solving.fast import exactly_one
 
 NAME = "nested forcing chains"
@@ -119,11 +119,16 @@ class Branches:
     def __init__(
         self,
         board: Board,
-        solver: Minicard,
+        solver: Minicard | Callable[[], Minicard],
         budget: int = DEEP_BUDGET,
         past: Callable[[], bool] = lambda: False,
     ) -> None:
-        self.board, self.solver, self.n = board, solver, board.size
+        """``solver``: the board's solver, or how to make it when first needed
+        (the compiled engine follows a classic board's branches itself: its
+        solver is made only to count a chain's length, if ever)."""
+        self.board, self.n = board, board.size
+        self._solver: Minicard | None = solver if isinstance(solver, Minicard) else None
+        self._make = solver if not isinstance(solver, Minicard) else None
         self.budget = budget
         """The branches a depth-three search may follow (see :data:`DEEP_BUDGET`)."""
         self.past = past
@@ -140,13 +145,29 @@ class Branches:
         """Whether two candidates break the board together (either way round)."""
         self.calls = 0
         """The branches followed so far (what a depth-three search is allowed)."""
-        self.propagate = propagator(solver)
         self._breaks: Callable[[list[int]], bool] = self._solver_breaks
-        self.follows = self.propagate
-        """How a branch is followed: the solver's propagation, or the compiled
-        engine's where it gives the same (:meth:`compiled`)."""
+        self.follows: Propagate | None = None
+        """How a branch is followed: the compiled engine's where it gives the same
+        as the solver's propagation (:meth:`compiled`); None: the solver's."""
         self.first_break: Callable[[list[int], list[int], int], tuple[int, int]] | None = None
         """The compiled engine's round of removals (:meth:`removals`), where it is here."""
+
+    @property
+    def solver(self) -> Minicard:
+        if self._solver is None:
+            assert self._make is not None
+            self._solver = self._make()
+        return self._solver
+
+    @cached_property
+    def propagate(self) -> Propagate:
+        """The solver's unit propagation (see :func:`native.propagator`)."""
+        return propagator(self.solver)
+
+    def delete(self) -> None:
+        """The solver gone, where it was made."""
+        if self._solver is not None:
+            self._solver.delete()
 
     def _solver_breaks(self, assumed: list[int]) -> bool:
         return not self.propagate(assumed)[0]
@@ -179,7 +200,7 @@ class Branches:
     def follow(self, assumed: list[int]) -> set[int] | None:
         """The literals singles set once ``assumed`` holds (None: a contradiction)."""
         self.calls += 1
-        ok, implied = self.follows(assumed)
+        ok, implied = (self.follows or self.propagate)(assumed)
         return set(implied) if ok else None
 
     def breaks(self, assumed: list[int]) -> bool:
@@ -385,14 +406,13 @@ def nested(
     step_of = _deep_step if depth == 3 else partial(_fewest_step, every=every)
 
     def find(board: Board) -> Step | None:
-        solver = solver_of(board)
-        branches = Branches(board, solver, budget, past)
+        branches = Branches(board, partial(solver_of, board), budget, past)
         if solver_of is classic_solver:
             branches.compiled()
         try:
             return step_of(board, branches, words, truth())
         finally:
-            solver.delete()
+            branches.delete()
 
     return find
 
