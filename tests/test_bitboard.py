@@ -20,7 +20,7 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle
 from sudosat.making import bitboard
 from sudosat.making.board import Board, board_of
-from sudosat.making.forcing import Propagation
+from sudosat.making.forcing import Propagation, _branches
 from sudosat.making.generator import Asked, generate
 from sudosat.making.nested import classic_solver
 from sudosat.making.path import Pathfinder, easiest_single, logical_path, path_rating, truth_of
@@ -395,3 +395,37 @@ def test_the_engines_screens_say_what_the_python_finders_find(
         hits += sum(reference)
     assert with_engine == [locked_candidates(b) for b in boards]  # the same first step
     assert hits and any(located)  # (the screens are asked where something is found)
+
+
+def all_remove(board: Board, options: list[tuple[int, int]]) -> bool:
+    """Whether the branches of ``options``, each followed by singles, all remove
+    some candidate of an open cell (the forcing chains' own way)."""
+    runs = [Propagation.start(board, c, v, (False, False)) for c, v in options]
+    live = [m for m in (run.settle() for run in runs) if m is not None]
+    union = [0] * len(board.masks)
+    for masks in live:
+        union = [a | b for a, b in zip(union, masks, strict=True)]
+    return any(board.masks[c] & ~union[c] for c in board.open_cells())
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4])
+@pytest.mark.parametrize("diagonals", [False, True])
+def test_the_static_forcing_sets_are_pythons(
+    rank: int, diagonals: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the first set of candidates (one of which holds) whose branches, each
+    # followed by Python's singles (the engine switched off), all remove
+    # something: the engine's answer
+    boards = [
+        settled_board(rank, seed, diagonals, 0.02 + 0.1 * (seed % 3))[0]
+        for seed in range(20 if rank < 4 else 6)
+    ]
+    sets = [[options for _, options, _, _ in _branches(board)] for board in boards]
+    engine = [bitboard.first_forcing(board, each) for board, each in zip(boards, sets, strict=True)]
+    monkeypatch.setattr(bitboard, "ENGINE", None)
+    reference = [
+        next((i for i, options in enumerate(each) if all_remove(board, options)), -1)
+        for board, each in zip(boards, sets, strict=True)
+    ]
+    assert engine == reference
+    assert len(set(reference)) > 1  # (boards with a step, at various sets)
