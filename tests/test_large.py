@@ -105,9 +105,9 @@ def test_rating_and_explaining_a_grid_too_big_for_the_rules(tmp_path: Path, run:
     full = tmp_path / "full400.txt"
     full.write_text(" ".join(map(str, pattern(20))) + "\n")
     code, out, err = run("rate", str(full))
-    assert code == 2 and out == "error\n" and "rater's three copies" in err
+    assert code == 2 and out == "error\n" and "the search's rules" in err
     code, _, err = run("explain", str(full))  # solved, but rated to explain it
-    assert code == 2 and err.count("\n") == 1 and "rater's three copies" in err and "TB" in err
+    assert code == 2 and err.count("\n") == 1 and "the search's rules" in err and "TB" in err
 
 
 def test_the_timeout_covers_the_preparation(tmp_path: Path) -> None:

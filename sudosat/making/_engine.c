@@ -29,10 +29,9 @@ typedef struct {
     uint8_t placed[MAX_CELLS];
     uint8_t dirty[MAX_HOUSES];
     uint8_t queued[MAX_CELLS]; /* the value a cell waits in todo with (once: todo's bound) */
-    uint8_t places[MAX_HOUSES * 64]; /* house * n + value - 1: the cells that may hold it */
+    uint64_t held[MAX_HOUSES]; /* the values placed in each house */
     int32_t todo[2 * MAX_CELLS];
-    int32_t looks[2 * MAX_HOUSES * 64]; /* house * n + value - 1 down to one place or none */
-    int nt, nl;
+    int nt;
 } State;
 
 static int value_of(uint64_t single) { return __builtin_ctzll(single) + 1; }
@@ -63,39 +62,34 @@ static int push(State *s, int cell, int value) {
     return 1;
 }
 
-/* The values ``gone`` have left ``cell``: each of its houses counts a place fewer
- * for each, and one down to one place or none is to be looked at. */
-static inline __attribute__((always_inline)) void count_down(const Geometry *g, State *s,
-                                                             int cell, uint64_t gone) {
+static void touch(const Geometry *g, State *s, int cell) {
     for (int k = 0; k < g->K; k++) {
         int h = g->cell_houses[cell * g->K + k];
         if (h < 0) break;
-        for (uint64_t rest = gone; rest; rest &= rest - 1) {
-            int at = h * g->n + __builtin_ctzll(rest);
-            if (--s->places[at] <= 1) s->looks[s->nl++] = at;
-        }
+        s->dirty[h] = 1;
     }
 }
 
 /* Candidates ``gone`` leave ``cell``; 0: none is left. */
 static inline __attribute__((always_inline)) int take(const Geometry *g, State *s, int cell,
                                                       uint64_t gone) {
-    uint64_t m = s->masks[cell], x = m & gone;
-    if (!x) return 1;
+    uint64_t m = s->masks[cell];
+    if (!(m & gone)) return 1;
     m &= ~gone;
     s->masks[cell] = m;
     if (!m) return 0;
-    count_down(g, s, cell, x);
+    touch(g, s, cell);
     if (!s->placed[cell] && !(m & (m - 1))) return push(s, cell, value_of(m));
     return 1;
 }
 
-/* Placements (each value out of the cell's peers), then each house and value
- * whose places came down to one (a hidden single) or none, until nothing is
- * left to do; 0: a contradiction (a cell or a house left without a value, a
- * value placed twice in a house or twice in a cell). The places are counted
- * as they go, so a house is looked at only for a value that lost one. */
+/* Placements, then every dirty house's hidden singles, in house order, until
+ * nothing changes; 0: a contradiction (a cell or a house left without a value,
+ * a value placed twice in a house or twice in a cell). A house's values placed
+ * are kept as they go (``held``): a house is looked at cell by cell only when a
+ * value not placed there has one place left. */
 static int singles(const Geometry *g, State *s) {
+    uint64_t full = g->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->n) - 1);
     for (;;) {
         while (s->nt) {
             s->nt -= 2;
@@ -107,40 +101,53 @@ static int singles(const Geometry *g, State *s) {
             }
             uint64_t b = (uint64_t)1 << (v - 1);
             if (!(s->masks[c] & b)) return 0;
-            uint64_t others = s->masks[c] & ~b;
             s->placed[c] = (uint8_t)v;
             s->masks[c] = b;
-            if (others) count_down(g, s, c, others);
+            for (int k = 0; k < g->K; k++) {
+                int h = g->cell_houses[c * g->K + k];
+                if (h < 0) break;
+                s->dirty[h] = 1;
+                s->held[h] |= b;
+            }
             for (int k = 0; k < g->P; k++) {
                 int p = g->peers[c * g->P + k];
                 if (p < 0) break;
                 if (!take(g, s, p, b)) return 0;
             }
         }
-        if (!s->nl) return 1;
-        while (s->nl) {
-            int at = s->looks[--s->nl];
-            if (!s->places[at]) return 0; /* a house without a place for a value */
-            if (s->places[at] > 1) continue;
-            int h = at / g->n, v = at % g->n + 1;
+        int looked = 0;
+        for (int h = 0; h < g->nh; h++) {
+            if (!s->dirty[h]) continue;
+            s->dirty[h] = 0;
+            looked = 1;
             const int32_t *house = g->houses + h * g->n;
-            uint64_t b = (uint64_t)1 << (v - 1);
+            uint64_t seen = 0, once = 0;
+            for (int i = 0; i < g->n; i++) {
+                uint64_t m = s->masks[house[i]];
+                once = (once & ~m) | (m & ~seen);
+                seen |= m;
+            }
+            if (seen != full) return 0;
+            once &= ~s->held[h]; /* (a placed value's one place is its own cell) */
+            if (!once) continue;
             for (int i = 0; i < g->n; i++) {
                 int c = house[i];
-                if (!(s->masks[c] & b)) continue;
-                if (!s->placed[c] && !push(s, c, v)) return 0;
-                break;
+                uint64_t hit = s->masks[c] & once;
+                if (hit && !s->placed[c]) {
+                    if ((hit & (hit - 1)) || !push(s, c, value_of(hit))) return 0;
+                }
             }
         }
+        if (!looked && !s->nt) return 1;
     }
 }
 
 #define PREPARED 0x70726570u /* a prepared board's first word */
 
 /* A prepared board's bytes: the magic word, its candidates, placements and
- * places, as load_masks counts them (a board with nothing left to look at). */
+ * values placed in each house, as load_masks finds them. */
 static Py_ssize_t prepared_size(const Geometry *g) {
-    return 8 + (Py_ssize_t)g->cells * 9 + (Py_ssize_t)g->nh * g->n;
+    return 8 + (Py_ssize_t)g->cells * 9 + (Py_ssize_t)g->nh * 8;
 }
 
 static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
@@ -148,10 +155,10 @@ static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
         const char *at = (const char *)masks->buf + 8;
         memcpy(s->masks, at, (size_t)g->cells * 8);
         memcpy(s->placed, at + g->cells * 8, (size_t)g->cells);
-        memcpy(s->places, at + g->cells * 9, (size_t)g->nh * g->n);
+        memcpy(s->held, at + g->cells * 9, (size_t)g->nh * 8);
         memset(s->dirty, 0, g->nh);
         memset(s->queued, 0, g->cells);
-        s->nt = s->nl = 0;
+        s->nt = 0;
         return 1;
     }
     if (masks->len != (Py_ssize_t)g->cells * 8) {
@@ -163,19 +170,12 @@ static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
         uint64_t m = s->masks[c];
         s->placed[c] = (m && !(m & (m - 1))) ? (uint8_t)value_of(m) : 0;
     }
-    s->nl = 0;
     for (int h = 0; h < g->nh; h++) {
         const int32_t *house = g->houses + h * g->n;
-        uint8_t *count = s->places + h * g->n;
         uint64_t held = 0;
-        memset(count, 0, (size_t)g->n);
-        for (int i = 0; i < g->n; i++) {
-            int c = house[i];
-            if (s->placed[c]) held |= s->masks[c];
-            for (uint64_t rest = s->masks[c]; rest; rest &= rest - 1) count[__builtin_ctzll(rest)]++;
-        }
-        for (int v = 0; v < g->n; v++) /* (a board's own singles or gaps, if any: looked at) */
-            if (count[v] <= 1 && !(held >> v & 1)) s->looks[s->nl++] = h * g->n + v;
+        for (int i = 0; i < g->n; i++)
+            if (s->placed[house[i]]) held |= s->masks[house[i]];
+        s->held[h] = held;
     }
     memset(s->dirty, 0, g->nh);
     memset(s->queued, 0, g->cells);
@@ -223,22 +223,22 @@ static int assume(const Geometry *g, State *s, PyObject *assumed) {
 static void copy_state(const Geometry *g, State *to, const State *from) {
     memcpy(to->masks, from->masks, (size_t)g->cells * 8);
     memcpy(to->placed, from->placed, (size_t)g->cells);
-    memcpy(to->places, from->places, (size_t)g->nh * g->n);
+    memcpy(to->held, from->held, sizeof(uint64_t) * (size_t)g->nh);
+    memset(to->dirty, 0, (size_t)g->nh);
     memset(to->queued, 0, (size_t)g->cells);
     to->nt = 0;
-    to->nl = 0; /* (a state copied is settled: nothing is left to look at) */
 }
 
-/* prepare(geometry, masks) -> bytes: the board as the branches load it, counted
+/* prepare(geometry, masks) -> bytes: the board as the branches load it, read
  * once (propagate, breaks and first_break take it for its masks, many times a
- * board); a board with singles of its own left stays as it is. */
+ * board). */
 static PyObject *prepare(PyObject *self, PyObject *args) {
     Py_buffer gb, mb;
     if (!PyArg_ParseTuple(args, "y*y*", &gb, &mb)) return NULL;
     PyObject *result = NULL;
     Geometry g;
     if (!geometry_of(&gb, &g) || !load_masks(&g, &state, &mb)) goto done;
-    if (state.nl || mb.len != (Py_ssize_t)g.cells * 8) {
+    if (mb.len != (Py_ssize_t)g.cells * 8) {
         result = PyBytes_FromStringAndSize(mb.buf, mb.len);
         goto done;
     }
@@ -248,7 +248,7 @@ static PyObject *prepare(PyObject *self, PyObject *args) {
     *(uint64_t *)at = PREPARED;
     memcpy(at + 8, state.masks, (size_t)g.cells * 8);
     memcpy(at + 8 + g.cells * 8, state.placed, (size_t)g.cells);
-    memcpy(at + 8 + g.cells * 9, state.places, (size_t)g.nh * g.n);
+    memcpy(at + 8 + g.cells * 9, state.held, (size_t)g.nh * 8);
 done:
     PyBuffer_Release(&gb);
     PyBuffer_Release(&mb);
@@ -1343,7 +1343,7 @@ static PyMethodDef methods[] = {
     {"first_forcing", first_forcing, METH_VARARGS,
      "first_forcing(geometry, masks, options, bounds) -> index: static forcing chains."},
     {"prepare", prepare, METH_VARARGS,
-     "prepare(geometry, masks) -> bytes: the board counted once, for the branches."},
+     "prepare(geometry, masks) -> bytes: the board read once, for its branches."},
     {"breaks", breaks, METH_VARARGS,
      "breaks(geometry, masks, assumptions) -> bool: whether singles break the board."},
     {NULL, NULL, 0, NULL}};

@@ -177,7 +177,7 @@ def propagator(board: Board) -> Branching | None:
         return None
     shape = geometry(board)
     engine = ENGINE
-    masks = engine.prepare(shape, masks_of(board))  # (counted once, loaded many times)
+    masks = engine.prepare(shape, masks_of(board))  # (read once, loaded many times)
 
     def propagate(assumed: list[int]) -> tuple[bool, list[int]]:
         ok, implied = engine.propagate(shape, masks, assumed)
