@@ -31,7 +31,8 @@ typedef struct {
     uint8_t queued[MAX_CELLS]; /* the value a cell waits in todo with (once: todo's bound) */
     uint64_t held[MAX_HOUSES]; /* the values placed in each house */
     int32_t todo[2 * MAX_CELLS];
-    int nt;
+    int32_t trail[MAX_CELLS]; /* the cells placed since the state was copied */
+    int nt, ntr;
 } State;
 
 static int value_of(uint64_t single) { return __builtin_ctzll(single) + 1; }
@@ -103,6 +104,7 @@ static int singles(const Geometry *g, State *s) {
             if (!(s->masks[c] & b)) return 0;
             s->placed[c] = (uint8_t)v;
             s->masks[c] = b;
+            s->trail[s->ntr++] = c;
             for (int k = 0; k < g->K; k++) {
                 int h = g->cell_houses[c * g->K + k];
                 if (h < 0) break;
@@ -158,7 +160,7 @@ static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
         memcpy(s->held, at + g->cells * 9, (size_t)g->nh * 8);
         memset(s->dirty, 0, g->nh);
         memset(s->queued, 0, g->cells);
-        s->nt = 0;
+        s->nt = s->ntr = 0;
         return 1;
     }
     if (masks->len != (Py_ssize_t)g->cells * 8) {
@@ -179,7 +181,7 @@ static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
     }
     memset(s->dirty, 0, g->nh);
     memset(s->queued, 0, g->cells);
-    s->nt = 0;
+    s->nt = s->ntr = 0;
     return 1;
 }
 
@@ -226,7 +228,7 @@ static void copy_state(const Geometry *g, State *to, const State *from) {
     memcpy(to->held, from->held, sizeof(uint64_t) * (size_t)g->nh);
     memset(to->dirty, 0, (size_t)g->nh);
     memset(to->queued, 0, (size_t)g->cells);
-    to->nt = 0;
+    to->nt = to->ntr = 0;
 }
 
 /* prepare(geometry, masks) -> bytes: the board as the branches load it, read
@@ -314,6 +316,8 @@ done:
     return result;
 }
 
+static uint32_t safe[MAX_CELLS * 64], safe_stamp; /* placed by a branch that held */
+
 /* first_break(geometry, masks, assumed, ys, start) -> (index, tested): the
  * branch of ``assumed`` followed once, then each of ys from ``start`` on that it
  * leaves open (its cell unset, the value still a candidate) assumed as well, in
@@ -333,19 +337,30 @@ static PyObject *first_break(PyObject *self, PyObject *args) {
     int ok = assume(&g, &state, assumed);
     if (ok < 0) goto done;
     if (!ok) found = -2;
+    if (++safe_stamp == 0) { /* (once in four billion calls: the stamps start again) */
+        memset(safe, 0, sizeof safe);
+        safe_stamp = 1;
+    }
     for (Py_ssize_t i = start; ok && i < PyList_GET_SIZE(ys); i++) {
         long lit;
         int c, v;
         if (!literal_of(&g, PyList_GET_ITEM(ys, i), &lit, &c, &v)) goto done;
         uint64_t b = (uint64_t)1 << (v - 1);
         if (state.placed[c] || !(state.masks[c] & b)) continue; /* the branch says already */
-        copy_state(&g, &branch, &state);
         tested++;
+        /* a candidate an earlier one placed, in a branch that held, holds too: the
+         * branch it starts is part of that one (failed literal probing's rule) */
+        if (lit > 0 && safe[c * g.n + v - 1] == safe_stamp) continue;
+        copy_state(&g, &branch, &state);
         int holds = (lit > 0 ? push(&branch, c, v) : take(&g, &branch, c, b)) &&
                     singles(&g, &branch);
         if (!holds) {
             found = i;
             break;
+        }
+        for (int k = 0; k < branch.ntr; k++) {
+            int x = branch.trail[k];
+            safe[x * g.n + branch.placed[x] - 1] = safe_stamp;
         }
     }
     result = Py_BuildValue("(nn)", found, tested);
