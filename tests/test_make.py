@@ -499,3 +499,27 @@ def test_an_output_without_ratings_makes_none(run: Run, monkeypatch: pytest.Monk
     assert made.rating is None and puzzle_line(made.puzzle) == rated[0]["puzzle"]
     with pytest.raises(AssertionError, match="rated"):
         run("generate", "--seed", "5", "-f", "csv")
+
+
+def test_a_generated_grid_past_16x16_is_rated_by_search_unless_a_level_is_asked(
+    run: Run,
+) -> None:
+    # its path could take tens of seconds (a 25x25's nested chains): the search's
+    # effort, no level; a level asked for is the path's
+    code, out, _ = run("generate", "--rank", "5", "--seed", "1", "--clues", "450", "-f", "jsonl")
+    made = jsonl(out)[0]
+    assert code == 0 and made["level"] is None and made["rating"] >= 0
+    code, out, _ = run(
+        "generate",
+        "--rank",
+        "5",
+        "--seed",
+        "1",
+        "--clues",
+        "450",
+        "--level",
+        "simple",
+        "-f",
+        "jsonl",
+    )
+    assert code == 0 and jsonl(out)[0]["level"] == "simple"

@@ -29,7 +29,7 @@ from itertools import combinations
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences, rule_violations, units
 from sudosat.making.levels import Level, level_named
-from sudosat.making.path import rate, rate_at
+from sudosat.making.path import GENERATED_PATH_LARGEST, rate, rate_at
 from sudosat.making.rating import Rating
 from sudosat.reading.cells import NUMBERS, candidate_alphabets, lookup_alphabet
 from sudosat.sat.cnf import literal
@@ -379,7 +379,9 @@ def rate_checked(
         return rate_at(puzzle, solution, level, remaining(deadline))
     if not rated:
         return None
-    return rate(puzzle, solution, remaining(deadline), searched=outcome)
+    return rate(
+        puzzle, solution, remaining(deadline), searched=outcome, largest=GENERATED_PATH_LARGEST
+    )
 
 
 def check_minimal(

@@ -819,18 +819,25 @@ def rate_at(
     return rate_by_path(puzzle, solution, remaining(deadline)) if level == Level.EXPERT else None
 
 
+GENERATED_PATH_LARGEST = 16
+"""The largest generated grid rated by its path unless a level is asked for:
+a minimal 25x25's path takes tens of seconds (seed 1 with 300 clues: 34 s,
+its nested chains), against a second to make it."""
+
+
 def rate(
     puzzle: Puzzle,
     solution: Sequence[int] | None = None,
     timeout: float | None = None,
     without: Iterable[str] = (),
     searched: Outcome | None = None,
+    largest: int = PATH_LARGEST,
 ) -> Rating:
     """How hard ``puzzle`` is (its solution must be unique): by its logical path
-    (:func:`rate_by_path`) up to :data:`PATH_LARGEST`; past that, by the search's
-    effort alone (:func:`rating.rate_by_search`, ``searched``: the batch engine's
-    outcome for it, when it found it)."""
-    if puzzle.size <= PATH_LARGEST:
+    (:func:`rate_by_path`) up to ``largest``; past that, by the search's effort
+    alone, with no level (:func:`rating.rate_by_search`, ``searched``: the batch
+    engine's outcome for it, when it found it)."""
+    if puzzle.size <= largest:
         return rate_by_path(puzzle, solution, timeout, without)
     return rate_by_search(puzzle, searched, timeout)
 

@@ -47,6 +47,12 @@ class Rating:
         """Its level, or ``search`` for the solver-effort measure."""
         return self.level or "search"
 
+    def said(self) -> str:
+        """Its level and rating in words (``search effort`` where it has no level)."""
+        if self.level is None:
+            return f"search effort {self.rating:g}"
+        return f"level {self.level}, rating {self.rating:g}"
+
     def as_dict(self) -> dict[str, object]:
         er, ep, ed = self.explainer or (None, None, None)
         return {

@@ -31,7 +31,13 @@ from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Layout, Puzzle, verify
 from sudosat.making.generator import Asked, Generated, GenerationError
 from sudosat.making.levels import Level
-from sudosat.making.path import Pathfinder, open_at, rate
+from sudosat.making.path import (
+    GENERATED_PATH_LARGEST,
+    PATH_LARGEST,
+    Pathfinder,
+    open_at,
+    rate,
+)
 from sudosat.making.shapes import beside, cages, jigsaw, random_grid, split
 from sudosat.rules import Rules
 from sudosat.rules.diagonals import DiagonalMinus, DiagonalPlus
@@ -67,7 +73,8 @@ def make_variant(seed: int, asked: Asked, deadline: float | None = None) -> Gene
         _check(puzzle, solution, deadline)
         if asked.level is None and not asked.rated:
             return Generated(puzzle, solution, seed, None)
-        rating = rate(puzzle, solution, remaining(deadline))
+        largest = PATH_LARGEST if asked.level else GENERATED_PATH_LARGEST
+        rating = rate(puzzle, solution, remaining(deadline), largest=largest)
         if asked.level is None or rating.level == asked.level:
             return Generated(puzzle, solution, seed, rating)
     raise GenerationError(f"no {asked.variant} puzzle of level {asked.level} from seed {seed}")

@@ -236,7 +236,7 @@ def summary(path: SolvePath, view: View) -> str:
     said += f" ({len(path.steps)} step{'s' if len(path.steps) != 1 else ''})"
     rating = rating_of(path) if not path.hint else None
     if rating is not None:
-        said += f"; level {rating.level}, rating {rating.rating:g}"
+        said += f"; {rating.said()}"
         if rating.technique:
             said += f", hardest: {rating.technique}"
         if rating.explainer:

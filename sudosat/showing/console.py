@@ -306,7 +306,7 @@ def rich_generated(batch: list[Generated], view: View) -> str:
         shown.print(rich_grid(made.puzzle, made.puzzle.cells), end="")
         said = f"seed {made.seed}: {made.clues} clues"
         if made.rating is not None:
-            said += f", level {made.rating.named}, rating {made.rating.rating:g}"
+            said += f", {made.rating.said()}"
         shown.print(rich_text.Text(said, style="bold"))
     return text.getvalue()
 

@@ -71,7 +71,7 @@ def sentence(result: Result, view: View) -> str:
         )
         text = f"{result.estimate.text()} {noun}"
     if result.rating is not None:
-        text += f"; level {result.rating.named}, rating {result.rating.rating:g}"
+        text += f"; {result.rating.said()}"
         text += f" ({result.rating.conflicts} search conflicts)" if result.rating.conflicts else ""
         text += f" ({result.rating.explained()})" if result.rating.explainer else ""
     if result.check is not None and result.check.failed:
