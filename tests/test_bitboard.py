@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from pysat.solvers import Minicard
@@ -22,7 +23,7 @@ from sudosat.making import bitboard
 from sudosat.making.board import Board, board_of
 from sudosat.making.forcing import Propagation, _branches
 from sudosat.making.generator import Asked, generate
-from sudosat.making.nested import classic_solver
+from sudosat.making.nested import Branches, _shortest_broken, classic_solver
 from sudosat.making.path import Pathfinder, easiest_single, logical_path, path_rating, truth_of
 from sudosat.making.techniques import (
     chain,
@@ -429,3 +430,24 @@ def test_the_static_forcing_sets_are_pythons(
     ]
     assert engine == reference
     assert len(set(reference)) > 1  # (boards with a step, at various sets)
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4])
+@pytest.mark.parametrize("diagonals", [False, True])
+def test_the_nested_search_in_the_engine_is_the_reference(rank: int, diagonals: bool) -> None:
+    # every candidate's branch followed in step, one removal at a time, until the
+    # branches taken apart have broken: the engine's, in one call, against the
+    # reference's (Minicard's propagation, a removal at a time in Python)
+    found = 0
+    for seed in range(6 if rank < 4 else 2):
+        board, _ = settled_board(rank, seed, diagonals, 0.3)
+        with_engine = Branches(board, partial(classic_solver, board)).compiled()
+        reference = Branches(board, partial(classic_solver, board))
+        xs = list(reference.candidates)
+        assert with_engine.shortest is not None and reference.shortest is None
+        expected = _shortest_broken(reference, xs)
+        assert _shortest_broken(with_engine, xs) == expected, seed
+        found += len(expected or [])
+        with_engine.delete()
+        reference.delete()
+    assert found  # (branches broke)

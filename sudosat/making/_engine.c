@@ -370,6 +370,202 @@ done:
     return result;
 }
 
+/* --- a nested chain's search: every false candidate's branch, in step --- */
+
+/* One branch of shortest_broken: its candidate, how far its rounds have gone,
+ * the candidates it has removed, and its settled state between steps. */
+typedef struct {
+    int32_t x, xc, xv;
+    int started, more;
+    Py_ssize_t i;
+    Py_ssize_t nrem;
+    int32_t *rem;
+    uint64_t *masks, *held;
+    uint8_t *placed;
+} Probe;
+
+static void run_save(const Geometry *g, Probe *r, const State *s) {
+    memcpy(r->masks, s->masks, (size_t)g->cells * 8);
+    memcpy(r->placed, s->placed, (size_t)g->cells);
+    memcpy(r->held, s->held, (size_t)g->nh * 8);
+}
+
+static void run_load(const Geometry *g, const Probe *r, State *s) {
+    memcpy(s->masks, r->masks, (size_t)g->cells * 8);
+    memcpy(s->placed, r->placed, (size_t)g->cells);
+    memcpy(s->held, r->held, (size_t)g->nh * 8);
+    memset(s->dirty, 0, (size_t)g->nh);
+    memset(s->queued, 0, (size_t)g->cells);
+    s->nt = s->ntr = 0;
+}
+
+/* The branch's next step, as nested.Branches.removals yields them: 0 it has
+ * ended (it never breaks), 1 it holds still, 2 it breaks; ``calls`` counts the
+ * branches followed, as Branches.calls does. */
+static int run_step(const Geometry *g, Probe *r, const State *board, const int32_t *yc,
+                    const int32_t *yv, const int32_t *ylit, Py_ssize_t nys, long *calls) {
+    if (!r->started) {
+        r->started = 1;
+        copy_state(g, &state, board);
+        ++*calls;
+        if (!(push(&state, r->xc, r->xv) && singles(g, &state))) return 2;
+        run_save(g, r, &state);
+        r->i = 0, r->more = 0;
+        return 1;
+    }
+    run_load(g, r, &state);
+    for (;;) {
+        if (++safe_stamp == 0) {
+            memset(safe, 0, sizeof safe);
+            safe_stamp = 1;
+        }
+        Py_ssize_t found = -1;
+        for (Py_ssize_t i = r->i; i < nys; i++) {
+            int c = yc[i], v = yv[i];
+            uint64_t b = (uint64_t)1 << (v - 1);
+            if (state.placed[c] || !(state.masks[c] & b)) continue;
+            ++*calls;
+            if (ylit[i] > 0 && safe[c * g->n + v - 1] == safe_stamp) continue;
+            copy_state(g, &branch, &state);
+            int holds = (ylit[i] > 0 ? push(&branch, c, v) : take(g, &branch, c, b)) &&
+                        singles(g, &branch);
+            if (!holds) {
+                found = i;
+                break;
+            }
+            for (int k = 0; k < branch.ntr; k++) {
+                int x = branch.trail[k];
+                safe[x * g->n + branch.placed[x] - 1] = safe_stamp;
+            }
+        }
+        if (found >= 0) {
+            int c = yc[found], v = yv[found];
+            uint64_t b = (uint64_t)1 << (v - 1);
+            r->i = found + 1, r->more = 1;
+            r->rem[r->nrem++] = -ylit[found];
+            ++*calls;
+            int holds = ylit[found] > 0 ? take(g, &state, c, b) && singles(g, &state)
+                                        : push(&state, c, v) && singles(g, &state);
+            if (!holds) return 2;
+            run_save(g, r, &state);
+            return 1;
+        }
+        if (!r->more) return 0;
+        r->more = 0, r->i = 0; /* a new round over every candidate */
+    }
+}
+
+/* shortest_broken(geometry, masks, xs, ys, taken_apart, past) -> (broken, calls):
+ * nested._shortest_broken in the engine: each of xs's branches (literals set)
+ * followed one removal at a time, all in step, a removal being the first of ys
+ * (from where the last was found, round after round) whose branch breaks inside
+ * it; the broken ones with their removals, in the order they broke, until
+ * ``taken_apart`` have or one breaks with one removal or none; None when
+ * ``past()`` is true between two steps. ``calls``: the branches followed. */
+static PyObject *shortest_broken(PyObject *self, PyObject *args) {
+    Py_buffer gb, mb;
+    PyObject *xs, *ys, *past;
+    Py_ssize_t taken_apart;
+    if (!PyArg_ParseTuple(args, "y*y*O!O!nO", &gb, &mb, &PyList_Type, &xs, &PyList_Type, &ys,
+                          &taken_apart, &past))
+        return NULL;
+    PyObject *result = NULL, *broken = NULL;
+    Geometry g;
+    Py_ssize_t nxs = PyList_GET_SIZE(xs), nys = PyList_GET_SIZE(ys);
+    int32_t *yc = NULL, *yv = NULL, *ylit = NULL, *live = NULL, *store = NULL;
+    uint64_t *words = NULL;
+    Probe *runs = NULL;
+    State *board = NULL;
+    long calls = 0;
+    if (!geometry_of(&gb, &g) || !load_masks(&g, &state, &mb)) goto done;
+    board = PyMem_Malloc(sizeof(State));
+    yc = PyMem_Malloc(sizeof(int32_t) * (size_t)(3 * nys + 1));
+    runs = PyMem_Calloc((size_t)nxs + 1, sizeof(Probe));
+    live = PyMem_Malloc(sizeof(int32_t) * (size_t)(nxs + 1));
+    store = PyMem_Malloc(sizeof(int32_t) * (size_t)(nxs * nys + 1));
+    Py_ssize_t per = (Py_ssize_t)g.cells + g.nh + (g.cells + 7) / 8;
+    words = PyMem_Malloc(sizeof(uint64_t) * (size_t)(nxs * per + 1));
+    broken = PyList_New(0);
+    if (!board || !yc || !runs || !live || !store || !words || !broken) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    copy_state(&g, board, &state);
+    yv = yc + nys, ylit = yv + nys;
+    for (Py_ssize_t i = 0; i < nys; i++) {
+        long lit;
+        int c, v;
+        if (!literal_of(&g, PyList_GET_ITEM(ys, i), &lit, &c, &v)) goto done;
+        yc[i] = c, yv[i] = v, ylit[i] = (int32_t)lit;
+    }
+    for (Py_ssize_t k = 0; k < nxs; k++) {
+        long lit;
+        int c, v;
+        if (!literal_of(&g, PyList_GET_ITEM(xs, k), &lit, &c, &v)) goto done;
+        if (lit < 0) {
+            PyErr_SetString(PyExc_ValueError, "shortest_broken: xs are candidates (literals > 0)");
+            goto done;
+        }
+        Probe *r = runs + k;
+        r->x = (int32_t)lit, r->xc = c, r->xv = v;
+        r->rem = store + k * nys;
+        r->masks = words + k * per;
+        r->held = r->masks + g.cells;
+        r->placed = (uint8_t *)(r->held + g.nh);
+        live[k] = (int32_t)k;
+    }
+    Py_ssize_t nlive = nxs;
+    int done_early = 0;
+    while (nlive && !done_early) {
+        PyObject *late = PyObject_CallNoArgs(past);
+        if (!late) goto done;
+        int is_late = PyObject_IsTrue(late);
+        Py_DECREF(late);
+        if (is_late < 0) goto done;
+        if (is_late) {
+            result = Py_BuildValue("(Ol)", Py_None, calls);
+            goto done;
+        }
+        Py_ssize_t going = 0;
+        for (Py_ssize_t j = 0; j < nlive && !done_early; j++) {
+            Probe *r = runs + live[j];
+            int step = run_step(&g, r, board, yc, yv, ylit, nys, &calls);
+            if (step == 1) live[going++] = live[j];
+            if (step != 2) continue;
+            PyObject *removed = PyList_New(r->nrem);
+            if (!removed) goto done;
+            for (Py_ssize_t k = 0; k < r->nrem; k++) {
+                PyObject *lit = PyLong_FromLong(r->rem[k]);
+                if (!lit) {
+                    Py_DECREF(removed);
+                    goto done;
+                }
+                PyList_SET_ITEM(removed, k, lit);
+            }
+            PyObject *pair = Py_BuildValue("(lN)", (long)r->x, removed);
+            if (!pair || PyList_Append(broken, pair) < 0) {
+                Py_XDECREF(pair);
+                goto done;
+            }
+            Py_DECREF(pair);
+            if (r->nrem <= 1 || PyList_GET_SIZE(broken) == taken_apart) done_early = 1;
+        }
+        nlive = going;
+    }
+    result = Py_BuildValue("(Ol)", broken, calls);
+done:
+    Py_XDECREF(broken);
+    PyMem_Free(board);
+    PyMem_Free(yc);
+    PyMem_Free(runs);
+    PyMem_Free(live);
+    PyMem_Free(store);
+    PyMem_Free(words);
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
 /* first_forcing(geometry, masks, options, bounds) -> index: static forcing chains
  * (forcing.forcing, none of whose branches breaks): the sets of candidates one
  * of which holds (set k: options[bounds[k]:bounds[k + 1]], literals), each
@@ -1355,6 +1551,8 @@ static PyMethodDef methods[] = {
      "first_break(geometry, masks, assumed, ys, start) -> (index, tested)."},
     {"propagate", propagate, METH_VARARGS,
      "propagate(geometry, masks, assumptions) -> (ok, literals): singles after the assumptions."},
+    {"shortest_broken", shortest_broken, METH_VARARGS,
+     "shortest_broken(geometry, masks, xs, ys, taken_apart, past) -> (broken, calls)."},
     {"first_forcing", first_forcing, METH_VARARGS,
      "first_forcing(geometry, masks, options, bounds) -> index: static forcing chains."},
     {"prepare", prepare, METH_VARARGS,

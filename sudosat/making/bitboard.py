@@ -169,6 +169,13 @@ class Branching(NamedTuple):
     ``ys`` from ``start`` on that it leaves open added in turn: the index of the
     first that breaks it (-1: none, -2: the branch itself breaks), and how many
     were followed."""
+    shortest_broken: Callable[
+        [list[int], list[int], int, Callable[[], bool]],
+        tuple[list[tuple[int, list[int]]] | None, int],
+    ]
+    """(xs, ys, taken_apart, past): :func:`nested._shortest_broken` in one call,
+    each branch's rounds of removals as :meth:`nested.Branches.removals` makes
+    them; with the branches followed."""
 
 
 def propagator(board: Board) -> Branching | None:
@@ -190,7 +197,13 @@ def propagator(board: Board) -> Branching | None:
         found, tested = engine.first_break(shape, masks, assumed, ys, start)
         return int(found), int(tested)
 
-    return Branching(propagate, breaks, first_break)
+    def shortest_broken(
+        xs: list[int], ys: list[int], taken_apart: int, past: Callable[[], bool]
+    ) -> tuple[list[tuple[int, list[int]]] | None, int]:
+        found, calls = engine.shortest_broken(shape, masks, xs, ys, taken_apart, past)
+        return found, int(calls)
+
+    return Branching(propagate, breaks, first_break, shortest_broken)
 
 
 def singles_shape(board: Board) -> bytes | None:

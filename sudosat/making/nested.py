@@ -151,6 +151,8 @@ class Branches:
         as the solver's propagation (:meth:`compiled`); None: the solver's."""
         self.first_break: Callable[[list[int], list[int], int], tuple[int, int]] | None = None
         """The compiled engine's round of removals (:meth:`removals`), where it is here."""
+        self.shortest: Callable[..., tuple[list[tuple[int, list[int]]] | None, int]] | None = None
+        """The compiled engine's :func:`_shortest_broken`, where it is here."""
 
     @property
     def solver(self) -> Minicard:
@@ -180,7 +182,7 @@ class Branches:
         depend on the order they are set in)."""
         engine = bitboard.propagator(self.board)
         if engine is not None:
-            self.follows, self._breaks, self.first_break = engine
+            self.follows, self._breaks, self.first_break, self.shortest = engine
         return self
 
     def pair_breaks(self, x: int, y: int) -> bool:
@@ -500,7 +502,12 @@ def _shortest_broken(branches: Branches, xs: list[int]) -> list[tuple[int, list[
     """The TAKEN_APART branches of ``xs`` that break with the fewest removals, each
     with them (the first in xs's order of a length); None: the time is up. All
     are followed in step, one removal at a time, so each goes only as far as the
-    last one kept needs."""
+    last one kept needs. In the compiled engine, where it is here, in one call
+    (each branch's state kept between its steps)."""
+    if branches.shortest is not None:
+        shortest, calls = branches.shortest(xs, branches.candidates, TAKEN_APART, branches.past)
+        branches.calls += calls
+        return shortest
     live = [(x, branches.removals(x, (), branches.broken)) for x in xs]
     broken: list[tuple[int, list[int]]] = []
     while live:
