@@ -378,8 +378,8 @@ typedef struct {
     int32_t x, xc, xv;
     int started, more;
     Py_ssize_t i;
-    Py_ssize_t nrem;
-    int32_t *rem;
+    Py_ssize_t nrem, cap;
+    int32_t *rem; /* (grown as removals come: most branches break within a few) */
     uint64_t *masks, *held;
     uint8_t *placed;
 } Probe;
@@ -400,8 +400,8 @@ static void run_load(const Geometry *g, const Probe *r, State *s) {
 }
 
 /* The branch's next step, as nested.Branches.removals yields them: 0 it has
- * ended (it never breaks), 1 it holds still, 2 it breaks; ``calls`` counts the
- * branches followed, as Branches.calls does. */
+ * ended (it never breaks), 1 it holds still, 2 it breaks, -1 out of memory;
+ * ``calls`` counts the branches followed, as Branches.calls does. */
 static int run_step(const Geometry *g, Probe *r, const State *board, const int32_t *yc,
                     const int32_t *yv, const int32_t *ylit, Py_ssize_t nys, long *calls) {
     if (!r->started) {
@@ -442,6 +442,12 @@ static int run_step(const Geometry *g, Probe *r, const State *board, const int32
             int c = yc[found], v = yv[found];
             uint64_t b = (uint64_t)1 << (v - 1);
             r->i = found + 1, r->more = 1;
+            if (r->nrem == r->cap) {
+                Py_ssize_t cap = r->cap ? 2 * r->cap : 16;
+                int32_t *grown = PyMem_Realloc(r->rem, sizeof(int32_t) * (size_t)cap);
+                if (!grown) return -1;
+                r->rem = grown, r->cap = cap;
+            }
             r->rem[r->nrem++] = -ylit[found];
             ++*calls;
             int holds = ylit[found] > 0 ? take(g, &state, c, b) && singles(g, &state)
@@ -472,7 +478,7 @@ static PyObject *shortest_broken(PyObject *self, PyObject *args) {
     PyObject *result = NULL, *broken = NULL;
     Geometry g;
     Py_ssize_t nxs = PyList_GET_SIZE(xs), nys = PyList_GET_SIZE(ys);
-    int32_t *yc = NULL, *yv = NULL, *ylit = NULL, *live = NULL, *store = NULL;
+    int32_t *yc = NULL, *yv = NULL, *ylit = NULL, *live = NULL;
     uint64_t *words = NULL;
     Probe *runs = NULL;
     State *board = NULL;
@@ -482,11 +488,10 @@ static PyObject *shortest_broken(PyObject *self, PyObject *args) {
     yc = PyMem_Malloc(sizeof(int32_t) * (size_t)(3 * nys + 1));
     runs = PyMem_Calloc((size_t)nxs + 1, sizeof(Probe));
     live = PyMem_Malloc(sizeof(int32_t) * (size_t)(nxs + 1));
-    store = PyMem_Malloc(sizeof(int32_t) * (size_t)(nxs * nys + 1));
     Py_ssize_t per = (Py_ssize_t)g.cells + g.nh + (g.cells + 7) / 8;
     words = PyMem_Malloc(sizeof(uint64_t) * (size_t)(nxs * per + 1));
     broken = PyList_New(0);
-    if (!board || !yc || !runs || !live || !store || !words || !broken) {
+    if (!board || !yc || !runs || !live || !words || !broken) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
@@ -508,7 +513,6 @@ static PyObject *shortest_broken(PyObject *self, PyObject *args) {
         }
         Probe *r = runs + k;
         r->x = (int32_t)lit, r->xc = c, r->xv = v;
-        r->rem = store + k * nys;
         r->masks = words + k * per;
         r->held = r->masks + g.cells;
         r->placed = (uint8_t *)(r->held + g.nh);
@@ -530,6 +534,10 @@ static PyObject *shortest_broken(PyObject *self, PyObject *args) {
         for (Py_ssize_t j = 0; j < nlive && !done_early; j++) {
             Probe *r = runs + live[j];
             int step = run_step(&g, r, board, yc, yv, ylit, nys, &calls);
+            if (step < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
             if (step == 1) live[going++] = live[j];
             if (step != 2) continue;
             PyObject *removed = PyList_New(r->nrem);
@@ -557,9 +565,9 @@ done:
     Py_XDECREF(broken);
     PyMem_Free(board);
     PyMem_Free(yc);
+    for (Py_ssize_t k = 0; runs && k < nxs; k++) PyMem_Free(runs[k].rem);
     PyMem_Free(runs);
     PyMem_Free(live);
-    PyMem_Free(store);
     PyMem_Free(words);
     PyBuffer_Release(&gb);
     PyBuffer_Release(&mb);
