@@ -257,6 +257,14 @@ done:
     return result;
 }
 
+/* The board of ``gb`` and ``mb`` loaded into ``state`` and the literals of
+ * ``assumed`` followed there (:func:`assume`): 1 they hold, 0 they break it, -1
+ * on an error (set). */
+static int followed(Py_buffer *gb, Py_buffer *mb, PyObject *assumed, Geometry *g) {
+    if (!geometry_of(gb, g) || !load_masks(g, &state, mb)) return -1;
+    return assume(g, &state, assumed);
+}
+
 /* propagate(geometry, masks, assumptions) -> (ok, literals): the board (a cell
  * with one candidate holds it) with ``assumptions`` (literals cell * n + value,
  * negative: the value is ruled out) followed by singles; the literals set
@@ -268,10 +276,9 @@ static PyObject *propagate(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Geometry g;
     State *s = &state;
-    if (!geometry_of(&gb, &g) || !load_masks(&g, s, &mb)) goto done;
-    const uint64_t *board = (const uint64_t *)mb.buf + (mb.len != (Py_ssize_t)g.cells * 8);
-    int ok = assume(&g, s, assumed);
+    int ok = followed(&gb, &mb, assumed, &g);
     if (ok < 0) goto done;
+    const uint64_t *board = (const uint64_t *)mb.buf + (mb.len != (Py_ssize_t)g.cells * 8);
     PyObject *implied = PyList_New(0);
     if (!implied) goto done;
     if (ok) {
@@ -305,9 +312,7 @@ static PyObject *breaks(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*y*O!", &gb, &mb, &PyList_Type, &assumed)) return NULL;
     PyObject *result = NULL;
     Geometry g;
-    State *s = &state;
-    if (!geometry_of(&gb, &g) || !load_masks(&g, s, &mb)) goto done;
-    int ok = assume(&g, s, assumed);
+    int ok = followed(&gb, &mb, assumed, &g);
     if (ok < 0) goto done;
     result = PyBool_FromLong(!ok);
 done:
@@ -317,6 +322,59 @@ done:
 }
 
 static uint32_t safe[MAX_CELLS * 64], safe_stamp; /* placed by a branch that held */
+
+/* Candidates as literals, with each one's cell and value. */
+typedef struct {
+    Py_ssize_t count;
+    int32_t *cell, *value, *lit;
+} Candidates;
+
+/* The literals of ``list`` read into ``to`` (freed by the caller); 0 on an error (set). */
+static int candidates_of(const Geometry *g, PyObject *list, Candidates *to) {
+    to->count = PyList_GET_SIZE(list);
+    to->cell = PyMem_Malloc(sizeof(int32_t) * (size_t)(3 * to->count + 1));
+    if (!to->cell) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    to->value = to->cell + to->count, to->lit = to->value + to->count;
+    for (Py_ssize_t i = 0; i < to->count; i++) {
+        long lit;
+        int c, v;
+        if (!literal_of(g, PyList_GET_ITEM(list, i), &lit, &c, &v)) return 0;
+        to->cell[i] = c, to->value[i] = v, to->lit[i] = (int32_t)lit;
+    }
+    return 1;
+}
+
+/* From ``from`` on, the first of ``ys`` that the branch in ``state`` leaves open
+ * (its cell unset, the value still a candidate) and that breaks it once it
+ * holds too (-1: none); ``tested`` counts those followed. A candidate that an
+ * earlier one placed, in a branch that held, holds too: the branch it starts
+ * is part of that one (failed literal probing's rule), so it is passed over. */
+static Py_ssize_t first_breaking(const Geometry *g, const Candidates *ys, Py_ssize_t from,
+                                 long *tested) {
+    if (++safe_stamp == 0) { /* (once in four billion scans: the stamps start again) */
+        memset(safe, 0, sizeof safe);
+        safe_stamp = 1;
+    }
+    for (Py_ssize_t i = from; i < ys->count; i++) {
+        int c = ys->cell[i], v = ys->value[i], lit = ys->lit[i];
+        uint64_t b = (uint64_t)1 << (v - 1);
+        if (state.placed[c] || !(state.masks[c] & b)) continue; /* the branch says already */
+        ++*tested;
+        if (lit > 0 && safe[c * g->n + v - 1] == safe_stamp) continue;
+        copy_state(g, &branch, &state);
+        int holds =
+            (lit > 0 ? push(&branch, c, v) : take(g, &branch, c, b)) && singles(g, &branch);
+        if (!holds) return i;
+        for (int k = 0; k < branch.ntr; k++) {
+            int x = branch.trail[k];
+            safe[x * g->n + branch.placed[x] - 1] = safe_stamp;
+        }
+    }
+    return -1;
+}
 
 /* first_break(geometry, masks, assumed, ys, start) -> (index, tested): the
  * branch of ``assumed`` followed once, then each of ys from ``start`` on that it
@@ -332,39 +390,14 @@ static PyObject *first_break(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     Geometry g;
-    Py_ssize_t found = -1, tested = 0;
-    if (!geometry_of(&gb, &g) || !load_masks(&g, &state, &mb)) goto done;
-    int ok = assume(&g, &state, assumed);
-    if (ok < 0) goto done;
-    if (!ok) found = -2;
-    if (++safe_stamp == 0) { /* (once in four billion calls: the stamps start again) */
-        memset(safe, 0, sizeof safe);
-        safe_stamp = 1;
-    }
-    for (Py_ssize_t i = start; ok && i < PyList_GET_SIZE(ys); i++) {
-        long lit;
-        int c, v;
-        if (!literal_of(&g, PyList_GET_ITEM(ys, i), &lit, &c, &v)) goto done;
-        uint64_t b = (uint64_t)1 << (v - 1);
-        if (state.placed[c] || !(state.masks[c] & b)) continue; /* the branch says already */
-        tested++;
-        /* a candidate an earlier one placed, in a branch that held, holds too: the
-         * branch it starts is part of that one (failed literal probing's rule) */
-        if (lit > 0 && safe[c * g.n + v - 1] == safe_stamp) continue;
-        copy_state(&g, &branch, &state);
-        int holds = (lit > 0 ? push(&branch, c, v) : take(&g, &branch, c, b)) &&
-                    singles(&g, &branch);
-        if (!holds) {
-            found = i;
-            break;
-        }
-        for (int k = 0; k < branch.ntr; k++) {
-            int x = branch.trail[k];
-            safe[x * g.n + branch.placed[x] - 1] = safe_stamp;
-        }
-    }
-    result = Py_BuildValue("(nn)", found, tested);
+    Candidates cands = {0, NULL, NULL, NULL};
+    long tested = 0;
+    int ok = followed(&gb, &mb, assumed, &g);
+    if (ok < 0 || !candidates_of(&g, ys, &cands)) goto done;
+    Py_ssize_t found = ok ? first_breaking(&g, &cands, start, &tested) : -2;
+    result = Py_BuildValue("(nl)", found, tested);
 done:
+    PyMem_Free(cands.cell);
     PyBuffer_Release(&gb);
     PyBuffer_Release(&mb);
     return result;
@@ -402,8 +435,8 @@ static void run_load(const Geometry *g, const Probe *r, State *s) {
 /* The branch's next step, as nested.Branches.removals yields them: 0 it has
  * ended (it never breaks), 1 it holds still, 2 it breaks, -1 out of memory;
  * ``calls`` counts the branches followed, as Branches.calls does. */
-static int run_step(const Geometry *g, Probe *r, const State *board, const int32_t *yc,
-                    const int32_t *yv, const int32_t *ylit, Py_ssize_t nys, long *calls) {
+static int run_step(const Geometry *g, Probe *r, const State *board, const Candidates *ys,
+                    long *calls) {
     if (!r->started) {
         r->started = 1;
         copy_state(g, &state, board);
@@ -415,31 +448,9 @@ static int run_step(const Geometry *g, Probe *r, const State *board, const int32
     }
     run_load(g, r, &state);
     for (;;) {
-        if (++safe_stamp == 0) {
-            memset(safe, 0, sizeof safe);
-            safe_stamp = 1;
-        }
-        Py_ssize_t found = -1;
-        for (Py_ssize_t i = r->i; i < nys; i++) {
-            int c = yc[i], v = yv[i];
-            uint64_t b = (uint64_t)1 << (v - 1);
-            if (state.placed[c] || !(state.masks[c] & b)) continue;
-            ++*calls;
-            if (ylit[i] > 0 && safe[c * g->n + v - 1] == safe_stamp) continue;
-            copy_state(g, &branch, &state);
-            int holds = (ylit[i] > 0 ? push(&branch, c, v) : take(g, &branch, c, b)) &&
-                        singles(g, &branch);
-            if (!holds) {
-                found = i;
-                break;
-            }
-            for (int k = 0; k < branch.ntr; k++) {
-                int x = branch.trail[k];
-                safe[x * g->n + branch.placed[x] - 1] = safe_stamp;
-            }
-        }
+        Py_ssize_t found = first_breaking(g, ys, r->i, calls);
         if (found >= 0) {
-            int c = yc[found], v = yv[found];
+            int c = ys->cell[found], v = ys->value[found];
             uint64_t b = (uint64_t)1 << (v - 1);
             r->i = found + 1, r->more = 1;
             if (r->nrem == r->cap) {
@@ -448,10 +459,10 @@ static int run_step(const Geometry *g, Probe *r, const State *board, const int32
                 if (!grown) return -1;
                 r->rem = grown, r->cap = cap;
             }
-            r->rem[r->nrem++] = -ylit[found];
+            r->rem[r->nrem++] = -ys->lit[found];
             ++*calls;
-            int holds = ylit[found] > 0 ? take(g, &state, c, b) && singles(g, &state)
-                                        : push(&state, c, v) && singles(g, &state);
+            int holds = ys->lit[found] > 0 ? take(g, &state, c, b) && singles(g, &state)
+                                           : push(&state, c, v) && singles(g, &state);
             if (!holds) return 2;
             run_save(g, r, &state);
             return 1;
@@ -477,32 +488,26 @@ static PyObject *shortest_broken(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL, *broken = NULL;
     Geometry g;
-    Py_ssize_t nxs = PyList_GET_SIZE(xs), nys = PyList_GET_SIZE(ys);
-    int32_t *yc = NULL, *yv = NULL, *ylit = NULL, *live = NULL;
+    Py_ssize_t nxs = PyList_GET_SIZE(xs);
+    Candidates cands = {0, NULL, NULL, NULL};
+    int32_t *live = NULL;
     uint64_t *words = NULL;
     Probe *runs = NULL;
     State *board = NULL;
     long calls = 0;
     if (!geometry_of(&gb, &g) || !load_masks(&g, &state, &mb)) goto done;
     board = PyMem_Malloc(sizeof(State));
-    yc = PyMem_Malloc(sizeof(int32_t) * (size_t)(3 * nys + 1));
     runs = PyMem_Calloc((size_t)nxs + 1, sizeof(Probe));
     live = PyMem_Malloc(sizeof(int32_t) * (size_t)(nxs + 1));
     Py_ssize_t per = (Py_ssize_t)g.cells + g.nh + (g.cells + 7) / 8;
     words = PyMem_Malloc(sizeof(uint64_t) * (size_t)(nxs * per + 1));
     broken = PyList_New(0);
-    if (!board || !yc || !runs || !live || !words || !broken) {
+    if (!board || !runs || !live || !words || !broken) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
     copy_state(&g, board, &state);
-    yv = yc + nys, ylit = yv + nys;
-    for (Py_ssize_t i = 0; i < nys; i++) {
-        long lit;
-        int c, v;
-        if (!literal_of(&g, PyList_GET_ITEM(ys, i), &lit, &c, &v)) goto done;
-        yc[i] = c, yv[i] = v, ylit[i] = (int32_t)lit;
-    }
+    if (!candidates_of(&g, ys, &cands)) goto done;
     for (Py_ssize_t k = 0; k < nxs; k++) {
         long lit;
         int c, v;
@@ -533,7 +538,7 @@ static PyObject *shortest_broken(PyObject *self, PyObject *args) {
         Py_ssize_t going = 0;
         for (Py_ssize_t j = 0; j < nlive && !done_early; j++) {
             Probe *r = runs + live[j];
-            int step = run_step(&g, r, board, yc, yv, ylit, nys, &calls);
+            int step = run_step(&g, r, board, &cands, &calls);
             if (step < 0) {
                 PyErr_NoMemory();
                 goto done;
@@ -564,7 +569,7 @@ static PyObject *shortest_broken(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(broken);
     PyMem_Free(board);
-    PyMem_Free(yc);
+    PyMem_Free(cands.cell);
     for (Py_ssize_t k = 0; runs && k < nxs; k++) PyMem_Free(runs[k].rem);
     PyMem_Free(runs);
     PyMem_Free(live);
