@@ -63,7 +63,10 @@ def rate(
     an XY-wing 5.2, an AIC 8, forcing chains 9, nested chains 10.5 to 12.9) + the
     same, below 13; where no technique finishes the path, 13 + log2(1 + the
     search's conflicts) / 4.
-    `technique` names the hardest ("search" beyond them).
+    `technique` names the hardest ("search" beyond them). `er`, `ep`, `ed`:
+    Sudoku Explainer's ER, EP and ED (its hardest step, up to the first
+    placement, the first); a classic 9x9's from 9.0 up by Sudoku Explainer's
+    own search (seconds on the hardest known), the rest by the path's steps.
     By search: no level (null), the solver's effort instead, log2(1 + conflicts
     of a deterministic search for the solution), 0 where propagation settles it;
     fast. Past 36x36 there is no path: puzzles are rated by search.

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from sudosat.core.errors import SolverTimeout
@@ -27,6 +27,7 @@ from sudosat.core.puzzle import Puzzle, cell_name, verify
 from sudosat.making.bitboard import singles_shape, walk_singles
 from sudosat.making.board import Board, Chain, Step, Technique, board_of
 from sudosat.making.chains import chains_of
+from sudosat.making.explainer import explainer_rating
 from sudosat.making.forcing import (
     DYNAMIC_FORCING,
     DYNAMIC_PLUS,
@@ -774,14 +775,27 @@ def rate_by_path(
     unique (``solution``: when known, else found). Where the path's techniques do
     not finish, the rest is rated by the conflicts of a search (Minicard over the
     reduced CNF, deterministic). SolverTimeout when it takes longer than ``timeout``.
-    ``without``: techniques left out (see :data:`techniques.FAMILIES`)."""
+    ``without``: techniques left out (see :data:`techniques.FAMILIES`). A classic
+    9x9's ER at the top (9.0 and up) is Sudoku Explainer's own search's
+    (:mod:`sudosat.making.explainer`)."""
     deadline = deadline_after(timeout)
     truth = truth_of(puzzle, timeout) if solution is None else [bit(v) for v in solution]
+    without = tuple(without)
     with Pathfinder(puzzle, without=without) as finder:
         path = _weighed(finder, truth, deadline, timeout)
-    if path.end == "solved":
-        return path_rating(path)
-    return path_rating(path, search_conflicts(puzzle, deadline))
+    if path.end != "solved":
+        return path_rating(path, search_conflicts(puzzle, deadline))
+    rating = path_rating(path)
+    if rating.explainer is None or without:  # SE's search knows SE's techniques alone
+        return rating
+    return replace(rating, explainer=explainer_rating(puzzle, rating.explainer, solution_of(truth)))
+
+
+def solution_of(truth: Sequence[int] | None) -> list[int] | None:
+    """The solution the true candidates spell (None: not one)."""
+    if truth is None or any(mask & (mask - 1) for mask in truth):
+        return None
+    return [mask.bit_length() for mask in truth]
 
 
 def _weighed(
