@@ -89,7 +89,7 @@ typedef struct {
     uint8_t value[CELLS];       /* 1-9 placed, 0 open */
 } Grid;
 
-/* The places from the candidates (after a board changes in bulk). */
+/* The places from the candidates (once: drop() keeps them after). */
 static void refresh(Grid *g) {
     memset(g->where, 0, sizeof(g->where));
     for (int c = 0; c < CELLS; c++)
@@ -297,7 +297,7 @@ typedef struct {
 } Fact;
 
 /* SE's "on to off": the cell's other values (Y-links), the value's other places in
-   each house of the cell. */
+   each house of the cell (their premise is the fact followed: the caller's). */
 static int on_to_off(const Grid *g, int p, int ylinks, Fact *out) {
     int cell = PCELL(p), v = PVAL(p), n = 0, block = HOUSE_OF[cell][BLOCK];
     spend.work++;
@@ -305,9 +305,7 @@ static int on_to_off(const Grid *g, int p, int ylinks, Fact *out) {
         for (int w = 0; w < 9; w++)
             if (w != v && (g->cand[cell] & BIT(w))) {
                 out[n].node = NODE(cell * 9 + w, 0);
-                out[n].cause = CAUSE_CELL;
-                out[n].np = 1;
-                out[n++].parents[0] = -1;
+                out[n++].cause = CAUSE_CELL;
             }
     for (int k = 0; k < 3; k++) {
         int h = HOUSE_OF[cell][k];
@@ -315,9 +313,7 @@ static int on_to_off(const Grid *g, int p, int ylinks, Fact *out) {
             int c = HOUSE[k][h][__builtin_ctz(places)];
             if (c != cell && (k == BLOCK || HOUSE_OF[c][BLOCK] != block)) {
                 out[n].node = NODE(c * 9 + v, 0);
-                out[n].cause = CAUSE_BLOCK + k;
-                out[n].np = 1;
-                out[n++].parents[0] = -1;
+                out[n++].cause = CAUSE_BLOCK + k;
             }
         }
     }
@@ -368,8 +364,6 @@ static int off_to_on(const Grid *g, const Grid *source, const Run *r, int p, int
 
 /* ---------------------------------------------------------------- premises */
 
-/* Walks the facts behind a run's node: counts them, adds each inner chain not yet
-   counted (by key) to *nested, and folds the nodes into *key. */
 /* A walk's stack: each node pushes its premises once, so a run's premises bound it. */
 static int *walk_stack;
 static int walk_cap;
@@ -385,6 +379,8 @@ static int *walk_room(const Run *r) {
     return walk_stack;
 }
 
+/* Walks the facts behind a run's node: counts them, adds each inner chain not yet
+   counted (by key) to *nested, and folds the nodes into *key. */
 static int ancestors(Run *r, int slot, uint8_t *seen, uint64_t *keys, int *nkeys, int *nested,
                      uint64_t *key) {
     int count = 0, top = 0;
@@ -494,13 +490,12 @@ static int forcing_chains(const Grid *g, Sink *sink);
 
 /* One hint found: its removals, the facts at its ends.  initial_cause: what the
    starting assumption counts as among a cell or region chain's premises. */
-static int emit(const Mode *m, Sink *sink, const Target *ends, int nends, const int *rem, int nrem,
-                int sortkey, int base_tenths, int initial_cause, int flip_second) {
+static int emit(Sink *sink, const Target *ends, int nends, const int *rem, int nrem,
+                int sortkey, int base_tenths, int initial_cause) {
     static uint8_t seen[NODES + 1];
     static uint64_t keys[4096];
     int nkeys = 0, nested = 0, flat = 0;
     uint64_t key = 0;
-    (void)m;
     if (nrem == 0) return 0;
     for (int i = 0; i < nends; i++) {
         /* SE's "same chain": the same ends, each with the same facts behind it */
@@ -547,7 +542,7 @@ static int emit(const Mode *m, Sink *sink, const Target *ends, int nends, const 
     int npar = 0;
     for (int i = 0; i < nends; i++)
         rule_parents(ends[i].run, ends[i].slot, initial_cause, sink->initial, sink->current, marked,
-                     h->ints + h->nints, &npar, flip_second && i == 1);
+                     h->ints + h->nints, &npar, 0);
     hint->npar = npar;
     h->nints += npar;
     return 0;
@@ -567,7 +562,7 @@ static int target_removals(const Grid *g, int node, int *rem) {
 
 /* ---------------------------------------------------------------- inner rules */
 
-static int advanced(const Mode *m, Grid *g, const Grid *source, Run *r, Hints *out);
+static int advanced(const Mode *m, Grid *g, const Grid *source, Hints *out);
 
 static void run_queue_push(int *q, int *tail, int node) { q[(*tail)++] = node; }
 
@@ -631,7 +626,7 @@ static int chain(const Mode *m, Grid *g, Run *r, int *ab_on, int *ab_off) {
         }
         if (hon == ton && hoff == toff && m->level > 0) {
             Hints inner = {0};
-            if (advanced(m, g, &save, r, &inner) < 0) {
+            if (advanced(m, g, &save, &inner) < 0) {
                 hints_free(&inner);
                 spend.over = 1;
                 break;
@@ -839,7 +834,7 @@ static int cycle_hint(const Grid *g, int end, int base, int sortkey, Sink *sink)
         run_add(r, node, objects[o].cause, &premise, parent >= 0, -1);
     }
     Target ends[1] = {{r, objects[end].node}};
-    int status = emit(NULL, sink, ends, 1, rem, nrem, sortkey, base, CAUSE_NONE, 0);
+    int status = emit(sink, ends, 1, rem, nrem, sortkey, base, CAUSE_NONE);
     emit_rank++;
     /* SE's cycle hint has two ends, the cycle and its reverse: the reverse's
        premises are those of the facts off, read as on */
@@ -983,12 +978,12 @@ static int forcing_chains(const Grid *g, Sink *sink) {
                         if (forcing_chain(x, source, 0, &xtarget)) {
                             Target xend = {x, xtarget};
                             emit_rank = rank_of(0, cell * 9 + v, 4001 - on);
-                            status = emit(NULL, sink, &xend, 1, rem, nrem, 2, 66, CAUSE_NONE, 0);
+                            status = emit(sink, &xend, 1, rem, nrem, 2, 66, CAUSE_NONE);
                         }
                     }
                     emit_rank = rank_of(2, cell * 9 + v, 4001 - on);
                     if (status == 0)
-                        status = emit(NULL, sink, &end, 1, rem, nrem, 4, 70, CAUSE_NONE, 0);
+                        status = emit(sink, &end, 1, rem, nrem, 4, 70, CAUSE_NONE);
                 }
                 run_free(xy);
                 run_free(x);
@@ -1017,7 +1012,7 @@ static int multiple_cell(const Mode *m, Grid *g, int cell, Sink *sink) {
         if (chain(m, g, on, &ab_on, &ab_off) && m->dynamic) {
             Target ends[2] = {{on, ab_on}, {on, ab_off}};
             rem[0] = p;
-            if (emit(m, sink, ends, 2, rem, 1, 7, base, CAUSE_NONE, 0) < 0) goto fail;
+            if (emit(sink, ends, 2, rem, 1, 7, base, CAUSE_NONE) < 0) goto fail;
         }
         int doubles = card >= 3 && m->dynamic;
         if (m->dynamic || doubles) {
@@ -1027,7 +1022,7 @@ static int multiple_cell(const Mode *m, Grid *g, int cell, Sink *sink) {
             if (chain(m, g, off, &ab_on, &ab_off)) {
                 Target ends[2] = {{off, ab_on}, {off, ab_off}};
                 nrem = target_removals(g, NODE(p, 1), rem);
-                if (emit(m, sink, ends, 2, rem, nrem, 7, base, CAUSE_NONE, 0) < 0) goto fail;
+                if (emit(sink, ends, 2, rem, nrem, 7, base, CAUSE_NONE) < 0) goto fail;
             }
             if (doubles)
                 for (int i = 0; i < on->n; i++) {
@@ -1035,7 +1030,7 @@ static int multiple_cell(const Mode *m, Grid *g, int cell, Sink *sink) {
                     if (!off->in[node]) continue;
                     Target ends[2] = {{on, node}, {off, node}};
                     nrem = target_removals(g, node, rem);
-                    if (emit(m, sink, ends, 2, rem, nrem, 1, base, CAUSE_NONE, 0) < 0) goto fail;
+                    if (emit(sink, ends, 2, rem, nrem, 1, base, CAUSE_NONE) < 0) goto fail;
                 }
             run_free(off);
         }
@@ -1061,7 +1056,7 @@ static int multiple_cell(const Mode *m, Grid *g, int cell, Sink *sink) {
                     Target ends[9];
                     for (int j = 0; j < np; j++) ends[j] = (Target){others[j], node};
                     nrem = target_removals(g, node, rem);
-                    if (emit(m, sink, ends, np, rem, nrem, 6, base, CAUSE_BLOCK + k, 0) < 0) {
+                    if (emit(sink, ends, np, rem, nrem, 6, base, CAUSE_BLOCK + k) < 0) {
                         for (int j = 1; j < np; j++) run_free(others[j]);
                         goto fail;
                     }
@@ -1082,7 +1077,7 @@ static int multiple_cell(const Mode *m, Grid *g, int cell, Sink *sink) {
             for (int v = 0; v < 9; v++)
                 if (on_runs[v]) ends[ne++] = (Target){on_runs[v], node};
             nrem = target_removals(g, node, rem);
-            if (emit(m, sink, ends, ne, rem, nrem, 5, base, CAUSE_CELL, 0) < 0) goto fail;
+            if (emit(sink, ends, ne, rem, nrem, 5, base, CAUSE_CELL) < 0) goto fail;
         }
     }
     goto out;
@@ -1370,8 +1365,7 @@ static int hints_copy(Hints *to, const Hints *from) {
 
 static int rules_asked(const Mode *m, Grid *g, const Grid *source, Hints *out);
 
-static int advanced(const Mode *m, Grid *g, const Grid *source, Run *r, Hints *out) {
-    (void)r;
+static int advanced(const Mode *m, Grid *g, const Grid *source, Hints *out) {
     if (!kept && !(kept = calloc(KEPT, sizeof(Kept)))) return -1;
     uint64_t start = grid_hash(source), now = grid_hash(g);
     Kept *slot = &kept[(start ^ now ^ (uint64_t)m->level * 0x9e3779b97f4a7c15ULL) % KEPT];
@@ -1578,14 +1572,12 @@ static Rated rate(const uint8_t *givens, const uint8_t *solution, int top_level)
         }
     int heaviest = 0, steps = 0, placing = 1;
     while (1) {
-        refresh(&g);
         int placed = singles(&g);
         if (placed < 0) return rated;
         if (placed && placing) {
             placing = 0;
             rated.ep = steps ? heaviest : 0;
         }
-        refresh(&g);
         if (solved(&g)) {
             rated.er = holds(&g, solution) ? heaviest : UNSOUND;
             return rated;

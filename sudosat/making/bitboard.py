@@ -27,17 +27,19 @@ from sudosat.making.board import Board
 log = logging.getLogger("sudosat")
 
 
-def _load() -> tuple[Any, str]:
+def load_compiled(name: str) -> tuple[Any, str]:
+    """The compiled module ``sudosat.making.NAME`` and "", or None and why not."""
     if os.environ.get("SUDOSAT_ENGINE") == "python":  # the reference alone (make test runs it)
         return None, "SUDOSAT_ENGINE=python"
-    try:
-        from sudosat.making import _engine  # type: ignore[attr-defined]
-    except ImportError as err:  # not built (no compiler at install), or broken
+    try:  # as `from sudosat.making import NAME` (through __import__, as a test hides it)
+        making = __import__("sudosat.making", fromlist=[name])
+    except ImportError as err:  # broken
         return None, str(err)
-    return _engine, ""
+    module = getattr(making, name, None)
+    return (module, "") if module is not None else (None, f"sudosat.making.{name} is not built")
 
 
-ENGINE, WHY_NOT = _load()
+ENGINE, WHY_NOT = load_compiled("_engine")
 _said = False
 
 

@@ -24,11 +24,10 @@ A search that passes its budget (link expansions; Golden Nugget takes 0.54 G,
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
-from typing import Any
 
 from sudosat.core.puzzle import Puzzle
+from sudosat.making.bitboard import load_compiled
 
 log = logging.getLogger("sudosat")
 
@@ -38,18 +37,8 @@ BUDGET = 4_000_000_000
 """Link expansions a search may take (Golden Nugget: 0.54 G)."""
 
 
-def _load() -> Any:
-    if os.environ.get("SUDOSAT_ENGINE") == "python":  # the reference alone: no compiled code
-        return None
-    try:
-        from sudosat.making import _explainer  # type: ignore[attr-defined]
-    except ImportError as err:
-        log.debug("SE's rating search is not built (%s): the path's ER stands", err)
-        return None
-    return _explainer
-
-
-SEARCH = _load()
+SEARCH, WHY_NOT = load_compiled("_explainer")
+"""The compiled search (None: not built, or SUDOSAT_ENGINE=python; the path's ER stands)."""
 
 Explained = tuple[float, float, float]
 """ER, EP and ED."""
@@ -68,7 +57,10 @@ def searched(
     built, or it found no solution or passed ``budget``. With ``solution``, every
     step is checked against it (AssertionError: a step removed one of its values,
     a bug, as the path's UnsoundStep)."""
-    if SEARCH is None or not classic(puzzle):
+    if not classic(puzzle):
+        return None
+    if SEARCH is None:
+        log.debug("SE's rating search is not here (%s): the path's ER stands", WHY_NOT)
         return None
     truth = bytes(solution) if solution is not None else None
     found, work = SEARCH.rate(bytes(puzzle.cells), budget, 5, *([truth] if truth else []))
