@@ -199,36 +199,71 @@ def check_forcing(
     rules: Minicard | None = None,
     parts: RuleSteps | None = None,
 ) -> None:
-    """Each fact follows from the assumption and the facts before it, by its link
-    (``refuted``: the removals a nested chain's inner chains prove, each checked on
-    its own; an inner chain assumes its second assumption after the first's facts;
-    ``rules``: a variant's, for the links through them)."""
-    masks = list(board.masks)
-    known: set[Fact] = set()
+    """Each fact is rebuilt from the premises the chain gives for it alone, by its
+    link (``refuted``: the removals a nested chain's inner chains prove, each
+    checked on its own; an inner chain assumes its second assumption after the
+    first's facts; ``rules``: a variant's, for the links through them); so is the
+    contradiction it ends in; and every fact is needed by a later one or the end."""
     first = chain.facts[0]
     assert first[2] and chain.title
+    assert len(chain.premises) == len(chain.links)
     for index, fact in enumerate(chain.facts):
+        if index:
+            assert all(i < index for i in chain.premises[index - 1]), (fact, chain)
         link = chain.links[index - 1] if index else ""
+        known, masks = premised(board, chain, index)
         if link == "assumed":  # (an inner chain's own assumption, named in its title)
             assert chain.inside and fact_text(board.puzzle, fact) in chain.title.split(", ")
         elif link == "contradiction chain inside":
             assert fact in refuted, (fact, chain)
         elif index:
-            assert follows(board, masks, known, fact, link, rules, parts), (fact, chain)
-        known.add(fact)
-        cell, value, holds = fact
+            assert follows(board, masks, known, fact, link, rules, parts), (fact, link, chain)
+        if fact[2]:
+            assert board.masks[fact[0]] & bit(fact[1]) or index == 0
+    if len(chain.links) == len(chain.facts):
+        check_broken(board, chain, rules, parts)
+    assert needed(chain) == set(range(len(chain.facts))), ("a fact nothing needs", chain)
+
+
+def premised(board: Board, chain: Chain, index: int) -> tuple[set[Fact], list[int]]:
+    """The facts a chain gives as the premises of its fact ``index`` (``len(facts)``:
+    of its contradiction), and the board's candidates with them made."""
+    given = chain.premises[index - 1] if index else ()
+    known = {chain.facts[i] for i in given}
+    masks = list(board.masks)
+    for cell, value, holds in sorted(known, key=lambda f: not f[2]):  # (placements first)
         masks[cell] = bit(value) if holds else masks[cell] & ~bit(value)
-        if holds:
-            assert board.masks[cell] & bit(value) or index == 0
+    return known, masks
+
+
+def check_broken(
+    board: Board, chain: Chain, rules: Minicard | None, parts: RuleSteps | None
+) -> None:
+    """The contradiction a chain ends in follows from its premises alone, and is named."""
+    known, masks = premised(board, chain, len(chain.facts))
     last = chain.links[-1]
+    assert chain.broken and chain.broken_cells, chain
     if last == "contradiction (the rules)":
         assert rules is not None and by_rules(board, masks, known, rules) is None
-    elif last.endswith(UNFILLED + ")") and len(chain.links) == len(chain.facts):
+    elif last.endswith(UNFILLED + ")"):
         assert parts is not None and held_alone(board, masks, parts, last[15:-1], (0, 0, False))
-    elif last.startswith("contradiction (") and len(chain.links) == len(chain.facts):
+    elif last.startswith("contradiction ("):
         assert parts is not None and by_part(board, masks, known, parts, last[15:-1]) is None
-    elif len(chain.links) == len(chain.facts):
-        assert chain.links[-1] == "contradiction" and broken(board, masks, known)
+    else:
+        assert last == "contradiction" and broken(board, masks, known), chain
+
+
+def needed(chain: Chain) -> set[int]:
+    """The facts the chain's end (its contradiction, or its last fact) needs."""
+    ends = chain.premises[-1] if len(chain.links) == len(chain.facts) else (len(chain.facts) - 1,)
+    found = {0}
+    todo = list(ends)
+    while todo:
+        index = todo.pop()
+        if index not in found:
+            found.add(index)
+            todo.extend(chain.premises[index - 1])
+    return found
 
 
 def check_path(text: str | Puzzle) -> int:
@@ -574,8 +609,9 @@ def test_a_variant_s_forcing_chain_is_written_through_its_rules() -> None:
         check_forcing(board, chain, rules=rules, parts=finder.rule_steps)
     said = written(puzzle, chain)
     assert said.startswith("r1c3=1 -> ") and said.endswith(
-        " -> contradiction (cage r1c1-r1c2 sum 3)"
+        " -> contradiction: cage r1c1-r1c2 sum 3 cannot be kept"
     )
+    assert chain.broken_cells and set(chain.broken_cells) <= {0, 1, 2}
 
 
 @pytest.mark.slow
@@ -595,3 +631,74 @@ def test_a_step_s_picture_draws_its_chain_strong_links_solid_weak_dashed() -> No
     drawn = re.findall(r"<[^>]*stroke=\"#7b2cbf\"[^>]*>", svg)
     assert len(drawn) == 2
     assert sum('stroke-dasharray="none"' not in line for line in drawn) == 1
+
+
+# --- every bundled chain rebuilt from the premises its JSON gives -----------------
+
+BUNDLED_PATHS = [
+    "ai-escargot.txt",
+    "explainer.txt",
+    "hodoku.txt",
+    "variants.links",
+    "killer.txt",
+    "published-killer.txt",
+    "miracle.txt",
+    "thermo-arrow.json",
+    "kropki-6x6.txt",
+    "jigsaw.txt",
+]
+
+
+WITHOUT_CHAINS = ("killer.txt", "published-killer.txt", "kropki-6x6.txt", "jigsaw.txt")
+"""Bundled puzzles whose paths need no chain."""
+
+
+def chain_from_json(puzzle: Puzzle, data: dict) -> Chain:  # type: ignore[type-arg]
+    """A chain as ``steps -f json`` gives it, read back: its facts, each fact's link
+    and premises, how it breaks the grid and where."""
+    n = puzzle.size
+    values = {puzzle.symbol(v): v for v in range(1, n + 1)}
+
+    def cell(name: str) -> int:
+        row, col = re.fullmatch(r"r(\d+)c(\d+)", name).groups()  # type: ignore[union-attr]
+        return (int(row) - 1) * n + int(col) - 1
+
+    facts = tuple((cell(f["cell"]), values[f["value"]], f["holds"]) for f in data["facts"])
+    links = [f["link"] for f in data["facts"][1:]]
+    premises = [tuple(f["premises"]) for f in data["facts"][1:]]
+    said, cells = "", ()
+    if "contradiction" in data:
+        broken = data["contradiction"]
+        links.append(broken["link"])
+        premises.append(tuple(broken["premises"]))
+        said, cells = broken["text"], tuple(cell(c) for c in broken["cells"])
+    inside = data.get("depth", 2) - 1 if data.get("inside") else 0
+    return Chain(facts, tuple(links), data.get("title", ""), tuple(premises), said, cells, inside)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", BUNDLED_PATHS)
+def test_every_bundled_chain_rebuilds_from_the_premises_its_json_gives(name: str) -> None:
+    """Each chain of each bundled puzzle's path, read back from the JSON ``steps``
+    prints: every fact follows by its link from the premises listed for it alone,
+    the contradiction (named) from its own, and no fact is left that nothing
+    after it needs."""
+    from sudosat.running.paths import step_record
+
+    checked = 0
+    for puzzle in read_puzzles([str(PUZZLES / name)]):
+        assert isinstance(puzzle, Puzzle)
+        with Pathfinder(puzzle) as finder:
+            path = finder.path(truth_of(puzzle))
+            rules = finder.rule_steps.everything() if finder.rule_steps else None
+            for (step, board), (_, chains) in zip(path.boards(), path.written(), strict=True):
+                record = json.loads(json.dumps(step_record(puzzle, step, chains)))
+                for data in record.get("chains", []):
+                    chain = chain_from_json(puzzle, data)
+                    assert all("premises" in f for f in data["facts"][1:])
+                    if set(chain.links) <= {"strong", "weak"}:
+                        check_alternating(board, chain, step)
+                    else:
+                        check_forcing(board, chain, refuted_inside(step), rules, finder.rule_steps)
+                    checked += 1
+    assert checked or name in WITHOUT_CHAINS

@@ -62,6 +62,12 @@ from sudosat.showing.view import STEP_FORMATS, View
     "follow the guess until it fails, up to DEPTH guesses deep. 0: never guess.",
 )
 @click.option("--grid", "show_grid", is_flag=True, help="rich, text: the pencil marks too.")
+@click.option(
+    "--detail",
+    is_flag=True,
+    help="rich, text: each chain in full, every fact with the facts it follows from "
+    "(json always has them), and a nested step's inner chains too.",
+)
 @without_option
 @click.option(
     "--each-step", is_flag=True, help="svg, pdf, png: a picture for every step, not the last."
@@ -84,6 +90,7 @@ def steps(
     marks_file: str | None,
     bifurcation: int,
     show_grid: bool,
+    detail: bool,
     without: frozenset[str],
     each_step: bool,
     fmt: str | None,
@@ -125,5 +132,7 @@ def steps(
             raise bad_input(err) from None
         marks = (source_name(marks_file), text)
     task = Steps(hint, bifurcation, marks, without)
-    view = pictured(fmt, View(show_grid=show_grid, each_step=each_step, per_page=per_page))
+    view = pictured(
+        fmt, View(show_grid=show_grid, detail=detail, each_step=each_step, per_page=per_page)
+    )
     sys.exit(each.answer(fmt, color, task, view, runner.STEPS_FORMATS))

@@ -47,6 +47,15 @@ class Chain:
     links: tuple[str, ...]
     title: str = ""
     """What it shows, for a forcing chain's branch (``r4c4=3``)."""
+    premises: tuple[tuple[int, ...], ...] = ()
+    """A forcing chain's: for each link, the earlier facts (by index) it follows from,
+    none of them spare: what the reader needs to rebuild the link. A placement
+    stands for its cell's other values (no ``cell`` link is shown)."""
+    broken: str = ""
+    """A chain that breaks the grid: how, named (``r3c8 has no candidate left``, ``5
+    has no place in row 3``, ``arrow r1c6>r3c5 cannot be kept``)."""
+    broken_cells: tuple[int, ...] = ()
+    """The cells where it breaks: the empty cell, the house's, the rule's."""
     inside: int = 0
     """An inner chain of a nested one (in the branch its title names first): 1, or 2
     for a chain inside an inner chain (depth three)."""

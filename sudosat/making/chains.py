@@ -55,7 +55,7 @@ def alternating(path: Sequence[Candidate]) -> Chain:
     and weak links in turn, its last candidate proved true."""
     facts = tuple((c, v, i % 2 == 1) for i, (c, v) in enumerate(path))
     links = tuple("strong" if i % 2 == 0 else "weak" for i in range(len(path) - 1))
-    return Chain(facts, links)
+    return Chain(facts, links, premises=tuple((i,) for i in range(len(path) - 1)))
 
 
 def eureka(puzzle: Puzzle, chain: Chain) -> str:
@@ -71,16 +71,79 @@ def fact_text(puzzle: Puzzle, fact: Fact) -> str:
     return f"{cell_name(puzzle.size, cell)}{'=' if holds else '<>'}{puzzle.symbol(value)}"
 
 
-def written(puzzle: Puzzle, chain: Chain) -> str:
-    """A chain in words: Eureka for an alternating one, else fact by fact with
-    each link named: ``r4c4=3 -> r4c5<>3 (peer) -> r4c5=7 (naked single)``."""
+SHOWN_ALWAYS = frozenset({"peer", "cell", "assumed"})
+"""Links whose removal a reader sees from the placement before it: the short text
+leaves those removals out (the detail keeps them)."""
+
+
+def written(puzzle: Puzzle, chain: Chain, detail: bool = False) -> str:
+    """A chain in words: Eureka for an alternating one; a forcing chain's branch
+    on one line, from its assumption through each placement (and each removal
+    no placement shows: a rule's, locked candidates', an inner chain's) to what
+    it proves, or to the contradiction, named. ``detail``: every fact, each
+    link's premises where they are more than the fact before it."""
     if set(chain.links) <= {"strong", "weak"}:
         return eureka(puzzle, chain)
+    if detail:
+        return _in_detail(puzzle, chain)
+    last = len(chain.facts) - 1
     words = [fact_text(puzzle, chain.facts[0])]
-    for fact, link in zip(chain.facts[1:], chain.links, strict=False):
-        words.append(f"{fact_text(puzzle, fact)} ({link})")
+    for index, (fact, link) in enumerate(zip(chain.facts[1:], chain.links, strict=False), 1):
+        if fact[2] or link not in SHOWN_ALWAYS or (index == last and not chain.broken):
+            short = _short(link)
+            words.append(
+                f"{fact_text(puzzle, fact)} ({short})" if short else fact_text(puzzle, fact)
+            )
     if len(chain.links) == len(chain.facts):
-        words.append(chain.links[-1])
+        words.append(ending(chain))
+    return " -> ".join(words)
+
+
+def ending(chain: Chain) -> str:
+    """How a chain that breaks the grid ends, named where it knows how."""
+    return f"contradiction: {chain.broken}" if chain.broken else chain.links[-1]
+
+
+HOUSE_SHORT = (("row ", "r"), ("column ", "c"), ("box ", "b"))
+SHORT_LINKS = (
+    ("hidden single in ", ""),
+    ("locked candidates, ", "locked "),
+    ("naked pair, ", "pair "),
+    ("hidden pair, ", "hidden pair "),
+)
+
+
+def _short(link: str) -> str:
+    """A link as the short line says it: a naked single not at all (a placement
+    with no link is its cell's last candidate), a hidden single by its house
+    (``c3``: the value's last place in column 3), a classic house as Eureka
+    writes it (``r4``, ``c3``, ``b8``)."""
+    if link == "naked single":
+        return ""
+    if link == "contradiction chain inside":
+        return "inner chain"
+    for long, short in SHORT_LINKS:
+        if link.startswith(long):
+            link = short + link.removeprefix(long)
+            break
+    for house, letter in HOUSE_SHORT:
+        head, _, number = link.rpartition(house)
+        if number.isdigit() and (not head or head.endswith(" ")):
+            return f"{head}{letter}{number}"
+    return link
+
+
+def _in_detail(puzzle: Puzzle, chain: Chain) -> str:
+    words = [fact_text(puzzle, chain.facts[0])]
+    premises = chain.premises or tuple((i,) for i in range(len(chain.links)))
+    for index, (link, given) in enumerate(zip(chain.links, premises, strict=False), 1):
+        said = link if index < len(chain.facts) else ending(chain)
+        if tuple(given) != (index - 1,) and given:
+            said += ": " + ", ".join(fact_text(puzzle, chain.facts[i]) for i in given)
+        if index < len(chain.facts):
+            words.append(f"{fact_text(puzzle, chain.facts[index])} ({said})")
+        else:
+            words.append(said)
     return " -> ".join(words)
 
 
@@ -97,8 +160,12 @@ class Trace:
         parts: RuleParts | None = None,
         deduce: Deduce | None = None,
         pairs: bool = False,
+        within: frozenset[int] | None = None,
     ) -> None:
         self.board = board
+        self.within = within
+        """The houses (by index) whose singles, locked candidates and pairs a local
+        chain may use (None: every house); a placement still rules out all its peers."""
         self.locked = locked
         self.pairs = pairs
         """Naked and hidden pairs too, once singles and locked candidates run out."""
@@ -122,6 +189,10 @@ class Trace:
         self.order: dict[Fact, int] = {}
         self.broken: tuple[str, tuple[Fact, ...]] | None = None
         """Once the facts break the grid: how, and the facts that do."""
+        self.breaks: list[tuple[str, tuple[Fact, ...], str, tuple[int, ...]]] = []
+        """Each way the facts break the grid in the round that first breaks it: how,
+        the facts that do, how named (``r3c8 has no candidate left``), and where.
+        The chain written is the shortest of them."""
         self._board_in: dict[Any, list[int]] = {}
         """Each small part's share of the board's own assumptions."""
 
@@ -143,26 +214,44 @@ class Trace:
         self._run(placements, None)
 
     def copy(self) -> Trace:
-        found = Trace(self.board, self.locked, self.rules, self.parts, self.deduce, self.pairs)
+        found = Trace(
+            self.board, self.locked, self.rules, self.parts, self.deduce, self.pairs, self.within
+        )
         found.masks, found.placed = list(self.masks), list(self.placed)
         found.dirty, found.chosen = set(self.dirty), dict(self.chosen)
         found.why, found.order, found.broken = dict(self.why), dict(self.order), self.broken
+        found.breaks = list(self.breaks)
         return found
 
+    def _break(self, how: str, premises: Iterable[Fact], said: str, cells: Iterable[int]) -> None:
+        """The facts break the grid: the round that first breaks it goes on to its end,
+        for each way it breaks."""
+        self.breaks.append((how, tuple(premises), said, tuple(cells)))
+        if self.broken is None:
+            self.broken = (how, tuple(premises))
+
+    def _both(self, cell: int, first: int, second: int) -> str:
+        symbol = self.board.puzzle.symbol
+        return f"{self.board.name(cell)} cannot hold both {symbol(first)} and {symbol(second)}"
+
     def _run(self, placements: deque[Fact], until: Fact | None) -> None:
-        while self.broken is None and (until is None or until not in self.why):
+        while until is None or until not in self.why:
             if placements:  # breadth first: the shortest chains
                 self._place(placements.popleft(), placements)
                 continue
+            if self.broken is not None:
+                return
             known = len(self.why)
             self._singles(placements)
+            if self._through_rules and self.broken is None:
+                self._by_rules(placements)  # (each round: the shortest chain may go through them)
             if not placements and self.locked:
                 self._locked_candidates(placements)
                 self._singles(placements)
             if not placements and self.pairs and self.broken is None:
                 self._pairs(placements)
                 self._singles(placements)
-            if not placements and self.rules is not None and self.broken is None:
+            if not placements and self._through_rules and self.broken is None:
                 self._by_rules(placements)
             if len(self.why) == known and self.deduce is not None and self.broken is None:
                 self._pairs(placements)
@@ -171,24 +260,58 @@ class Trace:
             if len(self.why) == known:
                 return
 
+    @property
+    def _through_rules(self) -> bool:
+        return self.rules is not None or self.parts is not None
+
+    def _inside(self, index: int) -> bool:
+        return self.within is None or index in self.within
+
     def chain(self, target: Fact | None = None, title: str = "") -> Chain:
-        """The facts ``target`` (or the contradiction) follows from, in order."""
+        """The facts ``target`` (or the contradiction) follows from, in order, each
+        with the earlier facts it follows from; a fact no later one (nor the end)
+        needs is left out, and a placement stands for its cell's other values."""
+        said, cells = "", tuple[int, ...]()
         if target is None:
             assert self.broken is not None
-            how, premises = self.broken
+            how, ends, said, cells = min(
+                ((h, self._premises_of(p), s, c) for h, p, s, c in self.breaks),
+                key=lambda b: len(self._needed(b[1])),
+            )
+            needed = self._needed(ends)
         else:
-            how, premises = "", (target,)
+            how, ends = "", (target,)
+            needed = self._needed(ends)
+        facts = tuple(sorted(needed, key=self.order.__getitem__))
+        index = {f: i for i, f in enumerate(facts)}
+        links = tuple(self.why[f][0] for f in facts[1:])
+        premises = [self._premises_of(self.why[f][1]) for f in facts[1:]]
+        if how:
+            links, premises = (*links, how), [*premises, ends]
+        numbered = tuple(tuple(index[p] for p in given if p in index) for given in premises)
+        return Chain(facts, links, title, numbered, said, tuple(cells))
+
+    def _needed(self, ends: Iterable[Fact]) -> set[Fact]:
+        """The facts ``ends`` follow from, themselves included."""
         needed: set[Fact] = set()
-        todo = list(premises)
+        todo = list(ends)
         while todo:
             fact = todo.pop()
             if fact in needed or fact not in self.why:
                 continue
             needed.add(fact)
-            todo.extend(self.why[fact][1])
-        facts = tuple(sorted(needed, key=self.order.__getitem__))
-        links = tuple(self.why[f][0] for f in facts[1:])
-        return Chain(facts, (*links, how) if how else links, title)
+            todo.extend(self._premises_of(self.why[fact][1]))
+        return needed
+
+    def _premises_of(self, premises: Iterable[Fact]) -> tuple[Fact, ...]:
+        """``premises`` as a chain shows them: a removal its own cell's placement made
+        (a ``cell`` link) is that placement; none twice."""
+        shown: dict[Fact, None] = {}
+        for fact in premises:
+            while fact in self.why and self.why[fact][0] == "cell":
+                fact = self.why[fact][1][0]
+            shown[fact] = None
+        return tuple(shown)
 
     # --- the rules, each fact with its reason --------------------------------------
 
@@ -203,8 +326,9 @@ class Trace:
         self.dirty.add(cell)
         if holds:
             other = self.chosen.setdefault(cell, value)
-            if other != value and self.broken is None:
-                self.broken = ("contradiction", (fact, (cell, other, True)))
+            if other != value:
+                premises = (fact, (cell, other, True))
+                self._break("contradiction", premises, self._both(cell, value, other), [cell])
             placements.append(fact)
 
     def _place(self, fact: Fact, placements: deque[Fact]) -> None:
@@ -212,10 +336,12 @@ class Trace:
         held = self.placed[cell]
         if held:
             if held != value:
-                self.broken = ("contradiction", (fact, (cell, held, True)))
+                premises = (fact, (cell, held, True))
+                self._break("contradiction", premises, self._both(cell, value, held), [cell])
             return
         if not self.masks[cell] & bit(value):
-            self.broken = ("contradiction", (fact, (cell, value, False)))
+            said = f"{self.board.name(cell)} cannot hold {self.board.puzzle.symbol(value)}"
+            self._break("contradiction", (fact, (cell, value, False)), said, [cell])
             return
         self.placed[cell] = value
         for other in bits(self.masks[cell] & ~bit(value)):
@@ -230,13 +356,23 @@ class Trace:
         cell, value, _ = fact
         self.masks[cell] &= ~bit(value)
         self._know(fact, link, premises, placements)
-        if not self.masks[cell] and self.broken is None:
-            gone = [(cell, v, False) for v in bits(self.board.masks[cell])]
-            self.broken = ("contradiction", tuple(f for f in gone if f in self.why))
+        if not self.masks[cell]:
+            gone = [f for v in bits(self.board.masks[cell]) for f in self._gone(cell, v)]
+            self._break(
+                "contradiction", gone, f"{self.board.name(cell)} has no candidate left", [cell]
+            )
 
     def _gone(self, cell: int, value: int) -> list[Fact]:
         fact = (cell, value, False)
         return [fact] if fact in self.why else []
+
+    def _absent(self, cell: int, value: int) -> list[Fact]:
+        """The fact that ``cell`` does not hold ``value``: its placement of another
+        value, or the removal (none: the board's own)."""
+        other = self.chosen.get(cell)
+        if other is not None and other != value:
+            return [(cell, other, True)]
+        return self._gone(cell, value)
 
     def _singles(self, placements: deque[Fact]) -> None:
         board, masks, placed, chosen = self.board, self.masks, self.placed, self.chosen
@@ -248,7 +384,7 @@ class Trace:
                 value = mask.bit_length()
                 premises = [f for v in bits(board.masks[cell]) for f in self._gone(cell, v)]
                 self._know((cell, value, True), "naked single", premises, placements)
-        for index in sorted({h for c in cells for h in board.cell_houses[c]}):
+        for index in sorted({h for c in cells for h in board.cell_houses[c] if self._inside(h)}):
             house = board.houses[index]
             held = [bit(chosen[c]) if c in chosen else masks[c] for c in house]
             seen = once = 0
@@ -261,11 +397,11 @@ class Trace:
                     at = house[next(i for i, m in enumerate(held) if m & bit(value))]
                     if placed[at] or at in chosen:
                         continue
-                premises = [f for c in house for f in self._gone(c, value)]
-                premises += [(c, chosen[c], True) for c in house if chosen.get(c, value) != value]
+                premises = [f for c in house for f in self._absent(c, value)]
                 if gone & bit(value):
-                    if self.broken is None:
-                        self.broken = ("contradiction", tuple(premises))
+                    where = board.house_names[index]
+                    said = f"{board.puzzle.symbol(value)} has no place in {where}"
+                    self._break("contradiction", premises, said, house)
                 else:
                     link = f"hidden single in {board.house_names[index]}"
                     self._know((at, value, True), link, premises, placements)
@@ -295,11 +431,18 @@ class Trace:
         known = {x: fact for x, fact in given.items() if fact is not None}
         facts = sorted(known, key=lambda x: self._spare_first(known[x]))
         parts = self.parts.small_scopes() if self.parts is not None else ()
-        for scope, name in [*parts, (None, "the rules")]:
+        whole = [(None, "the rules")] if self.rules is not None else []
+        for scope, name in [*parts, *whole]:
             ok, implied = self._propagate(scope, board, facts)
             if not ok:
-                needed = self._fewest(board, facts, None, scope)
-                self.broken = (f"contradiction ({name})", tuple(known[x] for x in needed))
+                needed = [known[x] for x in self._fewest(board, facts, None, scope)]
+                said = (
+                    f"{name} cannot be kept"
+                    if scope is not None
+                    else "the rules cannot all be kept"
+                )
+                cells = sorted({f[0] for f in needed})
+                self._break(f"contradiction ({name})", needed, said, cells)
                 return
             added = False
             for lit in implied:
@@ -309,6 +452,8 @@ class Trace:
                 fact = (cell, value, lit > 0)
                 if fact in self.why or (lit < 0 and not self.masks[cell] & bit(value)):
                     continue
+                if lit < 0 and self.chosen.get(cell, value) != value:
+                    continue  # (its placement says so, and will, when it is placed)
                 if lit > 0 and (self.placed[cell] or cell in self.chosen):
                     continue  # placed already (on the board, or by an earlier fact)
                 premises = tuple(known[x] for x in self._fewest(board, facts, lit, scope))
@@ -330,7 +475,7 @@ class Trace:
         found, broken = self.deduce(masks)
         if broken is not None:
             how, cells = broken
-            self.broken = (f"contradiction ({how})", self._on(cells))
+            self._break(f"contradiction ({how})", self._on(cells), how, cells)
         for (cell, value), link, cells in found:
             self._remove((cell, value, False), link, self._on(cells), placements)
 
@@ -341,6 +486,8 @@ class Trace:
         rules hold: a rule step's chains only."""
         board, masks = self.board, self.masks
         for index, house in enumerate(board.houses):
+            if not self._inside(index):
+                continue
             open_cells = [c for c in house if not self.placed[c] and c not in self.chosen]
             by_mask: dict[int, list[int]] = {}
             for c in open_cells:
@@ -371,9 +518,12 @@ class Trace:
                         self._remove((cell, value, False), link, premises, placements)
 
     def _on(self, cells: Iterable[int]) -> tuple[Fact, ...]:
-        """The facts known about ``cells``, in the order they were found."""
+        """The facts known about ``cells``, in the order they were found (a cell's
+        placement alone, where a fact places it)."""
         inside = set(cells)
-        return tuple(sorted((f for f in self.why if f[0] in inside), key=self.order.__getitem__))
+        chosen = self.chosen
+        found = (f for f in self.why if f[0] in inside and (f[0] not in chosen or f[2]))
+        return tuple(sorted(found, key=self.order.__getitem__))
 
     def _propagate(self, scope: Any, board: list[int], facts: list[int]) -> tuple[bool, list[int]]:
         """Unit propagation of the board's own assumptions and the facts' over every
@@ -413,6 +563,8 @@ class Trace:
     def _locked_candidates(self, placements: deque[Fact]) -> None:
         board, masks = self.board, self.masks
         for one, other, common in board.meetings:
+            if not self._inside(one):
+                continue
             inside = outside = twice = 0
             for c in board.houses[one]:
                 if c in common:
@@ -422,7 +574,7 @@ class Trace:
                     outside |= masks[c]
             for value in bits(twice & ~outside):  # two places or more, all where they meet
                 premises = [
-                    f for c in board.houses[one] if c not in common for f in self._gone(c, value)
+                    f for c in board.houses[one] if c not in common for f in self._absent(c, value)
                 ]
                 for cell in board.houses[other]:
                     if cell not in common and masks[cell] & bit(value) and not self.placed[cell]:

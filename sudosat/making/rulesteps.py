@@ -43,7 +43,7 @@ from sudosat.core.puzzle import Constraint, Layout, Puzzle
 from sudosat.making.board import Board, Candidate, Chain, Step, Technique
 from sudosat.making.causes import causes as named_causes
 from sudosat.making.chains import Trace, fact_text
-from sudosat.making.forcing import Propagation
+from sudosat.making.forcing import Propagation, contradiction_chain
 from sudosat.making.levels import Family, Level
 from sudosat.making.rulelocks import Holding, Need, RuleView, held, locked_chain
 from sudosat.making.ruleweights import (
@@ -478,10 +478,16 @@ class RuleSteps:
         if (chain := self._locked(board, part, removed)) is not None:
             reason = f"{name}: {chain}"
             return replace(step, name=technique.name, technique=technique, reason=reason)
-        broken = self._broken(board, removed)
+        broken, local = self._broken(board, removed, part)
         if not broken:
             return step
         reason = f"{name}: each removal, assumed, breaks the grid"
+        if local:  # (the removals its own rules and houses explain: the rest are later steps')
+            broken = {x: chain for x, chain in broken.items() if x in local}
+        else:  # no reason of its own: a chain through other rules, named and weighed so
+            longest = max(len(chain.facts) for chain in broken.values())
+            technique = contradiction_chain(longest)
+            reason = f"{name}: each removal, assumed, breaks the grid through other rules"
         return replace(
             step,
             name=technique.name,
@@ -498,20 +504,35 @@ class RuleSteps:
         chain says it."""
         return step in self._wide
 
-    def _broken(self, board: Board, removed: Sequence[Candidate]) -> dict[Candidate, Chain]:
-        """Each of the first :data:`MOST_TRACED` of ``removed``, assumed, traced through
-        singles, locked candidates and the rules (unit propagation, then what each
-        rule alone holds) to a contradiction (:class:`chains.Trace`): the chain of
-        each that breaks the grid. The step keeps those removals (its part implies
-        each of the others too: they are the next steps' to say)."""
+    def _broken(
+        self, board: Board, removed: Sequence[Candidate], part: Scope
+    ) -> tuple[dict[Candidate, Chain], set[Candidate]]:
+        """Each of the first :data:`MOST_TRACED` of ``removed``, assumed, traced to a
+        contradiction (:class:`chains.Trace`): through ``part``'s own rules and
+        houses alone where they break the grid (the short reason the step's name
+        promises), else through singles, locked candidates and every rule (unit
+        propagation, then what each rule alone holds). The step keeps those
+        removals (its part implies each of the others too: they are the next
+        steps' to say). And those that broke it locally."""
         holding = self.holding()
-        found = {}
+        layout = self.puzzle.layout
+        rules = {self._name(i) for i in part.rules}
+        houses = {layout.unit_name(u) for u in part.units}
+        own = _Within(self, rules | {f"{r} in {h}" for r in rules for h in houses})
+        within = frozenset(i for i, name in enumerate(board.house_names) if name in houses)
+        alone = [h for h in holding if h.name in rules]
+        found, local = {}, set()
         for cell, value in removed[:MOST_TRACED]:
-            trace = Trace(board, True, self.everything(), self, partial(held, board, holding))
+            trace = Trace(board, True, None, own, partial(held, board, alone), within=within)
             trace.follow(cell, value)
             if trace.broken is not None:
+                local.add((cell, value))
+            else:
+                trace = Trace(board, True, self.everything(), self, partial(held, board, holding))
+                trace.follow(cell, value)
+            if trace.broken is not None:
                 found[cell, value] = trace.chain(title=fact_text(board.puzzle, (cell, value, True)))
-        return found
+        return found, local
 
     def holding(self) -> list[Holding]:
         """Each rule with setters' name but of the whole grid, alone: what a rule
@@ -861,3 +882,21 @@ def _units_of(layout: Layout, cell: int) -> tuple[int, ...]:
     rows, cols, regions = layout.unit_index
     n = layout.size
     return (rows[cell], n + cols[cell], 2 * n + regions[cell])
+
+
+class _Within:
+    """A variant's rules in small parts (:class:`RuleSteps`), only the parts named:
+    the links a rule step's local chain may take."""
+
+    def __init__(self, parts: RuleSteps, names: set[str]) -> None:
+        self.parts = parts
+        self.scopes = [(s, n) for s, n in parts.small_scopes() if n in names]
+
+    def small_scopes(self) -> list[tuple[Scope, str]]:
+        return self.scopes
+
+    def propagate_in(self, scope: Scope, assumptions: list[int]) -> tuple[bool, list[int]]:
+        return self.parts.propagate_in(scope, assumptions)
+
+    def variables(self, scope: Scope) -> frozenset[int]:
+        return self.parts.variables(scope)

@@ -26,7 +26,7 @@ from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
-from sudosat.making.chains import written
+from sudosat.making.chains import ending, fact_text, written
 from sudosat.running.marks import rich_pencil_grid
 from sudosat.showing.captions import caption_of
 from sudosat.showing.console import rich_each
@@ -81,14 +81,29 @@ def step_record(puzzle: Puzzle, step: Step, chains: Sequence[Chain] = ()) -> Jso
 
 
 def chain_record(puzzle: Puzzle, chain: Chain) -> JsonObject:
-    """A chain as data: its facts in order and the link to each from the one before
-    (``strong``/``weak`` in an alternating chain), and written out."""
+    """A chain as data: its facts in order, each with its link and the earlier facts
+    (their indices) it follows from (``strong``/``weak`` in an alternating chain:
+    the fact before); the links again as a list; how it breaks the grid, named,
+    with the cells where; written out, short and in full."""
     n = puzzle.size
-    facts = [
-        {"cell": cell_name(n, c), "value": puzzle.symbol(v), "holds": holds}
-        for c, v, holds in chain.facts
-    ]
-    data = {"facts": facts, "links": list(chain.links), "text": written(puzzle, chain)}
+    facts: list[JsonObject] = []
+    for index, (c, v, holds) in enumerate(chain.facts):
+        fact: JsonObject = {"cell": cell_name(n, c), "value": puzzle.symbol(v), "holds": holds}
+        if index and chain.premises:
+            fact["link"] = chain.links[index - 1]
+            fact["premises"] = list(chain.premises[index - 1])
+        facts.append(fact)
+    data: JsonObject = {"facts": facts, "links": list(chain.links)}
+    if len(chain.links) == len(chain.facts):
+        data["contradiction"] = {
+            "text": ending(chain).removeprefix("contradiction: "),
+            "link": chain.links[-1],
+            "premises": list(chain.premises[-1]) if chain.premises else [],
+            "cells": [cell_name(n, c) for c in chain.broken_cells],
+        }
+    data["text"] = written(puzzle, chain)
+    if chain.premises and not set(chain.links) <= {"strong", "weak"}:
+        data["detail"] = written(puzzle, chain, detail=True)
     if chain.inside:
         data["inside"] = True
     if chain.inside > 1:
@@ -213,16 +228,46 @@ def _show(console: Console, result: Result, view: View) -> None:
         line.append(step.name, style="bold")
         line.append(sentence(puzzle, step)[len(step.name) :])
         console.print(line)
-        for chain in chains:
-            said = written(puzzle, chain)
-            if said != step.reason:  # (an AIC is its reason already)
-                indent = " " * (width + 4 + 4 * chain.inside)
-                title = f"{chain.title}: " if chain.inside else ""
-                console.print(Text(f"{indent}{title}{said}", style="dim"))
+        for depth, said in chain_lines(puzzle, step, chains, view.detail):
+            indent = " " * (width + 4 * depth)
+            console.print(Text(f"{indent}{said}", style="dim"))
     if view.show_grid and path.steps:
         marks = tuple(tuple(bits(m)) for m in path.board.masks)
         console.print(rich_pencil_grid(puzzle, marks), end="")
     console.print(Text(summary(path, view), style=_style(path)))
+
+
+def chain_lines(
+    puzzle: Puzzle, step: Step, chains: Sequence[Chain], detail: bool = False
+) -> list[tuple[int, str]]:
+    """The lines under a step's sentence, each with its depth (1: the step's own
+    chains; 2, 3: chains inside them): a line a chain (a branch, to what it
+    proves); a nested step's inner chains by their assumptions and how they end,
+    unless in ``detail`` (every chain in full)."""
+    lines = []
+    for chain in chains:
+        said = written(puzzle, chain, detail)
+        if said == step.reason:  # (an AIC is its reason already)
+            continue
+        if step.inside and not detail:
+            said = _summary(puzzle, chain)
+        title = f"{chain.title}: " if chain.inside else ""
+        lines.append((1 + chain.inside, f"{title}{said}"))
+    return lines
+
+
+def _summary(puzzle: Puzzle, chain: Chain) -> str:
+    """A nested step's chain in short: its assumption, the removals the chains
+    inside it prove, how many facts lead to what breaks."""
+    inner = [
+        fact_text(puzzle, fact)
+        for fact, link in zip(chain.facts[1:], chain.links, strict=False)
+        if link == "contradiction chain inside"
+    ]
+    said = f"{fact_text(puzzle, chain.facts[0])}: " if not chain.inside else ""
+    if inner:
+        said += f"{', '.join(inner)} by the chains inside; then "
+    return f"{said}{len(chain.facts)} facts to {ending(chain)}"
 
 
 def summary(path: SolvePath, view: View) -> str:

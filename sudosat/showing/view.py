@@ -107,6 +107,9 @@ class View:
     """Steps: the pencil marks before the first step and after the last."""
     each_step: bool = False
     """Steps, pictures: one per step."""
+    detail: bool = False
+    """Steps, rich and text: every chain in full (each fact, each link's premises; a
+    nested step's inner chains too), not the short line."""
     color_system: str | None = None
     """For rich: what the terminal takes (None: no styles), as rich's Console says."""
     no_color: bool = False
