@@ -62,6 +62,7 @@ def weak(board: Board, a: Fact, b: Fact) -> bool:
 def check_alternating(board: Board, chain: Chain, step: Step) -> None:
     facts = chain.facts
     assert not facts[0][2] and facts[-1][2] and len(chain.links) == len(facts) - 1
+    assert len({(c, v) for c, v, _ in facts}) == len(facts), "a candidate passed twice"
     for (a, b), link in zip(pairwise(facts), chain.links, strict=True):
         assert (strong if link == "strong" else weak)(board, a, b), (a, b, link)
     # "the first or the last is true": each removal is either of them, or sees both
@@ -702,3 +703,86 @@ def test_every_bundled_chain_rebuilds_from_the_premises_its_json_gives(name: str
                         check_forcing(board, chain, refuted_inside(step), rules, finder.rule_steps)
                     checked += 1
     assert checked or name in WITHOUT_CHAINS
+
+
+# --- the shortest alternating chain, by its name --------------------------------------
+
+
+def alternating_steps() -> list[tuple[Board, Step]]:
+    """Each alternating chain step of the bundled magictour puzzles' paths, with the
+    board it was found on."""
+    found = []
+    for puzzle in read_puzzles([str(PUZZLES / "tdoku-magictour-25.txt")]):
+        assert isinstance(puzzle, Puzzle)
+        path = logical_path(puzzle)
+        for step, board in path.boards():
+            if step.chains and set(step.chains[0].links) <= {"strong", "weak"}:
+                found.append((board.copy(), step))
+    return found
+
+
+@pytest.mark.slow
+def test_an_alternating_chain_is_the_shortest_of_all_starts_on_either_engine() -> None:
+    """Each start's own shortest chain, every start asked (the Python search, no
+    engine): none is shorter than the one the path took (which the engine's hint
+    found), and the first start of that length is the one taken."""
+    from sudosat.making.techniques import CHAIN_LINKS, _chain_from, _links
+
+    checked = 0
+    for board, step in alternating_steps():
+        kind = technique_of(step).name
+        strong, weak = _links(board, kind)
+        lengths = {}
+        for start in sorted(strong):
+            found = _chain_from(board, start, strong, weak, CHAIN_LINKS)
+            if found is not None:
+                lengths[start] = len(found[0])
+        (chain,) = step.chains
+        shortest = min(lengths.values())
+        assert len(chain.facts) == shortest, (step.name, step.reason)
+        first = next(s for s in sorted(lengths) if lengths[s] == shortest)
+        assert chain.facts[0][:2] == first
+        checked += 1
+    assert checked >= 20
+
+
+def house_kind(board: Board, cells: set[int], value: int, strong: bool) -> set[str]:
+    """The kinds of house holding ``cells`` (for a strong link: as ``value``'s only
+    places there)."""
+    kinds = set()
+    for index, house in enumerate(board.houses):
+        places = {c for c in house if board.masks[c] & bit(value) and not board.placed[c]}
+        if cells <= set(house) and (not strong or places == cells):
+            kinds.add(board.house_names[index].split()[0])
+    return kinds
+
+
+@pytest.mark.slow
+def test_four_candidate_x_chains_go_by_their_names() -> None:
+    """A skyscraper's strong links lie in two rows (or two columns) and its weak link
+    in a column (a row); a 2-string kite's in a row and a column, its weak link in
+    a box; any other X-chain of four candidates is a turbot fish."""
+    names = Counter()
+    for board, step in alternating_steps():
+        (chain,) = step.chains
+        if technique_of(step).name != "X-chain":
+            continue
+        names[step.name] += 1
+        if len(chain.facts) != 4:
+            assert step.name == "X-chain"
+            continue
+        (a, v, _), (b, _, _), (c, _, _), (d, _, _) = chain.facts
+        first, second = house_kind(board, {a, b}, v, True), house_kind(board, {c, d}, v, True)
+        middle = house_kind(board, {b, c}, v, False)
+        skyscraper = any(
+            k in first and k in second and ({"row", "column"} - {k}) & middle
+            for k in ("row", "column")
+        )
+        kite = ("row" in first and "column" in second) or ("column" in first and "row" in second)
+        if skyscraper:
+            assert step.name == "skyscraper", step.reason
+        elif kite and "box" in middle:
+            assert step.name == "2-string kite", step.reason
+        else:
+            assert step.name == "turbot fish", step.reason
+    assert names["2-string kite"] and names["skyscraper"], names

@@ -685,7 +685,7 @@ def test_the_path_of_a_puzzle_with_no_solution_never_ends_solved() -> None:
     assert solutions_4x4(puzzle) == []
     path = logical_path(puzzle)
     assert path.end == "contradiction"
-    assert "difference 2 r1c1-r1c2" in path.reason
+    assert "white dot 2 r1c1-r1c2" in path.reason
 
 
 class TimeUpAfter(Pathfinder):

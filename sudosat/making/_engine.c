@@ -1397,20 +1397,34 @@ static int finds_fish(const Geometry *g, const uint64_t *m, const uint8_t *place
  * assumed false, within CHAIN_LINKS links (strong: the only other place in a
  * house, or, XY and AIC, the other value of a bivalue cell; weak: a peer's same
  * value, or, AIC, another value of the cell), a candidate proved true such that
- * "one of the two is true" removes something. ``kind``: 0 X-chain (places of
- * one value), 1 XY-chain (bivalue cells alone), 2 AIC. 1 found, 0 none, -1 out
- * of memory. */
+ * "one of the two is true" removes something; no candidate passed twice (a
+ * state whose candidate was reached the other way first is checked against
+ * its chain, as techniques._passed). ``kind``: 0 X-chain (places of one
+ * value), 1 XY-chain (bivalue cells alone), 2 AIC. ``shortest``: go on past the
+ * first start that finds one, each later start looking for a shorter chain
+ * only: ``*best_start`` and ``*best_links`` say the first start of the
+ * shortest and its links. 1 found, 0 none, -1 out of memory. */
 #define CHAIN_LINKS 16
-static int finds_chain(const Geometry *g, const uint64_t *m, const uint8_t *placed, int kind) {
+static int passed(const int32_t *parent, int state, int node) {
+    for (; state >= 0; state = parent[state])
+        if (state >> 1 == node) return 1;
+    return 0;
+}
+
+static int finds_chain(const Geometry *g, const uint64_t *m, const uint8_t *placed, int kind,
+                       int shortest, int *best_start, int *best_links) {
     int n = g->n, cells = g->cells, K = g->K + 1, found = -1;
     int total = cells * n;
     int32_t *strong = PyMem_Malloc(sizeof(int32_t) * (size_t)total * K);
     uint8_t *count = PyMem_Calloc((size_t)total, 1);
     int32_t *seen = PyMem_Calloc((size_t)total * 2, sizeof(int32_t));
+    int32_t *parent = PyMem_Malloc(sizeof(int32_t) * (size_t)total * 2);
     int32_t *queue = PyMem_Malloc(sizeof(int32_t) * (size_t)total * 2);
     int32_t *mark = PyMem_Calloc((size_t)cells, sizeof(int32_t));
-    if (!strong || !count || !seen || !queue || !mark) goto done;
+    if (!strong || !count || !seen || !parent || !queue || !mark) goto done;
     found = 0;
+    *best_start = -1, *best_links = 0;
+    int limit = CHAIN_LINKS;
     if (kind != 0) /* a bivalue cell's two values */
         for (int c = 0; c < cells; c++) {
             if (placed[c] || popcount(m[c]) != 2) continue;
@@ -1435,8 +1449,9 @@ static int finds_chain(const Geometry *g, const uint64_t *m, const uint8_t *plac
             }
         }
     int stamp = 0;
-    for (int start = 0; start < total && !found; start++) {
+    for (int start = 0; start < total && limit >= 1; start++) {
         if (!count[start]) continue;
+        found = 0;
         stamp++;
         int ca = start / n, va = start % n;
         for (int k = 0; k < g->P; k++) {
@@ -1446,17 +1461,21 @@ static int finds_chain(const Geometry *g, const uint64_t *m, const uint8_t *plac
         }
         int head = 0, tail = 0;
         seen[start * 2] = stamp; /* (start, false) */
+        parent[start * 2] = -1;
         queue[tail++] = start * 2;
-        for (int layer = 0; layer < CHAIN_LINKS && head < tail && !found; layer++) {
+        int layer = 0;
+        for (; layer < limit && head < tail && !found; layer++) {
             int end = tail;
             for (; head < end && !found; head++) {
-                int node = queue[head] >> 1, truth = queue[head] & 1;
+                int at = queue[head], node = at >> 1, truth = at & 1;
                 int c = node / n, v = node % n;
                 if (!truth) {
                     for (int i = 0; i < count[node] && !found; i++) {
                         int next = strong[node * K + i];
                         if (next == start || seen[next * 2 + 1] == stamp) continue;
+                        if (seen[next * 2] == stamp && passed(parent, at, next)) continue;
                         seen[next * 2 + 1] = stamp;
+                        parent[next * 2 + 1] = at;
                         queue[tail++] = next * 2 + 1;
                         int ce = next / n, ve = next % n; /* proved true: start or next */
                         uint64_t ba = (uint64_t)1 << va, be = (uint64_t)1 << ve;
@@ -1482,23 +1501,34 @@ static int finds_chain(const Geometry *g, const uint64_t *m, const uint8_t *plac
                             continue;
                         int next = p * n + v;
                         if (next == start || seen[next * 2] == stamp) continue;
+                        if (seen[next * 2 + 1] == stamp && passed(parent, at, next)) continue;
                         seen[next * 2] = stamp;
+                        parent[next * 2] = at;
                         queue[tail++] = next * 2;
                     }
                     if (kind == 2)
                         for (uint64_t rest = m[c] & ~b; rest; rest &= rest - 1) {
                             int next = c * n + __builtin_ctzll(rest);
                             if (next == start || seen[next * 2] == stamp) continue;
+                            if (seen[next * 2 + 1] == stamp && passed(parent, at, next)) continue;
                             seen[next * 2] = stamp;
+                            parent[next * 2] = at;
                             queue[tail++] = next * 2;
                         }
                 }
             }
         }
+        if (found) { /* (found in the layer just done: layer links) */
+            *best_start = start, *best_links = layer;
+            if (!shortest) break;
+            limit = layer - 2;
+        }
     }
+    found = *best_start >= 0;
 done:
     PyMem_Free(strong);
     PyMem_Free(count);
+    PyMem_Free(parent);
     PyMem_Free(seen);
     PyMem_Free(queue);
     PyMem_Free(mark);
@@ -1532,18 +1562,23 @@ static PyObject *finds(PyObject *self, PyObject *args) {
         state.placed[c] = (uint8_t)PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
     }
     if (PyErr_Occurred()) goto done;
-    int meeting = -1, value = 0;
+    int meeting = -1, value = 0, start = -1, links = 0;
     int found = kind == 0   ? finds_locked(&g, &mt, state.masks, state.placed, &meeting, &value)
                 : kind == 1 ? finds_naked(&g, state.masks, state.placed, size)
                 : kind == 2 ? finds_hidden(&g, state.masks, state.placed, size)
                 : kind == 3 ? finds_fish(&g, state.masks, state.placed, size)
-                            : finds_chain(&g, state.masks, state.placed, kind - 4);
+                            : finds_chain(&g, state.masks, state.placed, kind - 4, size, &start,
+                                          &links);
     if (found < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    result = kind == 0 ? (found ? Py_BuildValue("(ii)", meeting, value) : Py_NewRef(Py_None))
-                       : PyBool_FromLong(found);
+    if (kind == 0)
+        result = found ? Py_BuildValue("(ii)", meeting, value) : Py_NewRef(Py_None);
+    else if (kind > 3 && size) /* the shortest chain's first start and its links */
+        result = found ? Py_BuildValue("(ii)", start, links) : Py_NewRef(Py_None);
+    else
+        result = PyBool_FromLong(found);
 done:
     PyBuffer_Release(&gb);
     PyBuffer_Release(&mb);

@@ -252,6 +252,17 @@ def finds(board: Board, kind: Screen, size: int = 0) -> bool:
     return bool(ENGINE.finds(shape[0], shape[1], board.masks, board.placed, kind, size))
 
 
+def shortest_chain(board: Board, kind: Screen) -> tuple[int, int] | None:
+    """The shortest alternating chain of ``kind`` on ``board``: its first start (as
+    ``cell * N + value - 1``) and its links, as :func:`techniques.chain` takes it
+    (None: there is none; :data:`NOT_BUILT`: no engine)."""
+    shape = shape_of(board)
+    if shape is None:
+        return NOT_BUILT
+    found = ENGINE.finds(shape[0], shape[1], board.masks, board.placed, kind, 1)
+    return None if found is None else (int(found[0]), int(found[1]))
+
+
 NOT_BUILT = (-1, 0)
 """What :func:`locked_at` says without the engine: ask the finder."""
 

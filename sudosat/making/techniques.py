@@ -12,12 +12,12 @@ sees both goes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from itertools import combinations
+from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations, product
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
-from sudosat.making.bitboard import NOT_BUILT, Screen, finds, locked_at
+from sudosat.making.bitboard import NOT_BUILT, Screen, finds, locked_at, shortest_chain
 from sudosat.making.board import Board, Candidate, Step, Technique
 from sudosat.making.chains import alternating, eureka
 from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing
@@ -424,8 +424,9 @@ def _colour_wrap(board: Board, value: int, sides: list[list[int]]) -> Step | Non
                     eliminations=tuple(sorted((c, value) for c in side)),
                     cells=tuple(sorted(sides[0] + sides[1])),
                     values=(value,),
-                    reason=f"the strong links of {board.symbol(value)} coloured: "
-                    f"{board.name(a)} and {board.name(b)} share a colour and a house",
+                    reason=f"the strong links of {board.symbol(value)} coloured "
+                    f"({_colours(board, sides)}): {board.name(a)} and {board.name(b)} share "
+                    "a colour and a house, so that colour is false",
                 )
     return None
 
@@ -447,8 +448,16 @@ def _colour_trap(board: Board, value: int, sides: list[list[int]]) -> Step | Non
         eliminations=tuple(removed),
         cells=tuple(sorted(inside)),
         values=(value,),
-        reason=f"the strong links of {board.symbol(value)} coloured: one colour is "
-        f"true, and {board.names(c for c, _ in removed)} see both",
+        reason=f"the strong links of {board.symbol(value)} coloured "
+        f"({_colours(board, sides)}): one colour is true, and "
+        f"{board.names(c for c, _ in removed)} see both",
+    )
+
+
+def _colours(board: Board, sides: list[list[int]]) -> str:
+    """The two colour classes: ``A: r1c1, r5c3; B: r2c2, r9c9``."""
+    return "; ".join(
+        f"{mark}: {board.names(sorted(side))}" for mark, side in zip("AB", sides, strict=True)
     )
 
 
@@ -504,56 +513,132 @@ def chain(kind: str) -> Finder:
     screen = {"X-chain": Screen.X_CHAIN, "XY-chain": Screen.XY_CHAIN, "AIC": Screen.AIC}[kind]
 
     def find(board: Board) -> Step | None:
-        if not finds(board, screen):
+        hint = shortest_chain(board, screen)
+        if hint is None:
             return None
         strong, weak = _links(board, kind)
-        for start in sorted(strong):
-            found = _chain_from(board, kind, start, strong, weak)
-            if found:
-                return found
-        return None
+        starts = sorted(strong)
+        if hint != NOT_BUILT:  # (the engine found the shortest chain's start)
+            n = board.size
+            starts = [(hint[0] // n, hint[0] % n + 1)]
+        return _shortest_chain(board, kind, starts, strong, weak)
 
     return find
 
 
-def _chain_from(
+State = tuple[Candidate, bool]
+"""A candidate, and whether the chain has proved it true (else false)."""
+
+
+def _shortest_chain(
     board: Board,
     kind: str,
-    start: Candidate,
+    starts: Sequence[Candidate],
     strong: dict[Candidate, list[Candidate]],
     weak: Callable[[Candidate], list[Candidate]],
 ) -> Step | None:
-    """The shortest chain from ``start`` assumed false to a candidate proved true that
-    removes something, as a step."""
-    parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None] = {(start, False): None}
+    """The shortest chain of all, from any start assumed false to a candidate proved
+    true that removes something (of equal length: the first start's); no
+    candidate is passed twice. Each start after the first that finds one looks
+    only for a shorter chain."""
+    best: tuple[list[Candidate], tuple[Candidate, ...]] | None = None
+    for start in starts:
+        links = CHAIN_LINKS if best is None else len(best[0]) - 3
+        if links < 1:
+            break
+        found = _chain_from(board, start, strong, weak, links)
+        if found is not None:
+            best = found
+    return None if best is None else _chain_step(board, kind, *best)
+
+
+def _chain_from(
+    board: Board,
+    start: Candidate,
+    strong: dict[Candidate, list[Candidate]],
+    weak: Callable[[Candidate], list[Candidate]],
+    links: int,
+) -> tuple[list[Candidate], tuple[Candidate, ...]] | None:
+    """The shortest chain from ``start`` assumed false, of ``links`` links at most, to
+    a candidate proved true that removes something: its path and removals."""
+    parent: dict[State, State | None] = {(start, False): None}
     frontier = [(start, False)]
-    for _ in range(CHAIN_LINKS):
+    for _ in range(links):
         ahead = []
         for node, true in frontier:
             for nxt in weak(node) if true else strong.get(node, ()):
                 state = (nxt, not true)
-                if state in parent or nxt == start:
+                if state in parent:
                     continue
+                if (nxt, true) in parent and _passed(parent, (node, true), nxt):
+                    continue  # (a candidate is passed once: reached the other way first)
                 parent[state] = (node, true)
                 ahead.append(state)
                 if not true:  # nxt is now proved true: "start or nxt"
                     removed = _either_removes(board, start, nxt)
                     if removed:
-                        path = _path(parent, state)
-                        written = alternating(path)
-                        return Step(
-                            kind,
-                            technique=CHAINS[kind],
-                            eliminations=removed,
-                            cells=tuple(dict.fromkeys(c for c, _ in path)),
-                            values=tuple(sorted({v for _, v in path})),
-                            reason=eureka(board.puzzle, written),
-                            chains=(written,),
-                        )
+                        return _path(parent, state), removed
         frontier = ahead
         if not frontier:
             break
     return None
+
+
+def _passed(parent: dict[State, State | None], at: State | None, candidate: Candidate) -> bool:
+    """Whether the chain that reached ``at`` passed ``candidate`` already."""
+    while at is not None:
+        if at[0] == candidate:
+            return True
+        at = parent[at]
+    return False
+
+
+def _chain_step(
+    board: Board, kind: str, path: list[Candidate], removed: tuple[Candidate, ...]
+) -> Step:
+    written = alternating(path)
+    named = _turbot(board, path) if kind == "X-chain" else kind  # (weighed as an X-chain)
+    return Step(
+        named,
+        technique=CHAINS[kind],
+        eliminations=removed,
+        cells=tuple(dict.fromkeys(c for c, _ in path)),
+        values=tuple(sorted({v for _, v in path})),
+        reason=eureka(board.puzzle, written),
+        chains=(written,),
+    )
+
+
+def _turbot(board: Board, path: Sequence[Candidate]) -> str:
+    """An X-chain of four candidates by its name (HoDoKu's): a skyscraper (two strong
+    links in parallel lines, their ends in one cross line), a 2-string kite (one
+    in a row, one in a column, their ends in one box), else a turbot fish."""
+    if len(path) != 4:
+        return "X-chain"
+    (a, value), (b, _), (c, _), (d, _) = path
+    first, second = _strong_kinds(board, a, b, value), _strong_kinds(board, c, d, value)
+    shared = {_house_kind(board, h) for h in set(board.cell_houses[b]) & set(board.cell_houses[c])}
+    for one, other in product(first, second):
+        if one == other and one in ("row", "column") and ({"row", "column"} - {one}) & shared:
+            return "skyscraper"
+        if {one, other} == {"row", "column"} and "box" in shared:
+            return "2-string kite"
+    return "turbot fish"
+
+
+def _strong_kinds(board: Board, a: int, b: int, value: int) -> set[str]:
+    """The kinds of house where ``a`` and ``b`` are ``value``'s only two places."""
+    return {
+        _house_kind(board, h)
+        for h in set(board.cell_houses[a]) & set(board.cell_houses[b])
+        if len(board.places(h, value)) == 2
+    }
+
+
+def _house_kind(board: Board, index: int) -> str:
+    if index < board.lines:
+        return "row" if index < board.lines // 2 else "column"
+    return "box" if index in board.boxes else "house"
 
 
 def _either_removes(board: Board, a: Candidate, e: Candidate) -> tuple[Candidate, ...]:
@@ -575,12 +660,9 @@ def _either_removes(board: Board, a: Candidate, e: Candidate) -> tuple[Candidate
     return tuple(sorted(removed))
 
 
-def _path(
-    parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None],
-    state: tuple[Candidate, bool],
-) -> list[Candidate]:
+def _path(parent: dict[State, State | None], state: State) -> list[Candidate]:
     path = []
-    at: tuple[Candidate, bool] | None = state
+    at: State | None = state
     while at is not None:
         path.append(at[0])
         at = parent[at]

@@ -146,7 +146,7 @@ class KillerCage(GroupRule):
 
     def describe(self, size: int) -> str:
         total = "" if self.value is None else f" sum {self.value}"
-        return f"cage {cell_list(self.group, size)}{total}"
+        return f"cage {cell_list(sorted(self.group), size)}{total}"
 
     def draw(self, pen: Pen) -> None:
         pen.cage(self.group, "" if self.value is None else str(self.value))

@@ -156,6 +156,8 @@ class PairRule(GroupRule):
     """A rule of two cells (a kropki dot: ``difference: r1c1 r1c2``)."""
 
     least: ClassVar[int] = 2
+    named: ClassVar[str] = ""
+    """What a step calls it (``black dot``; the first of its words unless set)."""
 
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
@@ -167,8 +169,8 @@ class PairRule(GroupRule):
         return super().made(cells, value, where)
 
     def describe(self, size: int) -> str:
-        a, b = (cell_name(size, c) for c in self.group)
-        return f"{self.words[0]}{self.shown_value(size)} {a}-{b}"
+        a, b = (cell_name(size, c) for c in sorted(self.group))
+        return f"{self.named or self.words[0]}{self.shown_value(size)} {a}-{b}"
 
     def to_fpuzzles(self, size: int) -> tuple[str, Any]:
         key, entry = super().to_fpuzzles(size)

@@ -29,6 +29,7 @@ class Difference(PairRule):
     )
     takes: ClassVar[str] = "the difference (default 1)"
     field: ClassVar[str] = "difference"
+    named: ClassVar[str] = "white dot"
     words: ClassVar[tuple[str, ...]] = ("difference", "white", "kropki-white")
     family: ClassVar[str] = "kropki white dots: difference"
     default: ClassVar[int | None] = 1
@@ -73,6 +74,7 @@ class Ratio(PairRule):
     )
     takes: ClassVar[str] = "the ratio (default 2)"
     field: ClassVar[str] = "ratio"
+    named: ClassVar[str] = "black dot"
     words: ClassVar[tuple[str, ...]] = ("ratio", "black", "kropki-black")
     family: ClassVar[str] = "kropki black dots: ratio"
     default: ClassVar[int | None] = 2
