@@ -9,7 +9,9 @@ For each step of each path (``logical_path``, then its chains written out as
 * named: the share of chains ending in a contradiction that say what breaks
   (the cell, the house, the rule; target 100%);
 * facts per chain on the hard list, median and worst, nested steps left out
-  (target <= 12 / <= 40);
+  (target <= 12 / <= 40): in the net (every fact, as ``-f json`` and
+  ``--detail`` give it) and as the short line shows it (placements and the
+  removals no placement shows);
 * local: the share of rule steps named for a rule and a house whose chains use
   only that rule, those houses, peers and naked singles (target >= 95%);
 * text: characters of text a step, its sentence and the lines under it, the
@@ -104,14 +106,15 @@ def needed(chain: Any) -> set[int]:
     if not premises:  # (a tree before issue 78: every fact but its cell links)
         return {i for i in range(last + 1) if i == 0 or i == last or chain.links[i - 1] != "cell"}
     broken = len(chain.links) == len(chain.facts)
-    todo = list(premises[-1]) if broken else [last]
+    todo = list(premises[-1]) if broken else list(getattr(chain, "proves", ()) or [last])
     found = {0}
     while todo:
         i = todo.pop()
         if i not in found:
             found.add(i)
             todo.extend(premises[i - 1] if i else ())
-    return {i for i in found if not (i and chain.links[i - 1] == "cell" and i != last)}
+    ends = set(getattr(chain, "proves", ())) | {last}
+    return {i for i in found if not (i and chain.links[i - 1] == "cell" and i not in ends)}
 
 
 def local(step: Any, chains: Sequence[Any]) -> bool:
@@ -145,6 +148,7 @@ def lines(puzzle: Puzzle, step: Any, chains: Sequence[Any]) -> str:
 def measure(name: str, puzzles: Iterator[Puzzle] | list[Puzzle], count: Counter[str]) -> None:
     facts = filler = broken = named = rule_steps = local_steps = 0
     sizes: list[int] = []
+    shown: list[int] = []
     texts: list[int] = []
     seconds: list[float] = []
     worst_text = (0, "")
@@ -160,13 +164,17 @@ def measure(name: str, puzzles: Iterator[Puzzle] | list[Puzzle], count: Counter[
             for chain in chains:
                 if set(chain.links) <= {"strong", "weak"}:
                     facts += len(chain.facts)
-                    sizes.append(len(chain.facts)) if not step.inside else None
+                    if not step.inside:
+                        sizes.append(len(chain.facts))
+                        shown.append(len(chain.facts))
                     continue
                 keep = needed(chain)
                 facts += len(chain.facts)
                 filler += len(chain.facts) - len(keep)
                 if not step.inside:
                     sizes.append(len(chain.facts))
+                    line = written(puzzle, chain).split(" -> ")
+                    shown.append(len(line) - (len(chain.links) == len(chain.facts)))
                 if len(chain.links) == len(chain.facts):
                     broken += 1
                     named += bool(getattr(chain, "broken", ""))
@@ -180,8 +188,11 @@ def measure(name: str, puzzles: Iterator[Puzzle] | list[Puzzle], count: Counter[
         return
     texts.sort()
     sizes.sort()
+    shown.sort()
     p95 = texts[min(len(texts) - 1, int(0.95 * len(texts)))]
     size = f"{statistics.median(sizes):g} / {sizes[-1]}" if sizes else "-"
+    if shown:
+        size += f" (shown {statistics.median(shown):g} / {shown[-1]})"
     print(
         f"| {name} | {len(seconds)} | {len(texts)} | {100 * filler / max(facts, 1):.1f}% "
         f"| {named}/{broken} | {size} | {local_steps}/{rule_steps} | {p95} / {texts[-1]} "

@@ -27,6 +27,7 @@ from sudosat.cli import cli
 from sudosat.core.puzzle import Puzzle
 from sudosat.making.nested import classic_solver, nested
 from sudosat.making.path import truth_of
+from sudosat.making.techniques import NAMED_X_CHAINS
 from sudosat.reading.ruletext import apply, from_option
 from sudosat.rules import BY_CELL, BY_FIELD, BY_WORD
 from sudosat.running.paths import sentence
@@ -151,7 +152,8 @@ def technique_examples() -> str:
             assert isinstance(puzzle, Puzzle), puzzle
             for step in logical_path(puzzle).steps:
                 said = sentence(puzzle, step)
-                key = family(step.technique.name)
+                named = step.name in NAMED_X_CHAINS  # (weighed as X-chains, named apart)
+                key = step.name if named else family(step.technique.name)
                 if key not in found or len(said) < len(found[key][0]):
                     found[key] = (said, f"`{name}`")
     deep = deep_example()

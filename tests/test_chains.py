@@ -256,7 +256,8 @@ def check_broken(
 
 def needed(chain: Chain) -> set[int]:
     """The facts the chain's end (its contradiction, or its last fact) needs."""
-    ends = chain.premises[-1] if len(chain.links) == len(chain.facts) else (len(chain.facts) - 1,)
+    broken = len(chain.links) == len(chain.facts)
+    ends = chain.premises[-1] if broken else chain.proves or (len(chain.facts) - 1,)
     found = {0}
     todo = list(ends)
     while todo:
@@ -284,9 +285,9 @@ def check_path(text: str | Puzzle) -> int:
                     check_alternating(board, chain, step)
                 else:
                     check_forcing(board, chain, refuted, rules, finder.rule_steps)
-                    removal = chain.facts[-1]
-                    if not chain.links[-1].startswith("contradiction"):  # to a removal
-                        assert (removal[0], removal[1]) in step.eliminations and not removal[2]
+                    if not chain.links[-1].startswith("contradiction"):  # to every removal
+                        proved = {chain.facts[i] for i in chain.proves}
+                        assert proved == {(c, v, False) for c, v in step.eliminations}
                 checked += 1
     return checked
 
@@ -674,7 +675,10 @@ def chain_from_json(puzzle: Puzzle, data: dict) -> Chain:  # type: ignore[type-a
         premises.append(tuple(broken["premises"]))
         said, cells = broken["text"], tuple(cell(c) for c in broken["cells"])
     inside = data.get("depth", 2) - 1 if data.get("inside") else 0
-    return Chain(facts, tuple(links), data.get("title", ""), tuple(premises), said, cells, inside)
+    proves = tuple(data.get("proves", ()))
+    return Chain(
+        facts, tuple(links), data.get("title", ""), tuple(premises), said, cells, proves, inside
+    )
 
 
 @pytest.mark.slow

@@ -56,6 +56,8 @@ class Chain:
     has no place in row 3``, ``arrow r1c6>r3c5 cannot be kept``)."""
     broken_cells: tuple[int, ...] = ()
     """The cells where it breaks: the empty cell, the house's, the rule's."""
+    proves: tuple[int, ...] = ()
+    """A branch's: the facts (by index) it proves, each removal of its step."""
     inside: int = 0
     """An inner chain of a nested one (in the branch its title names first): 1, or 2
     for a chain inside an inner chain (depth three)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pysat.solvers import Minicard
 
@@ -88,12 +88,22 @@ def written(puzzle: Puzzle, chain: Chain, detail: bool = False) -> str:
         return _in_detail(puzzle, chain)
     last = len(chain.facts) - 1
     words = [fact_text(puzzle, chain.facts[0])]
-    for index, (fact, link) in enumerate(zip(chain.facts[1:], chain.links, strict=False), 1):
-        if fact[2] or link not in SHOWN_ALWAYS or (index == last and not chain.broken):
-            short = _short(link)
-            words.append(
-                f"{fact_text(puzzle, fact)} ({short})" if short else fact_text(puzzle, fact)
-            )
+    shown = [
+        (fact, _short(link))
+        for index, (fact, link) in enumerate(zip(chain.facts[1:], chain.links, strict=False), 1)
+        if fact[2]
+        or link not in SHOWN_ALWAYS
+        or index in chain.proves
+        or (index == last and not chain.broken)
+    ]
+    for (cell, value, holds), short in shown:  # removals of one value by one link: together
+        ending_alike = f"<>{puzzle.symbol(value)} ({short})"
+        if not holds and short and words[-1].endswith(ending_alike):
+            head, _, tail = words[-1].partition("<>")
+            words[-1] = f"{head},{cell_name(puzzle.size, cell)}<>{tail}"
+        else:
+            said = fact_text(puzzle, (cell, value, holds))
+            words.append(f"{said} ({short})" if short else said)
     if len(chain.links) == len(chain.facts):
         words.append(ending(chain))
     return " -> ".join(words)
@@ -147,6 +157,13 @@ def _in_detail(puzzle: Puzzle, chain: Chain) -> str:
     return " -> ".join(words)
 
 
+def _facts(given: Fact | Sequence[Fact]) -> tuple[Fact, ...]:
+    """A fact, or some: each of them."""
+    if isinstance(given[0], int):
+        return (cast(Fact, given),)
+    return tuple(cast(Sequence[Fact], given))
+
+
 class Trace:
     """Singles (and locked candidates, and a variant's rules) from a board and one
     assumption, each fact with the link and the facts it follows from: what
@@ -196,9 +213,9 @@ class Trace:
         self._board_in: dict[Any, list[int]] = {}
         """Each small part's share of the board's own assumptions."""
 
-    def follow(self, cell: int, value: int, until: Fact | None = None) -> None:
+    def follow(self, cell: int, value: int, until: Fact | Sequence[Fact] | None = None) -> None:
         """``cell`` holds ``value``: every fact that follows, until the grid breaks or
-        ``until`` is known."""
+        ``until`` (a fact, or each of some) is known."""
         placements: deque[Fact] = deque()
         self._know((cell, value, True), "assumed", (), placements)
         self._run(placements, until)
@@ -234,8 +251,9 @@ class Trace:
         symbol = self.board.puzzle.symbol
         return f"{self.board.name(cell)} cannot hold both {symbol(first)} and {symbol(second)}"
 
-    def _run(self, placements: deque[Fact], until: Fact | None) -> None:
-        while until is None or until not in self.why:
+    def _run(self, placements: deque[Fact], until: Fact | Sequence[Fact] | None) -> None:
+        wanted = [] if until is None else _facts(until)
+        while not wanted or any(f not in self.why for f in wanted):
             if placements:  # breadth first: the shortest chains
                 self._place(placements.popleft(), placements)
                 continue
@@ -267,10 +285,11 @@ class Trace:
     def _inside(self, index: int) -> bool:
         return self.within is None or index in self.within
 
-    def chain(self, target: Fact | None = None, title: str = "") -> Chain:
-        """The facts ``target`` (or the contradiction) follows from, in order, each
-        with the earlier facts it follows from; a fact no later one (nor the end)
-        needs is left out, and a placement stands for its cell's other values."""
+    def chain(self, target: Fact | Sequence[Fact] | None = None, title: str = "") -> Chain:
+        """The facts ``target`` (a fact, or each of some: what the chain proves; None:
+        the contradiction) follows from, in order, each with the earlier facts it
+        follows from; a fact no later one (nor the end) needs is left out, and a
+        placement stands for its cell's other values."""
         said, cells = "", tuple[int, ...]()
         if target is None:
             assert self.broken is not None
@@ -280,7 +299,8 @@ class Trace:
             )
             needed = self._needed(ends)
         else:
-            how, ends = "", (target,)
+            how = ""
+            ends = _facts(target)
             needed = self._needed(ends)
         facts = tuple(sorted(needed, key=self.order.__getitem__))
         index = {f: i for i, f in enumerate(facts)}
@@ -289,7 +309,8 @@ class Trace:
         if how:
             links, premises = (*links, how), [*premises, ends]
         numbered = tuple(tuple(index[p] for p in given if p in index) for given in premises)
-        return Chain(facts, links, title, numbered, said, tuple(cells))
+        proves = () if how else tuple(index[f] for f in ends if f in index)
+        return Chain(facts, links, title, numbered, said, tuple(cells), proves=proves)
 
     def _needed(self, ends: Iterable[Fact]) -> set[Fact]:
         """The facts ``ends`` follow from, themselves included."""
@@ -601,18 +622,21 @@ def broken_chain(
 def branch_chains(
     board: Board,
     options: Sequence[Candidate],
-    removed: Candidate,
+    removed: Candidate | Sequence[Candidate],
     locked: bool = False,
     rules: Minicard | None = None,
     parts: RuleParts | None = None,
 ) -> tuple[Chain, ...]:
-    """How each of ``options`` (one of which holds) removes ``removed``."""
-    target = (*removed, False)
+    """How each of ``options`` (one of which holds) removes ``removed`` (a candidate,
+    or each of some: every removal the step makes, each branch's one net)."""
+    many = [removed] if isinstance(removed[0], int) else removed
+    targets = [(c, v, False) for c, v in cast(Sequence[Candidate], many)]
     found = []
     for cell, value in options:
         trace = Trace(board, locked, rules, parts)
-        trace.follow(cell, value, until=target)
-        found.append(trace.chain(target, fact_text(board.puzzle, (cell, value, True))))
+        trace.follow(cell, value, until=targets)
+        reached = [f for f in targets if f in trace.why]
+        found.append(trace.chain(reached, fact_text(board.puzzle, (cell, value, True))))
     return tuple(found)
 
 
@@ -630,7 +654,7 @@ def chains_of(
     if step.branches == step.eliminations:  # refuted: it breaks the grid
         ((cell, value),) = step.branches
         return (broken_chain(board, cell, value, step.dynamic, rules, parts, step.pairs),)
-    return branch_chains(board, step.branches, step.eliminations[0], step.dynamic, rules, parts)
+    return branch_chains(board, step.branches, step.eliminations, step.dynamic, rules, parts)
 
 
 def nested_chains(

@@ -363,7 +363,7 @@ class RuleSteps:
         """The rule's own words for what it says once ``removed`` is gone."""
         cells = rule.cells()
         if not cells:
-            return ""
+            return rule.deduction(self.n, ())
         after = [board.masks[c] & ~_lost(removed, c) for c in cells]
         return rule.deduction(self.n, after)
 
@@ -446,6 +446,8 @@ class RuleSteps:
         cages = part.units and all(self.rules[i].technique == CAGES for i in part.rules)
         if cages:
             technique = replace(technique, name=cages_name(len(part.rules), len(part.units)))
+            if said == name:
+                said = f"{name}: {self._cages_say(board, part)}".removesuffix(": ")
         step = Step(
             technique.name,
             eliminations=tuple(removed),
@@ -460,6 +462,29 @@ class RuleSteps:
         if not cages and len(part.rules) + len(part.units) >= WIDE:
             self._wide.add(step)
         return step
+
+    def _cages_say(self, board: Board, part: Scope) -> str:
+        """Why cages in houses remove what they do: one cage, its digit sets; more
+        (the 45 rule), what the houses add up to less the cages inside, left to
+        the innies (less the outies, the cages' cells outside)."""
+        cages = [self.rules[i] for i in part.rules]
+        if len(cages) == 1:
+            return cages[0].deduction(self.n, [board.masks[c] for c in cages[0].cells()])
+        units = [self.puzzle.layout.units[u] for u in part.units]
+        inside = {c for unit in units for c in unit}
+        sums = [getattr(cage, "value", None) for cage in cages]
+        if len(inside) != sum(map(len, units)) or None in sums:
+            return ""  # (houses that overlap: no one sum)
+        total = len(units) * self.n * (self.n + 1) // 2
+        caged = {c for cage in cages for c in cage.cells()}
+        innies = sorted(inside - caged)
+        outies = sorted(caged - inside)
+        left = total - sum(v for v in sums if v is not None)
+        said = f"the houses add up to {total}, the cages to {total - left}, so "
+        ins, outs = (" + ".join(map(board.name, cells)) for cells in (innies, outies))
+        if innies and outies:
+            return f"{said}{ins} less {outs} is {left}"
+        return f"{said}{ins} is {left}" if innies else f"{said}{outs} is {-left}"
 
     def said(self, board: Board, step: Step) -> Step:
         """``step`` (found on ``board``) said as a setter says it, when it is a rule

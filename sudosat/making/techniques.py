@@ -609,6 +609,10 @@ def _chain_step(
     )
 
 
+NAMED_X_CHAINS = ("skyscraper", "2-string kite", "turbot fish")
+"""X-chains of four candidates, by HoDoKu's names (:func:`_turbot`)."""
+
+
 def _turbot(board: Board, path: Sequence[Candidate]) -> str:
     """An X-chain of four candidates by its name (HoDoKu's): a skyscraper (two strong
     links in parallel lines, their ends in one cross line), a 2-string kite (one

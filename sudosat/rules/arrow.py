@@ -128,6 +128,10 @@ class Arrow(Rule):
     def cells(self) -> tuple[int, ...]:
         return self.circle + self.line
 
+    def relation(self, size: int) -> str:
+        circle = " ".join(cell_name(size, c) for c in self.circle)
+        return f"the circle {circle} is the sum of the shaft"
+
     def describe(self, size: int) -> str:
         head = "-".join(cell_name(size, c) for c in self.circle)
         return f"arrow {head}>{cell_name(size, self.line[-1])}"

@@ -16,13 +16,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from sudosat.core.jsonobject import JsonObject
-from sudosat.core.puzzle import Layout
+from sudosat.core.masks import values as digits_of
+from sudosat.core.puzzle import Layout, cell_name
 from sudosat.rules.index import FIELDS, IN_CELLS, WORDS
 from sudosat.rules.where import Where, fpuzzles_cells
 
 if TYPE_CHECKING:
     from sudosat.core.pen import Pen
     from sudosat.sat.builder import Builder
+
+KEPT_CELLS = 6
+"""A rule step says what its rule leaves each cell for rules of this many cells at most."""
+
+
+def spelled(size: int, mask: int) -> str:
+    """A cell's candidates written together (``1468``; past 9: ``1,10,12``)."""
+    return ("," if size > 9 else "").join(str(v) for v in digits_of(mask))
 
 
 class Rule:
@@ -113,8 +122,23 @@ class Rule:
 
     def deduction(self, size: int, candidates: Sequence[int]) -> str:
         """What it alone says of its cells' ``candidates`` (a mask per cell of
-        :meth:`cells`, :mod:`sudosat.core.masks`), in setters' words, or "" (a step then
-        lists what each cell may still hold)."""
+        :meth:`cells`, :mod:`sudosat.core.masks`), in setters' words: its
+        :meth:`relation`, and what that leaves each of its cells (a few cells at
+        most), or "" (a step then lists what it removes alone)."""
+        said = self.relation(size)
+        cells = self.cells()
+        if not said or not cells or len(cells) > KEPT_CELLS or len(candidates) != len(cells):
+            return said
+        kept = ", ".join(
+            f"{cell_name(size, c)} {{{spelled(size, m)}}}"
+            for c, m in zip(cells, candidates, strict=True)
+        )
+        return f"{said}, leaving {kept}"
+
+    def relation(self, size: int) -> str:
+        """What it says of its digits, in a few words, as a setter says it (``one
+        digit is twice the other``); "" where it says nothing shorter than its
+        meaning."""
         return ""
 
     def relabels(self) -> bool:

@@ -45,6 +45,9 @@ class Difference(PairRule):
     def gap(self) -> int:
         return self.value if self.value is not None else 1
 
+    def relation(self, size: int) -> str:
+        return f"the digits differ by {self.gap()}"
+
     def encode(self, b: Builder) -> None:
         a, c = self.group
         k = self.gap()
@@ -89,6 +92,10 @@ class Ratio(PairRule):
 
     def factor(self) -> int:
         return self.value if self.value is not None else 2
+
+    def relation(self, size: int) -> str:
+        times = "twice" if self.factor() == 2 else f"{self.factor()} times"
+        return f"one digit is {times} the other"
 
     def encode(self, b: Builder) -> None:
         a, c = self.group

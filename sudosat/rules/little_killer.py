@@ -87,6 +87,9 @@ class LittleKiller(Rule):
     def cells(self) -> tuple[int, ...]:
         return self.diagonal
 
+    def relation(self, size: int) -> str:
+        return f"the diagonal sums to {self.value}"
+
     def describe(self, size: int) -> str:
         a, z = cell_name(size, self.diagonal[0]), cell_name(size, self.diagonal[-1])
         return f"little killer {self.value} {a} to {z}"

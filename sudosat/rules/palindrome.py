@@ -27,6 +27,9 @@ class Palindrome(LineRule):
     colour: ClassVar[str] = "#a0522d"
     """Not f-puzzles' grey: grey without a bulb reads as a thermometer on paper."""
 
+    def relation(self, size: int) -> str:
+        return "the line reads the same from either end"
+
     def relabels(self) -> bool:  # digits renamed: still the same from either end
         return True
 

@@ -31,6 +31,9 @@ class Renban(LineRule):
     colour: ClassVar[str] = "#c257d6"
     least: ClassVar[int] = 1
 
+    def relation(self, size: int) -> str:
+        return "the digits are a run of consecutive digits, in any order"
+
     @classmethod
     def made(cls, cells: tuple[int, ...], value: int | None, where: Where) -> GroupRule:
         if len(cells) > where.size:

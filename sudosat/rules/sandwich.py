@@ -59,6 +59,9 @@ class Sandwich(OutsideRule):
                     continue
                 distinct_sum(b, filling, self.value, crusts, range(2, n))
 
+    def relation(self, size: int) -> str:
+        return f"the digits between the 1 and the {size} sum to {self.value}"
+
     def broken(self, grid: Sequence[int], layout: Layout) -> str | None:
         digits = [grid[c] for c in self.line(layout.size)]
         if 1 not in digits or layout.size not in digits:

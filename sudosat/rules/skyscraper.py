@@ -31,6 +31,9 @@ class Skyscraper(OutsideRule):
     words: ClassVar[tuple[str, ...]] = ("skyscraper",)
     family: ClassVar[str] = "skyscrapers: digits seen"
 
+    def relation(self, size: int) -> str:
+        return f"{self.value} digits are seen past the taller ones before them"
+
     @classmethod
     def possible(cls, size: int) -> frozenset[int]:
         return frozenset(range(1, size + 1))

@@ -41,6 +41,10 @@ class Thermometer(LineRule):
             for i, cell in enumerate(self.group)
         }
 
+    def relation(self, size: int) -> str:
+        rises = "rise" if self.strict else "never fall"
+        return f"digits {rises} from the bulb {cell_name(size, self.group[0])}"
+
     def encode(self, b: Builder) -> None:
         for a, c in pairwise(self.group):
             less(b, cell_int(b, a), cell_int(b, c), self.strict)

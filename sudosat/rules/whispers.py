@@ -34,6 +34,9 @@ class Whispers(SpacedLine):
     family: ClassVar[str] = "whispers: neighbours far apart"
     colour: ClassVar[str] = "#3cb043"
 
+    def relation(self, size: int) -> str:
+        return f"neighbours on the line differ by at least {self.gap(size)}"
+
     @classmethod
     def default_for(cls, size: int) -> int | None:
         return (size + 1) // 2

@@ -53,6 +53,9 @@ class XV(PairRule):
     def mark(self) -> str:
         return "X" if self.value == 10 else "V"
 
+    def relation(self, size: int) -> str:
+        return f"the digits sum to {self.value}"
+
     def encode(self, b: Builder) -> None:
         a, c = self.group
         assert self.value is not None

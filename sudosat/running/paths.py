@@ -94,6 +94,8 @@ def chain_record(puzzle: Puzzle, chain: Chain) -> JsonObject:
             fact["premises"] = list(chain.premises[index - 1])
         facts.append(fact)
     data: JsonObject = {"facts": facts, "links": list(chain.links)}
+    if chain.proves:
+        data["proves"] = list(chain.proves)
     if len(chain.links) == len(chain.facts):
         data["contradiction"] = {
             "text": ending(chain).removeprefix("contradiction: "),
