@@ -43,6 +43,7 @@ STEPS_FROM = (
     "explainer.txt",
     "hodoku.txt",
     "tdoku-magictour-25.txt",
+    "shapes.txt",
     "royle17-25.txt",
     "killer.txt",
     "jigsaw.txt",
@@ -152,7 +153,7 @@ def technique_examples() -> str:
             assert isinstance(puzzle, Puzzle), puzzle
             for step in logical_path(puzzle).steps:
                 said = sentence(puzzle, step)
-                named = step.name in NAMED_X_CHAINS  # (weighed as X-chains, named apart)
+                named = step.name in NAMED_X_CHAINS or step.name.startswith("unique rectangle")
                 key = step.name if named else family(step.technique.name)
                 if key not in found or len(said) < len(found[key][0]):
                     found[key] = (said, f"`{name}`")

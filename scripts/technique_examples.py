@@ -40,6 +40,7 @@ def main() -> None:
         for index, puzzle in enumerate(islice(read_puzzles(str(SHARED / name)), most)):
             truth = truth_of(puzzle)
             with Pathfinder(puzzle) as finder:
+                finder.truth = truth  # (what the uniqueness techniques ask)
                 wanted = wanted or {t.name for t, _ in finder.order[1:]}
                 board = finder.board()
                 while not board.solved and not board.contradiction():
@@ -49,6 +50,8 @@ def main() -> None:
                         break
                     made: Step = board.apply(step)
                     family = technique_of(step).name.split(",")[0]  # (a nested chain: by its size)
+                    if family not in wanted:  # (a unique rectangle's type: its finder's)
+                        family = next((w for w in sorted(wanted) if family.startswith(w)), family)
                     if family not in found and family != "naked single":  # marks: placed
                         found[family] = {
                             "technique": family,

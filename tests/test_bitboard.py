@@ -23,6 +23,7 @@ from sudosat.making import bitboard
 from sudosat.making.board import Board, board_of
 from sudosat.making.forcing import Propagation, _branches
 from sudosat.making.generator import Asked, generate
+from sudosat.making.intermediate import finned_fish
 from sudosat.making.nested import Branches, _shortest_broken, classic_solver
 from sudosat.making.path import Pathfinder, easiest_single, logical_path, path_rating, truth_of
 from sudosat.making.techniques import (
@@ -369,6 +370,7 @@ SCREENED: list[tuple[str, bitboard.Screen, int, Callable[[Board], object]]] = [
     ("X-chain", bitboard.Screen.X_CHAIN, 0, chain("X-chain")),
     ("XY-chain", bitboard.Screen.XY_CHAIN, 0, chain("XY-chain")),
     ("AIC", bitboard.Screen.AIC, 0, chain("AIC")),
+    *((f"finned {k}", bitboard.Screen.FINNED, k, finned_fish(k)) for k in (2, 3)),
 ]
 
 
@@ -451,3 +453,24 @@ def test_the_nested_search_in_the_engine_is_the_reference(rank: int, diagonals: 
         with_engine.delete()
         reference.delete()
     assert found  # (branches broke)
+
+
+@pytest.mark.parametrize("rank", [2, 3])
+def test_the_engines_shortest_chain_is_the_python_search_s(
+    rank: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the engine names the shortest chain's first start; the Python search over
+    # every start (the engine switched off) takes the same chain
+    boards = [settled_board(rank, s, False, r)[0] for s in range(20) for r in (0.02, 0.1, 0.3)]
+    finders = [chain(kind) for kind in ("X-chain", "XY-chain", "AIC")]
+    with_engine = [[find(b) for find in finders] for b in boards]
+    monkeypatch.setattr(bitboard, "ENGINE", None)
+    found = 0
+    for board, steps in zip(boards, with_engine, strict=True):
+        for find, step in zip(finders, steps, strict=True):
+            alone = find(board)
+            assert (step is None) == (alone is None)
+            if step is not None and alone is not None:
+                assert step.chains == alone.chains and step.eliminations == alone.eliminations
+                found += 1
+    assert found

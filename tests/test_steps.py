@@ -72,6 +72,7 @@ def test_each_technique_alone_makes_progress_where_it_is_claimed(example: dict[s
     assert truth is not None
     name = example["technique"]
     with Pathfinder(puzzle, bifurcation=1) as finder:
+        finder.truth = truth  # (what the uniqueness techniques ask)
         board = board_at(puzzle, finder, example["marks"])
         order = [t.name for t, _ in finder.order]
         easier = order[: order.index(name)] if name in order else order

@@ -496,7 +496,7 @@ def without_option(func: F) -> F:
         callback=families,
         metavar="FAMILIES",
         help="Leave these technique families out of the path (comma-separated or repeated): "
-        "locked, subsets, fish, wings, chains, forcing, rules together.",
+        "locked, subsets, fish, wings, uniqueness, chains, forcing, rules together.",
     )(func)
 
 

@@ -104,11 +104,15 @@ def steps(
       naked single, hidden single, (a variant's rule alone), locked candidates,
       (two rules that share cells), naked pair, (a rule with its units),
       X-wing, (a house with its rules), hidden pair, triples, swordfish,
-      XY-wing, XYZ-wing, W-wing, quads, jellyfish, simple colouring, X-chain,
-      XY-chain, AIC, forcing chains, dynamic forcing chains; bifurcation only
-      with --bifurcation. None assumes uniqueness. A question over rules and
-      houses is taken apart to the smallest part that does the work, which
-      names and weighs the step.
+      XY-wing, XYZ-wing, W-wing, unique rectangles, quads, jellyfish, simple
+      colouring, BUG+1, turbot fish (skyscraper, 2-string kite), empty
+      rectangle, finned fish, X-chain, XY-chain, AIC, forcing chains, dynamic
+      forcing chains; bifurcation only with --bifurcation. Only unique
+      rectangles and BUG+1 assume uniqueness: asked of a classic puzzle known
+      to have one solution (--without uniqueness: never). A question over
+      rules and houses is taken apart to the smallest part that does the work,
+      which names and weighs the step. Chains print as one short line a
+      branch; --detail and json give every fact with its premises.
     Every step is checked against the true candidates before it is shown. The
     path ends solved, stuck (nothing applies), or in a contradiction (no
     solution); its hardest technique gives the level and rating `rate` reports.

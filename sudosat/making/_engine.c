@@ -1360,24 +1360,31 @@ static int finds_hidden(const Geometry *g, const uint64_t *m, const uint8_t *pla
  * 2..size open places for it, all in ``size`` columns (rows), one of which has
  * an open place for it outside those rows. Rows are the first n houses,
  * columns the next n, cell r * n + c. */
+/* The places of ``v`` in each row (``by_rows``) or column, by their cross lines
+ * (``spots``), and the lines with 2 to ``most`` of them (``lines``, their
+ * indices in ``base``): how many. */
+static int fish_lines(int n, const uint64_t *m, const uint8_t *placed, int v, int by_rows,
+                      int most, uint64_t *spots, uint64_t *lines, int *base) {
+    uint64_t b = (uint64_t)1 << v;
+    int nb = 0;
+    for (int i = 0; i < n; i++) {
+        spots[i] = 0;
+        for (int j = 0; j < n; j++) {
+            int c = by_rows ? i * n + j : j * n + i;
+            if (!placed[c] && (m[c] & b)) spots[i] |= (uint64_t)1 << j;
+        }
+        int p = popcount(spots[i]);
+        if (p >= 2 && p <= most) lines[nb] = spots[i], base[nb++] = i;
+    }
+    return nb;
+}
+
 static int finds_fish(const Geometry *g, const uint64_t *m, const uint8_t *placed, int size) {
     int n = g->n, at[8], base[64];
     uint64_t lines[64], spots[64];
     for (int v = 0; v < n; v++) {
-        uint64_t b = (uint64_t)1 << v;
         for (int by_rows = 1; by_rows >= 0; by_rows--) {
-            for (int i = 0; i < n; i++) {
-                spots[i] = 0; /* the places of line i, by their cross lines */
-                for (int j = 0; j < n; j++) {
-                    int c = by_rows ? i * n + j : j * n + i;
-                    if (!placed[c] && (m[c] & b)) spots[i] |= (uint64_t)1 << j;
-                }
-            }
-            int nb = 0;
-            for (int i = 0; i < n; i++) {
-                int p = popcount(spots[i]);
-                if (p >= 2 && p <= size) lines[nb] = spots[i], base[nb++] = i;
-            }
+            int nb = fish_lines(n, m, placed, v, by_rows, size, spots, lines, base);
             if (nb < size) continue;
             for (int i = 0; i < size; i++) at[i] = i;
             do {
@@ -1387,6 +1394,66 @@ static int finds_fish(const Geometry *g, const uint64_t *m, const uint8_t *place
                 if (popcount(covers) != size) continue;
                 for (int i = 0; i < n; i++)
                     if (!(bases >> i & 1) && (spots[i] & covers)) return 1;
+            } while (next_combination(at, size, nb));
+        }
+    }
+    return 0;
+}
+
+/* Finned fish (intermediate.finned_fish): ``size`` lines whose places for a value
+ * lie in ``size`` cross lines but for the fins, every fin in one region (the
+ * houses 2n to 3n-1), a place of the region in a cross line outside the lines
+ * to remove. Each line has 2 to size+3 places; the cross lines are those the
+ * places outside the fins' region need, and as many more of the lines' own as
+ * it takes; the fins are the places outside them (one at least), and every
+ * line keeps a place in them. 1 found, 0 none. */
+static int finds_finned(const Geometry *g, const uint64_t *m, const uint8_t *placed, int size) {
+    int n = g->n, at[8], base[64];
+    uint64_t lines[64], spots[64];
+    for (int v = 0; v < n; v++) {
+        uint64_t b = (uint64_t)1 << v;
+        for (int by_rows = 1; by_rows >= 0; by_rows--) {
+            int nb = fish_lines(n, m, placed, v, by_rows, size + 3, spots, lines, base);
+            if (nb < size) continue;
+            for (int i = 0; i < size; i++) at[i] = i;
+            do {
+                uint64_t uni = 0, bases = 0;
+                for (int i = 0; i < size; i++)
+                    uni |= lines[at[i]], bases |= (uint64_t)1 << base[at[i]];
+                int width = popcount(uni);
+                if (width <= size || width > size + 3) continue;
+                for (int r = 2 * n; r < 3 * n && r < g->nh; r++) {
+                    const int32_t *region = g->houses + r * n;
+                    uint64_t part[8] = {0}, must = 0;
+                    int touched = 0;
+                    for (int k = 0; k < n; k++) { /* the group's places in region r */
+                        int c = region[k];
+                        if (placed[c] || !(m[c] & b)) continue;
+                        int line = by_rows ? c / n : c % n, cross = by_rows ? c % n : c / n;
+                        for (int i = 0; i < size; i++)
+                            if (base[at[i]] == line) part[i] |= (uint64_t)1 << cross, touched = 1;
+                    }
+                    if (!touched) continue;
+                    for (int i = 0; i < size; i++) must |= lines[at[i]] & ~part[i];
+                    int need = size - popcount(must);
+                    if (need < 0) continue;
+                    uint64_t rest = uni & ~must;
+                    for (uint64_t sub = rest;; sub = (sub - 1) & rest) { /* each cover set */
+                        if (popcount(sub) == need) {
+                            uint64_t covers = must | sub;
+                            int ok = (uni & ~covers) != 0;
+                            for (int i = 0; i < size && ok; i++) ok = (lines[at[i]] & covers) != 0;
+                            for (int k = 0; k < n && ok; k++) {
+                                int c = region[k];
+                                if (placed[c] || !(m[c] & b)) continue;
+                                int line = by_rows ? c / n : c % n;
+                                int cross = by_rows ? c % n : c / n;
+                                if ((covers >> cross & 1) && !(bases >> line & 1)) return 1;
+                            }
+                        }
+                        if (!sub) break;
+                    }
+                }
             } while (next_combination(at, size, nb));
         }
     }
@@ -1552,8 +1619,9 @@ static PyObject *finds(PyObject *self, PyObject *args) {
     Meetings mt;
     if (!geometry_of(&gb, &g) || !meetings_of(&mb, &g, &mt)) goto done;
     if (PyList_GET_SIZE(masks) != g.cells || PyList_GET_SIZE(placed_list) != g.cells ||
-        (kind > 0 && kind < 4 && (size < 1 || size > 8)) || kind < 0 || kind > 6 ||
-        (kind == 3 && g.cells != g.n * g.n) || (kind > 3 && g.K > 254)) {
+        (kind > 0 && kind < 4 && (size < 1 || size > 8)) || kind < 0 || kind > 7 ||
+        (kind == 7 && (size < 2 || size > 4)) || ((kind == 3 || kind == 7) && g.cells != g.n * g.n) ||
+        (kind > 3 && kind < 7 && g.K > 254)) {
         PyErr_SetString(PyExc_ValueError, "finds: a board's masks and placed, a kind 0-3, a size");
         goto done;
     }
@@ -1567,6 +1635,7 @@ static PyObject *finds(PyObject *self, PyObject *args) {
                 : kind == 1 ? finds_naked(&g, state.masks, state.placed, size)
                 : kind == 2 ? finds_hidden(&g, state.masks, state.placed, size)
                 : kind == 3 ? finds_fish(&g, state.masks, state.placed, size)
+                : kind == 7 ? finds_finned(&g, state.masks, state.placed, size)
                             : finds_chain(&g, state.masks, state.placed, kind - 4, size, &start,
                                           &links);
     if (found < 0) {
@@ -1575,7 +1644,7 @@ static PyObject *finds(PyObject *self, PyObject *args) {
     }
     if (kind == 0)
         result = found ? Py_BuildValue("(ii)", meeting, value) : Py_NewRef(Py_None);
-    else if (kind > 3 && size) /* the shortest chain's first start and its links */
+    else if (kind > 3 && kind < 7 && size) /* the shortest chain's first start and links */
         result = found ? Py_BuildValue("(ii)", start, links) : Py_NewRef(Py_None);
     else
         result = PyBool_FromLong(found);

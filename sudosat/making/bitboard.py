@@ -240,6 +240,7 @@ class Screen(IntEnum):
     X_CHAIN = 4
     XY_CHAIN = 5
     AIC = 6
+    FINNED = 7
 
 
 def finds(board: Board, kind: Screen, size: int = 0) -> bool:

@@ -457,12 +457,9 @@ class Trace:
             ok, implied = self._propagate(scope, board, facts)
             if not ok:
                 needed = [known[x] for x in self._fewest(board, facts, None, scope)]
-                said = (
-                    f"{name} cannot be kept"
-                    if scope is not None
-                    else "the rules cannot all be kept"
-                )
                 cells = sorted({f[0] for f in needed})
+                broken = f"{name} cannot be kept" if scope else "the rules cannot all be kept"
+                said = f"{broken} on {self.board.names(cells)}"
                 self._break(f"contradiction ({name})", needed, said, cells)
                 return
             added = False

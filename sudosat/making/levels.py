@@ -51,6 +51,8 @@ class Family(StrEnum):
     WINGS = "wings"
     CHAINS = "chains"
     FORCING = "forcing"
+    UNIQUENESS = "uniqueness"
+    """Asked only of a puzzle known to have one solution (unique rectangles, BUG+1)."""
     BIFURCATION = "bifurcation"
     RULE = "rule"
     """A variant's rule alone."""
@@ -62,6 +64,7 @@ FAMILIES: tuple[Family, ...] = (
     Family.SUBSETS,
     Family.FISH,
     Family.WINGS,
+    Family.UNIQUENESS,
     Family.CHAINS,
     Family.FORCING,
     Family.RULES_TOGETHER,

@@ -38,6 +38,13 @@ from sudosat.making.forcing import (
     plus_forcing,
     propagate,
 )
+from sudosat.making.intermediate import (
+    BUG,
+    UNIQUE_RECTANGLE,
+    bug_plus_one,
+    unique,
+    unique_rectangle,
+)
 from sudosat.making.levels import Family, Level
 from sudosat.making.nested import (
     DEEP_BUDGET,
@@ -379,6 +386,25 @@ def logical_path(
     return found
 
 
+def with_uniqueness(
+    order: list[tuple[Technique, Finder]], truth: Callable[[], Sequence[int] | None]
+) -> list[tuple[Technique, Finder]]:
+    """A classic path's techniques with unique rectangles and BUG+1 among them, each
+    before the first technique heavier than it, asked only of a puzzle whose true
+    candidates say it has one solution (for classic Sudoku alone: a variant's
+    rules, a diagonal or a jigsaw's regions may tell a rectangle's two fillings
+    apart)."""
+    added = [
+        (UNIQUE_RECTANGLE[1], unique(truth, unique_rectangle)),
+        (BUG, unique(truth, bug_plus_one)),
+    ]
+    found = list(order)
+    for technique, find in added:
+        at = next(i for i, (t, _) in enumerate(found) if t.weight > technique.weight)
+        found.insert(at, (technique, find))
+    return found
+
+
 class Pathfinder:
     """The techniques of one puzzle, in order, and the steps they take."""
 
@@ -436,6 +462,8 @@ class Pathfinder:
                 (t, forcing(True, settled=settled) if t is DYNAMIC_FORCING else find)
                 for t, find in CLASSIC
             ]
+            if puzzle.classic:  # (a diagonal or a jigsaw's regions may tell the fillings apart)
+                order = with_uniqueness(order, self.true)
             order.append((DYNAMIC_PLUS, plus_forcing(self.true, settled)))
             order.append(nested_technique(classic_solver, self.true, past=self.past))
             order.append(nested_technique(classic_solver, self.true, depth=3, past=self.past))

@@ -13,6 +13,7 @@ sees both goes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from itertools import combinations, product
 
 from sudosat.core.masks import bit
@@ -21,6 +22,7 @@ from sudosat.making.bitboard import NOT_BUILT, Screen, finds, locked_at, shortes
 from sudosat.making.board import Board, Candidate, Step, Technique
 from sudosat.making.chains import alternating, eureka
 from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing
+from sudosat.making.intermediate import EMPTY_RECTANGLE, FINNED, empty_rectangle, finned_fish
 from sudosat.making.levels import FAMILIES, Family, Level
 
 NAKED_SINGLE = Technique("naked single", Family.SINGLES, 1.0, Level.SIMPLE)
@@ -45,6 +47,11 @@ XY_WING = Technique("XY-wing", Family.WINGS, 4.2, Level.EXPERT)
 XYZ_WING = Technique("XYZ-wing", Family.WINGS, 4.4, Level.EXPERT)
 W_WING = Technique("W-wing", Family.WINGS, 4.4, Level.EXPERT)
 COLOURING = Technique("simple colouring", Family.CHAINS, 5.6, Level.EXPERT)
+TURBOT = Technique("turbot fish", Family.CHAINS, 6.6, Level.EXPERT)
+"""X-chains of four candidates (three links), asked before the other shapes of one
+value and the longer X-chains, named by their shapes (skyscraper, 2-string kite,
+turbot fish: :func:`_turbot`)."""
+TURBOT_LINKS = 3
 CHAINS = {
     "X-chain": Technique("X-chain", Family.CHAINS, 6.6, Level.EXPERT),
     "XY-chain": Technique("XY-chain", Family.CHAINS, 6.8, Level.EXPERT),
@@ -505,23 +512,25 @@ def _links(
     return strong, weak
 
 
-def chain(kind: str) -> Finder:
+def chain(kind: str, most: int = CHAIN_LINKS) -> Finder:
     """Alternating inference chains: ``X-chain`` (one value, strong links between
     places), ``XY-chain`` (bivalue cells, each the only other value of its cell),
-    ``AIC`` (any of these links)."""
+    ``AIC`` (any of these links); of ``most`` links at most."""
 
     screen = {"X-chain": Screen.X_CHAIN, "XY-chain": Screen.XY_CHAIN, "AIC": Screen.AIC}[kind]
+    technique = TURBOT if most == TURBOT_LINKS else CHAINS[kind]
 
     def find(board: Board) -> Step | None:
         hint = shortest_chain(board, screen)
-        if hint is None:
+        if hint is None or (hint != NOT_BUILT and hint[1] > most):
             return None
         strong, weak = _links(board, kind)
         starts = sorted(strong)
         if hint != NOT_BUILT:  # (the engine found the shortest chain's start)
             n = board.size
             starts = [(hint[0] // n, hint[0] % n + 1)]
-        return _shortest_chain(board, kind, starts, strong, weak)
+        found = _shortest_chain(board, kind, starts, strong, weak, most)
+        return found if found is None else replace(found, technique=technique)
 
     return find
 
@@ -536,14 +545,15 @@ def _shortest_chain(
     starts: Sequence[Candidate],
     strong: dict[Candidate, list[Candidate]],
     weak: Callable[[Candidate], list[Candidate]],
+    most: int = CHAIN_LINKS,
 ) -> Step | None:
-    """The shortest chain of all, from any start assumed false to a candidate proved
-    true that removes something (of equal length: the first start's); no
-    candidate is passed twice. Each start after the first that finds one looks
-    only for a shorter chain."""
+    """The shortest chain of all of ``most`` links at most, from any start assumed
+    false to a candidate proved true that removes something (of equal length:
+    the first start's); no candidate is passed twice. Each start after the
+    first that finds one looks only for a shorter chain."""
     best: tuple[list[Candidate], tuple[Candidate, ...]] | None = None
     for start in starts:
-        links = CHAIN_LINKS if best is None else len(best[0]) - 3
+        links = most if best is None else len(best[0]) - 3
         if links < 1:
             break
         found = _chain_from(board, start, strong, weak, links)
@@ -690,6 +700,10 @@ CLASSIC: tuple[tuple[Technique, Finder], ...] = (
     (FISHES[4], fish(4)),
     (HIDDEN_SUBSETS[4], hidden_subset(4)),
     (COLOURING, simple_colouring),
+    (TURBOT, chain("X-chain", TURBOT_LINKS)),
+    (EMPTY_RECTANGLE, empty_rectangle),
+    (FINNED[2], finned_fish(2)),
+    (FINNED[3], finned_fish(3)),
     *((technique, chain(kind)) for kind, technique in CHAINS.items()),
     (FORCING, forcing(False)),
     (DYNAMIC_FORCING, forcing(True)),
