@@ -81,6 +81,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/reasoning_engine.py 20 10  # the compiled engine: the technologies, and the path with it and without
 	$(PY) benchmarks/se_rating.py --per 8 --te3 40
 	$(PY) benchmarks/variant_steps.py --seeds 1 --limit 30
+	$(PY) benchmarks/explanations.py --per 2 --mid 20  # what a path's reasons read like: filler, names, lengths
 	$(PY) benchmarks/certify.py
 	$(PY) benchmarks/serve.py --limit 30  # setting from blank: the first 30 edits (no --limit: every edit, hours at 25x25)
 	$(PY) benchmarks/serve_attack.py

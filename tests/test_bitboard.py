@@ -23,7 +23,7 @@ from sudosat.making import bitboard
 from sudosat.making.board import Board, board_of
 from sudosat.making.forcing import Propagation, _branches
 from sudosat.making.generator import Asked, generate
-from sudosat.making.intermediate import finned_fish
+from sudosat.making.intermediate import empty_rectangle, finned_fish, unique_rectangle
 from sudosat.making.nested import Branches, _shortest_broken, classic_solver
 from sudosat.making.path import Pathfinder, easiest_single, logical_path, path_rating, truth_of
 from sudosat.making.techniques import (
@@ -371,6 +371,8 @@ SCREENED: list[tuple[str, bitboard.Screen, int, Callable[[Board], object]]] = [
     ("XY-chain", bitboard.Screen.XY_CHAIN, 0, chain("XY-chain")),
     ("AIC", bitboard.Screen.AIC, 0, chain("AIC")),
     *((f"finned {k}", bitboard.Screen.FINNED, k, finned_fish(k)) for k in (2, 3)),
+    ("empty rectangle", bitboard.Screen.EMPTY_RECTANGLE, 0, empty_rectangle),
+    ("unique rectangle", bitboard.Screen.UNIQUE_RECTANGLE, 0, unique_rectangle),
 ]
 
 

@@ -1460,6 +1460,165 @@ static int finds_finned(const Geometry *g, const uint64_t *m, const uint8_t *pla
     return 0;
 }
 
+/* Empty rectangles (intermediate.empty_rectangle): a value whose places in a
+ * region (the houses 2n to 3n-1) lie in one row and one column of it, not in one
+ * alone; a strong link in a column from that row outside the region (or in a
+ * row from that column) whose other end's row (column) meets the region's
+ * column (row) outside it on a place of the value. 1 found, 0 none. */
+static int finds_empty_rectangle(const Geometry *g, const uint64_t *m, const uint8_t *placed) {
+    int n = g->n, region[MAX_CELLS], count[2 * 64];
+    if (g->nh < 3 * n) return 0;
+    for (int r = 2 * n; r < 3 * n; r++)
+        for (int k = 0; k < n; k++) region[g->houses[r * n + k]] = r;
+    for (int v = 0; v < n; v++) {
+        uint64_t b = (uint64_t)1 << v;
+        int any = 0;
+        for (int line = 0; line < 2 * n; line++) {
+            count[line] = 0;
+            for (int k = 0; k < n; k++) {
+                int c = line < n ? line * n + k : k * n + (line - n);
+                count[line] += !placed[c] && (m[c] & b);
+            }
+            any |= count[line] == 2;
+        }
+        if (!any) continue;
+        for (int r = 2 * n; r < 3 * n; r++) {
+            const int32_t *box = g->houses + r * n;
+            uint64_t rows = 0, cols = 0;
+            int places = 0;
+            for (int k = 0; k < n; k++) {
+                int c = box[k];
+                if (placed[c] || !(m[c] & b)) continue;
+                places++, rows |= (uint64_t)1 << (c / n), cols |= (uint64_t)1 << (c % n);
+            }
+            if (places < 2 || popcount(rows) == 1 || popcount(cols) == 1) continue;
+            for (uint64_t rs = rows; rs; rs &= rs - 1) {
+                int row = __builtin_ctzll(rs);
+                for (uint64_t cs = cols; cs; cs &= cs - 1) {
+                    int column = __builtin_ctzll(cs), crossed = 1;
+                    for (int k = 0; k < n && crossed; k++) {
+                        int c = box[k];
+                        if (!placed[c] && (m[c] & b)) crossed = c / n == row || c % n == column;
+                    }
+                    if (!crossed) continue;
+                    for (int across = 1; across >= 0; across--)
+                        for (int k = 0; k < n; k++) {
+                            int near = across ? row * n + k : k * n + column;
+                            if (placed[near] || !(m[near] & b)) continue;
+                            int other = across ? n + near % n : near / n;
+                            if (count[other] != 2 || region[near] == r) continue;
+                            int far = -1;
+                            for (int j = 0; j < n; j++) {
+                                int c = other < n ? other * n + j : j * n + (other - n);
+                                if (c != near && !placed[c] && (m[c] & b)) far = c;
+                            }
+                            int target = across ? (far / n) * n + column : row * n + far % n;
+                            if (region[target] == r || target == far || placed[target]) continue;
+                            if (m[target] & b) return 1;
+                        }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Whether ``cell`` lies in the house ``h``. */
+static int in_house(const Geometry *g, int cell, int h) {
+    for (int k = 0; k < g->K; k++) {
+        int x = g->cell_houses[cell * g->K + k];
+        if (x < 0) break;
+        if (x == h) return 1;
+    }
+    return 0;
+}
+
+/* A unique rectangle's step of any type (intermediate.unique_rectangle): four
+ * open cells in two rows, two columns and two regions, each holding the pair of
+ * a two-valued one; type 1 (one holds more), 2 (the other two hold one same
+ * value more, which a cell seeing both holds), 4 (the other two, in one row or
+ * column, are a value's only places in a house they share), 3 (their other
+ * values and one or two cells of a house they share, none holding the pair:
+ * as many values as cells, which a further cell of the house holds). 1 found. */
+static int finds_unique_rectangle(const Geometry *g, const uint64_t *m, const uint8_t *placed) {
+    int n = g->n, region[MAX_CELLS];
+    if (g->nh < 3 * n) return 0;
+    for (int r = 2 * n; r < 3 * n; r++)
+        for (int k = 0; k < n; k++) region[g->houses[r * n + k]] = r;
+    for (int a = 0; a < g->cells; a++) {
+        uint64_t pair = m[a];
+        if (placed[a] || popcount(pair) != 2) continue;
+        int row = a / n, column = a % n;
+        for (int j = 0; j < n; j++) {
+            int b = row * n + j;
+            if (j == column || placed[b] || (m[b] & pair) != pair) continue;
+            for (int i = 0; i < n; i++) {
+                int c = i * n + column, d = i * n + j;
+                if (i == row || placed[c] || placed[d]) continue;
+                if ((m[c] & pair) != pair || (m[d] & pair) != pair) continue;
+                int corners[4] = {a, b, c, d}, roof[4], nr = 0, regions = 0, seen[4];
+                for (int k = 0; k < 4; k++) {
+                    int fresh = 1;
+                    for (int q = 0; q < regions; q++) fresh &= seen[q] != region[corners[k]];
+                    if (fresh) seen[regions++] = region[corners[k]];
+                    if (m[corners[k]] != pair) roof[nr++] = corners[k];
+                }
+                if (regions != 2) continue;
+                if (nr == 1) return 1;
+                if (nr != 2) continue;
+                int p = roof[0] < roof[1] ? roof[0] : roof[1], q = roof[0] ^ roof[1] ^ p;
+                uint64_t extra_p = m[p] & ~pair, extra_q = m[q] & ~pair;
+                if (extra_p == extra_q && popcount(extra_p) == 1) { /* type 2 */
+                    for (int k = 0; k < g->P; k++) {
+                        int x = g->peers[p * g->P + k];
+                        if (x < 0) break;
+                        if (placed[x] || !(m[x] & extra_p)) continue;
+                        for (int t = 0; t < g->P; t++) {
+                            int y = g->peers[q * g->P + t];
+                            if (y < 0) break;
+                            if (y == x) return 1;
+                        }
+                    }
+                }
+                if (p / n != q / n && p % n != q % n) continue;
+                uint64_t extra = (m[p] | m[q]) & ~pair;
+                for (int k = 0; k < g->K; k++) {
+                    int h = g->cell_houses[p * g->K + k];
+                    if (h < 0) break;
+                    if (!in_house(g, q, h)) continue;
+                    const int32_t *house = g->houses + h * n;
+                    for (uint64_t vs = pair; vs; vs &= vs - 1) { /* type 4 */
+                        uint64_t only = vs & -vs;
+                        int places = 0, ours = 0;
+                        for (int t = 0; t < n; t++) {
+                            int x = house[t];
+                            if (placed[x] || !(m[x] & only)) continue;
+                            places++, ours += x == p || x == q;
+                        }
+                        if (places == 2 && ours == 2) return 1;
+                    }
+                    int others[64], no = 0; /* type 3 */
+                    for (int t = 0; t < n; t++) {
+                        int x = house[t];
+                        if (x != p && x != q && !placed[x]) others[no++] = x;
+                    }
+                    for (int u = 0; u < no; u++) {
+                        if (m[others[u]] & pair) continue;
+                        for (int w = u; w < no; w++) {
+                            if (w > u && (m[others[w]] & pair)) continue;
+                            uint64_t held = extra | m[others[u]] | (w > u ? m[others[w]] : 0);
+                            if (popcount(held) != (w > u ? 3 : 2)) continue;
+                            for (int t = 0; t < no; t++)
+                                if (t != u && t != w && (m[others[t]] & held)) return 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 /* Alternating chains (techniques.chain): from a candidate with a strong link,
  * assumed false, within CHAIN_LINKS links (strong: the only other place in a
  * house, or, XY and AIC, the other value of a bivalue cell; weak: a peer's same
@@ -1619,8 +1778,9 @@ static PyObject *finds(PyObject *self, PyObject *args) {
     Meetings mt;
     if (!geometry_of(&gb, &g) || !meetings_of(&mb, &g, &mt)) goto done;
     if (PyList_GET_SIZE(masks) != g.cells || PyList_GET_SIZE(placed_list) != g.cells ||
-        (kind > 0 && kind < 4 && (size < 1 || size > 8)) || kind < 0 || kind > 7 ||
-        (kind == 7 && (size < 2 || size > 4)) || ((kind == 3 || kind == 7) && g.cells != g.n * g.n) ||
+        (kind > 0 && kind < 4 && (size < 1 || size > 8)) || kind < 0 || kind > 9 ||
+        (kind == 7 && (size < 2 || size > 4)) || (kind >= 3 && kind != 4 && kind != 5 && kind != 6
+        && g.cells != g.n * g.n) ||
         (kind > 3 && kind < 7 && g.K > 254)) {
         PyErr_SetString(PyExc_ValueError, "finds: a board's masks and placed, a kind 0-3, a size");
         goto done;
@@ -1636,6 +1796,8 @@ static PyObject *finds(PyObject *self, PyObject *args) {
                 : kind == 2 ? finds_hidden(&g, state.masks, state.placed, size)
                 : kind == 3 ? finds_fish(&g, state.masks, state.placed, size)
                 : kind == 7 ? finds_finned(&g, state.masks, state.placed, size)
+                : kind == 8 ? finds_empty_rectangle(&g, state.masks, state.placed)
+                : kind == 9 ? finds_unique_rectangle(&g, state.masks, state.placed)
                             : finds_chain(&g, state.masks, state.placed, kind - 4, size, &start,
                                           &links);
     if (found < 0) {

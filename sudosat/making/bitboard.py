@@ -241,6 +241,8 @@ class Screen(IntEnum):
     XY_CHAIN = 5
     AIC = 6
     FINNED = 7
+    EMPTY_RECTANGLE = 8
+    UNIQUE_RECTANGLE = 9
 
 
 def finds(board: Board, kind: Screen, size: int = 0) -> bool:

@@ -51,10 +51,13 @@ def empty_rectangle(board: Board) -> Step | None:
     one alone): whichever holds it, the row or the column. A strong link in a
     line from that row's (or column's) far cell then removes the value where
     its other end sees the box's column (or row)."""
+    if not finds(board, Screen.EMPTY_RECTANGLE):
+        return None
     n = board.size
     for value in range(1, n + 1):
-        if not any(len(board.places(line, value)) == 2 for line in range(2 * n)):
-            continue  # (no strong link in a row or column to meet the rectangle)
+        strong = {line for line in range(2 * n) if len(board.places(line, value)) == 2}
+        if not strong:
+            continue  # (no strong link in a row or column to meet a rectangle)
         for box in board.boxes:
             places = board.places(box, value)
             if len(places) < 2:
@@ -66,28 +69,30 @@ def empty_rectangle(board: Board) -> Step | None:
             for row in sorted(rows):
                 for column in sorted(columns):
                     if all(c // n == row or c % n == column for c in places):
-                        step = _rectangle_step(board, value, box, row, column)
+                        step = _rectangle_step(board, value, box, (row, column), strong)
                         if step is not None:
                             return step
     return None
 
 
-def _rectangle_step(board: Board, value: int, box: int, row: int, column: int) -> Step | None:
+def _rectangle_step(
+    board: Board, value: int, box: int, cross: tuple[int, int], strong: set[int]
+) -> Step | None:
+    """The removal of an empty rectangle on ``box``'s ``cross`` (its row and column)
+    by a strong link of ``strong`` (the rows and columns where ``value`` has two
+    places), if any."""
     n = board.size
-    inside = set(board.houses[box])
-    places = board.places(box, value)
+    row, column = cross
+    inside = board.houses[box]
     # a strong link in a column from row ``row`` outside the box: its other end's row
     # meets ``column`` where the value goes (and the same with rows and columns swapped)
     for across in (True, False):
         line = row if across else n + column
         for near in board.places(line, value):
-            if near in inside:
-                continue
             other_line = n + near % n if across else near // n
-            ends = board.places(other_line, value)
-            if len(ends) != 2:
+            if other_line not in strong or near in inside:
                 continue
-            (far,) = (c for c in ends if c != near)
+            (far,) = (c for c in board.places(other_line, value) if c != near)
             target = (far // n) * n + column if across else row * n + far % n
             if target in inside or target == far or not board.masks[target] & bit(value):
                 continue
@@ -98,7 +103,7 @@ def _rectangle_step(board: Board, value: int, box: int, row: int, column: int) -
                 EMPTY_RECTANGLE.name,
                 technique=EMPTY_RECTANGLE,
                 eliminations=((target, value),),
-                cells=tuple(sorted({*places, near, far})),
+                cells=tuple(sorted({*board.places(box, value), near, far})),
                 values=(value,),
                 houses=names,
                 reason=f"{board.symbol(value)} in {names[0]} lies in "
@@ -242,11 +247,16 @@ def _finned_step(
 def unique(truth: Callable[[], Sequence[int] | None], find: Finder) -> Finder:
     """``find``, asked only of a puzzle whose true candidates say it has one solution."""
 
+    known: list[tuple[Sequence[int], bool]] = []
+    """The last truth asked of, kept (so that its identity stays its own), and the answer."""
+
     def found(board: Board) -> Step | None:
         true = truth()
-        if true is None or any(mask & (mask - 1) for mask in true):
+        if true is None:
             return None
-        return find(board)
+        if not known or known[0][0] is not true:  # (the same truth all along a path)
+            known[:] = [(true, not any(mask & (mask - 1) for mask in true))]
+        return find(board) if known[0][1] else None
 
     return found
 
@@ -263,6 +273,8 @@ def unique_rectangle(board: Board) -> Step | None:
     other values make a naked subset with cells of a house they share; type 4:
     x's only places in a house they share are these two, so y leaves both. The
     lightest type first (:data:`UR_ORDER`), each a technique of its own weight."""
+    if not finds(board, Screen.UNIQUE_RECTANGLE):
+        return None
     rectangles = _rectangles(board)
     roofs = [sum(board.masks[c] != pair for c in corners) for corners, pair in rectangles]
     for kind in UR_ORDER:
@@ -280,28 +292,26 @@ def unique_rectangle(board: Board) -> Step | None:
 def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int]]:
     """Each rectangle of open cells in two rows, two columns and two boxes that all
     hold two values, with the pair (as a mask): corners row by row."""
-    n = board.size
-    found = []
-    open_cells = [c for c in board.open_cells() if board.masks[c].bit_count() >= 2]
-    bivalue = [c for c in open_cells if board.masks[c].bit_count() == 2]
-    for a in bivalue:
-        pair = board.masks[a]
+    n, masks, placed = board.size, board.masks, board.placed
+    found = set()
+    for a in board.open_cells():
+        pair = masks[a]
+        if pair.bit_count() != 2:
+            continue
         row, column = divmod(a, n)
-        for c2 in range(n):
-            b = row * n + c2
-            if c2 == column or board.placed[b] or board.masks[b] & pair != pair:
-                continue
-            for r2 in range(n):
-                c, d = r2 * n + column, r2 * n + c2
-                if r2 == row or board.placed[c] or board.placed[d]:
-                    continue
-                if board.masks[c] & pair != pair or board.masks[d] & pair != pair:
+        across = [row * n + j for j in range(n) if j != column]
+        down = [i * n + column for i in range(n) if i != row]
+        across = [b for b in across if not placed[b] and masks[b] & pair == pair]
+        down = [c for c in down if not placed[c] and masks[c] & pair == pair]
+        for b in across:
+            for c in down:
+                d = (c // n) * n + b % n
+                if placed[d] or masks[d] & pair != pair:
                     continue
                 corners = tuple(sorted((a, b, c, d)))
-                if len({_region_of(board, x) for x in corners}) != 2:
-                    continue
-                found.append((corners, pair))
-    return sorted(set(found))  # type: ignore[arg-type]
+                if len({_region_of(board, x) for x in corners}) == 2:
+                    found.add((corners, pair))
+    return sorted(found)  # type: ignore[arg-type]
 
 
 def _rectangle_kind(
