@@ -476,3 +476,27 @@ def test_the_engines_shortest_chain_is_the_python_search_s(
                 assert step.chains == alone.chains and step.eliminations == alone.eliminations
                 found += 1
     assert found
+
+
+@pytest.mark.parametrize("rank", [2, 3])
+@pytest.mark.parametrize("wing", [False, True])
+def test_the_engines_almost_locked_sets_are_the_python_search_s(
+    rank: int, wing: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the engine's first ALS-XZ (ALS-XY-wing) is the Python search's, set for set
+    from sudosat.making.intermediate import _first_wing, _first_xz, almost_locked_sets
+
+    boards = [
+        settled_board(rank, s, d, r)[0]
+        for s in range(25)
+        for d in (False, True)
+        for r in (0.02, 0.1, 0.3)
+    ]
+    found = 0
+    for board in boards:
+        engine = bitboard.als(board, wing)
+        sets = almost_locked_sets(board)
+        alone = (_first_wing if wing else _first_xz)(board, sets)
+        assert engine == alone, (board.masks, engine, alone)
+        found += alone is not None
+    assert found

@@ -106,8 +106,8 @@ def steps(
       X-wing, (a house with its rules), hidden pair, triples, swordfish,
       XY-wing, XYZ-wing, W-wing, unique rectangles, quads, jellyfish, simple
       colouring, BUG+1, turbot fish (skyscraper, 2-string kite), empty
-      rectangle, finned fish, X-chain, XY-chain, AIC, forcing chains, dynamic
-      forcing chains; bifurcation only with --bifurcation. Only unique
+      rectangle, finned fish, X-chain, XY-chain, AIC, ALS-XZ, ALS-XY-wing,
+      forcing chains, dynamic forcing chains; bifurcation only with --bifurcation. Only unique
       rectangles and BUG+1 assume uniqueness: asked of a classic puzzle known
       to have one solution (--without uniqueness: never). A question over
       rules and houses is taken apart to the smallest part that does the work,

@@ -1761,6 +1761,191 @@ done:
     return found;
 }
 
+/* --- almost locked sets (intermediate.als_xz, intermediate.als_xy_wing) ------- */
+
+/* Sets of up to 128 cells (grids up to 11x11; the sets are asked up to 9x9). */
+typedef struct {
+    uint64_t w[2];
+} Cells;
+
+static inline void cells_add(Cells *s, int c) { s->w[c >> 6] |= (uint64_t)1 << (c & 63); }
+static inline int cells_any(Cells a) { return (a.w[0] | a.w[1]) != 0; }
+static inline Cells cells_and(Cells a, Cells b) { return (Cells){{a.w[0] & b.w[0], a.w[1] & b.w[1]}}; }
+static inline Cells cells_minus(Cells a, Cells b) {
+    return (Cells){{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1]}};
+}
+
+#define ALS_CELLS 4
+#define ALS_MOST 8192
+#define ALS_VALUES 16
+typedef struct {
+    Cells cells;
+    uint64_t mask;
+    Cells holders[ALS_VALUES]; /* its cells holding each value */
+    Cells seen[ALS_VALUES];    /* the cells that see every one of those */
+} Als;
+
+static Als als_found[ALS_MOST];
+static int32_t als_partner[ALS_MOST], als_common[ALS_MOST];
+
+/* Every almost locked set, house by house, fewest cells first, cells in the
+ * house's order: ``size`` open cells (1 to ALS_CELLS, fewer than the house's
+ * open cells) holding ``size`` + 1 values between them. How many. */
+static int als_sets(const Geometry *g, const uint64_t *m, const uint8_t *placed,
+                    const Cells *peers) {
+    int n = g->n, count = 0, at[ALS_CELLS];
+    for (int h = 0; h < g->nh; h++) {
+        const int32_t *house = g->houses + h * n;
+        int open[64], no = 0;
+        for (int k = 0; k < n; k++)
+            if (!placed[house[k]]) open[no++] = house[k];
+        for (int size = 1; size <= ALS_CELLS && size < no; size++) {
+            for (int i = 0; i < size; i++) at[i] = i;
+            do {
+                uint64_t mask = 0;
+                for (int i = 0; i < size; i++) mask |= m[open[at[i]]];
+                if (popcount(mask) != size + 1 || count >= ALS_MOST) continue;
+                Als *a = &als_found[count++];
+                memset(a, 0, sizeof(Als));
+                a->mask = mask;
+                for (uint64_t vs = mask; vs; vs &= vs - 1) {
+                    int v = __builtin_ctzll(vs);
+                    a->seen[v] = (Cells){{~(uint64_t)0, ~(uint64_t)0}};
+                }
+                for (int i = 0; i < size; i++) {
+                    int c = open[at[i]];
+                    cells_add(&a->cells, c);
+                    for (uint64_t vs = m[c]; vs; vs &= vs - 1) {
+                        int v = __builtin_ctzll(vs);
+                        cells_add(&a->holders[v], c);
+                        a->seen[v] = cells_and(a->seen[v], peers[c]);
+                    }
+                }
+            } while (next_combination(at, size, no));
+        }
+    }
+    return count;
+}
+
+/* A set's cells as a tuple, in order (0 on an error, set). */
+static PyObject *als_cells(const Als *a) {
+    PyObject *cells = PyList_New(0);
+    for (int w = 0; w < 2 && cells; w++)
+        for (uint64_t bits = a->cells.w[w]; bits; bits &= bits - 1) {
+            PyObject *cell = PyLong_FromLong(w * 64 + __builtin_ctzll(bits));
+            if (!cell || PyList_Append(cells, cell) < 0) Py_CLEAR(cells);
+            Py_XDECREF(cell);
+            if (!cells) break;
+        }
+    PyObject *found = cells ? PyList_AsTuple(cells) : NULL;
+    Py_XDECREF(cells);
+    return found;
+}
+
+/* Whether ``x`` is a restricted common value of two disjoint sets: every cell of
+ * one holding it sees every cell of the other holding it. */
+static inline int als_rcc(const Als *a, const Als *b, int x) {
+    return !cells_any(cells_minus(b->holders[x], a->seen[x]));
+}
+
+/* Whether an open cell outside both sets holds ``z`` and sees every cell of both
+ * that holds it (``holding``: the open cells holding each value). */
+static inline int als_removes(const Als *a, const Als *b, int z, const Cells *holding) {
+    Cells t = cells_and(cells_and(a->seen[z], b->seen[z]), holding[z]);
+    return cells_any(cells_minus(cells_minus(t, a->cells), b->cells));
+}
+
+/* als(geometry, masks, placed, wing) -> None or the first step's sets and values,
+ * in the order intermediate.py asks them: ALS-XZ (wing 0) as (a, b, x), the
+ * cells of two disjoint sets and their restricted common value (1-based), some
+ * other common value of which a cell outside sees them all; ALS-XY-wing (wing
+ * 1) as (a, b, c, x, y): c's restricted commons x with a and y with b, a and b
+ * disjoint, some value of a and b but x and y so seen. */
+static PyObject *python_als(PyObject *self, PyObject *args) {
+    Py_buffer gb;
+    PyObject *masks, *placed_list, *result = NULL;
+    int wing;
+    if (!PyArg_ParseTuple(args, "y*O!O!i", &gb, &PyList_Type, &masks, &PyList_Type, &placed_list,
+                          &wing))
+        return NULL;
+    Geometry g;
+    if (!geometry_of(&gb, &g)) goto done;
+    if (PyList_GET_SIZE(masks) != g.cells || PyList_GET_SIZE(placed_list) != g.cells ||
+        g.cells > 128 || g.n > ALS_VALUES) {
+        PyErr_SetString(PyExc_ValueError, "als: a board's masks and placed, up to 128 cells");
+        goto done;
+    }
+    for (int c = 0; c < g.cells; c++) {
+        state.masks[c] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
+        state.placed[c] = (uint8_t)PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
+    }
+    if (PyErr_Occurred()) goto done;
+    const uint64_t *m = state.masks;
+    const uint8_t *placed = state.placed;
+    Cells peers[128], holding[ALS_VALUES];
+    memset(peers, 0, sizeof(peers));
+    memset(holding, 0, sizeof(holding));
+    for (int c = 0; c < g.cells; c++) {
+        for (int k = 0; k < g.P; k++) {
+            int p = g.peers[c * g.P + k];
+            if (p < 0) break;
+            cells_add(&peers[c], p);
+        }
+        if (!placed[c])
+            for (uint64_t vs = m[c]; vs; vs &= vs - 1) cells_add(&holding[__builtin_ctzll(vs)], c);
+    }
+    int count = als_sets(&g, m, placed, peers);
+    const Als *sets = als_found;
+    if (!wing) {
+        for (int a = 0; a < count; a++)
+            for (int b = 0; b < count; b++) {
+                uint64_t both = sets[a].mask & sets[b].mask;
+                if (a == b || popcount(both) < 2) continue;
+                if (cells_any(cells_and(sets[a].cells, sets[b].cells))) continue;
+                for (uint64_t xs = both; xs; xs &= xs - 1) {
+                    int x = __builtin_ctzll(xs);
+                    if (!als_rcc(&sets[a], &sets[b], x)) continue;
+                    for (uint64_t zs = both & ~((uint64_t)1 << x); zs; zs &= zs - 1)
+                        if (als_removes(&sets[a], &sets[b], __builtin_ctzll(zs), holding)) {
+                            result = Py_BuildValue("(NNi)", als_cells(&sets[a]),
+                                                   als_cells(&sets[b]), x + 1);
+                            goto done;
+                        }
+                }
+            }
+    } else {
+        for (int c = 0; c < count; c++) {
+            int np = 0; /* c's partners: a set and a restricted common value */
+            for (int a = 0; a < count; a++) {
+                uint64_t both = sets[a].mask & sets[c].mask;
+                if (a == c || !both || cells_any(cells_and(sets[a].cells, sets[c].cells)))
+                    continue;
+                for (uint64_t xs = both; xs; xs &= xs - 1)
+                    if (als_rcc(&sets[a], &sets[c], __builtin_ctzll(xs)) && np < ALS_MOST)
+                        als_partner[np] = a, als_common[np++] = __builtin_ctzll(xs);
+            }
+            for (int i = 0; i < np; i++)
+                for (int j = 0; j < np; j++) {
+                    int a = als_partner[i], b = als_partner[j];
+                    if (a == b || als_common[i] == als_common[j]) continue;
+                    if (cells_any(cells_and(sets[a].cells, sets[b].cells))) continue;
+                    uint64_t xy = ((uint64_t)1 << als_common[i]) | ((uint64_t)1 << als_common[j]);
+                    for (uint64_t zs = sets[a].mask & sets[b].mask & ~xy; zs; zs &= zs - 1)
+                        if (als_removes(&sets[a], &sets[b], __builtin_ctzll(zs), holding)) {
+                            result = Py_BuildValue(
+                                "(NNNii)", als_cells(&sets[a]), als_cells(&sets[b]),
+                                als_cells(&sets[c]), als_common[i] + 1, als_common[j] + 1);
+                            goto done;
+                        }
+                }
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&gb);
+    return result;
+}
+
 /* finds(geometry, meetings, masks, placed, kind, size) -> bool: whether the
  * technique finds a step on the board: kind 0 locked candidates (its first
  * step's meeting and value, or None, as techniques.locked_candidates), 1 naked
@@ -1820,6 +2005,9 @@ static PyMethodDef methods[] = {
     {"settle", python_settle, METH_VARARGS,
      "settle(geometry, meetings, masks, placed, todo, dirty, touched, touched_locked, locked, "
      "pairs) -> (ok, touched, touched_locked): Propagation's settle."},
+    {"als", python_als, METH_VARARGS,
+     "als(geometry, masks, placed, wing) -> None or (sets and values): the first ALS-XZ or "
+     "ALS-XY-wing."},
     {"finds", finds, METH_VARARGS,
      "finds(geometry, meetings, masks, placed, kind, size) -> bool: whether a technique "
      "finds a step."},

@@ -266,6 +266,18 @@ def shortest_chain(board: Board, kind: Screen) -> tuple[int, int] | None:
     return None if found is None else (int(found[0]), int(found[1]))
 
 
+def als(board: Board, wing: bool) -> tuple[Any, ...] | None:
+    """The first ALS-XZ (``wing`` False) or ALS-XY-wing on ``board``, as the cells of
+    its almost locked sets (in order) and the values that link them, in the order
+    :mod:`intermediate` asks them (None: there is none; :data:`NOT_BUILT`: no
+    engine)."""
+    shape = shape_of(board)
+    if shape is None:
+        return NOT_BUILT
+    found = ENGINE.als(shape[0], board.masks, board.placed, int(wing))
+    return None if found is None else tuple(found)
+
+
 NOT_BUILT = (-1, 0)
 """What :func:`locked_at` says without the engine: ask the finder."""
 

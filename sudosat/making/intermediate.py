@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import combinations
+from typing import Any
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
+from sudosat.making import bitboard
 from sudosat.making.bitboard import Screen, finds
 from sudosat.making.board import Board, Step, Technique
 from sudosat.making.forcing import Finder
@@ -433,3 +435,163 @@ def bug_plus_one(board: Board) -> Step | None:
                 f"{board.symbol(value)} has three places in each of its houses ({UNIQUE})",
             )
     return None
+
+
+# --- almost locked sets ----------------------------------------------------------------
+
+ALS_XZ = Technique("ALS-XZ", Family.CHAINS, 7.5, Level.EXPERT)
+ALS_XY_WING = Technique("ALS-XY-wing", Family.CHAINS, 7.7, Level.EXPERT)
+"""Chains of almost locked sets, asked after the AICs (SE, which has no such sets,
+finds them as forcing chains)."""
+ALS_CELLS = 4
+"""The most cells an almost locked set has here (a two-valued cell is one of one)."""
+ALS_UP_TO = 9
+"""The largest grid they are asked on (the sets of a bigger house are too many)."""
+
+Als = tuple[tuple[int, ...], int]
+"""An almost locked set: its cells, and the values they hold between them (one more
+than cells)."""
+
+
+def almost_locked_sets(board: Board) -> list[Als]:
+    """Every almost locked set, house by house, fewest cells first, in the house's
+    order (the engine's order: the same sets, the same first step)."""
+    found = []
+    masks = board.masks
+    for house in board.houses:
+        open_cells = [c for c in house if not board.placed[c]]
+        for size in range(1, min(ALS_CELLS, len(open_cells) - 1) + 1):
+            for cells in combinations(open_cells, size):
+                mask = 0
+                for c in cells:
+                    mask |= masks[c]
+                if mask.bit_count() == size + 1:
+                    found.append((tuple(sorted(cells)), mask))
+    return found
+
+
+def _als_of(board: Board, cells: Sequence[int]) -> Als:
+    mask = 0
+    for c in cells:
+        mask |= board.masks[c]
+    return tuple(cells), mask
+
+
+def _restricted(board: Board, a: Als, b: Als, x: int) -> bool:
+    """Every cell of ``a`` holding ``x`` sees every cell of ``b`` holding it: not both."""
+    here = [c for c in a[0] if board.masks[c] & bit(x)]
+    there = [c for c in b[0] if board.masks[c] & bit(x)]
+    return all(q in board.peers[p] for p in here for q in there)
+
+
+def _seeing(board: Board, a: Als, b: Als, z: int) -> list[tuple[int, int]]:
+    """The open cells outside ``a`` and ``b`` holding ``z`` that see every cell of
+    both holding it."""
+    holders = [c for c in (*a[0], *b[0]) if board.masks[c] & bit(z)]
+    return [
+        (t, z)
+        for t in board.open_cells()
+        if board.masks[t] & bit(z)
+        and t not in a[0]
+        and t not in b[0]
+        and all(h in board.peers[t] for h in holders)
+    ]
+
+
+def _first_als(board: Board, wing: bool) -> tuple[Any, ...] | None:
+    """The first ALS-XY-wing (``wing``) or ALS-XZ: its sets' cells and values, from
+    the engine, else from the Python search (the same, in the same order)."""
+    if board.size > ALS_UP_TO:
+        return None
+    found = bitboard.als(board, wing)
+    if found == bitboard.NOT_BUILT:
+        first = _first_wing if wing else _first_xz
+        found = first(board, almost_locked_sets(board))
+    return found
+
+
+def _apart(a: Als, b: Als) -> bool:
+    return not set(a[0]) & set(b[0])
+
+
+def als_xz(board: Board) -> Step | None:
+    """Two almost locked sets that share a value x only where each one's x sees the
+    other's (a restricted common value: not in both): one of them locks, so for
+    any other value z they share, z is in one of them; a cell seeing every z of
+    both loses it."""
+    found = _first_als(board, False)
+    if found is None:
+        return None
+    a, b, x = _als_of(board, found[0]), _als_of(board, found[1]), int(found[2])
+    removed = [r for z in bits(a[1] & b[1] & ~bit(x)) for r in _seeing(board, a, b, z)]
+    return Step(
+        ALS_XZ.name,
+        technique=ALS_XZ,
+        eliminations=tuple(sorted(removed)),
+        cells=tuple(sorted({*a[0], *b[0]})),
+        values=tuple(bits(a[1] & b[1])),
+        reason=f"{_als_text(board, a)} and {_als_text(board, b)} hold "
+        f"{board.symbol(x)} in one at most (where one has it, it sees the other's), so "
+        f"one of them holds each of {board.symbols(a[1] & b[1] & ~bit(x))}",
+    )
+
+
+def _first_xz(board: Board, sets: list[Als]) -> tuple[Any, ...] | None:
+    for i, a in enumerate(sets):
+        for j, b in enumerate(sets):
+            both = a[1] & b[1]
+            if i == j or both.bit_count() < 2 or not _apart(a, b):
+                continue
+            for x in bits(both):
+                if not _restricted(board, a, b, x):
+                    continue
+                if any(_seeing(board, a, b, z) for z in bits(both & ~bit(x))):
+                    return a[0], b[0], x
+    return None
+
+
+def als_xy_wing(board: Board) -> Step | None:
+    """Three almost locked sets: C shares a restricted common value x with A and y
+    with B. Were a value z of A and B true in neither, A would lock x out of C and
+    B y, leaving C too few values; so a cell seeing every z of A and B loses it."""
+    found = _first_als(board, True)
+    if found is None:
+        return None
+    a, b, c = (_als_of(board, cells) for cells in found[:3])
+    x, y = int(found[3]), int(found[4])
+    common = a[1] & b[1] & ~bit(x) & ~bit(y)
+    removed = [r for z in bits(common) for r in _seeing(board, a, b, z)]
+    return Step(
+        ALS_XY_WING.name,
+        technique=ALS_XY_WING,
+        eliminations=tuple(sorted(removed)),
+        cells=tuple(sorted({*a[0], *b[0], *c[0]})),
+        values=tuple(bits(common | bit(x) | bit(y))),
+        reason=f"{_als_text(board, c)} shares {board.symbol(x)} with {_als_text(board, a)} "
+        f"and {board.symbol(y)} with {_als_text(board, b)}, each in one at most: so one of "
+        f"those two holds each of {board.symbols(common)}",
+    )
+
+
+def _first_wing(board: Board, sets: list[Als]) -> tuple[Any, ...] | None:
+    for k, c in enumerate(sets):
+        partners = [
+            (i, x)
+            for i, a in enumerate(sets)
+            if i != k and a[1] & c[1] and _apart(a, c)
+            for x in bits(a[1] & c[1])
+            if _restricted(board, a, c, x)
+        ]
+        for i, x in partners:
+            for j, y in partners:
+                a, b = sets[i], sets[j]
+                if i == j or x == y or not _apart(a, b):
+                    continue
+                common = a[1] & b[1] & ~bit(x) & ~bit(y)
+                if any(_seeing(board, a, b, z) for z in bits(common)):
+                    return a[0], b[0], c[0], x, y
+    return None
+
+
+def _als_text(board: Board, als: Als) -> str:
+    return f"{' '.join(board.name(c) for c in als[0])} {{{board.symbols(als[1])}}}"

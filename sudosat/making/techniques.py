@@ -22,7 +22,16 @@ from sudosat.making.bitboard import NOT_BUILT, Screen, finds, locked_at, shortes
 from sudosat.making.board import Board, Candidate, Step, Technique
 from sudosat.making.chains import alternating, eureka
 from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing
-from sudosat.making.intermediate import EMPTY_RECTANGLE, FINNED, empty_rectangle, finned_fish
+from sudosat.making.intermediate import (
+    ALS_XY_WING,
+    ALS_XZ,
+    EMPTY_RECTANGLE,
+    FINNED,
+    als_xy_wing,
+    als_xz,
+    empty_rectangle,
+    finned_fish,
+)
 from sudosat.making.levels import FAMILIES, Family, Level
 
 NAKED_SINGLE = Technique("naked single", Family.SINGLES, 1.0, Level.SIMPLE)
@@ -705,6 +714,8 @@ CLASSIC: tuple[tuple[Technique, Finder], ...] = (
     (FINNED[2], finned_fish(2)),
     (FINNED[3], finned_fish(3)),
     *((technique, chain(kind)) for kind, technique in CHAINS.items()),
+    (ALS_XZ, als_xz),
+    (ALS_XY_WING, als_xy_wing),
     (FORCING, forcing(False)),
     (DYNAMIC_FORCING, forcing(True)),
 )
