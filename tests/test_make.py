@@ -212,7 +212,8 @@ def mean_rating(path: str, take: int = 100) -> float:
 def test_rating_orders_tdokus_sets() -> None:
     clue17 = mean_rating(str(shared("tdoku/puzzles2_17_clue")))
     magictour = mean_rating(str(shared("tdoku/puzzles3_magictour_top1465")))
-    hardest = mean_rating(str(shared("tdoku/puzzles5_forum_hardest_1905_11+")))
+    # (30 of the hardest: each is rated by Sudoku Explainer's own search, seconds a puzzle)
+    hardest = mean_rating(str(shared("tdoku/puzzles5_forum_hardest_1905_11+")), take=30)
     assert clue17 < magictour < hardest
 
 
