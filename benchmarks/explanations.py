@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from common import SHARED  # noqa: E402
+from variant_steps import BUNDLED as VARIANTS  # noqa: E402  (the bundled variants)
 
 from sudosat import parse  # noqa: E402
 from sudosat.core.puzzle import Puzzle  # noqa: E402
@@ -51,15 +52,6 @@ from sudosat.making.path import logical_path  # noqa: E402
 from sudosat.reading.inputs import read_puzzles  # noqa: E402
 from sudosat.running import paths  # noqa: E402
 
-VARIANTS = [
-    "variants.links",
-    "killer.txt",
-    "published-killer.txt",
-    "miracle.txt",
-    "thermo-arrow.json",
-    "kropki-6x6.txt",
-    "jigsaw.txt",
-]
 ALLOWED = {"assumed", "peer", "cell", "naked single", "contradiction"}
 
 
