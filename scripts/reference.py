@@ -27,7 +27,7 @@ from sudosat.cli import cli
 from sudosat.core.puzzle import Puzzle
 from sudosat.making.nested import classic_solver, nested
 from sudosat.making.path import truth_of
-from sudosat.making.techniques import NAMED_X_CHAINS
+from sudosat.making.techniques import NAMED_LOOPS, NAMED_X_CHAINS
 from sudosat.reading.ruletext import apply, from_option
 from sudosat.rules import BY_CELL, BY_FIELD, BY_WORD
 from sudosat.running.paths import sentence
@@ -153,7 +153,9 @@ def technique_examples() -> str:
             assert isinstance(puzzle, Puzzle), puzzle
             for step in logical_path(puzzle).steps:
                 said = sentence(puzzle, step)
-                named = step.name in NAMED_X_CHAINS or step.name.startswith("unique rectangle")
+                named = step.name in (*NAMED_X_CHAINS, *NAMED_LOOPS) or step.name.startswith(
+                    "unique rectangle"
+                )
                 key = step.name if named else family(step.technique.name)
                 if key not in found or len(said) < len(found[key][0]):
                     found[key] = (said, f"`{name}`")

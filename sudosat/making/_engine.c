@@ -1523,14 +1523,16 @@ static int finds_empty_rectangle(const Geometry *g, const uint64_t *m, const uin
     return 0;
 }
 
+/* Whether ``item`` is in ``list`` (of ``length`` at most, ended early by -1). */
+static int listed(const int32_t *list, int length, int item) {
+    for (int k = 0; k < length && list[k] >= 0; k++)
+        if (list[k] == item) return 1;
+    return 0;
+}
+
 /* Whether ``cell`` lies in the house ``h``. */
 static int in_house(const Geometry *g, int cell, int h) {
-    for (int k = 0; k < g->K; k++) {
-        int x = g->cell_houses[cell * g->K + k];
-        if (x < 0) break;
-        if (x == h) return 1;
-    }
-    return 0;
+    return listed(g->cell_houses + cell * g->K, g->K, h);
 }
 
 /* A unique rectangle's step of any type (intermediate.unique_rectangle): four
@@ -1626,7 +1628,10 @@ static int finds_unique_rectangle(const Geometry *g, const uint64_t *m, const ui
  * "one of the two is true" removes something; no candidate passed twice (a
  * state whose candidate was reached the other way first is checked against
  * its chain, as techniques._passed). ``kind``: 0 X-chain (places of one
- * value), 1 XY-chain (bivalue cells alone), 2 AIC. ``shortest``: go on past the
+ * value), 1 XY-chain (bivalue cells alone), 2 AIC. A chain to a candidate weakly
+ * linked to the start closes a continuous loop, which removes along every weak
+ * link (techniques._chain_from).
+ * ``shortest``: go on past the
  * first start that finds one, each later start looking for a shorter chain
  * only: ``*best_start`` and ``*best_links`` say the first start of the
  * shortest and its links. 1 found, 0 none, -1 out of memory. */
@@ -1635,6 +1640,26 @@ static int passed(const int32_t *parent, int state, int node) {
     for (; state >= 0; state = parent[state])
         if (state >> 1 == node) return 1;
     return 0;
+}
+
+static int sees(const Geometry *g, int a, int b) { return listed(g->peers + a * g->P, g->P, b); }
+
+/* Whether "a or e is true" (candidates as cell * n + value) removes something,
+ * as techniques._either_removes: a continuous loop's weak links. */
+static int either_removes(const Geometry *g, const uint64_t *m, int a, int e) {
+    int n = g->n, ca = a / n, va = a % n, ce = e / n, ve = e % n;
+    uint64_t ba = (uint64_t)1 << va, be = (uint64_t)1 << ve;
+    if (va == ve) {
+        if (ca == ce) return 0;
+        for (int k = 0; k < g->P; k++) {
+            int p = g->peers[ce * g->P + k];
+            if (p < 0) break;
+            if ((m[p] & ba) && sees(g, ca, p)) return 1;
+        }
+        return 0;
+    }
+    if (ca == ce) return (m[ca] & ~(ba | be)) != 0;
+    return sees(g, ca, ce) && ((m[ca] & be) || (m[ce] & ba));
 }
 
 static int finds_chain(const Geometry *g, const uint64_t *m, const uint8_t *placed, int kind,
@@ -1705,6 +1730,14 @@ static int finds_chain(const Geometry *g, const uint64_t *m, const uint8_t *plac
                         queue[tail++] = next * 2 + 1;
                         int ce = next / n, ve = next % n; /* proved true: start or next */
                         uint64_t ba = (uint64_t)1 << va, be = (uint64_t)1 << ve;
+                        if (ve == va ? ce != ca && mark[ce] == stamp
+                                           && (kind != 1 || popcount(m[ce]) == 2)
+                                     : kind == 2 && ce == ca) { /* a continuous loop */
+                            found = either_removes(g, m, next, start);
+                            for (int s = at; !found && parent[s] >= 0; s = parent[parent[s]])
+                                found = either_removes(g, m, parent[s] >> 1, s >> 1);
+                            continue;
+                        }
                         if (ve == va) {
                             if (ce == ca) continue;
                             for (int k = 0; k < g->P && !found; k++) {

@@ -164,6 +164,39 @@ def _facts(given: Fact | Sequence[Fact]) -> tuple[Fact, ...]:
     return tuple(cast(Sequence[Fact], given))
 
 
+Ways = dict[Fact, tuple[str, tuple[Fact, ...]]]
+"""Each fact's link and the facts it follows from."""
+
+
+def _needed(why: Ways, ends: Iterable[Fact]) -> set[Fact]:
+    """The facts ``ends`` follow from, themselves included."""
+    needed: set[Fact] = set()
+    todo = list(ends)
+    while todo:
+        fact = todo.pop()
+        if fact in needed or fact not in why:
+            continue
+        needed.add(fact)
+        todo.extend(_premises_of(why, why[fact][1]))
+    return needed
+
+
+PLACED = frozenset({"cell", "peer"})
+"""The links of a removal a placement makes (in its own cell, in a peer): as a
+premise, the removal is the placement."""
+
+
+def _premises_of(why: Ways, premises: Iterable[Fact]) -> tuple[Fact, ...]:
+    """``premises`` as a chain shows them: a removal a placement made (in its own
+    cell or a peer) is that placement; none twice."""
+    shown: dict[Fact, None] = {}
+    for fact in premises:
+        while fact in why and why[fact][0] in PLACED:
+            fact = why[fact][1][0]
+        shown[fact] = None
+    return tuple(shown)
+
+
 class Trace:
     """Singles (and locked candidates, and a variant's rules) from a board and one
     assumption, each fact with the link and the facts it follows from: what
@@ -202,7 +235,7 @@ class Trace:
         """The cells whose candidates changed since the singles last looked."""
         self.chosen: dict[int, int] = {}
         """Each cell's value once a fact places it (the placement may still wait)."""
-        self.why: dict[Fact, tuple[str, tuple[Fact, ...]]] = {}
+        self.why: Ways = {}
         self.order: dict[Fact, int] = {}
         self.broken: tuple[str, tuple[Fact, ...]] | None = None
         """Once the facts break the grid: how, and the facts that do."""
@@ -288,51 +321,89 @@ class Trace:
     def chain(self, target: Fact | Sequence[Fact] | None = None, title: str = "") -> Chain:
         """The facts ``target`` (a fact, or each of some: what the chain proves; None:
         the contradiction) follows from, in order, each with the earlier facts it
-        follows from; a fact no later one (nor the end) needs is left out, and a
-        placement stands for its cell's other values."""
+        follows from, by the way that needs the fewest (:meth:`_fewest_ways`); a
+        fact no later one (nor the end) needs is left out, and a placement stands
+        for its cell's other values."""
+        why = self._fewest_ways()
         said, cells = "", tuple[int, ...]()
         if target is None:
             assert self.broken is not None
             how, ends, said, cells = min(
-                ((h, self._premises_of(p), s, c) for h, p, s, c in self.breaks),
-                key=lambda b: len(self._needed(b[1])),
+                ((h, _premises_of(why, p), s, c) for h, p, s, c in self.breaks),
+                key=lambda b: len(_needed(why, b[1])),
             )
-            needed = self._needed(ends)
         else:
             how = ""
             ends = _facts(target)
-            needed = self._needed(ends)
+        needed = _needed(why, ends) | {min(self.why, key=self.order.__getitem__)}
+        # (the branch's own assumption first, always: an inner chain may not need it)
         facts = tuple(sorted(needed, key=self.order.__getitem__))
         index = {f: i for i, f in enumerate(facts)}
-        links = tuple(self.why[f][0] for f in facts[1:])
-        premises = [self._premises_of(self.why[f][1]) for f in facts[1:]]
+        links = tuple(why[f][0] for f in facts[1:])
+        premises = [_premises_of(why, why[f][1]) for f in facts[1:]]
         if how:
             links, premises = (*links, how), [*premises, ends]
         numbered = tuple(tuple(index[p] for p in given if p in index) for given in premises)
         proves = () if how else tuple(index[f] for f in ends if f in index)
         return Chain(facts, links, title, numbered, said, tuple(cells), proves=proves)
 
-    def _needed(self, ends: Iterable[Fact]) -> set[Fact]:
-        """The facts ``ends`` follow from, themselves included."""
-        needed: set[Fact] = set()
-        todo = list(ends)
-        while todo:
-            fact = todo.pop()
-            if fact in needed or fact not in self.why:
-                continue
-            needed.add(fact)
-            todo.extend(self._premises_of(self.why[fact][1]))
-        return needed
+    def _fewest_ways(self) -> Ways:
+        """Each fact's link and premises, of the ways the facts before it give it (the
+        way it was found; a single in another house; a placement of its value in
+        another peer): the way whose premises, with all they follow from, are
+        fewest. Each premise the way needs is the cheapest fact that would do."""
+        ordered = sorted(self.why, key=self.order.__getitem__)
+        own = {f: 1 << i for i, f in enumerate(ordered)}
+        behind: dict[Fact, int] = {}
+        """Each fact and every fact it follows from (by its chosen way), as bits."""
+        fewest: Ways = {}
+        for fact in ordered:
+            link, premises = self.why[fact]
+            ways = [(link, [[p] for p in premises]), *self._other_ways(fact)]
+            best: tuple[int, str, tuple[Fact, ...]] | None = None
+            for said, needs in ways:
+                picked = tuple(
+                    min(each, key=lambda p: behind.get(p, 0).bit_count()) for each in needs
+                )
+                reach = 0 if said in PLACED else own[fact]  # (a placement's removal: itself)
+                for p in picked:
+                    reach |= behind.get(p, 0)
+                if best is None or reach.bit_count() < best[0].bit_count():
+                    best = (reach, said, picked)
+            assert best is not None
+            behind[fact], fewest[fact] = best[0], (best[1], best[2])
+        return fewest
 
-    def _premises_of(self, premises: Iterable[Fact]) -> tuple[Fact, ...]:
-        """``premises`` as a chain shows them: a removal its own cell's placement made
-        (a ``cell`` link) is that placement; none twice."""
-        shown: dict[Fact, None] = {}
-        for fact in premises:
-            while fact in self.why and self.why[fact][0] == "cell":
-                fact = self.why[fact][1][0]
-            shown[fact] = None
-        return tuple(shown)
+    def _other_ways(self, fact: Fact) -> list[tuple[str, list[list[Fact]]]]:
+        """The other ways the facts found before ``fact`` give it by a single or a
+        placement: each way's link and, for each premise it needs, the facts that
+        would each do."""
+        board, cell, value, holds = self.board, *fact
+        found = self.order[fact]
+
+        def before(options: Iterable[Fact]) -> list[Fact]:
+            return [f for f in options if self.order.get(f, found) < found]
+
+        if not holds:
+            peers = before((p, value, True) for p in sorted(board.peers[cell]))
+            placed = before((cell, w, True) for w in bits(board.masks[cell]) if w != value)
+            return [*(("cell", [[p]]) for p in placed), *(("peer", [[p]]) for p in peers)]
+        others = [v for v in bits(board.masks[cell]) if v != value]
+        ways = []
+        gone = before((cell, v, False) for v in others)
+        if len(gone) == len(others):
+            ways.append(("naked single", [[f] for f in gone]))
+        for index in board.cell_houses[cell]:
+            if not self._inside(index):
+                continue
+            needs = []
+            for c in board.houses[index]:
+                if c != cell and board.masks[c] & bit(value):
+                    held = (w for w in bits(board.masks[c]) if w != value)
+                    needs.append(before([(c, value, False), *((c, w, True) for w in held)]))
+            if all(needs):
+                ways.append((f"hidden single in {board.house_names[index]}", needs))
+        return ways
 
     # --- the rules, each fact with its reason --------------------------------------
 

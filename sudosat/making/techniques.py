@@ -7,7 +7,10 @@ involved. Chains follow alternating inference: from a candidate assumed false
 a strong link (the only other place, or the only other value) makes the next
 true, and a weak link (a peer, or another value of the cell) makes the next
 false; a chain from ``A`` false to ``E`` true proves "A or E", and whatever
-sees both goes.
+sees both goes. A chain that comes back to ``A`` is a loop: proving ``A`` true
+(a discontinuous loop) places it; ending on a candidate weakly linked to ``A``
+(a continuous loop) makes every weak link "exactly one", and whatever sees both
+ends of any of them goes.
 """
 
 from __future__ import annotations
@@ -568,7 +571,7 @@ def _shortest_chain(
         found = _chain_from(board, start, strong, weak, links)
         if found is not None:
             best = found
-    return None if best is None else _chain_step(board, kind, *best)
+    return None if best is None else _chain_step(board, kind, *best, strong)
 
 
 def _chain_from(
@@ -579,9 +582,13 @@ def _chain_from(
     links: int,
 ) -> tuple[list[Candidate], tuple[Candidate, ...]] | None:
     """The shortest chain from ``start`` assumed false, of ``links`` links at most, to
-    a candidate proved true that removes something: its path and removals."""
+    a candidate proved true that removes something: its path and removals. A
+    path to a candidate weakly linked to ``start`` closes a continuous loop (its
+    path ends with ``start`` again, by that weak link) and removes along every
+    weak link."""
     parent: dict[State, State | None] = {(start, False): None}
     frontier = [(start, False)]
+    closing = set(weak(start))
     for _ in range(links):
         ahead = []
         for node, true in frontier:
@@ -594,6 +601,12 @@ def _chain_from(
                 parent[state] = (node, true)
                 ahead.append(state)
                 if not true:  # nxt is now proved true: "start or nxt"
+                    if nxt in closing:
+                        path = _path(parent, state)
+                        removed = _loop_removes(board, [*path, start])
+                        if removed:
+                            return [*path, start], removed
+                        continue
                     removed = _either_removes(board, start, nxt)
                     if removed:
                         return _path(parent, state), removed
@@ -601,6 +614,14 @@ def _chain_from(
         if not frontier:
             break
     return None
+
+
+def _loop_removes(board: Board, loop: Sequence[Candidate]) -> tuple[Candidate, ...]:
+    """What a continuous loop removes (``loop``: its candidates from the start
+    assumed false round to the start again): each weak link of it holds exactly
+    one true candidate, so whatever sees both of its ends goes."""
+    weak_links = zip(loop[1::2], loop[2::2], strict=False)
+    return tuple(sorted({r for a, e in weak_links for r in _either_removes(board, a, e)}))
 
 
 def _passed(parent: dict[State, State | None], at: State | None, candidate: Candidate) -> bool:
@@ -613,12 +634,28 @@ def _passed(parent: dict[State, State | None], at: State | None, candidate: Cand
 
 
 def _chain_step(
-    board: Board, kind: str, path: list[Candidate], removed: tuple[Candidate, ...]
+    board: Board,
+    kind: str,
+    path: list[Candidate],
+    removed: tuple[Candidate, ...],
+    strong: dict[Candidate, list[Candidate]],
 ) -> Step:
+    """The step of a chain found; one that removes its start's strong partner closes
+    a discontinuous loop (the start, false, would make itself true) and places
+    its start instead, which removes all the chain did."""
+    placed: tuple[Candidate, ...] = ()
+    partner = next((z for z in strong.get(path[0], ()) if z in removed and z not in path), None)
+    if path[0] == path[-1]:  # (closed by a weak link back to its start)
+        named = NAMED_LOOPS[0]
+    elif partner is not None:
+        named, placed, removed = NAMED_LOOPS[1], (path[0],), ()
+        path = [*path, partner, path[0]]
+    else:
+        named = _turbot(board, path) if kind == "X-chain" else kind  # (weighed as an X-chain)
     written = alternating(path)
-    named = _turbot(board, path) if kind == "X-chain" else kind  # (weighed as an X-chain)
     return Step(
         named,
+        placements=placed,
         technique=CHAINS[kind],
         eliminations=removed,
         cells=tuple(dict.fromkeys(c for c, _ in path)),
@@ -630,6 +667,9 @@ def _chain_step(
 
 NAMED_X_CHAINS = ("skyscraper", "2-string kite", "turbot fish")
 """X-chains of four candidates, by HoDoKu's names (:func:`_turbot`)."""
+
+NAMED_LOOPS = ("continuous loop", "discontinuous loop")
+"""Chains that close on their start (:func:`_chain_step`), of any kind."""
 
 
 def _turbot(board: Board, path: Sequence[Candidate]) -> str:
