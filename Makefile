@@ -7,7 +7,7 @@ PUZZLE ?= puzzles/ai-escargot.txt
 .PHONY: run bytecode install test check lint docs man reference solvers bench clean
 
 # (install-cairo: the cairo library PDF and PNG pictures need, from apt where it is missing)
-$(VENV)/.run: pyproject.toml sudosat/making/_engine.c sudosat/making/_explainer.c
+$(VENV)/.run: pyproject.toml sudosat/logic/_engine.c sudosat/logic/_explainer.c
 	scripts/install-cairo
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -e .

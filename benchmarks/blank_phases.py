@@ -25,11 +25,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.serve import first, payload
-from sudosat.making import candidates as marking
 from sudosat.making.setting import from_blank
 from sudosat.serving import answers
 from sudosat.serving.protocol import Request, body, make_job
 from sudosat.serving.server import Answers
+from sudosat.solving import candidates as marking
 
 SPENT: defaultdict[str, float] = defaultdict(float)
 CALLS: defaultdict[str, int] = defaultdict(int)

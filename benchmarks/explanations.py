@@ -47,8 +47,8 @@ from variant_steps import BUNDLED as VARIANTS  # noqa: E402  (the bundled varian
 
 from sudosat import parse  # noqa: E402
 from sudosat.core.puzzle import Puzzle  # noqa: E402
-from sudosat.making.chains import written  # noqa: E402
-from sudosat.making.path import logical_path  # noqa: E402
+from sudosat.logic.chains import written  # noqa: E402
+from sudosat.logic.path import logical_path  # noqa: E402
 from sudosat.reading.inputs import read_puzzles  # noqa: E402
 from sudosat.running import paths  # noqa: E402
 

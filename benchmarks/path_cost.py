@@ -24,7 +24,7 @@ sys.path.append(str(ROOT / "benchmarks"))
 from common import SHARED  # noqa: E402
 
 from sudosat import parse  # noqa: E402
-from sudosat.making.path import logical_path  # noqa: E402
+from sudosat.logic.path import logical_path  # noqa: E402
 
 
 def grids(which: str, count: int) -> list[str]:

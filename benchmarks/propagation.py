@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from sudosat import solve  # noqa: E402
 from sudosat.core.puzzle import Puzzle  # noqa: E402
-from sudosat.making.path import Pathfinder  # noqa: E402
+from sudosat.logic.path import Pathfinder  # noqa: E402
 from sudosat.reading.inputs import read_puzzles  # noqa: E402
 from sudosat.sat.cnf import Encoding  # noqa: E402
 from sudosat.sat.encoding import encode  # noqa: E402

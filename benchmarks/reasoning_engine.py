@@ -4,11 +4,11 @@
    BOARDS puzzles of ``../shared/puzzles/se-rated/eleven_dev.tsv``, their givens'
    singles run): every open candidate assumed in turn, each way measured on the
    same branches in the same run, microseconds a branch:
-   * Python: :class:`sudosat.making.forcing.Propagation`'s singles in Python (the
+   * Python: :class:`sudosat.logic.forcing.Propagation`'s singles in Python (the
      forcing chains' own before the engine, and its reference);
    * Minicard: PySAT's ``propagate`` of the board's "exactly one" constraints
      (what the nested chains used);
-   * C: the compiled engine (``sudosat/making/_engine.c``), a call a branch;
+   * C: the compiled engine (``sudosat/logic/_engine.c``), a call a branch;
    * numba: the same algorithm in numba (``@njit``), where numba is installed
      (``pip install numba``; it is not a dependency): its first call's compile
      time too, and a second process's (its cache).
@@ -33,11 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sudosat import parse  # noqa: E402
-from sudosat.making import bitboard  # noqa: E402
-from sudosat.making.board import Board, board_of  # noqa: E402
-from sudosat.making.forcing import Propagation  # noqa: E402
-from sudosat.making.nested import classic_solver  # noqa: E402
-from sudosat.making.path import logical_path  # noqa: E402
+from sudosat.logic import bitboard  # noqa: E402
+from sudosat.logic.board import Board, board_of  # noqa: E402
+from sudosat.logic.forcing import Propagation  # noqa: E402
+from sudosat.logic.nested import classic_solver  # noqa: E402
+from sudosat.logic.path import logical_path  # noqa: E402
 from sudosat.sat.cnf import literal  # noqa: E402
 from sudosat.sat.solvers.native import propagator  # noqa: E402
 

@@ -1,7 +1,7 @@
 """The ratings' targets (issues 59 and 77): ER, EP and ED against Sudoku
 Explainer's, twice: the logical path's own (what ``steps`` prints) and the
 rating's (what ``rate`` prints: SE's own search sets the ER from 9.0 up,
-sudosat/making/explainer.py); and the T&E(3) puzzles solved by logic.
+sudosat/logic/explainer.py); and the T&E(3) puzzles solved by logic.
 
 1. eleven's hardest (``se-rated/eleven_dev.tsv``, ER 10.6-11.9): PER puzzles of
    each ER, drawn with SEED. Spearman's rank correlation of each ER with SE's
@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from common import SHARED  # noqa: E402
 
 from sudosat import parse  # noqa: E402
-from sudosat.making.explainer import explainer_rating  # noqa: E402
-from sudosat.making.path import logical_path, solution_of, truth_of  # noqa: E402
+from sudosat.logic.explainer import explainer_rating  # noqa: E402
+from sudosat.logic.path import logical_path, solution_of, truth_of  # noqa: E402
 
 RATED = SHARED / "se-rated"
 

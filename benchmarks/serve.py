@@ -54,9 +54,9 @@ from websockets.asyncio.client import connect  # noqa: E402
 from benchmarks.common import load  # noqa: E402
 from sudosat import parse  # noqa: E402
 from sudosat.core.puzzle import Puzzle, Rules  # noqa: E402
-from sudosat.making.candidates import candidates  # noqa: E402
 from sudosat.making.setting import from_blank  # noqa: E402
 from sudosat.reading.fpuzzles import link, write  # noqa: E402
+from sudosat.solving.candidates import candidates  # noqa: E402
 
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))
 WORKLOADS = {

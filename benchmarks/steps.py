@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from sudosat import parse, solve  # noqa: E402
 from sudosat.core.puzzle import Layout, Puzzle  # noqa: E402
-from sudosat.making.path import logical_path  # noqa: E402
+from sudosat.logic.path import logical_path  # noqa: E402
 from sudosat.making.variant_generator import unique_killer  # noqa: E402
 from sudosat.reading.inputs import read_puzzles  # noqa: E402
 

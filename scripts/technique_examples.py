@@ -15,8 +15,8 @@ import sys
 from itertools import islice
 from pathlib import Path
 
-from sudosat.making.board import Step
-from sudosat.making.path import Pathfinder, technique_of, truth_of
+from sudosat.logic.board import Step
+from sudosat.logic.path import Pathfinder, technique_of, truth_of
 from sudosat.reading.inputs import read_puzzles
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "tdoku"

@@ -35,10 +35,9 @@ if TYPE_CHECKING:
     from sudosat.core.errors import InputError, SolverError
     from sudosat.core.notation import format_grid, format_line
     from sudosat.core.puzzle import Layout, Puzzle, verify
-    from sudosat.making.board import Step
-    from sudosat.making.candidates import Candidates, candidates
+    from sudosat.logic.board import Step
+    from sudosat.logic.path import SolvePath, logical_path, rate_by_path
     from sudosat.making.explain import Explanation, explain
-    from sudosat.making.path import SolvePath, logical_path, rate_by_path
     from sudosat.reading.formats import parse, read_text
     from sudosat.reading.inputs import read_file, read_puzzles
     from sudosat.rules import Rule, Rules
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
     from sudosat.sat.dimacs import Answer, read_answer, write_dimacs
     from sudosat.sat.encoding import decode_model, encode
     from sudosat.sat.solvers import SolverSpec, command_spec, solver_spec
+    from sudosat.solving.candidates import Candidates, candidates
     from sudosat.solving.engine import Count, check_answer, count, solve, solve_many
     from sudosat.solving.estimate import Estimate, estimate
     from sudosat.solving.outcome import Outcome, Stats, Status
@@ -56,10 +56,10 @@ _HOMES = {
     "core.errors": ("InputError", "SolverError"),
     "core.notation": ("format_grid", "format_line"),
     "core.puzzle": ("Layout", "Puzzle", "verify"),
-    "making.candidates": ("Candidates", "candidates"),
-    "making.board": ("Step",),
+    "solving.candidates": ("Candidates", "candidates"),
+    "logic.board": ("Step",),
     "making.explain": ("Explanation", "explain"),
-    "making.path": ("SolvePath", "logical_path", "rate_by_path"),
+    "logic.path": ("SolvePath", "logical_path", "rate_by_path"),
     "reading.formats": ("parse", "read_text"),
     "reading.inputs": ("read_file", "read_puzzles"),
     "rules": ("Rule", "Rules"),
@@ -131,7 +131,8 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
 
 
-# --- modules moved into folders (0.1.0), importable from their old names for one release
+# --- modules moved into folders (0.1.0; the logic out of making/ after it), importable
+# from their old names for one release
 _MOVED = {
     "draw": "showing.pictures",
     "core.draw": "showing.pictures",
@@ -163,9 +164,32 @@ _MOVED = {
     "vector": "solving.vector",
     "explain": "making.explain",
     "generator": "making.generator",
-    "rating": "making.rating",
+    "rating": "logic.rating",
     "shapes": "making.shapes",
     "variant_generator": "making.variant_generator",
+    **{
+        f"making.{name}": f"logic.{name}"
+        for name in [
+            "bitboard",
+            "board",
+            "causes",
+            "chains",
+            "explainer",
+            "forcing",
+            "intermediate",
+            "levels",
+            "nested",
+            "path",
+            "rating",
+            "rulelocks",
+            "rulesteps",
+            "ruleweights",
+            "spare",
+            "techniques",
+        ]
+    },
+    "making.candidates": "solving.candidates",
+    "making.parts": "solving.parts",
     "batch": "running.batch",
     "render": "running.report",
     "runner": "running.runner",

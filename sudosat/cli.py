@@ -195,7 +195,7 @@ def cli(debug: bool, verbose: bool) -> None:
         logger = logging.getLogger("sudosat")
         logger.addHandler(said)
         logger.setLevel(logging.INFO)
-        from sudosat.making import bitboard  # said here once, not in each worker
+        from sudosat.logic import bitboard  # said here once, not in each worker
 
         bitboard.compiled()
 

@@ -1,5 +1,5 @@
-"""The compiled reasoning engine (sudosat/making/_engine.c through
-sudosat.making.bitboard) held to its reference, a Minicard of the board's
+"""The compiled reasoning engine (sudosat/logic/_engine.c through
+sudosat.logic.bitboard) held to its reference, a Minicard of the board's
 "exactly one" constraints (:func:`nested.classic_solver`), on random boards of
 every size from 4x4 to 25x25, with a variant's extra houses too; and the
 logical path the same with the engine and without it."""
@@ -19,14 +19,13 @@ from pysat.solvers import Minicard
 from sudosat import parse, solve
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle
-from sudosat.making import bitboard
-from sudosat.making.board import Board, board_of
-from sudosat.making.forcing import Propagation, _branches
-from sudosat.making.generator import Asked, generate
-from sudosat.making.intermediate import empty_rectangle, finned_fish, unique_rectangle
-from sudosat.making.nested import Branches, _shortest_broken, classic_solver
-from sudosat.making.path import Pathfinder, easiest_single, logical_path, path_rating, truth_of
-from sudosat.making.techniques import (
+from sudosat.logic import bitboard
+from sudosat.logic.board import Board, board_of
+from sudosat.logic.forcing import Propagation, _branches
+from sudosat.logic.intermediate import empty_rectangle, finned_fish, unique_rectangle
+from sudosat.logic.nested import Branches, _shortest_broken, classic_solver
+from sudosat.logic.path import Pathfinder, easiest_single, logical_path, path_rating, truth_of
+from sudosat.logic.techniques import (
     chain,
     fish,
     hidden_single,
@@ -35,6 +34,7 @@ from sudosat.making.techniques import (
     naked_single,
     naked_subset,
 )
+from sudosat.making.generator import Asked, generate
 from sudosat.making.variant_generator import make_variant
 from sudosat.sat.cnf import literal
 from sudosat.sat.solvers.native import propagator
@@ -207,7 +207,7 @@ def test_without_the_engine_verbose_says_so_once(tmp_path: object) -> None:
             "-c",
             "import sys; from sudosat.cli import run_command; "
             "sys.argv = ['sudosat', 'solve', sys.argv[1]]; run_command(); "
-            "print(sorted(m for m in sys.modules if m.startswith('sudosat.making')))",
+            "print(sorted(m for m in sys.modules if m.startswith('sudosat.logic')))",
             escargot,
         ],
         capture_output=True,
@@ -484,7 +484,7 @@ def test_the_engines_almost_locked_sets_are_the_python_search_s(
     rank: int, wing: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the engine's first ALS-XZ (ALS-XY-wing) is the Python search's, set for set
-    from sudosat.making.intermediate import _first_wing, _first_xz, almost_locked_sets
+    from sudosat.logic.intermediate import _first_wing, _first_xz, almost_locked_sets
 
     boards = [
         settled_board(rank, s, d, r)[0]

@@ -1,4 +1,4 @@
-"""Chains written out (sudosat.making.chains): every link of every chain a path
+"""Chains written out (sudosat.logic.chains): every link of every chain a path
 prints holds on the candidates of the board it was found on."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from sudosat import parse
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
-from sudosat.making.board import Board, Chain, Fact, Step
-from sudosat.making.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
-from sudosat.making.forcing import (
+from sudosat.logic.board import Board, Chain, Fact, Step
+from sudosat.logic.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
+from sudosat.logic.forcing import (
     DYNAMIC_PLUS,
     PLUS_NAME,
     Propagation,
@@ -28,12 +28,12 @@ from sudosat.making.forcing import (
     forcing,
     plus_forcing,
 )
-from sudosat.making.nested import classic_solver, nested
-from sudosat.making.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
-from sudosat.making.rulelocks import CANNOT, HOLDS, UNFILLED
-from sudosat.making.rulesteps import RuleSteps
+from sudosat.logic.nested import classic_solver, nested
+from sudosat.logic.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
+from sudosat.logic.rulelocks import CANNOT, HOLDS, UNFILLED
+from sudosat.logic.rulesteps import RuleSteps
+from sudosat.logic.techniques import CLASSIC
 from sudosat.making.shapes import random_grid
-from sudosat.making.techniques import CLASSIC
 from sudosat.reading.inputs import read_puzzles
 from sudosat.sat.cnf import literal
 from sudosat.showing.pictures import picture
@@ -758,7 +758,7 @@ def test_an_alternating_chain_is_the_shortest_of_all_starts_on_either_engine() -
     """Each start's own shortest chain, every start asked (the Python search, no
     engine): none is shorter than the one the path took (which the engine's hint
     found), and the first start of that length is the one taken."""
-    from sudosat.making.techniques import CHAIN_LINKS, _chain_from, _links
+    from sudosat.logic.techniques import CHAIN_LINKS, _chain_from, _links
 
     checked = 0
     for board, step in alternating_steps():

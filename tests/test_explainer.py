@@ -10,9 +10,9 @@ import random
 import pytest
 
 from sudosat import parse, solve
-from sudosat.making import explainer
-from sudosat.making.explainer import SEARCHED_FROM, explainer_rating, searched
-from sudosat.making.path import logical_path, rate
+from sudosat.logic import explainer
+from sudosat.logic.explainer import SEARCHED_FROM, explainer_rating, searched
+from sudosat.logic.path import logical_path, rate
 
 from .conftest import ESCARGOT, PUZZLES, shared
 

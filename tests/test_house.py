@@ -25,6 +25,7 @@ LAYERS = [
     "rules",
     "reading",
     "solving",
+    "logic",
     "making",
     "showing",
     "running",

@@ -92,7 +92,7 @@ def test_make_run_alone_makes_pdf_and_png(tmp_path: Path) -> None:
     done = subprocess.run(["make", "run"], cwd=clone, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "unique solution" in done.stdout + done.stderr
-    assert list((clone / "sudosat" / "making").glob("_engine*.so"))  # the engine, built
+    assert list((clone / "sudosat" / "logic").glob("_engine*.so"))  # the engine, built
     sudosat = clone / ".venv" / "bin" / "sudosat"
     example = "--puzzles 6 --seed 1 --symmetry rotate180 --format pdf --solution"
     book = subprocess.run(
@@ -117,7 +117,7 @@ def test_make_run_without_a_compiler_runs_the_logic_in_python(tmp_path: Path) ->
     env = {**os.environ, "CC": "/bin/false"}
     done = subprocess.run(["make", "run"], cwd=clone, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert not list((clone / "sudosat" / "making").glob("_engine*.so"))
+    assert not list((clone / "sudosat" / "logic").glob("_engine*.so"))
     escargot = str(PUZZLES / "ai-escargot.txt")
     there = subprocess.run(
         [str(clone / ".venv" / "bin" / "sudosat"), "--verbose", "steps", escargot],

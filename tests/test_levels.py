@@ -14,9 +14,9 @@ import pytest
 from sudosat import parse, solve
 from sudosat.core.masks import bit
 from sudosat.core.puzzle import Layout, Puzzle
-from sudosat.making.levels import LEVELS, Family, Level, level_named
-from sudosat.making.path import Pathfinder, logical_path, open_at, rate, truth_of
-from sudosat.making.techniques import left_out
+from sudosat.logic.levels import LEVELS, Family, Level, level_named
+from sudosat.logic.path import Pathfinder, logical_path, open_at, rate, truth_of
+from sudosat.logic.techniques import left_out
 from sudosat.making.variant_generator import unique_killer
 
 from .conftest import PUZZLES, Run

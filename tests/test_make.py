@@ -18,7 +18,8 @@ import pytest
 from sudosat import Puzzle, parse, read_puzzles, solve
 from sudosat.core.notation import DIGITS, HEX
 from sudosat.core.puzzle import rule_violations, units, verify
-from sudosat.making import path as path_module
+from sudosat.logic import path as path_module
+from sudosat.logic.path import rate
 from sudosat.making.explain import explain
 from sudosat.making.generator import (
     Carving,
@@ -29,7 +30,6 @@ from sudosat.making.generator import (
     generator,
     orbits,
 )
-from sudosat.making.path import rate
 from sudosat.showing.text import puzzle_line
 
 from .conftest import ESCARGOT, KILLERS_16, PUZZLES, SUDOSAT, Run, jsonl, shared

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from sudosat import InputError, Puzzle, candidates, explain, parse, solve
 from sudosat.core.puzzle import Grid, Layout
-from sudosat.making.path import logical_path
+from sudosat.logic.path import logical_path
 from sudosat.making.shapes import random_grid
 from tests.test_explain import every_part, named, with_parts, without
 from tests.test_workbench import brute_marks, solutions_4x4, solutions_by_backtracking

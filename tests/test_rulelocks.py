@@ -1,6 +1,6 @@
 """A rule step over a rule and its houses, said as a setter says it: the digits a
 house needs on the rule and the digits the rule holds where a cell sees them
-(:mod:`sudosat.making.rulelocks`), or each removal traced to a contradiction."""
+(:mod:`sudosat.logic.rulelocks`), or each removal traced to a contradiction."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from functools import partial
 from sudosat import parse
 from sudosat.core.masks import bit
 from sudosat.core.puzzle import Puzzle
-from sudosat.making.board import Board, Candidate, Fact, Step
-from sudosat.making.chains import Trace, fact_text, written
-from sudosat.making.path import Pathfinder, technique_of
-from sudosat.making.rulelocks import held
-from sudosat.making.rulesteps import RuleSteps
-from sudosat.making.ruleweights import TIERS
+from sudosat.logic.board import Board, Candidate, Fact, Step
+from sudosat.logic.chains import Trace, fact_text, written
+from sudosat.logic.path import Pathfinder, technique_of
+from sudosat.logic.rulelocks import held
+from sudosat.logic.rulesteps import RuleSteps
+from sudosat.logic.ruleweights import TIERS
 from sudosat.reading.inputs import read_puzzles
 from sudosat.sat.cnf import literal
 

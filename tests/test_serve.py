@@ -32,8 +32,8 @@ from websockets.exceptions import InvalidStatus
 
 from sudosat import Puzzle, parse, solve
 from sudosat.core.puzzle import Grid
-from sudosat.making.path import logical_path
-from sudosat.making.techniques import left_out
+from sudosat.logic.path import logical_path
+from sudosat.logic.techniques import left_out
 from sudosat.reading.fpuzzles import link, write
 from tests.test_properties import variant_text
 from tests.test_workbench import solutions_4x4, solutions_by_backtracking
@@ -720,7 +720,7 @@ def replace_cells(puzzle: Puzzle, cells: list[int]) -> Puzzle:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["killer.txt", "kropki-6x6.txt"])
 def test_edits_250_ms_apart_each_get_the_true_candidates(url: str, name: str) -> None:
-    from sudosat.making.candidates import candidates
+    from sudosat.solving.candidates import candidates
 
     start = parse((PUZZLES / name).read_text())
     base = replace_cells(start, [0] * len(start.cells))
@@ -781,7 +781,7 @@ def test_a_job_past_the_time_limit_is_stopped_and_said_so() -> None:
 
 def test_candidates_on_cadical_are_those_on_minicard_and_brute_force() -> None:
     """What the server runs big variants' candidates on."""
-    from sudosat.making.candidates import candidates
+    from sudosat.solving.candidates import candidates
 
     for puzzle in variants(10, 4, first=500) + variants(3, 6, first=500):
         grids = truth(puzzle)

@@ -22,7 +22,7 @@ import pytest
 
 from sudosat import Puzzle, parse, solve
 from sudosat.core.puzzle import Grid
-from sudosat.making.path import logical_path
+from sudosat.logic.path import logical_path
 from sudosat.reading.fpuzzles import write
 from sudosat.reading.lz import OverBudget
 from sudosat.serving.answers import step_line

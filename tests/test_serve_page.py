@@ -27,7 +27,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from sudosat import parse
-from sudosat.making.candidates import candidates
+from sudosat.solving.candidates import candidates
 
 from .conftest import PATIENCE, PUZZLES, read_line
 from .test_serve import server

@@ -13,11 +13,11 @@ import pytest
 
 from sudosat import Puzzle, parse
 from sudosat.core.puzzle import Grid
-from sudosat.making import candidates as marking
 from sudosat.making.setting import from_blank
 from sudosat.reading.fpuzzles import link
 from sudosat.serving.answers import true_candidates
 from sudosat.serving.protocol import Request, make_job
+from sudosat.solving import candidates as marking
 from tests.test_serve import Plugin, brute_marks, payload, server, talk, truth, variants
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"

@@ -19,7 +19,7 @@ import pytest
 
 from sudosat import count, parse, solve
 from sudosat.core.puzzle import Layout
-from sudosat.making.path import logical_path
+from sudosat.logic.path import logical_path
 from sudosat.making.variant_generator import unique_killer
 
 from .conftest import PATIENCE, PUZZLES, traded_jigsaw

@@ -15,9 +15,9 @@ from sudosat import parse
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
-from sudosat.making.board import Board
-from sudosat.making.path import Pathfinder
-from sudosat.making.rulesteps import RuleSteps, Scope
+from sudosat.logic.board import Board
+from sudosat.logic.path import Pathfinder
+from sudosat.logic.rulesteps import RuleSteps, Scope
 from sudosat.making.shapes import random_grid
 from tests.variants.test_brute import makers
 

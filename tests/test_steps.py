@@ -18,11 +18,10 @@ import pytest
 from sudosat import parse, solve
 from sudosat.core.masks import bit, from_values
 from sudosat.core.puzzle import Layout, Puzzle
-from sudosat.making.board import Board
-from sudosat.making.forcing import propagate
-from sudosat.making.generator import Asked
-from sudosat.making.levels import Level
-from sudosat.making.nested import (
+from sudosat.logic.board import Board
+from sudosat.logic.forcing import propagate
+from sudosat.logic.levels import Level
+from sudosat.logic.nested import (
     MEAN_OF,
     SHOWN,
     TAKEN_APART,
@@ -30,8 +29,8 @@ from sudosat.making.nested import (
     _shortest_broken,
     classic_solver,
 )
-from sudosat.making.nested import technique as nested_weight
-from sudosat.making.path import (
+from sudosat.logic.nested import technique as nested_weight
+from sudosat.logic.path import (
     FORCING_KINDS,
     NESTED,
     Pathfinder,
@@ -41,9 +40,10 @@ from sudosat.making.path import (
     technique_of,
     truth_of,
 )
-from sudosat.making.rulesteps import MOST_REMOVALS
-from sudosat.making.ruleweights import WIDE
-from sudosat.making.techniques import CLASSIC
+from sudosat.logic.rulesteps import MOST_REMOVALS
+from sudosat.logic.ruleweights import WIDE
+from sudosat.logic.techniques import CLASSIC
+from sudosat.making.generator import Asked
 from sudosat.making.variant_generator import make_variant, unique_killer
 from sudosat.reading.inputs import read_puzzles
 from sudosat.reading.pencil import read_marks
@@ -738,10 +738,10 @@ def test_rate_help_says_the_numbers_the_code_rates_by() -> None:
     from click.testing import CliRunner
 
     from sudosat.cli import cli
-    from sudosat.making.forcing import FORCING
-    from sudosat.making.nested import HEAVIEST, LIGHTEST
-    from sudosat.making.path import INTERMEDIATE_TOP, SEARCH_RATING
-    from sudosat.making.techniques import CHAINS, FISHES, NAKED_SUBSETS, XY_WING
+    from sudosat.logic.forcing import FORCING
+    from sudosat.logic.nested import HEAVIEST, LIGHTEST
+    from sudosat.logic.path import INTERMEDIATE_TOP, SEARCH_RATING
+    from sudosat.logic.techniques import CHAINS, FISHES, NAKED_SUBSETS, XY_WING
 
     said = " ".join(CliRunner().invoke(cli, ["rate", "--help"]).output.split())
     for name, technique in (

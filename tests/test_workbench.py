@@ -23,9 +23,9 @@ import pytest
 
 from sudosat import InputError, Puzzle, candidates, estimate, explain, parse, solve
 from sudosat.core.puzzle import Grid, Layout, verify
-from sudosat.making import candidates as candidates_module
 from sudosat.reading.ruletext import apply, from_option
 from sudosat.rules import BY_WORD
+from sudosat.solving import candidates as candidates_module
 from sudosat.solving.estimate import EXACT_LIMIT
 from tests.variants.test_brute import every_grid, puzzle_text
 

@@ -481,7 +481,7 @@ def timeout_option(help: str) -> Callable[[F], F]:
 
 def families(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> frozenset[str]:
     """``--without subsets,fish``: the techniques of those families (see FAMILIES)."""
-    from sudosat.making.techniques import left_out  # deferred: the path, for steps and rate
+    from sudosat.logic.techniques import left_out  # deferred: the path, for steps and rate
 
     try:
         return left_out(name.strip() for item in value for name in item.split(",") if name.strip())

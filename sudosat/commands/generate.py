@@ -20,6 +20,7 @@ from sudosat.commands.common import (
     shard_option,
 )
 from sudosat.commands.helptext import Command
+from sudosat.logic.levels import LEVEL_NAMES, LEVELS, level_named
 from sudosat.making.generator import (
     SYMMETRIES,
     VARIANT_LEVELS,
@@ -28,7 +29,6 @@ from sudosat.making.generator import (
     GenerationError,
     output_alphabet,
 )
-from sudosat.making.levels import LEVEL_NAMES, LEVELS, level_named
 from sudosat.running import runner
 from sudosat.running.runner import Output
 from sudosat.running.shards import Shard

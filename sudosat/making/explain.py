@@ -35,14 +35,14 @@ from pysat.formula import WCNFPlus
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences
-from sudosat.making.parts import Clue, Part, minimal_conflict, needed_parts
-from sudosat.making.rating import Rating
+from sudosat.logic.rating import Rating
 from sudosat.sat.cnf import literal, model_grid
 from sudosat.sat.deadline import compute_by, deadline_after, remaining
 from sudosat.sat.encoding import explaining, layout_groups
 from sudosat.sat.limits import TooBig, check_solvable
 from sudosat.solving.engine import solve
 from sudosat.solving.outcome import Outcome, Status
+from sudosat.solving.parts import Clue, Part, minimal_conflict, needed_parts
 
 PARTS = ("solve", "conflict", "fewest_removed", "best_fill", "add", "rating", "redundant")
 """The parts of an explanation, as ``timed_out`` names them."""
@@ -201,7 +201,7 @@ def explain(
             found.redundant, found.minimal = needed_parts(puzzle, outcome.solutions[0], deadline)
 
         def rating() -> None:
-            from sudosat.making.path import rate  # deferred: a unique puzzle's alone
+            from sudosat.logic.path import rate  # deferred: a unique puzzle's alone
 
             found.rating = rate(puzzle, outcome.solutions[0], remaining(deadline))
 

@@ -28,9 +28,9 @@ from itertools import combinations
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences, rule_violations, units
-from sudosat.making.levels import Level, level_named
-from sudosat.making.path import GENERATED_PATH_LARGEST, rate, rate_at
-from sudosat.making.rating import Rating
+from sudosat.logic.levels import Level, level_named
+from sudosat.logic.path import GENERATED_PATH_LARGEST, rate, rate_at
+from sudosat.logic.rating import Rating
 from sudosat.reading.cells import NUMBERS, candidate_alphabets, lookup_alphabet
 from sudosat.sat.cnf import literal
 from sudosat.sat.deadline import deadline_after, remaining, solve_by

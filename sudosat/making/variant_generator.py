@@ -29,15 +29,15 @@ from typing import Any
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Layout, Puzzle, verify
-from sudosat.making.generator import Asked, Generated, GenerationError
-from sudosat.making.levels import Level
-from sudosat.making.path import (
+from sudosat.logic.levels import Level
+from sudosat.logic.path import (
     GENERATED_PATH_LARGEST,
     PATH_LARGEST,
     Pathfinder,
     open_at,
     rate,
 )
+from sudosat.making.generator import Asked, Generated, GenerationError
 from sudosat.making.shapes import beside, cages, jigsaw, random_grid, split
 from sudosat.rules import Rules
 from sudosat.rules.diagonals import DiagonalMinus, DiagonalPlus

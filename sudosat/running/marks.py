@@ -30,7 +30,7 @@ from sudosat.showing.view import PICTURE_BREAK, PICTURES, STATUS_STYLE, Result, 
 from sudosat.solving.outcome import Status
 
 if TYPE_CHECKING:
-    from sudosat.making.candidates import Candidates
+    from sudosat.solving.candidates import Candidates
 
 
 def tokens(puzzle: Puzzle, marks: tuple[tuple[int, ...], ...]) -> list[str]:

@@ -26,7 +26,7 @@ from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
-from sudosat.making.chains import ending, fact_text, written
+from sudosat.logic.chains import ending, fact_text, written
 from sudosat.running.marks import rich_pencil_grid
 from sudosat.showing.captions import caption_of
 from sudosat.showing.console import rich_each
@@ -34,9 +34,9 @@ from sudosat.showing.records import json_text, record_head
 from sudosat.showing.view import PICTURE_BREAK, PICTURES, STATUS_STYLE, Result, View
 
 if TYPE_CHECKING:
-    from sudosat.making.board import Chain, Step
-    from sudosat.making.path import SolvePath
-    from sudosat.making.rating import Rating
+    from sudosat.logic.board import Chain, Step
+    from sudosat.logic.path import SolvePath
+    from sudosat.logic.rating import Rating
 
 ENDS = {
     "solved": "solved by logic",
@@ -49,7 +49,7 @@ ENDS = {
 
 def rating_of(path: SolvePath) -> Rating | None:
     """The rating the path earns (None: it ended in a contradiction or ran out)."""
-    from sudosat.making.path import path_rating  # deferred: steps only
+    from sudosat.logic.path import path_rating  # deferred: steps only
 
     if path.end not in ("solved", "stuck"):
         return None

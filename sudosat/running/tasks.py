@@ -29,8 +29,8 @@ from sudosat.solving.fast import NAME as ENGINE
 from sudosat.solving.outcome import Outcome, Status, status_of
 
 if TYPE_CHECKING:
+    from sudosat.logic.rating import Rating
     from sudosat.making.generator import Asked, Generated
-    from sudosat.making.rating import Rating
 
 ANSWERS = frozenset({Status.UNIQUE, Status.NONE, Status.MULTIPLE})
 """Outcomes a certificate proves: an answer the engine gave, not a timeout or an error."""
@@ -145,10 +145,10 @@ class Rate(Task):
         search's effort (the engine's own, when it found the answer)."""
         searched = outcome if outcome.solver == ENGINE else None
         if self.by == "path":
-            from sudosat.making.path import rate  # deferred: rate alone
+            from sudosat.logic.path import rate  # deferred: rate alone
 
             return rate(puzzle, outcome.solutions[0], timeout, self.without, searched)
-        from sudosat.making.rating import rate_by_search  # deferred: rate alone
+        from sudosat.logic.rating import rate_by_search  # deferred: rate alone
 
         return rate_by_search(puzzle, searched, timeout)
 
@@ -183,7 +183,7 @@ class Candidates(Task):
         self.count_each = count_each
 
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
-        from sudosat.making.candidates import candidates  # deferred: the workbench
+        from sudosat.solving.candidates import candidates  # deferred: the workbench
 
         try:
             found = candidates(puzzle, count_each=self.count_each, timeout=options.timeout)
@@ -222,7 +222,7 @@ class Steps(Task):
         self.hint, self.bifurcation, self.marks, self.without = hint, bifurcation, marks, without
 
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
-        from sudosat.making.path import MarksError, logical_path  # deferred: steps alone
+        from sudosat.logic.path import MarksError, logical_path  # deferred: steps alone
         from sudosat.reading.pencil import read_marks
 
         try:

@@ -23,15 +23,15 @@ from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import from_values
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, box_shape
-from sudosat.making.board import Board, Step
-from sudosat.making.candidates import AUTO, Candidates, candidates
-from sudosat.making.path import MarksError, Pathfinder, SolvePath, truth_of
+from sudosat.logic.board import Board, Step
+from sudosat.logic.path import MarksError, Pathfinder, SolvePath, truth_of
 from sudosat.rules import load_all
 from sudosat.running.paths import sentence
 from sudosat.sat.cnf import literal
 from sudosat.serving.protocol import Job
 from sudosat.showing.text import part_text
 from sudosat.solving import progress
+from sudosat.solving.candidates import AUTO, Candidates, candidates
 from sudosat.solving.estimate import exp_or_inf, interval, ln_of, scientific, walks
 from sudosat.solving.outcome import Status
 from sudosat.solving.search import opened, solutions
@@ -442,7 +442,7 @@ def _path_of(job: Job, send: Send, kind: str = "pagepath") -> SolvePath:
     """The page's path: the worker's own when it made it whole, else made now, the
     steps so far sent (as replies of ``kind``, in words) at most every PROGRESS
     seconds, stopped short of the server's limit (``timeout``, with the steps made)."""
-    from sudosat.making.path import logical_path  # deferred: as page_path's
+    from sudosat.logic.path import logical_path  # deferred: as page_path's
 
     key = (job.puzzle, job.without)
     if key in PATHS:

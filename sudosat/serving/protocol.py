@@ -25,7 +25,7 @@ from sudosat.core.errors import InputError
 from sudosat.core.jsonobject import JsonObject
 from sudosat.core.masks import bit, from_values
 from sudosat.core.puzzle import Grid, Puzzle
-from sudosat.making.techniques import left_out
+from sudosat.logic.techniques import left_out
 from sudosat.reading.formats import parse
 from sudosat.reading.fpuzzles import decompress, puzzle_of
 from sudosat.reading.jsontext import MAX_DIGITS, BadJson, load

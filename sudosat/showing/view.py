@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from sudosat.solving.outcome import Outcome, Status
 
 if TYPE_CHECKING:
-    from sudosat.making.candidates import Candidates
+    from sudosat.logic.path import SolvePath
+    from sudosat.logic.rating import Rating
     from sudosat.making.explain import Explanation
-    from sudosat.making.path import SolvePath
-    from sudosat.making.rating import Rating
+    from sudosat.solving.candidates import Candidates
     from sudosat.solving.estimate import Estimate
 
 

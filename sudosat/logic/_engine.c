@@ -1,10 +1,10 @@
 /* The compiled reasoning engine: naked and hidden singles to a fixpoint on a
  * board's candidates, as bit masks (one 64-bit word a cell, so up to 64x64).
  *
- * The Python reference is sudosat.making.forcing.Propagation (singles) and a
+ * The Python reference is sudosat.logic.forcing.Propagation (singles) and a
  * Minicard of the board's "exactly one" constraints (a branch's literals);
  * tests/test_bitboard.py holds this module to both on random boards of
- * every size. sudosat.making.bitboard packs a board's geometry and falls back
+ * every size. sudosat.logic.bitboard packs a board's geometry and falls back
  * to Python when this module cannot be built or loaded.
  *
  * A geometry is an int32 buffer: n, cells, houses, K, P, then the houses
@@ -1090,7 +1090,7 @@ done:
 
 /* Sudoku Explainer's weight of the easiest single on the board, in tenths: a
  * house's last open cell 10, a hidden single in a box 12, in another house 15,
- * else (a naked single) 23; as sudosat.making.path.easiest_single. */
+ * else (a naked single) 23; as sudosat.logic.path.easiest_single. */
 static int easiest_single(const Geometry *g, const uint64_t *m, const uint8_t *placed,
                           int box_first, int box_last) {
     int best = 23;
@@ -2062,7 +2062,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "sudosat.making._engine",
+    PyModuleDef_HEAD_INIT, "sudosat.logic._engine",
     "The compiled reasoning engine: singles on bit masks.", -1, methods};
 
 PyMODINIT_FUNC PyInit__engine(void) { return PyModule_Create(&module); }

@@ -27,7 +27,7 @@ import logging
 from collections.abc import Sequence
 
 from sudosat.core.puzzle import Puzzle
-from sudosat.making.bitboard import load_compiled
+from sudosat.logic.bitboard import load_compiled
 
 log = logging.getLogger("sudosat")
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from sudosat.core.masks import bit, values
 from sudosat.core.puzzle import Constraint
-from sudosat.making.board import Board, Candidate
+from sudosat.logic.board import Board, Candidate
 
 
 def causes(

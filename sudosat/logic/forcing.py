@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 from sudosat.core.masks import bit, lowest
 from sudosat.core.masks import values as bits
-from sudosat.making import bitboard
-from sudosat.making.board import Board, Candidate, Step, Technique
-from sudosat.making.levels import Family, Level
+from sudosat.logic import bitboard
+from sudosat.logic.board import Board, Candidate, Step, Technique
+from sudosat.logic.levels import Family, Level
 
 Finder = Callable[[Board], "Step | None"]
 

@@ -18,11 +18,11 @@ from typing import Any
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
-from sudosat.making import bitboard
-from sudosat.making.bitboard import Screen, finds
-from sudosat.making.board import Board, Step, Technique
-from sudosat.making.forcing import Finder
-from sudosat.making.levels import Family, Level
+from sudosat.logic import bitboard
+from sudosat.logic.bitboard import Screen, finds
+from sudosat.logic.board import Board, Step, Technique
+from sudosat.logic.forcing import Finder
+from sudosat.logic.levels import Family, Level
 
 EMPTY_RECTANGLE = Technique("empty rectangle", Family.CHAINS, 6.6, Level.EXPERT)
 FINNED = {

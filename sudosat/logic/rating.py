@@ -1,7 +1,7 @@
 """What a rating says, and the solver-effort measure (``rate --by search``).
 
 A puzzle's level and its rating come from one difficulty model, its logical
-path (:func:`sudosat.making.path.rate_by_path`): the hardest technique the path
+path (:func:`sudosat.logic.path.rate_by_path`): the hardest technique the path
 needs. This module holds the record they are given in (:class:`Rating`), and
 the other measure, of a solver's effort rather than a person's: the conflicts
 of a deterministic search for the solution, ``log2(1 + conflicts)`` (0: unit
@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Puzzle
-from sudosat.making.levels import Level
+from sudosat.logic.levels import Level
 from sudosat.sat.deadline import deadline_after, solve_by
 from sudosat.sat.encoding import encode
 from sudosat.sat.limits import check_solvable

@@ -33,8 +33,8 @@ from pysat.solvers import Minicard
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout
-from sudosat.making.board import Board, Candidate
-from sudosat.making.spare import without_spare
+from sudosat.logic.board import Board, Candidate
+from sudosat.logic.spare import without_spare
 from sudosat.sat.cnf import literal, ruled_out
 
 ROUNDS = 4

@@ -21,11 +21,11 @@ from itertools import combinations, product
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
-from sudosat.making.bitboard import NOT_BUILT, Screen, finds, locked_at, shortest_chain
-from sudosat.making.board import Board, Candidate, Step, Technique
-from sudosat.making.chains import alternating, eureka
-from sudosat.making.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing
-from sudosat.making.intermediate import (
+from sudosat.logic.bitboard import NOT_BUILT, Screen, finds, locked_at, shortest_chain
+from sudosat.logic.board import Board, Candidate, Step, Technique
+from sudosat.logic.chains import alternating, eureka
+from sudosat.logic.forcing import DYNAMIC_FORCING, FORCING, Finder, forcing
+from sudosat.logic.intermediate import (
     ALS_XY_WING,
     ALS_XZ,
     EMPTY_RECTANGLE,
@@ -35,7 +35,7 @@ from sudosat.making.intermediate import (
     empty_rectangle,
     finned_fish,
 )
-from sudosat.making.levels import FAMILIES, Family, Level
+from sudosat.logic.levels import FAMILIES, Family, Level
 
 NAKED_SINGLE = Technique("naked single", Family.SINGLES, 1.0, Level.SIMPLE)
 HIDDEN_SINGLE = Technique("hidden single", Family.SINGLES, 1.5, Level.EASY)

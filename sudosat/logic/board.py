@@ -18,7 +18,7 @@ from itertools import combinations
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
-from sudosat.making.levels import Family, Level
+from sudosat.logic.levels import Family, Level
 
 Candidate = tuple[int, int]
 """(cell, value)."""

@@ -24,11 +24,11 @@ from sudosat.core.errors import SolverTimeout
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name, verify
-from sudosat.making.bitboard import singles_shape, walk_singles
-from sudosat.making.board import Board, Chain, Step, Technique, board_of
-from sudosat.making.chains import chains_of
-from sudosat.making.explainer import explainer_rating
-from sudosat.making.forcing import (
+from sudosat.logic.bitboard import singles_shape, walk_singles
+from sudosat.logic.board import Board, Chain, Step, Technique, board_of
+from sudosat.logic.chains import chains_of
+from sudosat.logic.explainer import explainer_rating
+from sudosat.logic.forcing import (
     DYNAMIC_FORCING,
     DYNAMIC_PLUS,
     FORCING,
@@ -38,15 +38,15 @@ from sudosat.making.forcing import (
     plus_forcing,
     propagate,
 )
-from sudosat.making.intermediate import (
+from sudosat.logic.intermediate import (
     BUG,
     UNIQUE_RECTANGLE,
     bug_plus_one,
     unique,
     unique_rectangle,
 )
-from sudosat.making.levels import Family, Level
-from sudosat.making.nested import (
+from sudosat.logic.levels import Family, Level
+from sudosat.logic.nested import (
     DEEP_BUDGET,
     SCALES,
     VARIANT_DEEP_BUDGET,
@@ -54,8 +54,8 @@ from sudosat.making.nested import (
     classic_solver,
     nested,
 )
-from sudosat.making.rating import Rating, rate_by_search, search_conflicts
-from sudosat.making.techniques import CLASSIC, HIDDEN_SINGLE, NAKED_SINGLE
+from sudosat.logic.rating import Rating, rate_by_search, search_conflicts
+from sudosat.logic.techniques import CLASSIC, HIDDEN_SINGLE, NAKED_SINGLE
 from sudosat.sat.deadline import deadline_after, remaining
 from sudosat.sat.limits import TooBig
 from sudosat.solving.outcome import Outcome, Status
@@ -160,7 +160,7 @@ class SolvePath(Weighed):
                 rules, parts = None, None
                 if through_rules and step.branches:
                     if steps is None:
-                        from sudosat.making.rulesteps import RuleSteps  # deferred: variants
+                        from sudosat.logic.rulesteps import RuleSteps  # deferred: variants
 
                         steps = RuleSteps(self.puzzle)
                     rules, parts = steps.everything(), steps
@@ -315,7 +315,7 @@ def truth_of(puzzle: Puzzle, timeout: float | None = None) -> list[int] | None:
 
 
 def _truth(puzzle: Puzzle, timeout: float | None) -> tuple[Outcome, list[int] | None]:
-    from sudosat.making.candidates import candidates  # deferred: a solver, for this alone
+    from sudosat.solving.candidates import candidates  # deferred: a solver, for this alone
 
     found = candidates(puzzle, timeout=timeout)
     if found.outcome.status != Status.NONE and found.outcome.status != Status.TIMEOUT:
@@ -438,8 +438,8 @@ class Pathfinder:
         ]
         order: list[tuple[Technique, Finder]] = []
         if any(not rule.houses(puzzle.layout) for rule in constraints):
-            from sudosat.making.rulesteps import RuleSteps  # deferred: variants only
-            from sudosat.making.ruleweights import TIERS  # (the same)
+            from sudosat.logic.rulesteps import RuleSteps  # deferred: variants only
+            from sudosat.logic.ruleweights import TIERS  # (the same)
 
             steps = self.rule_steps = RuleSteps(puzzle)
             steps.past = self.past
@@ -805,7 +805,7 @@ def rate_by_path(
     reduced CNF, deterministic). SolverTimeout when it takes longer than ``timeout``.
     ``without``: techniques left out (see :data:`techniques.FAMILIES`). A classic
     9x9's ER at the top (9.0 and up) is Sudoku Explainer's own search's
-    (:mod:`sudosat.making.explainer`)."""
+    (:mod:`sudosat.logic.explainer`)."""
     deadline = deadline_after(timeout)
     truth = truth_of(puzzle, timeout) if solution is None else [bit(v) for v in solution]
     without = tuple(without)

@@ -193,7 +193,7 @@ def _name_conflict(found: Candidates, deadline: float | None, asked: float | Non
     ``deadline``; past it, ``conflict`` is left None, and said to have run out of
     time when the caller's deadline (``asked``, by default ``deadline``) has passed
     too: a conflict that takes longer than a moment is explain's, not a timeout."""
-    from sudosat.making.parts import minimal_conflict  # deferred: for none alone
+    from sudosat.solving.parts import minimal_conflict  # deferred: for none alone
 
     try:
         found.conflict = minimal_conflict(found.outcome.puzzle, deadline)

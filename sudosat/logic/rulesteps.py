@@ -40,13 +40,13 @@ from pysat.solvers import Minicard
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Constraint, Layout, Puzzle
-from sudosat.making.board import Board, Candidate, Chain, Step, Technique
-from sudosat.making.causes import causes as named_causes
-from sudosat.making.chains import Trace, fact_text
-from sudosat.making.forcing import Propagation, contradiction_chain
-from sudosat.making.levels import Family, Level
-from sudosat.making.rulelocks import Holding, Need, RuleView, held, locked_chain
-from sudosat.making.ruleweights import (
+from sudosat.logic.board import Board, Candidate, Chain, Step, Technique
+from sudosat.logic.causes import causes as named_causes
+from sudosat.logic.chains import Trace, fact_text
+from sudosat.logic.forcing import Propagation, contradiction_chain
+from sudosat.logic.levels import Family, Level
+from sudosat.logic.rulelocks import Holding, Need, RuleView, held, locked_chain
+from sudosat.logic.ruleweights import (
     CAGES,
     RULE,
     RULE_WEIGHT,

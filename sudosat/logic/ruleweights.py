@@ -5,8 +5,8 @@ scale beside the classic techniques."""
 
 from __future__ import annotations
 
-from sudosat.making.board import Technique
-from sudosat.making.levels import Family, Level
+from sudosat.logic.board import Technique
+from sudosat.logic.levels import Family, Level
 
 
 def scope_technique(rules: int, units: int) -> Technique:

@@ -25,8 +25,8 @@ from pysat.solvers import Minicard
 from sudosat.core.masks import bit, lowest
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
-from sudosat.making.board import Board, Candidate, Chain, Fact, Step
-from sudosat.making.spare import without_spare
+from sudosat.logic.board import Board, Candidate, Chain, Fact, Step
+from sudosat.logic.spare import without_spare
 from sudosat.sat.cnf import cell_value, is_candidate, literal
 
 

@@ -29,10 +29,10 @@ from pysat.solvers import Minicard
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
-from sudosat.making import bitboard
-from sudosat.making.board import Board, Step, Technique
-from sudosat.making.forcing import CONTRADICTION, contradiction_chain
-from sudosat.making.levels import Family, Level
+from sudosat.logic import bitboard
+from sudosat.logic.board import Board, Step, Technique
+from sudosat.logic.forcing import CONTRADICTION, contradiction_chain
+from sudosat.logic.levels import Family, Level
 from sudosat.sat.cnf import cell_value, literal, ruled_out
 from sudosat.sat.solvers.native import Propagate, propagator
 from sudosat.solving.fast import exactly_one

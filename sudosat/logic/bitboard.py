@@ -22,21 +22,21 @@ from collections.abc import Callable
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from sudosat.making.board import Board
+from sudosat.logic.board import Board
 
 log = logging.getLogger("sudosat")
 
 
 def load_compiled(name: str) -> tuple[Any, str]:
-    """The compiled module ``sudosat.making.NAME`` and "", or None and why not."""
+    """The compiled module ``sudosat.logic.NAME`` and "", or None and why not."""
     if os.environ.get("SUDOSAT_ENGINE") == "python":  # the reference alone (make test runs it)
         return None, "SUDOSAT_ENGINE=python"
-    try:  # as `from sudosat.making import NAME` (through __import__, as a test hides it)
-        making = __import__("sudosat.making", fromlist=[name])
+    try:  # as `from sudosat.logic import NAME` (through __import__, as a test hides it)
+        logic = __import__("sudosat.logic", fromlist=[name])
     except ImportError as err:  # broken
         return None, str(err)
-    module = getattr(making, name, None)
-    return (module, "") if module is not None else (None, f"sudosat.making.{name} is not built")
+    module = getattr(logic, name, None)
+    return (module, "") if module is not None else (None, f"sudosat.logic.{name} is not built")
 
 
 ENGINE, WHY_NOT = load_compiled("_engine")
@@ -221,7 +221,7 @@ def walk_singles(shape: bytes, board: Board) -> tuple[int, int, int, int, int]:
     engine (the board changed in place): (end, naked, hidden, first, heaviest);
     end 0: none left, 1: the grid is full, 2: a contradiction; first and
     heaviest: Sudoku Explainer's weights, in tenths, of the board before the
-    first single and the heaviest (:func:`sudosat.making.path.easiest_single`)."""
+    first single and the heaviest (:func:`sudosat.logic.path.easiest_single`)."""
     boxes = board.boxes
     end, naked, hidden, first, heaviest = ENGINE.path_singles(
         shape, board.masks, board.placed, boxes.start, boxes.stop
