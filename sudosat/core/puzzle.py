@@ -334,6 +334,11 @@ class Puzzle:
         return self.rules.layout if self.rules is not None else layout(self.rank)
 
     @property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The variant rules it holds besides its regions (none: classic, or a jigsaw)."""
+        return self.rules.constraints if self.rules is not None else ()
+
+    @property
     def classic(self) -> bool:
         """Classic Sudoku: square boxes and no other rule."""
         return self.rules is None

@@ -1,7 +1,7 @@
 """The words a difficulty is given in: a puzzle's rating level and the family a
-technique belongs to. One difficulty model (the logical path, :mod:`path`)
-gives both: a technique has a family and a level, and a puzzle's level is
-the highest of its path's techniques."""
+technique belongs to, and where a path ends. One difficulty model (the
+logical path, :mod:`path`) gives both the first: a technique has a family and
+a level, and a puzzle's level is the highest of its path's techniques."""
 
 from __future__ import annotations
 
@@ -71,3 +71,16 @@ FAMILIES: tuple[Family, ...] = (
 )
 """The families a person can leave out (the singles and a rule alone always stay:
 without them nothing is placed; a guess is asked for, never left out)."""
+
+
+class End(StrEnum):
+    """Where a path ended."""
+
+    SOLVED = "solved"
+    STUCK = "stuck"
+    """No technique applies."""
+    CONTRADICTION = "contradiction"
+    """The puzzle has no solution."""
+    TIMEOUT = "timeout"
+    HINT = "hint"
+    """The first step only was asked for."""

@@ -45,7 +45,7 @@ from sudosat.logic.intermediate import (
     unique,
     unique_rectangle,
 )
-from sudosat.logic.levels import Family, Level
+from sudosat.logic.levels import End, Family, Level
 from sudosat.logic.nested import (
     DEEP_BUDGET,
     SCALES,
@@ -101,7 +101,7 @@ class UnsoundStep(AssertionError):
 class Weighed:
     """What a rating reads of a path: its techniques, the hardest, its level."""
 
-    end: str
+    end: End
 
     def techniques(self) -> list[Technique]:
         raise NotImplementedError
@@ -127,9 +127,7 @@ class SolvePath(Weighed):
     puzzle: Puzzle
     steps: list[Step]
     board: Board
-    end: str
-    """``solved``, ``stuck`` (no technique applies), ``contradiction`` (no solution),
-    or ``hint`` (the first step only was asked for)."""
+    end: End
     reason: str = ""
     """Why it ended as it did, in words (contradiction, stuck)."""
     seconds: float = 0.0
@@ -142,6 +140,10 @@ class SolvePath(Weighed):
     hint: bool = False
     """Only the next step was asked for (no rating)."""
 
+    @property
+    def timed_out(self) -> bool:
+        return self.end == End.TIMEOUT
+
     def boards(self) -> Iterator[tuple[Step, Board]]:
         """Each step with the board it was found on (one board, changed as it goes)."""
         board = (self.opening or self.board).copy()
@@ -152,7 +154,7 @@ class SolvePath(Weighed):
     def written(self) -> Iterator[tuple[Step, tuple[Chain, ...]]]:
         """Each step with the chains it follows, written out (a variant's through
         its rules: unit propagation over them, traced)."""
-        constraints = self.puzzle.rules.constraints if self.puzzle.rules else ()
+        constraints = self.puzzle.constraints
         through_rules = not all(rule.houses(self.puzzle.layout) for rule in constraints)
         steps = None  # the rules' solver, made when a forcing step first needs it
         try:
@@ -179,7 +181,7 @@ class SolvePath(Weighed):
         (each step the easiest found; a single weighs what SE's easiest single on
         its board does, see :func:`easiest_single`). None: the path did not
         solve the puzzle."""
-        if self.end != "solved" or not self.steps:
+        if self.end != End.SOLVED or not self.steps:
             return None
         techniques = self.techniques()
         placing = next((i for i, s in enumerate(self.steps) if s.placements), len(self.steps) - 1)
@@ -219,7 +221,7 @@ class RatedPath(Weighed):
     :class:`Singles`. It rates as the :class:`SolvePath` of the same puzzle does
     (tests/test_bitboard.py holds them equal)."""
 
-    end: str
+    end: End
     parts: list[Step | Singles]
     board: Board
     """The board where it ended."""
@@ -236,7 +238,7 @@ class RatedPath(Weighed):
     def explainer(self) -> tuple[float, float, float] | None:
         """As :meth:`SolvePath.explainer`, a run of singles weighed by its boards."""
         parts = self.parts
-        if self.end != "solved" or not parts:
+        if self.end != End.SOLVED or not parts:
             return None
         steps = [p for p in parts if isinstance(p, Step)]
         heaviest = max((technique_of(s).weight for s in steps), default=0.0)
@@ -369,7 +371,7 @@ def logical_path(
     if outcome.status == Status.TIMEOUT:
         board = board_of(puzzle)
         reason = outcome.reason or "the true candidates took all the time"
-        return SolvePath(puzzle, [], board, "timeout", reason, outcome=outcome)
+        return SolvePath(puzzle, [], board, End.TIMEOUT, reason, outcome=outcome)
     if marks is not None and truth is not None:
         for cell, (mark, true) in enumerate(zip(marks, truth, strict=True)):
             lost = true & ~mark
@@ -430,7 +432,7 @@ class Pathfinder:
         self.truth: Sequence[int] | None = None
         self.last: frozenset[str] = frozenset()
         """The techniques asked only when none before them finds a step."""
-        constraints = puzzle.rules.constraints if puzzle.rules else ()
+        constraints = puzzle.constraints
         self.rule_houses = [
             (house, rule.describe(puzzle.size))
             for rule in constraints
@@ -571,19 +573,19 @@ class Pathfinder:
         board = self.board(marks, puzzle, place_lone)
         first, opening = tuple(board.masks), board.copy()
         steps: list[Step] = []
-        end, reason = "stuck", ""
+        end, reason = End.STUCK, ""
         while True:
             why = board.contradiction()
             if why:
-                end, reason = "contradiction", why
+                end, reason = End.CONTRADICTION, why
                 break
             if board.solved:
                 broken = verify(board.puzzle, board.placed)
-                end, reason = ("contradiction", broken[0]) if broken else ("solved", "")
+                end, reason = (End.CONTRADICTION, broken[0]) if broken else (End.SOLVED, "")
                 break
             step = None if self.past() else self.next_step(board)
             if step is None and self.past():  # (before the step, or given up inside it)
-                end, reason = "timeout", f"{len(steps)} steps made in the time given"
+                end, reason = End.TIMEOUT, f"{len(steps)} steps made in the time given"
                 break
             if step is None:
                 reason = "no technique of the path applies"
@@ -593,7 +595,7 @@ class Pathfinder:
                 break
             if not step.eliminations and not step.placements:  # a rule that cannot hold
                 steps.append(step)
-                end, reason = "contradiction", step.reason
+                end, reason = End.CONTRADICTION, step.reason
                 break
             made = board.apply(step)
             _check(made, truth, board)
@@ -601,7 +603,7 @@ class Pathfinder:
             if on_step is not None:
                 on_step(made, first)
             if hint:
-                end = "hint"
+                end = End.HINT
                 break
         seconds = time.perf_counter() - start
         return SolvePath(
@@ -642,14 +644,14 @@ class Pathfinder:
                 _check_all(board, truth)
             if end:
                 solved = end == 1 and not verify(board.puzzle, board.placed)
-                return RatedPath("solved" if solved else "contradiction", parts, board)
+                return RatedPath(End.SOLVED if solved else End.CONTRADICTION, parts, board)
             if self.past():
-                return RatedPath("timeout", parts, board)
+                return RatedPath(End.TIMEOUT, parts, board)
             step = None if self._only_true_left(board) else _easiest(board, order, self.last)
             if step is None or self.past_level(step):
-                return RatedPath("timeout" if self.past() else "stuck", parts, board)
+                return RatedPath(End.TIMEOUT if self.past() else End.STUCK, parts, board)
             if not step.eliminations and not step.placements:
-                return RatedPath("contradiction", parts, board)
+                return RatedPath(End.CONTRADICTION, parts, board)
             made = board.apply(step)
             _check(made, truth, board)
             parts.append(made)
@@ -660,7 +662,7 @@ class Pathfinder:
         found: RatedPath | SolvePath | None = self.rated(None, puzzle=puzzle)
         if found is None:  # no engine: the path itself
             found = self.path(None, puzzle=puzzle)
-        if found.end == "contradiction":
+        if found.end == End.CONTRADICTION:
             return list(range(puzzle.size**2))
         return found.board.open_cells()
 
@@ -774,7 +776,7 @@ def path_rating(path: Weighed, conflicts: int = 0) -> Rating:
     Stuck: ``expert``, 13 + a quarter of log2(1 + ``conflicts``), the search the
     rest needs."""
     hardest = path.hardest()
-    if path.end != "solved" or hardest is None:
+    if path.end != End.SOLVED or hardest is None:
         rating = round(SEARCH_RATING + math.log2(1 + conflicts) / 4, 3)
         return Rating(Level.EXPERT, rating, conflicts, "search")
     level = path.level()
@@ -811,7 +813,7 @@ def rate_by_path(
     without = tuple(without)
     with Pathfinder(puzzle, without=without) as finder:
         path = _weighed(finder, truth, deadline, timeout)
-    if path.end != "solved":
+    if path.end != End.SOLVED:
         return path_rating(path, search_conflicts(puzzle, deadline))
     rating = path_rating(path)
     if rating.explainer is None or without:  # SE's search knows SE's techniques alone
@@ -837,7 +839,7 @@ def _weighed(
     path: Weighed | None = finder.rated(truth, deadline)
     if path is None:  # no engine: the path itself
         path = finder.path(truth, deadline=deadline)
-    if path.end == "timeout":
+    if path.end == End.TIMEOUT:
         raise SolverTimeout(f"no rating within {timeout:g} s")
     return path
 
@@ -855,7 +857,7 @@ def rate_at(
     kept = min(level, Level.INTERMEDIATE, key=lambda x: x.order)
     with Pathfinder(puzzle, upto=kept) as finder:
         path = _weighed(finder, truth, deadline, timeout)
-    if path.end == "solved":
+    if path.end == End.SOLVED:
         found = path_rating(path)
         return found if found.level == level else None
     return rate_by_path(puzzle, solution, remaining(deadline)) if level == Level.EXPERT else None

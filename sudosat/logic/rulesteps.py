@@ -78,7 +78,7 @@ class RuleSteps:
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         n = self.n = puzzle.size
-        constraints = puzzle.rules.constraints if puzzle.rules else ()
+        constraints = puzzle.constraints
         layout = puzzle.layout
         self.rules: list[Constraint] = list(constraints)
         groups, clauses, selectors, _ = explaining(puzzle, among=False)  # every rule is there

@@ -179,7 +179,7 @@ def explain(
         steps += [("conflict", conflict), ("fewest_removed", fewest)]
         if outcome.clashes:
             found.notes.append("the givens clash, so no fill keeps them all")
-        elif puzzle.rules is not None and puzzle.rules.constraints:
+        elif puzzle.constraints:
             found.notes.append("best_fill keeps to classic rules: a variant's cannot be half kept")
         else:
             steps.append(("best_fill", fill))

@@ -12,7 +12,7 @@ def from_blank(puzzle: Puzzle) -> list[Puzzle]:
     rules added one at a time in reading order of their first cell (cages row
     by row), then its givens row by row; a state after each part."""
     rules = sorted(
-        puzzle.rules.constraints if puzzle.rules else (),
+        puzzle.constraints,
         key=lambda rule: min(rule.cells(), default=0),
     )
     cells = [0] * len(puzzle.cells)

@@ -263,7 +263,7 @@ def write(puzzle: Puzzle) -> JsonObject:
     data: JsonObject = {"size": n, "grid": grid}
     about = {"title": puzzle.name, "author": puzzle.author, "ruleset": puzzle.ruleset}
     data.update({key: value for key, value in about.items() if value})
-    for rule in puzzle.rules.constraints if puzzle.rules else ():
+    for rule in puzzle.constraints:
         kept = rule.grid_entry()
         if kept is not None:
             at, found = kept
@@ -317,7 +317,7 @@ def _rules_text(data: JsonObject, puzzle: Puzzle) -> None:
     f-puzzles shows of a rule it cannot draw or check."""
     said = data.get("ruleset", "")
     added = []
-    for kind in dict.fromkeys(type(r) for r in (puzzle.rules.constraints if puzzle.rules else ())):
+    for kind in dict.fromkeys(type(r) for r in puzzle.constraints):
         field, meaning = kind.field, kind.meaning
         title = kind.title[:1].upper() + kind.title[1:]
         if field and field not in NATIVE and meaning and f"{title}:" not in said:

@@ -200,7 +200,7 @@ def apply(puzzle: Puzzle, statements: Iterable[Statements]) -> Puzzle:
     """``puzzle`` with the rules of ``statements`` added to its own; InputError
     for a statement that cannot be read, naming its place."""
     layout = puzzle.layout
-    constraints: list[Constraint] = list(puzzle.rules.constraints) if puzzle.rules else []
+    constraints: list[Constraint] = list(puzzle.constraints)
     regions: tuple[int, str] | None = None
     about: dict[str, str] = {}  # title, author, ruleset
     for group in statements:
@@ -325,7 +325,7 @@ def write(puzzle: Puzzle) -> list[str]:
         if n > len(LABELS):
             raise ValueError(f"a {n}x{n} jigsaw's regions have no text form: use f-puzzles")
         lines.append("regions: " + "".join(LABELS[r] for r in layout.unit_index[2]))
-    constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
+    constraints = puzzle.constraints
     return lines + [rule.text(n) for rule in constraints]
 
 

@@ -88,7 +88,7 @@ def failure(result: Result) -> str | None:
         return str(Status.TIMEOUT)
     if result.candidates is not None and result.candidates.timed_out:
         return str(Status.TIMEOUT)
-    if result.path is not None and result.path.end == "timeout":
+    if result.path is not None and result.path.timed_out:
         return str(Status.TIMEOUT)
     if result.check is not None and result.check.verdict != NO_EXPECTATION:
         return MISMATCH if result.check.failed else None

@@ -27,6 +27,7 @@ from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.logic.chains import ending, fact_text, written
+from sudosat.logic.levels import End
 from sudosat.running.marks import rich_pencil_grid
 from sudosat.showing.captions import caption_of
 from sudosat.showing.console import rich_each
@@ -39,11 +40,11 @@ if TYPE_CHECKING:
     from sudosat.logic.rating import Rating
 
 ENDS = {
-    "solved": "solved by logic",
-    "stuck": "stuck: no technique of the path applies (--bifurcation N guesses)",
-    "contradiction": "a contradiction: the puzzle has no solution",
-    "hint": "the next step",
-    "timeout": "out of time",
+    End.SOLVED: "solved by logic",
+    End.STUCK: "stuck: no technique of the path applies (--bifurcation N guesses)",
+    End.CONTRADICTION: "a contradiction: the puzzle has no solution",
+    End.HINT: "the next step",
+    End.TIMEOUT: "out of time",
 }
 
 
@@ -51,7 +52,7 @@ def rating_of(path: SolvePath) -> Rating | None:
     """The rating the path earns (None: it ended in a contradiction or ran out)."""
     from sudosat.logic.path import path_rating  # deferred: steps only
 
-    if path.end not in ("solved", "stuck"):
+    if path.end not in (End.SOLVED, End.STUCK):
         return None
     return path_rating(path)
 
@@ -129,7 +130,7 @@ def path_record(result: Result, view: View) -> JsonObject:
             "reason": path.reason or None,
             "level": rating.level if rating else None,
             "rating": rating.rating if rating else None,
-            "hardest": hardest.name if hardest and path.end == "solved" else None,
+            "hardest": hardest.name if hardest and path.end == End.SOLVED else None,
             "techniques": path.counts(),
             "steps": [step_record(path.puzzle, s, chains) for s, chains in path.written()],
             "time": round(path.seconds, 6) if view.timed else None,
@@ -178,11 +179,11 @@ def _line(result: Result, view: View) -> str:
         return "error"
     rating = rating_of(path) if not path.hint else None
     hardest = path.hardest()
-    words = [path.end]
+    words: list[str] = [path.end]
     if rating is not None:
         words += [rating.named, f"{rating.rating:g}"]
     words.append(str(len(path.steps)))
-    if hardest is not None and path.end in ("solved", "hint"):
+    if hardest is not None and path.end in (End.SOLVED, End.HINT):
         words.append(hardest.name)
     return " ".join(words)
 
@@ -276,9 +277,9 @@ def summary(path: SolvePath, view: View) -> str:
     """Where the path ended, in one sentence, with its rating."""
     status = path.outcome.status if path.outcome else ""
     said = ENDS.get(path.end, path.end)
-    if path.end == "contradiction" and path.reason:
+    if path.end == End.CONTRADICTION and path.reason:
         said = f"a contradiction: {path.reason}"
-    if path.end == "stuck" and status == "multiple":
+    if path.end == End.STUCK and status == "multiple":
         said = "stuck, as it must be: the puzzle has several solutions"
     said += f" ({len(path.steps)} step{'s' if len(path.steps) != 1 else ''})"
     rating = rating_of(path) if not path.hint else None

@@ -241,7 +241,7 @@ def explaining(
     empty = replace(puzzle, cells=(0,) * (n * n), rules=layout_rules)
     open_cells, cell_groups, unit_groups = _groups(empty, False, False)
     groups = cell_groups + unit_groups
-    if puzzle.rules is None or not puzzle.rules.constraints:
+    if not puzzle.constraints:
         return groups, [], [], n**3
     cnf = Cnf(replace(empty, rules=puzzle.rules), Encoding(reduced=False), n**3, [], open_cells)
     clauses, selectors, top = guarded_rules(cnf, cell_groups, among)

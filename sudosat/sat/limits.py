@@ -50,7 +50,7 @@ def size(puzzle: Puzzle, reduced: bool) -> tuple[int, int]:
 def rule_clauses(puzzle: Puzzle) -> int:
     """About how many clauses a variant's rules write (held in memory whole, even
     where the rows', columns' and regions' are streamed)."""
-    constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
+    constraints = puzzle.constraints
     return sum(rule.clause_estimate(puzzle.size) for rule in constraints)
 
 

@@ -24,6 +24,7 @@ from sudosat.core.masks import from_values
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, box_shape
 from sudosat.logic.board import Board, Step
+from sudosat.logic.levels import End
 from sudosat.logic.path import MarksError, Pathfinder, SolvePath, truth_of
 from sudosat.rules import load_all
 from sudosat.running.paths import sentence
@@ -297,11 +298,11 @@ def solve_path(job: Job, send: Send) -> None:
     with Pathfinder(puzzle, without=job.without) as finder:
         path = _path(finder, job, hint=False, place_lone=False)
     lines = [step_line(puzzle, s) for s in path.steps]
-    if path.end == "contradiction":
+    if path.end == End.CONTRADICTION:
         lines.append(f"Board is invalid! {path.reason}".rstrip())
-    elif not path.steps and path.end != "solved":
+    elif not path.steps and path.end != End.SOLVED:
         lines.append("No logical steps found.")
-    send("logical", **_logical(path.board, lines, path.end != "contradiction"))
+    send("logical", **_logical(path.board, lines, path.end != End.CONTRADICTION))
 
 
 def step(job: Job, send: Send) -> None:
@@ -322,13 +323,13 @@ def step(job: Job, send: Send) -> None:
             send("logical", **_logical(start, ["Initial candidates."], True))
             return
         path = _path(finder, job, hint=True, place_lone=False)
-    if path.end == "contradiction":
+    if path.end == End.CONTRADICTION:
         lines = [f"Board is invalid! {path.reason}".rstrip()]
     elif not path.steps:
-        lines = [] if path.end == "solved" else ["No logical steps found."]
+        lines = [] if path.end == End.SOLVED else ["No logical steps found."]
     else:
         lines = [step_line(puzzle, path.steps[0])]
-    send("logical", **_logical(path.board, lines, path.end != "contradiction"))
+    send("logical", **_logical(path.board, lines, path.end != End.CONTRADICTION))
 
 
 def _usable(marks: tuple[int, ...] | None) -> tuple[int, ...] | None:
@@ -363,7 +364,7 @@ def _kept(puzzle: Puzzle, marks: tuple[int, ...] | None) -> Puzzle:
     ]
     if not kept:
         return puzzle
-    rules = puzzle.rules.constraints if puzzle.rules else ()
+    rules = puzzle.constraints
     return replace(puzzle, rules=Rules.of(puzzle.layout, [*rules, *kept]))
 
 
@@ -463,7 +464,7 @@ def _path_of(job: Job, send: Send, kind: str = "pagepath") -> SolvePath:
 
     timeout = _short_of(job.timeout)
     path = logical_path(puzzle, without=job.without, timeout=timeout, on_step=progress)
-    if path.end != "timeout":
+    if path.end != End.TIMEOUT:
         PATHS[key] = path
         while len(PATHS) > KEPT_PATHS:
             del PATHS[next(iter(PATHS))]
@@ -494,7 +495,7 @@ def page_path(job: Job, send: Send) -> None:
         reason=path.reason,
         step=shown,
         svg=svg,
-        _partial=path.end == "timeout",  # not kept: the next ask may have more time
+        _partial=path.end == End.TIMEOUT,  # not kept: the next ask may have more time
     )
 
 
@@ -549,7 +550,7 @@ def marks(job: Job, send: Send) -> None:
 
 def _notes(puzzle: Puzzle) -> str:
     """What the page says once beside the answer: the parts still being drawn."""
-    rules = puzzle.rules.constraints if puzzle.rules else ()
+    rules = puzzle.constraints
     return "; ".join(said for rule in rules if (said := rule.note(puzzle.size)))
 
 
@@ -568,7 +569,7 @@ def path_data(job: Job, send: Send) -> None:
         end=found.end,
         reason=found.reason or None,
         status=str(found.outcome.status) if found.outcome else None,
-        _partial=found.end == "timeout",
+        _partial=found.end == End.TIMEOUT,
     )
 
 
@@ -608,7 +609,7 @@ def read(job: Job, send: Send) -> None:
             for cell in region:
                 regions[cell] = index
     cages, flags, others = [], [], []
-    for rule in puzzle.rules.constraints if puzzle.rules else ():
+    for rule in puzzle.constraints:
         if isinstance(rule, KillerCage):
             cages.append({"cells": list(rule.group), "sum": rule.value})
         elif rule.text(n) in FLAGS:

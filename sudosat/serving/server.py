@@ -235,8 +235,8 @@ def narrows(puzzle: Puzzle, earlier: Puzzle) -> bool:
         return False
     if any(value and puzzle.cells[c] != value for c, value in enumerate(earlier.cells)):
         return False
-    mine = puzzle.rules.constraints if puzzle.rules else ()
-    theirs = earlier.rules.constraints if earlier.rules else ()
+    mine = puzzle.constraints
+    theirs = earlier.constraints
     if not set(theirs) <= set(mine):
         return False
     relative = any(rule.relative for rule in mine)

@@ -93,7 +93,7 @@ def variant_grid(puzzle: Puzzle, grid: Grid, highlight: set[int] | None = None) 
     region = puzzle.layout.unit_index[2]
     symbols = symbols_of(puzzle, grid)
     width = max(len(s) for s in symbols) + 2
-    ruled = {c for rule in (puzzle.rules.constraints if puzzle.rules else ()) for c in rule.cells()}
+    ruled = {c for rule in puzzle.constraints for c in rule.cells()}
 
     def apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
         """A heavy border between two places (outside the grid counts as a region)."""
@@ -211,7 +211,7 @@ def explanation_lines(found: Explanation) -> list[str]:
     lines = []
     forms = dict(EXPLANATION_LINES)
     puzzle = found.outcome.puzzle
-    if puzzle.rules is not None and puzzle.rules.constraints:
+    if puzzle.constraints:
         forms["conflict"] = "these clues and rules cannot all hold: {}"
         forms["fewest_removed"] = "the fewest clues and rules to drop for a solution: {}"
     if found.redundant == []:  # nothing can go: the minimal set is all of it

@@ -44,7 +44,7 @@ __all__ = ["ALERT", "CELL", "INK", "JUSTIFYING", "MARKED", "PAPER", "RINGED", "S
 
 def margin_of(puzzle: Puzzle) -> float:
     """Room around the grid: a cell's when some clue sits outside it."""
-    constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
+    constraints = puzzle.constraints
     return CELL if any(rule.outside for rule in constraints) else 0.3 * CELL
 
 
@@ -82,7 +82,7 @@ def picture(
     n = puzzle.size
     margin = margin_of(puzzle)
     width = n * CELL + 2 * margin
-    constraints = puzzle.rules.constraints if puzzle.rules is not None else ()
+    constraints = puzzle.constraints
     head = [(caption.title, 0.4, True), (caption.byline, 0.28, False)]
     head = [line for line in head if line[0]]
     heading = sum(size * 1.5 * CELL for _, size, _ in head) + (0.3 * CELL if head else 0)

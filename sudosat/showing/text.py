@@ -205,7 +205,7 @@ def rules_in_words(puzzle: Puzzle) -> str:
     if n > 9:
         said[0] = f"Place each of the {n} symbols once in every row, column and {region}."
     kinds: dict[str, str] = {}
-    for rule in puzzle.rules.constraints if puzzle.rules else ():
+    for rule in puzzle.constraints:
         if rule.title and rule.meaning:
             kinds.setdefault(rule.title, rule.meaning)
     said += [f"{title[0].upper()}{title[1:]}: {meaning}" for title, meaning in kinds.items()]

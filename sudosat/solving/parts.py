@@ -29,7 +29,7 @@ class _Parts:
     def __init__(self, puzzle: Puzzle) -> None:
         n = puzzle.size
         groups, rule_clauses, selectors, _ = explaining(puzzle)
-        constraints = puzzle.rules.constraints if puzzle.rules else ()
+        constraints = puzzle.constraints
         self.puzzle = puzzle
         self.rule_of = dict(zip(selectors, constraints, strict=True))
         self.sat = exactly_one(groups)
