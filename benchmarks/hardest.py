@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sudosat import parse, solve  # noqa: E402
-from sudosat.logic.path import rate_by_path  # noqa: E402
+from sudosat.logic.rating import rate_by_path  # noqa: E402
 
 TDOKU = ROOT.parent / "shared" / "puzzles" / "tdoku"
 FAMOUS = ROOT.parent / "shared" / "puzzles" / "famous" / "famous.tsv"

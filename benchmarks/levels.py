@@ -31,7 +31,7 @@ sys.path.insert(0, sys.argv[1])
 count = int(sys.argv[2])
 from sudosat.making.generator import generate
 from sudosat.logic import rating
-from sudosat.logic.path import rate_by_path
+from sudosat.logic.rating import rate_by_path
 
 made = [generate(seed) for seed in range(count)]
 found = {}

@@ -35,7 +35,8 @@ from common import SHARED  # noqa: E402
 
 from sudosat import parse  # noqa: E402
 from sudosat.logic.explainer import explainer_rating  # noqa: E402
-from sudosat.logic.path import logical_path, solution_of, truth_of  # noqa: E402
+from sudosat.logic.path import logical_path, truth_of  # noqa: E402
+from sudosat.logic.rating import solution_of  # noqa: E402
 
 RATED = SHARED / "se-rated"
 

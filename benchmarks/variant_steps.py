@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from common import SHARED  # noqa: E402
 
 from sudosat.core.puzzle import Puzzle  # noqa: E402
-from sudosat.logic.path import logical_path, technique_of  # noqa: E402
+from sudosat.logic.path import logical_path  # noqa: E402
+from sudosat.logic.solve_path import technique_of  # noqa: E402
 from sudosat.making.generator import VARIANT_LEVELS, Asked  # noqa: E402
 from sudosat.making.variant_generator import make_variant  # noqa: E402
 from sudosat.reading.inputs import read_puzzles  # noqa: E402

@@ -16,7 +16,8 @@ from itertools import islice
 from pathlib import Path
 
 from sudosat.logic.board import Step
-from sudosat.logic.path import Pathfinder, technique_of, truth_of
+from sudosat.logic.path import Pathfinder, truth_of
+from sudosat.logic.solve_path import technique_of
 from sudosat.reading.inputs import read_puzzles
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "tdoku"

@@ -36,7 +36,9 @@ if TYPE_CHECKING:
     from sudosat.core.notation import format_grid, format_line
     from sudosat.core.puzzle import Layout, Puzzle, verify
     from sudosat.logic.board import Step
-    from sudosat.logic.path import SolvePath, logical_path, rate_by_path
+    from sudosat.logic.path import logical_path
+    from sudosat.logic.rating import rate_by_path
+    from sudosat.logic.solve_path import SolvePath
     from sudosat.making.explain import Explanation, explain
     from sudosat.reading.formats import parse, read_text
     from sudosat.reading.inputs import read_file, read_puzzles
@@ -59,7 +61,9 @@ _HOMES = {
     "solving.candidates": ("Candidates", "candidates"),
     "logic.board": ("Step",),
     "making.explain": ("Explanation", "explain"),
-    "logic.path": ("SolvePath", "logical_path", "rate_by_path"),
+    "logic.path": ("logical_path",),
+    "logic.rating": ("rate_by_path",),
+    "logic.solve_path": ("SolvePath",),
     "reading.formats": ("parse", "read_text"),
     "reading.inputs": ("read_file", "read_puzzles"),
     "rules": ("Rule", "Rules"),

@@ -24,7 +24,9 @@ from sudosat.logic.board import Board, board_of
 from sudosat.logic.forcing import Propagation, _branches
 from sudosat.logic.intermediate import empty_rectangle, finned_fish, unique_rectangle
 from sudosat.logic.nested import Branches, _shortest_broken, classic_solver
-from sudosat.logic.path import Pathfinder, easiest_single, logical_path, path_rating, truth_of
+from sudosat.logic.path import Pathfinder, logical_path, truth_of
+from sudosat.logic.rating import path_rating
+from sudosat.logic.solve_path import easiest_single
 from sudosat.logic.techniques import (
     chain,
     fish,

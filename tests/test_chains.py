@@ -29,9 +29,10 @@ from sudosat.logic.forcing import (
     plus_forcing,
 )
 from sudosat.logic.nested import classic_solver, nested
-from sudosat.logic.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
+from sudosat.logic.path import FORCING_KINDS, Pathfinder, logical_path, truth_of
 from sudosat.logic.rulelocks import CANNOT, HOLDS, UNFILLED
 from sudosat.logic.rulesteps import RuleSteps
+from sudosat.logic.solve_path import technique_of
 from sudosat.logic.techniques import CLASSIC
 from sudosat.making.shapes import random_grid
 from sudosat.reading.inputs import read_puzzles

@@ -12,7 +12,8 @@ import pytest
 from sudosat import parse, solve
 from sudosat.logic import explainer
 from sudosat.logic.explainer import SEARCHED_FROM, explainer_rating, searched
-from sudosat.logic.path import logical_path, rate
+from sudosat.logic.path import logical_path
+from sudosat.logic.rating import rate
 
 from .conftest import ESCARGOT, PUZZLES, shared
 

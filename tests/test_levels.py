@@ -15,7 +15,8 @@ from sudosat import parse, solve
 from sudosat.core.masks import bit
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.logic.levels import LEVELS, Family, Level, level_named
-from sudosat.logic.path import Pathfinder, logical_path, open_at, rate, truth_of
+from sudosat.logic.path import Pathfinder, logical_path, truth_of
+from sudosat.logic.rating import open_at, rate
 from sudosat.logic.techniques import left_out
 from sudosat.making.variant_generator import unique_killer
 

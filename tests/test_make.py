@@ -18,8 +18,8 @@ import pytest
 from sudosat import Puzzle, parse, read_puzzles, solve
 from sudosat.core.notation import DIGITS, HEX
 from sudosat.core.puzzle import rule_violations, units, verify
-from sudosat.logic import path as path_module
-from sudosat.logic.path import rate
+from sudosat.logic import rating as rating_module
+from sudosat.logic.rating import rate
 from sudosat.making.explain import explain
 from sudosat.making.generator import (
     Carving,
@@ -493,7 +493,7 @@ def test_an_output_without_ratings_makes_none(run: Run, monkeypatch: pytest.Monk
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("rated")
 
-    monkeypatch.setattr(path_module, "rate_by_path", refuse)
+    monkeypatch.setattr(rating_module, "rate_by_path", refuse)
     code, out, _ = run("generate", "--seed", "5", "--puzzles", "3", "-f", "line")
     assert code == 0 and out.split() == [r["puzzle"] for r in rated]
     made = generate(5, alphabet=DIGITS, rated=False)

@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 import pytest
 
 from sudosat import Puzzle, parse, read_puzzles, solve
-from sudosat.logic.path import rate
+from sudosat.logic.rating import rate
 from sudosat.reading.fpuzzles import read
 from sudosat.rules.killer import KillerCage
 from sudosat.sat.cnf import Encoding

@@ -20,7 +20,8 @@ import pytest
 from sudosat import parse, solve
 from sudosat.core.puzzle import Grid
 from sudosat.logic.forcing import DYNAMIC_PLUS, length_bonus
-from sudosat.logic.path import FORCING_KINDS, Pathfinder, logical_path, technique_of, truth_of
+from sudosat.logic.path import FORCING_KINDS, Pathfinder, logical_path, truth_of
+from sudosat.logic.solve_path import technique_of
 from sudosat.solving.certificate import certify, write
 from sudosat.solving.checking import check
 from tests.variants.test_brute import every_grid

@@ -8,7 +8,8 @@ import pytest
 from sudosat import parse
 from sudosat.core.puzzle import Puzzle
 from sudosat.logic.chains import written
-from sudosat.logic.path import logical_path, technique_of
+from sudosat.logic.path import logical_path
+from sudosat.logic.solve_path import technique_of
 from sudosat.reading.inputs import read_puzzles
 from sudosat.running.paths import chain_lines, sentence
 

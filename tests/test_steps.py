@@ -30,18 +30,11 @@ from sudosat.logic.nested import (
     classic_solver,
 )
 from sudosat.logic.nested import technique as nested_weight
-from sudosat.logic.path import (
-    FORCING_KINDS,
-    NESTED,
-    Pathfinder,
-    logical_path,
-    path_rating,
-    rate_by_path,
-    technique_of,
-    truth_of,
-)
+from sudosat.logic.path import FORCING_KINDS, NESTED, Pathfinder, logical_path, truth_of
+from sudosat.logic.rating import path_rating, rate_by_path
 from sudosat.logic.rulesteps import MOST_REMOVALS
 from sudosat.logic.ruleweights import WIDE
+from sudosat.logic.solve_path import technique_of
 from sudosat.logic.techniques import CLASSIC
 from sudosat.making.generator import Asked
 from sudosat.making.variant_generator import make_variant, unique_killer
@@ -740,7 +733,7 @@ def test_rate_help_says_the_numbers_the_code_rates_by() -> None:
     from sudosat.cli import cli
     from sudosat.logic.forcing import FORCING
     from sudosat.logic.nested import HEAVIEST, LIGHTEST
-    from sudosat.logic.path import INTERMEDIATE_TOP, SEARCH_RATING
+    from sudosat.logic.rating import INTERMEDIATE_TOP, SEARCH_RATING
     from sudosat.logic.techniques import CHAINS, FISHES, NAKED_SUBSETS, XY_WING
 
     said = " ".join(CliRunner().invoke(cli, ["rate", "--help"]).output.split())

@@ -221,7 +221,7 @@ def walk_singles(shape: bytes, board: Board) -> tuple[int, int, int, int, int]:
     engine (the board changed in place): (end, naked, hidden, first, heaviest);
     end 0: none left, 1: the grid is full, 2: a contradiction; first and
     heaviest: Sudoku Explainer's weights, in tenths, of the board before the
-    first single and the heaviest (:func:`sudosat.logic.path.easiest_single`)."""
+    first single and the heaviest (:func:`sudosat.logic.solve_path.easiest_single`)."""
     boxes = board.boxes
     end, naked, hidden, first, heaviest = ENGINE.path_singles(
         shape, board.masks, board.placed, boxes.start, boxes.stop

@@ -14,20 +14,15 @@ bug in a technique, raised as :class:`UnsoundStep` and never shown.
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import partial
 
-from sudosat.core.errors import SolverTimeout
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name, verify
 from sudosat.logic.bitboard import singles_shape, walk_singles
-from sudosat.logic.board import Board, Chain, Step, Technique, board_of
-from sudosat.logic.chains import chains_of
-from sudosat.logic.explainer import explainer_rating
+from sudosat.logic.board import Board, Step, Technique, board_of
 from sudosat.logic.forcing import (
     DYNAMIC_FORCING,
     DYNAMIC_PLUS,
@@ -54,9 +49,9 @@ from sudosat.logic.nested import (
     classic_solver,
     nested,
 )
-from sudosat.logic.rating import Rating, rate_by_search, search_conflicts
-from sudosat.logic.techniques import CLASSIC, HIDDEN_SINGLE, NAKED_SINGLE
-from sudosat.sat.deadline import deadline_after, remaining
+from sudosat.logic.solve_path import RatedPath, Singles, SolvePath, technique_of
+from sudosat.logic.techniques import CLASSIC, NAKED_SINGLE
+from sudosat.sat.deadline import deadline_after
 from sudosat.sat.limits import TooBig
 from sudosat.solving.outcome import Outcome, Status
 
@@ -98,190 +93,6 @@ class UnsoundStep(AssertionError):
     """A technique removed a value some solution puts there: a bug, never shown."""
 
 
-class Weighed:
-    """What a rating reads of a path: its techniques, the hardest, its level."""
-
-    end: End
-
-    def techniques(self) -> list[Technique]:
-        raise NotImplementedError
-
-    def explainer(self) -> tuple[float, float, float] | None:
-        raise NotImplementedError
-
-    def hardest(self) -> Technique | None:
-        """The hardest technique the path needs (None: no step)."""
-        return max(self.techniques(), key=lambda t: t.weight, default=None)
-
-    def level(self) -> Level:
-        """The highest level of its techniques (simple: none)."""
-        return max(
-            (t.level for t in self.techniques()), key=lambda x: x.order, default=Level.SIMPLE
-        )
-
-
-@dataclass
-class SolvePath(Weighed):
-    """A puzzle's logical solve path and where it ended."""
-
-    puzzle: Puzzle
-    steps: list[Step]
-    board: Board
-    end: End
-    reason: str = ""
-    """Why it ended as it did, in words (contradiction, stuck)."""
-    seconds: float = 0.0
-    outcome: Outcome | None = None
-    """What the puzzle's true candidates say: unique, multiple, none or timeout."""
-    start: tuple[int, ...] = ()
-    """The candidates the path starts from, as masks."""
-    opening: Board | None = None
-    """The board the path starts from (its steps replay on a copy)."""
-    hint: bool = False
-    """Only the next step was asked for (no rating)."""
-
-    @property
-    def timed_out(self) -> bool:
-        return self.end == End.TIMEOUT
-
-    def boards(self) -> Iterator[tuple[Step, Board]]:
-        """Each step with the board it was found on (one board, changed as it goes)."""
-        board = (self.opening or self.board).copy()
-        for step in self.steps:
-            yield step, board
-            board.apply(step)
-
-    def written(self) -> Iterator[tuple[Step, tuple[Chain, ...]]]:
-        """Each step with the chains it follows, written out (a variant's through
-        its rules: unit propagation over them, traced)."""
-        constraints = self.puzzle.constraints
-        through_rules = not all(rule.houses(self.puzzle.layout) for rule in constraints)
-        steps = None  # the rules' solver, made when a forcing step first needs it
-        try:
-            for step, board in self.boards():
-                rules, parts = None, None
-                if through_rules and step.branches:
-                    if steps is None:
-                        from sudosat.logic.rulesteps import RuleSteps  # deferred: variants
-
-                        steps = RuleSteps(self.puzzle)
-                    rules, parts = steps.everything(), steps
-                yield step, chains_of(board, step, rules, parts)
-        finally:
-            if steps is not None:
-                steps.close()
-
-    def techniques(self) -> list[Technique]:
-        """What each step is weighed as, in order."""
-        return [technique_of(s) for s in self.steps]
-
-    def explainer(self) -> tuple[float, float, float] | None:
-        """ER, EP and ED as Sudoku Explainer gives them, on its scale: the heaviest
-        step of the whole path, up to its first placement, and its first step
-        (each step the easiest found; a single weighs what SE's easiest single on
-        its board does, see :func:`easiest_single`). None: the path did not
-        solve the puzzle."""
-        if self.end != End.SOLVED or not self.steps:
-            return None
-        techniques = self.techniques()
-        placing = next((i for i, s in enumerate(self.steps) if s.placements), len(self.steps) - 1)
-        heaviest = max((t.weight for t in techniques if t.family != Family.SINGLES), default=0.0)
-        # the boards are replayed as far as a single's weight can matter: to the
-        # first placement, or (a path a single may top) to the end
-        upto = placing + 1 if heaviest >= EXPLAINER_SINGLES["naked"] else len(techniques)
-        weights = [
-            easiest_single(board) if technique.family == Family.SINGLES else technique.weight
-            for (_, board), technique in zip(self.boards(), techniques[:upto], strict=False)
-        ]
-        return max(heaviest, *weights), max(weights[: placing + 1]), weights[0]
-
-    def counts(self) -> dict[str, int]:
-        """How many steps each technique took, by the steps' names, in the order first used."""
-        counted: dict[str, int] = {}
-        for s in self.steps:
-            counted[s.name] = counted.get(s.name, 0) + 1
-        return counted
-
-
-@dataclass(frozen=True)
-class Singles:
-    """Singles a path takes one after another, taken by the engine in one call
-    (:meth:`Pathfinder.rated`): how many of each, and what Sudoku Explainer
-    weighs the board before the first and the heaviest board (:func:`easiest_single`)."""
-
-    naked: int
-    hidden: int
-    first: float
-    heaviest: float
-
-
-@dataclass
-class RatedPath(Weighed):
-    """A path as its rating reads it: its steps, each run of singles as one
-    :class:`Singles`. It rates as the :class:`SolvePath` of the same puzzle does
-    (tests/test_bitboard.py holds them equal)."""
-
-    end: End
-    parts: list[Step | Singles]
-    board: Board
-    """The board where it ended."""
-
-    def techniques(self) -> list[Technique]:
-        found: list[Technique] = []
-        for part in self.parts:
-            if isinstance(part, Singles):
-                found += [NAKED_SINGLE] * part.naked + [HIDDEN_SINGLE] * part.hidden
-            else:
-                found.append(technique_of(part))
-        return found
-
-    def explainer(self) -> tuple[float, float, float] | None:
-        """As :meth:`SolvePath.explainer`, a run of singles weighed by its boards."""
-        parts = self.parts
-        if self.end != End.SOLVED or not parts:
-            return None
-        steps = [p for p in parts if isinstance(p, Step)]
-        heaviest = max((technique_of(s).weight for s in steps), default=0.0)
-        placing = next(
-            (i for i, p in enumerate(parts) if isinstance(p, Singles) or p.placements),
-            len(parts) - 1,
-        )
-        firsts = [p.first if isinstance(p, Singles) else technique_of(p).weight for p in parts]
-        opening = max(firsts[: placing + 1])
-        if heaviest >= EXPLAINER_SINGLES["naked"]:  # past the first placement no single matters
-            return max(heaviest, opening), opening, firsts[0]
-        most = [p.heaviest if isinstance(p, Singles) else technique_of(p).weight for p in parts]
-        return max(heaviest, *most), opening, firsts[0]
-
-
-EXPLAINER_SINGLES = {"full house": 1.0, "box": 1.2, "house": 1.5, "naked": 2.3}
-"""Sudoku Explainer's singles: a house's last open cell, a hidden single in a box,
-in another house (a row, a column), a naked single. Easier than sudosat's order
-(naked first), so they are weighed on the board, not by the step taken."""
-
-
-def easiest_single(board: Board) -> float:
-    """The weight of the easiest single on ``board`` on Sudoku Explainer's scale
-    (:data:`EXPLAINER_SINGLES`); a board with none weighs a naked single."""
-    best = EXPLAINER_SINGLES["naked"]
-    masks, placed = board.masks, board.placed
-    for index, house in enumerate(board.houses):
-        once = twice = held = left = 0  # (a value's places: its open cells, as masks)
-        for c in house:
-            if placed[c]:
-                held |= 1 << (placed[c] - 1)
-                continue
-            left += 1
-            twice |= once & masks[c]
-            once |= masks[c]
-        if left == 1:
-            return EXPLAINER_SINGLES["full house"]
-        if once & ~twice & ~held:
-            kind = "box" if index in board.boxes else "house"
-            best = min(best, EXPLAINER_SINGLES[kind])
-    return best
-
-
 def _easiest(
     board: Board, order: Sequence[tuple[Technique, Finder]], last: Collection[str] = ()
 ) -> Step | None:
@@ -303,12 +114,6 @@ def _easiest(
         if best is None or technique_of(step).weight < technique_of(best).weight:
             best = step
     return best
-
-
-def technique_of(step: Step) -> Technique:
-    """What a step of a path is weighed as (the path sets it on every step it makes)."""
-    assert step.technique is not None, step.name
-    return step.technique
 
 
 def truth_of(puzzle: Puzzle, timeout: float | None = None) -> list[int] | None:
@@ -758,140 +563,3 @@ def _check(step: Step, truth: Sequence[int] | None, board: Board) -> None:
                 f"{step.name} removed {board.name(cell)}={board.symbol(value)}, "
                 "which a solution holds"
             )
-
-
-SEARCH_RATING = 13.0
-"""Where a puzzle the path's techniques cannot finish starts: above every technique
-(nested chains at depth three rate 12.5 to 12.9), growing with the search it needs."""
-
-
-def path_rating(path: Weighed, conflicts: int = 0) -> Rating:
-    """The rating a logical path earns. Solved: its level is its hardest technique's
-    (``simple``: naked singles alone; ``easy``: hidden singles and rules alone;
-    ``intermediate``: locked candidates, rules together and with their units;
-    ``expert``: the rest), rated 1, 2, or, for ``intermediate``, the hardest
-    technique's weight + a tenth of log2 of how many steps it took (2.6 to
-    3.9), for ``expert``, 1 + the hardest technique's weight (Sudoku
-    Explainer's scale: a pair 4.0, forcing chains 9.0) + the same, below 13.
-    Stuck: ``expert``, 13 + a quarter of log2(1 + ``conflicts``), the search the
-    rest needs."""
-    hardest = path.hardest()
-    if path.end != End.SOLVED or hardest is None:
-        rating = round(SEARCH_RATING + math.log2(1 + conflicts) / 4, 3)
-        return Rating(Level.EXPERT, rating, conflicts, "search")
-    level = path.level()
-    explainer = path.explainer()
-    if level in (Level.SIMPLE, Level.EASY):
-        return Rating(level, float(level.order + 1), 0, hardest.name, explainer)
-    count = sum(1 for technique in path.techniques() if technique == hardest)
-    if level == Level.INTERMEDIATE:  # below every expert rating (a naked pair's 4.0)
-        rating = min(hardest.weight + math.log2(count) / 10, INTERMEDIATE_TOP)
-    else:  # below the search's
-        rating = min(1 + hardest.weight + math.log2(count) / 10, SEARCH_RATING - 0.01)
-    return Rating(level, round(rating, 3), 0, hardest.name, explainer)
-
-
-INTERMEDIATE_TOP = 3.9
-"""The most an intermediate path rates: expert starts at 4.0."""
-
-
-def rate_by_path(
-    puzzle: Puzzle,
-    solution: Sequence[int] | None = None,
-    timeout: float | None = None,
-    without: Iterable[str] = (),
-) -> Rating:
-    """The rating of ``puzzle``'s logical path (:mod:`path`); its solution must be
-    unique (``solution``: when known, else found). Where the path's techniques do
-    not finish, the rest is rated by the conflicts of a search (Minicard over the
-    reduced CNF, deterministic). SolverTimeout when it takes longer than ``timeout``.
-    ``without``: techniques left out (see :data:`techniques.FAMILIES`). A classic
-    9x9's ER at the top (9.0 and up) is Sudoku Explainer's own search's
-    (:mod:`sudosat.logic.explainer`)."""
-    deadline = deadline_after(timeout)
-    truth = truth_of(puzzle, timeout) if solution is None else [bit(v) for v in solution]
-    without = tuple(without)
-    with Pathfinder(puzzle, without=without) as finder:
-        path = _weighed(finder, truth, deadline, timeout)
-    if path.end != End.SOLVED:
-        return path_rating(path, search_conflicts(puzzle, deadline))
-    rating = path_rating(path)
-    if rating.explainer is None or without:  # SE's search knows SE's techniques alone
-        return rating
-    return replace(rating, explainer=explainer_rating(puzzle, rating.explainer, solution_of(truth)))
-
-
-def solution_of(truth: Sequence[int] | None) -> list[int] | None:
-    """The solution the true candidates spell (None: not one)."""
-    if truth is None or any(mask & (mask - 1) for mask in truth):
-        return None
-    return [mask.bit_length() for mask in truth]
-
-
-def _weighed(
-    finder: Pathfinder,
-    truth: Sequence[int] | None,
-    deadline: float | None,
-    timeout: float | None,
-) -> Weighed:
-    """The finder's path as a rating reads it (the engine's, else the path itself);
-    SolverTimeout past ``deadline``."""
-    path: Weighed | None = finder.rated(truth, deadline)
-    if path is None:  # no engine: the path itself
-        path = finder.path(truth, deadline=deadline)
-    if path.end == End.TIMEOUT:
-        raise SolverTimeout(f"no rating within {timeout:g} s")
-    return path
-
-
-def rate_at(
-    puzzle: Puzzle, solution: Sequence[int], level: Level, timeout: float | None = None
-) -> Rating | None:
-    """``puzzle``'s rating (its solution must be unique, ``solution``) when it is
-    of ``level``, else None, with as little of its path as the answer needs: a
-    path kept to ``level`` (to intermediate, for expert) first, which is the
-    whole path when it solves the puzzle; the rest of the path only for an
-    expert puzzle. A generator asks this of every puzzle it makes."""
-    deadline = deadline_after(timeout)
-    truth = [bit(v) for v in solution]
-    kept = min(level, Level.INTERMEDIATE, key=lambda x: x.order)
-    with Pathfinder(puzzle, upto=kept) as finder:
-        path = _weighed(finder, truth, deadline, timeout)
-    if path.end == End.SOLVED:
-        found = path_rating(path)
-        return found if found.level == level else None
-    return rate_by_path(puzzle, solution, remaining(deadline)) if level == Level.EXPERT else None
-
-
-GENERATED_PATH_LARGEST = 16
-"""The largest generated grid rated by its path unless a level is asked for:
-a minimal 25x25's path takes tens of seconds (seed 1 with 300 clues: 34 s,
-its nested chains), against a second to make it."""
-
-
-def rate(
-    puzzle: Puzzle,
-    solution: Sequence[int] | None = None,
-    timeout: float | None = None,
-    without: Iterable[str] = (),
-    searched: Outcome | None = None,
-    largest: int = PATH_LARGEST,
-) -> Rating:
-    """How hard ``puzzle`` is (its solution must be unique): by its logical path
-    (:func:`rate_by_path`) up to ``largest``; past that, by the search's effort
-    alone, with no level (:func:`rating.rate_by_search`, ``searched``: the batch
-    engine's outcome for it, when it found it)."""
-    if puzzle.size <= largest:
-        return rate_by_path(puzzle, solution, timeout, without)
-    return rate_by_search(puzzle, searched, timeout)
-
-
-def open_at(puzzle: Puzzle, level: Level, finder: Pathfinder | None = None) -> list[int]:
-    """The cells ``puzzle``'s path leaves open when it ends at its first step past
-    ``level`` (every cell: a contradiction); none: ``puzzle`` rates ``level`` or
-    easier. ``finder``: one made for these rules with ``upto=level`` (a
-    generator asks of one puzzle after another)."""
-    if finder is not None:
-        return finder.open_cells(puzzle)
-    with Pathfinder(puzzle, upto=level) as made:
-        return made.open_cells(puzzle)

@@ -201,7 +201,7 @@ def explain(
             found.redundant, found.minimal = needed_parts(puzzle, outcome.solutions[0], deadline)
 
         def rating() -> None:
-            from sudosat.logic.path import rate  # deferred: a unique puzzle's alone
+            from sudosat.logic.rating import rate  # deferred: a unique puzzle's alone
 
             found.rating = rate(puzzle, outcome.solutions[0], remaining(deadline))
 

@@ -29,8 +29,7 @@ from itertools import combinations
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences, rule_violations, units
 from sudosat.logic.levels import Level, level_named
-from sudosat.logic.path import GENERATED_PATH_LARGEST, rate, rate_at
-from sudosat.logic.rating import Rating
+from sudosat.logic.rating import GENERATED_PATH_LARGEST, Rating, rate, rate_at
 from sudosat.reading.cells import NUMBERS, candidate_alphabets, lookup_alphabet
 from sudosat.sat.cnf import literal
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
@@ -366,9 +365,9 @@ def rate_checked(
     level: Level | None = None,
     rated: bool = True,
 ) -> Rating | None:
-    """The rating (by the puzzle's logical path, :func:`path.rate`), once the
+    """The rating (by the puzzle's logical path, :func:`rating.rate`), once the
     batch engine has found ``solution`` again and proved it unique; with
-    ``level``, None when the puzzle is of another (:func:`path.rate_at`);
+    ``level``, None when the puzzle is of another (:func:`rating.rate_at`);
     without, None unless ``rated``."""
     outcome = batch_engine(puzzle.rank).solve(puzzle, timeout=remaining(deadline))
     if outcome.status == Status.TIMEOUT:
@@ -439,7 +438,7 @@ def generate(
 
     Minimal (no clue, or with a ``symmetry`` no symmetric set of clues, can go)
     unless ``clues`` asks for exactly that many; ``level`` keeps only puzzles of
-    that rating level (its path's, see :func:`path.rate_by_path`; a level's
+    that rating level (its path's, see :func:`rating.rate_by_path`; a level's
     name or an everyday one, ``medium`` or ``hard``); not ``rated``: no rating
     unless a level is asked for (the path is most of a puzzle's time). Raises
     GenerationError when bounded search finds none, SolverTimeout after

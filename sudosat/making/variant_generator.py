@@ -30,13 +30,8 @@ from typing import Any
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Layout, Puzzle, verify
 from sudosat.logic.levels import Level
-from sudosat.logic.path import (
-    GENERATED_PATH_LARGEST,
-    PATH_LARGEST,
-    Pathfinder,
-    open_at,
-    rate,
-)
+from sudosat.logic.path import PATH_LARGEST, Pathfinder
+from sudosat.logic.rating import GENERATED_PATH_LARGEST, open_at, rate
 from sudosat.making.generator import Asked, Generated, GenerationError
 from sudosat.making.shapes import beside, cages, jigsaw, random_grid, split
 from sudosat.rules import Rules
@@ -273,7 +268,7 @@ def unique_killer(
     grid, and that grid: cages cut from the grid, then a cage split wherever a
     second solution differs (a few at random when a question runs over its
     budget), until there is none; with ``level`` (easy), then split where the
-    path of that level's techniques leaves cells open (see :func:`path.open_at`),
+    path of that level's techniques leaves cells open (see :func:`rating.open_at`),
     until it leaves none; then each one-cell cage joined to a neighbour wherever all
     that still holds (so few cages are givens by another name)."""
     n = layout.size

@@ -36,8 +36,8 @@ from sudosat.showing.view import PICTURE_BREAK, PICTURES, STATUS_STYLE, Result, 
 
 if TYPE_CHECKING:
     from sudosat.logic.board import Chain, Step
-    from sudosat.logic.path import SolvePath
     from sudosat.logic.rating import Rating
+    from sudosat.logic.solve_path import SolvePath
 
 ENDS = {
     End.SOLVED: "solved by logic",
@@ -50,7 +50,7 @@ ENDS = {
 
 def rating_of(path: SolvePath) -> Rating | None:
     """The rating the path earns (None: it ended in a contradiction or ran out)."""
-    from sudosat.logic.path import path_rating  # deferred: steps only
+    from sudosat.logic.rating import path_rating  # deferred: steps only
 
     if path.end not in (End.SOLVED, End.STUCK):
         return None

@@ -145,7 +145,7 @@ class Rate(Task):
         search's effort (the engine's own, when it found the answer)."""
         searched = outcome if outcome.solver == ENGINE else None
         if self.by == "path":
-            from sudosat.logic.path import rate  # deferred: rate alone
+            from sudosat.logic.rating import rate  # deferred: rate alone
 
             return rate(puzzle, outcome.solutions[0], timeout, self.without, searched)
         from sudosat.logic.rating import rate_by_search  # deferred: rate alone

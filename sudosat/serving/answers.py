@@ -25,7 +25,8 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, box_shape
 from sudosat.logic.board import Board, Step
 from sudosat.logic.levels import End
-from sudosat.logic.path import MarksError, Pathfinder, SolvePath, truth_of
+from sudosat.logic.path import MarksError, Pathfinder, truth_of
+from sudosat.logic.solve_path import SolvePath
 from sudosat.rules import load_all
 from sudosat.running.paths import sentence
 from sudosat.sat.cnf import literal

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from sudosat.solving.outcome import Outcome, Status
 
 if TYPE_CHECKING:
-    from sudosat.logic.path import SolvePath
     from sudosat.logic.rating import Rating
+    from sudosat.logic.solve_path import SolvePath
     from sudosat.making.explain import Explanation
     from sudosat.solving.candidates import Candidates
     from sudosat.solving.estimate import Estimate
