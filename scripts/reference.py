@@ -25,9 +25,9 @@ from click.testing import CliRunner
 from sudosat import logical_path, read_file, solve
 from sudosat.cli import cli
 from sudosat.core.puzzle import Puzzle
+from sudosat.logic.alternating import NAMED_LOOPS, NAMED_X_CHAINS
 from sudosat.logic.nested import classic_solver, nested
 from sudosat.logic.path import truth_of
-from sudosat.logic.techniques import NAMED_LOOPS, NAMED_X_CHAINS
 from sudosat.reading.ruletext import apply, from_option
 from sudosat.rules import BY_CELL, BY_FIELD, BY_WORD
 from sudosat.running.paths import sentence

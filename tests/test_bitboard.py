@@ -20,6 +20,7 @@ from sudosat import parse, solve
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle
 from sudosat.logic import bitboard
+from sudosat.logic.alternating import chain
 from sudosat.logic.board import Board, board_of
 from sudosat.logic.forcing import Propagation, _branches
 from sudosat.logic.intermediate import empty_rectangle, finned_fish, unique_rectangle
@@ -28,7 +29,6 @@ from sudosat.logic.path import Pathfinder, logical_path, truth_of
 from sudosat.logic.rating import path_rating
 from sudosat.logic.solve_path import easiest_single
 from sudosat.logic.techniques import (
-    chain,
     fish,
     hidden_single,
     hidden_subset,

@@ -759,7 +759,7 @@ def test_an_alternating_chain_is_the_shortest_of_all_starts_on_either_engine() -
     """Each start's own shortest chain, every start asked (the Python search, no
     engine): none is shorter than the one the path took (which the engine's hint
     found), and the first start of that length is the one taken."""
-    from sudosat.logic.techniques import CHAIN_LINKS, _chain_from, _links
+    from sudosat.logic.alternating import CHAIN_LINKS, _chain_from, _links
 
     checked = 0
     for board, step in alternating_steps():

@@ -731,10 +731,11 @@ def test_rate_help_says_the_numbers_the_code_rates_by() -> None:
     from click.testing import CliRunner
 
     from sudosat.cli import cli
+    from sudosat.logic.alternating import CHAINS
     from sudosat.logic.forcing import FORCING
     from sudosat.logic.nested import HEAVIEST, LIGHTEST
     from sudosat.logic.rating import INTERMEDIATE_TOP, SEARCH_RATING
-    from sudosat.logic.techniques import CHAINS, FISHES, NAKED_SUBSETS, XY_WING
+    from sudosat.logic.techniques import FISHES, NAKED_SUBSETS, XY_WING
 
     said = " ".join(CliRunner().invoke(cli, ["rate", "--help"]).output.split())
     for name, technique in (
