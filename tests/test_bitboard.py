@@ -22,9 +22,10 @@ from sudosat.core.puzzle import Puzzle
 from sudosat.logic import bitboard
 from sudosat.logic.alternating import chain
 from sudosat.logic.board import Board, board_of
+from sudosat.logic.branches import Branches
 from sudosat.logic.forcing import Propagation, _branches
 from sudosat.logic.intermediate import empty_rectangle, finned_fish, unique_rectangle
-from sudosat.logic.nested import Branches, _shortest_broken, classic_solver
+from sudosat.logic.nested import _shortest_broken, classic_solver
 from sudosat.logic.path import Pathfinder, logical_path, truth_of
 from sudosat.logic.rating import path_rating
 from sudosat.logic.solve_path import easiest_single

@@ -18,7 +18,7 @@ from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.logic.board import Board, Chain, Fact, Step
-from sudosat.logic.chains import Trace, branch_chains, chains_of, eureka, fact_text, written
+from sudosat.logic.chains import branch_chains, chains_of, eureka, fact_text, written
 from sudosat.logic.forcing import (
     DYNAMIC_PLUS,
     PLUS_NAME,
@@ -34,6 +34,7 @@ from sudosat.logic.rulelocks import CANNOT, HOLDS, UNFILLED
 from sudosat.logic.rulesteps import RuleSteps
 from sudosat.logic.solve_path import technique_of
 from sudosat.logic.techniques import CLASSIC
+from sudosat.logic.trace import Trace
 from sudosat.making.shapes import random_grid
 from sudosat.reading.inputs import read_puzzles
 from sudosat.sat.cnf import literal

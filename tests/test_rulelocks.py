@@ -11,12 +11,13 @@ from sudosat import parse
 from sudosat.core.masks import bit
 from sudosat.core.puzzle import Puzzle
 from sudosat.logic.board import Board, Candidate, Fact, Step
-from sudosat.logic.chains import Trace, fact_text, written
+from sudosat.logic.chains import fact_text, written
 from sudosat.logic.path import Pathfinder
 from sudosat.logic.rulelocks import held
 from sudosat.logic.rulesteps import RuleSteps
 from sudosat.logic.ruleweights import TIERS
 from sudosat.logic.solve_path import technique_of
+from sudosat.logic.trace import Trace
 from sudosat.reading.inputs import read_puzzles
 from sudosat.sat.cnf import literal
 

@@ -19,16 +19,10 @@ from sudosat import parse, solve
 from sudosat.core.masks import bit, from_values
 from sudosat.core.puzzle import Layout, Puzzle
 from sudosat.logic.board import Board
+from sudosat.logic.branches import Branches
 from sudosat.logic.forcing import propagate
 from sudosat.logic.levels import Level
-from sudosat.logic.nested import (
-    MEAN_OF,
-    SHOWN,
-    TAKEN_APART,
-    Branches,
-    _shortest_broken,
-    classic_solver,
-)
+from sudosat.logic.nested import MEAN_OF, SHOWN, TAKEN_APART, _shortest_broken, classic_solver
 from sudosat.logic.nested import technique as nested_weight
 from sudosat.logic.path import FORCING_KINDS, NESTED, Pathfinder, logical_path, truth_of
 from sudosat.logic.rating import path_rating, rate_by_path

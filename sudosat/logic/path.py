@@ -23,6 +23,7 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name, verify
 from sudosat.logic.bitboard import singles_shape, walk_singles
 from sudosat.logic.board import Board, Step, Technique, board_of
+from sudosat.logic.branches import DEEP_BUDGET
 from sudosat.logic.forcing import (
     DYNAMIC_FORCING,
     DYNAMIC_PLUS,
@@ -41,14 +42,7 @@ from sudosat.logic.intermediate import (
     unique_rectangle,
 )
 from sudosat.logic.levels import End, Family, Level
-from sudosat.logic.nested import (
-    DEEP_BUDGET,
-    SCALES,
-    VARIANT_DEEP_BUDGET,
-    Solver,
-    classic_solver,
-    nested,
-)
+from sudosat.logic.nested import SCALES, VARIANT_DEEP_BUDGET, Solver, classic_solver, nested
 from sudosat.logic.solve_path import RatedPath, Singles, SolvePath, technique_of
 from sudosat.logic.techniques import CLASSIC, NAKED_SINGLE
 from sudosat.sat.deadline import deadline_after

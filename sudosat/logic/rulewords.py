@@ -13,12 +13,13 @@ from functools import partial
 from sudosat.core.masks import bit
 from sudosat.core.puzzle import Constraint
 from sudosat.logic.board import Board, Candidate, Chain, Step
-from sudosat.logic.chains import Trace, fact_text
+from sudosat.logic.chains import fact_text
 from sudosat.logic.forcing import contradiction_chain
 from sudosat.logic.rulelocks import RuleView, held, locked_chain
 from sudosat.logic.rulescopes import RuleScopes, Scope
 from sudosat.logic.ruleshrink import RuleShrinking
 from sudosat.logic.ruleweights import CAGES, RULE, WIDE, cages_name, scope_technique
+from sudosat.logic.trace import Trace
 
 MOST_TRACED = 12
 """The most removals a rule step traces to contradictions (one chain each) to show
