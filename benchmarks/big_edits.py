@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = {5: "rank5-25x25.txt", 6: "rank6-36x36.txt"}
 RECENT, KEPT = 4, 64
-"""The server's WITNESSED and answers.WITNESSES."""
+"""The server's WITNESSED and plugin_answers.WITNESSES."""
 
 
 def measure(rank: int, edits: int) -> str:

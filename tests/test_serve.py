@@ -648,13 +648,13 @@ def test_a_path_s_progress_is_the_path_so_far_and_the_server_can_end_it_there() 
     """Every progress reply of the page's path carries the steps as data (where it
     started, each step's cells and removals): at its limit the server sends the
     last one as the answer, ``timeout``, and the page steps through it."""
-    from sudosat.serving.answers import path_data
+    from sudosat.serving.page_answers import path_data
     from sudosat.serving.protocol import Job, body
     from sudosat.serving.server import _ended
 
     killer = parse((PUZZLES / "killer.txt").read_text())
     sent: list[tuple[str, dict[str, Any]]] = []
-    answers_progress = "sudosat.serving.answers.PROGRESS"
+    answers_progress = "sudosat.serving.page_answers.PROGRESS"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(answers_progress, 0.0)  # every step a progress reply
         path_data(  # each reply as the worker sends it: its text at that moment

@@ -25,7 +25,7 @@ from sudosat.core.puzzle import Grid
 from sudosat.logic.path import logical_path
 from sudosat.reading.fpuzzles import write
 from sudosat.reading.lz import OverBudget
-from sudosat.serving.answers import step_line
+from sudosat.serving.plugin_answers import step_line
 from sudosat.serving.protocol import request_of
 from sudosat.serving.server import (
     READS,

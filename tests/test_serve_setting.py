@@ -15,7 +15,7 @@ from sudosat import Puzzle, parse
 from sudosat.core.puzzle import Grid
 from sudosat.making.setting import from_blank
 from sudosat.reading.fpuzzles import link
-from sudosat.serving.answers import true_candidates
+from sudosat.serving.plugin_answers import true_candidates
 from sudosat.serving.protocol import Request, make_job
 from sudosat.solving import candidates as marking
 from tests.test_serve import Plugin, brute_marks, payload, server, talk, truth, variants
@@ -145,7 +145,7 @@ def test_the_page_gets_the_candidates_witnessed_so_far_then_all(
     """Partial answers (item 4): while a big grid's candidates are found, the page is
     sent those witnessed so far (here after every witness: no time decides it);
     each is part of the final answer, which is the same as without them."""
-    from sudosat.serving.answers import page
+    from sudosat.serving.page_answers import page
 
     monkeypatch.setattr(marking, "PROGRESS", 0.0)
     state = from_blank(parse((PUZZLES / "killer.txt").read_text()))[3]

@@ -614,7 +614,7 @@ def test_estimates_past_a_float_are_worked_out_in_logs(samples: int) -> None:
     """A blank 9x9's walks, each a product e^1000 times as large: what a 25x25 or a
     36x36 gives (e^888, e^2200), past the 1.8e308 a float holds. Nothing
     overflows, no bound is NaN, and below four samples there are no bounds."""
-    from sudosat.serving.answers import _sampled
+    from sudosat.serving.plugin_answers import _sampled
     from sudosat.solving.estimate import Estimate, interval, scientific
 
     logs = [x + 1000 for x in real_walks(samples)]
