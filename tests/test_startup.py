@@ -32,6 +32,7 @@ SOLVE_LOADS = {
     "sudosat.commands",
     "sudosat.commands.common",
     "sudosat.commands.helptext",
+    "sudosat.commands.paramtypes",
     "sudosat.commands.solve",
     "sudosat.core",
     "sudosat.core.errors",

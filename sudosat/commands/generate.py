@@ -9,7 +9,6 @@ import click
 
 from sudosat.commands.common import (
     BadInput,
-    Real,
     jobs_option,
     old_spelling,
     output_options,
@@ -20,6 +19,7 @@ from sudosat.commands.common import (
     shard_option,
 )
 from sudosat.commands.helptext import Command
+from sudosat.commands.paramtypes import Real
 from sudosat.logic.levels import LEVEL_NAMES, LEVELS, level_named
 from sudosat.making.generator import (
     SYMMETRIES,

@@ -9,8 +9,8 @@ import sys
 
 import click
 
-from sudosat.commands.common import ByteSize, Real
 from sudosat.commands.helptext import Command
+from sudosat.commands.paramtypes import ByteSize, Real
 from sudosat.system.process import EXIT_UNAVAILABLE, stopped
 
 ORIGIN = r"https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?"

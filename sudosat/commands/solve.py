@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import click
 
 from sudosat.commands.common import (
-    Real,
     _fail_on,
     answer,
     asked_encoding,
@@ -28,6 +27,7 @@ from sudosat.commands.common import (
     trust_option,
 )
 from sudosat.commands.helptext import Command
+from sudosat.commands.paramtypes import Real
 from sudosat.running.runner import FAIL_ON, How, Output, Reading
 from sudosat.running.tasks import Certified, Estimate, Solve, Task
 from sudosat.sat.solvers import (

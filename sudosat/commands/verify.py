@@ -6,8 +6,9 @@ import sys
 
 import click
 
-from sudosat.commands.common import BadInput, ByteSize
+from sudosat.commands.common import BadInput
 from sudosat.commands.helptext import Command
+from sudosat.commands.paramtypes import ByteSize
 from sudosat.solving.certificate import CHECKERS
 from sudosat.solving.checking import MAX_FILE, NotACertificate, check, found_in
 
