@@ -7,6 +7,7 @@ the interpreter, by SIGKILL). :mod:`engine` says what each child runs."""
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import shutil
 import signal
@@ -14,7 +15,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sudosat.core.errors import SolverError, SolverTimeout
 from sudosat.core.puzzle import Puzzle
@@ -22,26 +23,9 @@ from sudosat.sat.cnf import Encoding
 from sudosat.sat.deadline import deadline_after
 from sudosat.sat.solvers import SolverSpec
 from sudosat.solving import progress
-from sudosat.solving.outcome import (
-    Outcome,
-    Status,
-)
+from sudosat.solving.outcome import Outcome, Status
 from sudosat.system import janitor
-from sudosat.system.lazy import lazy
 from sudosat.system.signals import PR_SET_PDEATHSIG, held, prctl
-
-if TYPE_CHECKING:
-    import multiprocessing
-
-    from sudosat.sat import dimacs
-    from sudosat.solving import deduce
-    from sudosat.system import pool
-else:  # processes for a portfolio, a deadline or many puzzles: not for one puzzle
-    multiprocessing = lazy("multiprocessing")
-    pool = lazy("sudosat.system.pool")
-    deduce = lazy("sudosat.solving.deduce")  # the general engine's singles
-    dimacs = lazy("sudosat.sat.dimacs")  # a solver program's answer
-
 
 Report = Callable[[str, Any], None]
 """Where the search sends ``("deduced", (cells, candidates))``, ``("size",
