@@ -362,3 +362,39 @@ def test_a_half_drawn_arrow_read_from_a_link_is_kept_drawn_and_named(
     assert "arrow: r5c5" in parts(page)
     assert str(page.text_content("#message")) == "arrow at r5c5 has no shaft yet"
     assert page.locator("#board g[data-part] circle").count() >= 1
+
+
+def test_each_kind_the_page_offers_is_its_rule_s_and_drawn_in_its_picture_s_colours(
+    page: Any, address: str
+) -> None:
+    """The page's tools are the kinds the server describes (``/page/parts.json``, each
+    from its rule's ``page``), every one read back by sudosat as that rule; and a
+    part the page draws has the colours the rule's own picture has."""
+    from sudosat.rules import BY_WORD
+    from sudosat.rules.base import SHAPES, page_parts
+    from sudosat.showing.pictures import picture
+
+    described = page_parts()
+    opened(page, address)
+    offered = page.eval_on_selector_all("#tool optgroup option", "found => found.map(o => o.value)")
+    assert sorted(offered) == sorted(str(d["word"]) for d in described)
+    for looks in described:
+        kind = BY_WORD[str(looks["word"])]
+        assert looks in kind.page and looks["shape"] in SHAPES
+        for key in ("colour", "fill"):
+            if key in looks:
+                assert looks[key] == getattr(kind, key), (looks, key)
+    every = parse(EVERY_KIND)
+    drawn = picture(every).lower()
+    page.fill("#puzzle", EVERY_KIND)
+    page.click("#load")
+    page.wait_for_function(
+        f"document.querySelectorAll('#parts li').length === {len(every.constraints)}",
+        timeout=WAIT,
+    )
+    board = page.inner_html("#board").lower()
+    for looks in described:
+        for key in ("colour", "fill"):
+            if key in looks:
+                colour = str(looks[key]).lower()
+                assert colour in board and colour in drawn, (looks["word"], colour)

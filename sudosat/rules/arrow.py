@@ -12,7 +12,7 @@ from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import Rule, rule
+from sudosat.rules.base import Rule, page_part, rule
 from sudosat.rules.kinds import Sketch
 from sudosat.rules.where import (
     Where,
@@ -44,6 +44,8 @@ class Arrow(Rule):
     )
     field: ClassVar[str] = "arrow"
     words: ClassVar[tuple[str, ...]] = ("arrow",)
+    colour: ClassVar[str] = "#808080"
+    page = (page_part("arrow", "Arrow", "arrow", colour=colour),)
     family: ClassVar[str] = "arrows: circle = sum of the line"
 
     circle: tuple[int, ...]
@@ -145,7 +147,7 @@ class Arrow(Rule):
         return "arrow", {"cells": fpuzzles_cells(self.circle, size), "lines": [line]}
 
     def draw(self, pen: Pen) -> None:
-        pen.arrow(self.circle, self.line, "#808080")
+        pen.arrow(self.circle, self.line, self.colour)
 
 
 def reading(digit: int, places: int) -> int:

@@ -71,6 +71,9 @@ class Rule:
     relative: ClassVar[bool] = False
     """Its meaning depends on which other rules are there (:meth:`settle`), so
     taking one of them away can constrain more, not less (a negative constraint)."""
+    page: ClassVar[tuple[JsonObject, ...]] = ()
+    """How the setter's page offers it (:func:`page_part`; none: the page has no
+    tool for it): served to the page as JSON, so each part is described once."""
 
     @classmethod
     def from_fpuzzles(cls, value: Any, where: Where) -> list[Rule]:
@@ -270,6 +273,27 @@ class Registry(dict[str, type[Rule]]):
     def items(self) -> Any:
         load_all()
         return super().items()
+
+
+def page_part(word: str, label: str, shape: str, **looks: Any) -> JsonObject:
+    """One kind of part the setter's page draws: its word in the text format, its
+    label in the page's tool list, the shape that draws it (``line``, ``edge``,
+    ``mark``, ``corner``, ``outside``, ``arrow``: the page's ``parts/shapes.js``)
+    and how that shape looks for it (``colour``: the one its picture uses)."""
+    return {"word": word, "label": label, "shape": shape, **looks}
+
+
+SHAPES = ("line", "arrow", "edge", "outside", "mark", "corner")
+"""The shapes the page draws parts with, in the order its tool list groups them."""
+
+
+def page_parts() -> list[JsonObject]:
+    """Every kind of part the setter's page offers, as its rule describes it
+    (:attr:`Rule.page`), by shape and then label."""
+    load_all()
+    kinds = dict.fromkeys(BY_WORD.values())
+    found = [part for kind in kinds for part in kind.page]
+    return sorted(found, key=lambda p: (SHAPES.index(p["shape"]), str(p["label"]).lower()))
 
 
 def load_all() -> None:

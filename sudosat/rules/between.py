@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import LineRule
 from sudosat.sat.arith import cell_int, less
 from sudosat.sat.builder import Builder
@@ -29,6 +29,10 @@ class Between(LineRule):
     )
     field: ClassVar[str] = "betweenline"
     words: ClassVar[tuple[str, ...]] = ("between", "between-line")
+    colour: ClassVar[str] = "#a0a0a0"
+    page = (
+        page_part("between", "Between line", "line", colour=colour, width=0.1, least=3, ends=True),
+    )
     family: ClassVar[str] = "between lines"
 
     def encode(self, b: Builder) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import GroupRule, LineRule
 from sudosat.rules.where import Where, close_pairs
 from sudosat.sat.builder import Builder
@@ -34,6 +34,7 @@ class Entropic(LineRule):
     words: ClassVar[tuple[str, ...]] = ("entropic", "entropic-line")
     family: ClassVar[str] = "entropic lines: low, middle, high"
     colour: ClassVar[str] = "#ff8c00"
+    page = (page_part("entropic", "Entropic line", "line", colour=colour, width=0.22, least=3),)
     least: ClassVar[int] = 3  # it speaks of three cells in a row: two say nothing
 
     @classmethod

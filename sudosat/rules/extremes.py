@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import Rule, rule
+from sudosat.rules.base import Rule, page_part, rule
 from sudosat.rules.kinds import CellRule
 from sudosat.rules.where import ORTHOGONAL, neighbours
 from sudosat.sat.arith import cell_int, less
@@ -81,6 +81,7 @@ class Minimum(Extreme):
     )
     field: ClassVar[str] = "minimum"
     words: ClassVar[tuple[str, ...]] = ("minimum", "min")
+    page = (page_part("minimum", "Minimum", "mark", mark="down"),)
 
 
 @rule
@@ -95,4 +96,5 @@ class Maximum(Extreme):
     )
     field: ClassVar[str] = "maximum"
     words: ClassVar[tuple[str, ...]] = ("maximum", "max")
+    page = (page_part("maximum", "Maximum", "mark", mark="up"),)
     smaller: ClassVar[bool] = False

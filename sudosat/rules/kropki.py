@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import GroupRule, PairRule
 from sudosat.rules.where import Where
 from sudosat.sat.builder import Builder
@@ -31,6 +31,8 @@ class Difference(PairRule):
     field: ClassVar[str] = "difference"
     named: ClassVar[str] = "white dot"
     words: ClassVar[tuple[str, ...]] = ("difference", "white", "kropki-white")
+    fill: ClassVar[str] = "#ffffff"
+    page = (page_part("difference", "White kropki dot", "edge", fill=fill),)
     family: ClassVar[str] = "kropki white dots: difference"
     default: ClassVar[int | None] = 1
     valued: ClassVar[bool] = True
@@ -62,7 +64,7 @@ class Difference(PairRule):
         return None
 
     def draw(self, pen: Pen) -> None:
-        pen.dot(self.group, "#ffffff", self.shown_value(pen.size).strip())
+        pen.dot(self.group, self.fill, self.shown_value(pen.size).strip())
 
 
 @rule
@@ -79,6 +81,8 @@ class Ratio(PairRule):
     field: ClassVar[str] = "ratio"
     named: ClassVar[str] = "black dot"
     words: ClassVar[tuple[str, ...]] = ("ratio", "black", "kropki-black")
+    fill: ClassVar[str] = "#000000"
+    page = (page_part("ratio", "Black kropki dot", "edge", fill=fill),)
     family: ClassVar[str] = "kropki black dots: ratio"
     default: ClassVar[int | None] = 2
     valued: ClassVar[bool] = True
@@ -113,4 +117,4 @@ class Ratio(PairRule):
         return None
 
     def draw(self, pen: Pen) -> None:
-        pen.dot(self.group, "#000000", self.shown_value(pen.size).strip())
+        pen.dot(self.group, self.fill, self.shown_value(pen.size).strip())

@@ -9,7 +9,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import Rule, rule
+from sudosat.rules.base import Rule, page_part, rule
 from sudosat.rules.where import CELL, Where, fpuzzles_cells, read_text_cells
 from sudosat.sat.arith import sum_equals
 from sudosat.sat.builder import Builder
@@ -35,6 +35,7 @@ class LittleKiller(Rule):
     takes: ClassVar[str] = "the sum"
     field: ClassVar[str] = "littlekillersum"
     words: ClassVar[tuple[str, ...]] = ("little-killer", "little")
+    page = (page_part("little-killer", "Little killer", "outside", diagonal=True),)
     family: ClassVar[str] = "little killers: diagonal sums"
     outside: ClassVar[bool] = True
 

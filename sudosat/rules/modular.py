@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import LineRule
 from sudosat.rules.where import close_pairs
 from sudosat.sat.builder import Builder
@@ -30,6 +30,7 @@ class Modular(LineRule):
     words: ClassVar[tuple[str, ...]] = ("modular", "modular-line")
     family: ClassVar[str] = "modular lines: three remainders in every three"
     colour: ClassVar[str] = "#1ba39c"
+    page = (page_part("modular", "Modular line", "line", colour=colour, width=0.22, least=3),)
     least: ClassVar[int] = 3  # it speaks of three cells in a row: two say nothing
 
     def encode(self, b: Builder) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import LineRule
 from sudosat.sat.builder import Builder
 
@@ -26,6 +26,7 @@ class Palindrome(LineRule):
     family: ClassVar[str] = "palindromes: the same from either end"
     colour: ClassVar[str] = "#a0522d"
     """Not f-puzzles' grey: grey without a bulb reads as a thermometer on paper."""
+    page = (page_part("palindrome", "Palindrome", "line", colour=colour, width=0.22),)
 
     def relation(self, size: int) -> str:
         return "the line reads the same from either end"

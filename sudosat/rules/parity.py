@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import CellRule
 from sudosat.sat.builder import Builder
 
@@ -22,6 +22,8 @@ class Parity(CellRule):
     cell_key: ClassVar[str] = "parity"
     """Older f-puzzles saves keep an odd or even cell in the grid: ``"parity": "Even"``."""
     remainder: ClassVar[int] = 1
+    fill: ClassVar[str] = "#d0d0d0"
+    """Its shading, in pictures and on the page."""
 
     def allowed(self, size: int) -> dict[int, int]:
         mask = from_values(v for v in range(1, size + 1) if v % 2 == self.remainder)
@@ -45,9 +47,10 @@ class Odd(Parity):
     meaning: ClassVar[str] = "The cell holds an odd digit."
     field: ClassVar[str] = "odd"
     words: ClassVar[tuple[str, ...]] = ("odd",)
+    page = (page_part("odd", "Odd", "mark", mark="circle", fill=Parity.fill),)
 
     def draw(self, pen: Pen) -> None:
-        pen.circle(self.cell, 0.36, "#d0d0d0")
+        pen.circle(self.cell, 0.36, self.fill)
 
 
 @rule
@@ -59,7 +62,8 @@ class Even(Parity):
     meaning: ClassVar[str] = "The cell holds an even digit."
     field: ClassVar[str] = "even"
     words: ClassVar[tuple[str, ...]] = ("even",)
+    page = (page_part("even", "Even", "mark", mark="square", fill=Parity.fill),)
     remainder: ClassVar[int] = 0
 
     def draw(self, pen: Pen) -> None:
-        pen.square(self.cell, 0.7, "#d0d0d0")
+        pen.square(self.cell, 0.7, self.fill)

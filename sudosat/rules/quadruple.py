@@ -10,7 +10,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import Rule, rule
+from sudosat.rules.base import Rule, page_part, rule
 from sudosat.rules.where import Where, cell_list, fpuzzles_cells, read_text_cells, text_cells
 from sudosat.sat.builder import Builder
 
@@ -31,6 +31,7 @@ class Quadruple(Rule):
     takes: ClassVar[str] = "the digits"
     field: ClassVar[str] = "quadruple"
     words: ClassVar[tuple[str, ...]] = ("quadruple", "quad")
+    page = (page_part("quadruple", "Quadruple", "corner"),)
     family: ClassVar[str] = "quadruples: digits that must appear"
 
     group: tuple[int, ...]

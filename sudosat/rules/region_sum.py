@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import LineRule
 from sudosat.sat.arith import cell_int, equal, total
 from sudosat.sat.builder import Builder
@@ -40,6 +40,7 @@ class RegionSum(LineRule):
     words: ClassVar[tuple[str, ...]] = ("region-sum", "region-sum-line")
     family: ClassVar[str] = "region-sum lines: equal sums"
     colour: ClassVar[str] = "#2e9bff"
+    page = (page_part("region-sum", "Region-sum line", "line", colour=colour, width=0.18),)
 
     def encode(self, b: Builder) -> None:
         sums = [

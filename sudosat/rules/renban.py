@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.diagonals import repeated
 from sudosat.rules.kinds import GroupRule, LineRule
 from sudosat.rules.where import Where
@@ -29,6 +29,7 @@ class Renban(LineRule):
     words: ClassVar[tuple[str, ...]] = ("renban",)
     family: ClassVar[str] = "renban lines: a run of consecutive digits"
     colour: ClassVar[str] = "#c257d6"
+    page = (page_part("renban", "Renban line", "line", colour=colour, width=0.3),)
     least: ClassVar[int] = 1
 
     def relation(self, size: int) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import OutsideRule
 from sudosat.sat.arith import distinct_sum, masked_sum, subset_sums
 from sudosat.sat.builder import Builder, Lit
@@ -32,6 +32,7 @@ class Sandwich(OutsideRule):
     takes: ClassVar[str] = "the sum (0 to 35 on a 9x9)"
     field: ClassVar[str] = "sandwichsum"
     words: ClassVar[tuple[str, ...]] = ("sandwich",)
+    page = (page_part("sandwich", "Sandwich", "outside"),)
     family: ClassVar[str] = "sandwich sums"
 
     @classmethod

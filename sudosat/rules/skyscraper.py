@@ -10,7 +10,7 @@ from typing import ClassVar
 from pysat.card import CardEnc, EncType
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import OutsideRule
 from sudosat.sat.arith import Int, cell_int, less
 from sudosat.sat.builder import Builder
@@ -29,6 +29,7 @@ class Skyscraper(OutsideRule):
     takes: ClassVar[str] = "the digits seen"
     field: ClassVar[str] = "skyscraper"
     words: ClassVar[tuple[str, ...]] = ("skyscraper",)
+    page = (page_part("skyscraper", "Skyscraper", "outside"),)
     family: ClassVar[str] = "skyscrapers: digits seen"
 
     def relation(self, size: int) -> str:

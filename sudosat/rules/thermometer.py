@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.masks import from_values
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import LineRule
 from sudosat.sat.arith import cell_int, less
 from sudosat.sat.builder import Builder
@@ -30,6 +30,7 @@ class Thermometer(LineRule):
     words: ClassVar[tuple[str, ...]] = ("thermo", "thermometer")
     family: ClassVar[str] = "thermometers: increasing from the bulb"
     colour: ClassVar[str] = "#b4b4b4"
+    page = (page_part("thermo", "Thermometer", "line", colour=colour, width=0.3, bulb=True),)
     strict: ClassVar[bool] = True
 
     def allowed(self, size: int) -> dict[int, int]:
@@ -74,4 +75,15 @@ class SlowThermometer(Thermometer):
     words: ClassVar[tuple[str, ...]] = ("slow-thermo", "slow-thermometer")
     family: ClassVar[str] = "slow thermometers: never decreasing"
     colour: ClassVar[str] = "#d0b090"
+    page = (
+        page_part(
+            "slow-thermo",
+            "Slow thermometer",
+            "line",
+            colour=colour,
+            width=0.3,
+            bulb=True,
+            dashed=True,
+        ),
+    )
     strict: ClassVar[bool] = False

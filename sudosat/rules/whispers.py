@@ -10,7 +10,7 @@ from itertools import pairwise
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import Rule, rule
+from sudosat.rules.base import Rule, page_part, rule
 from sudosat.rules.kinds import SpacedLine
 from sudosat.rules.where import Where, read_text_cells
 from sudosat.sat.arith import apart
@@ -33,6 +33,7 @@ class Whispers(SpacedLine):
     words: ClassVar[tuple[str, ...]] = ("whispers", "german-whispers", "dutch-whispers")
     family: ClassVar[str] = "whispers: neighbours far apart"
     colour: ClassVar[str] = "#3cb043"
+    page = (page_part("whispers", "German whispers", "line", colour=colour, width=0.22),)
 
     def relation(self, size: int) -> str:
         return f"neighbours on the line differ by at least {self.gap(size)}"

@@ -9,7 +9,7 @@ from functools import cache
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import OutsideRule
 from sudosat.sat.arith import distinct_sum, masked_sum, subset_sums
 from sudosat.sat.builder import Builder
@@ -33,6 +33,7 @@ class XSum(OutsideRule):
     takes: ClassVar[str] = "the sum"
     field: ClassVar[str] = "xsum"
     words: ClassVar[tuple[str, ...]] = ("x-sum", "xsum")
+    page = (page_part("x-sum", "X-sum", "outside"),)
     family: ClassVar[str] = "x-sums"
 
     @classmethod

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudosat.core.puzzle import Layout, cell_name
-from sudosat.rules.base import Rule, rule
+from sudosat.rules.base import Rule, page_part, rule
 from sudosat.rules.kinds import PairRule
 from sudosat.rules.where import Where, fpuzzles_cells, read_text_cells
 from sudosat.sat.builder import Builder
@@ -30,6 +30,10 @@ class XV(PairRule):
     takes: ClassVar[str] = "X or V"
     field: ClassVar[str] = "xv"
     words: ClassVar[tuple[str, ...]] = ("x", "v", "xv")
+    page = (
+        page_part("x", "X (sum 10)", "edge", letter="X"),
+        page_part("v", "V (sum 5)", "edge", letter="V"),
+    )
     family: ClassVar[str] = "XV: sums of 10 and 5"
     valued: ClassVar[bool] = True
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from sudosat.core.puzzle import Layout
-from sudosat.rules.base import rule
+from sudosat.rules.base import page_part, rule
 from sudosat.rules.kinds import LineRule
 from sudosat.sat.arith import add, cell_int, equal
 from sudosat.sat.builder import Builder
@@ -28,6 +28,7 @@ class Zipper(LineRule):
     words: ClassVar[tuple[str, ...]] = ("zipper", "zipper-line")
     family: ClassVar[str] = "zipper lines: equal sums about the middle"
     colour: ClassVar[str] = "#7b68ee"
+    page = (page_part("zipper", "Zipper line", "line", colour=colour, width=0.22),)
 
     def pairs(self) -> list[tuple[int, int]]:
         line = self.group

@@ -40,6 +40,7 @@ from websockets.typing import Origin
 from sudosat.core.jsonobject import JsonObject
 from sudosat.core.puzzle import Grid, Puzzle
 from sudosat.reading.lz import OverBudget, budget
+from sudosat.rules.base import page_parts
 from sudosat.sat.limits import human, total_memory
 from sudosat.serving.protocol import (
     COMMANDS,
@@ -552,13 +553,15 @@ TYPES = {
     "html": "text/html; charset=utf-8",
     "js": "text/javascript; charset=utf-8",
     "css": "text/css; charset=utf-8",
+    "json": "application/json",
 }
 """The page's files by their kind (a name the page folder has, and no other, is served)."""
 
 
 def page_files() -> dict[str, bytes]:
     """The setter's page (``sudosat/serving/page``, and its ``parts/``): each file by
-    its path there (``main.js``, ``parts/thermo.js``), read once."""
+    its path there (``main.js``, ``parts/shapes.js``), read once; and ``parts.json``,
+    each kind of part the page offers as its rule describes it (:func:`page_parts`)."""
     found: dict[str, bytes] = {}
     folders = [("", files("sudosat.serving").joinpath("page"))]
     while folders:
@@ -568,6 +571,7 @@ def page_files() -> dict[str, bytes]:
                 folders.append((f"{prefix}{entry.name}/", entry))
             elif entry.name.rsplit(".", 1)[-1] in TYPES:
                 found[prefix + entry.name] = entry.read_bytes()
+    found["parts.json"] = json.dumps(page_parts()).encode()
     return found
 
 

@@ -1,7 +1,8 @@
 // The shapes a drawn part takes, each knowing how it is drawn (SVG markup), how
 // it is written in sudosat's text format, read back from it, and what makes it
-// wrong. A kind of part (./thermo.js, ./kropki-white.js, ...) is one of these
-// with its word, its label and its colours: adding a kind is adding a file.
+// wrong. A kind of part (a thermometer, a white kropki dot, ...) is one of these
+// with its word, its label and its looks, as its rule describes it in Python
+// (the server's parts.json, ./index.js): adding a kind touches its rule alone.
 //
 // A part is plain data: {kind, cells, value}; an outside clue's cells are its
 // square beside the grid (row or column -1 or N, written r0 or rN+1), and a
@@ -78,13 +79,13 @@ export function edge({word, label, fill = "#fff", letter = ""}) {
 }
 
 /** A mark in one cell: odd, even, minimum, maximum. */
-export function mark({word, label, shape}) {
+export function mark({word, label, mark: shape, fill = "#ddd"}) {
   return {
     word, label, tool: "cell", valued: false,
     draw(part, n) {
       const [x, y] = centre(n, part.cells[0]), r = CELL * 0.4;
-      if (shape === "circle") return `<circle cx="${x}" cy="${y}" r="${r}" fill="#ddd" opacity="0.8"/>`;
-      if (shape === "square") return `<rect x="${x - r}" y="${y - r}" width="${2 * r}" height="${2 * r}" fill="#ddd" opacity="0.8"/>`;
+      if (shape === "circle") return `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}" opacity="0.8"/>`;
+      if (shape === "square") return `<rect x="${x - r}" y="${y - r}" width="${2 * r}" height="${2 * r}" fill="${fill}" opacity="0.8"/>`;
       const tip = shape === "up" ? -1 : 1, w = CELL * 0.14, h = CELL * 0.12;  // a chevron in each corner
       return [[-1, -1], [1, -1], [-1, 1], [1, 1]].map(([sx, sy]) => {
         const cx = x + sx * CELL * 0.3, cy = y + sy * CELL * 0.3;
@@ -168,6 +169,50 @@ export function corner({word, label}) {
     problem(part) {
       const digits = String(part.value).replace(/\D/g, "");
       return digits.length >= 1 && digits.length <= 4 ? "" : "a quadruple holds one to four digits";
+    },
+  };
+}
+
+/** An arrow: its circle on its first cell, or a pill over its first two or three
+ * (the value: how many), then its shaft through the rest. */
+export function arrow({word, label, colour}) {
+  const shape = line({word, label, colour, width: 0.06});
+  const circled = (part) => Number(part.value) || 1;
+  return {
+    ...shape,
+    valued: true,
+    optional: true,  // a circle of one cell when no value is typed
+    draw(part, n) {
+      const k = circled(part), pill = part.cells.slice(0, k), shaft = part.cells.slice(k);
+      const at = (c) => centre(n, c);
+      const r = CELL * 0.38, last = at(pill[pill.length - 1]);
+      const [nx, ny] = at(shaft[0] ?? pill[0]);
+      const length = Math.hypot(nx - last[0], ny - last[1]) || 1;
+      const start = [last[0] + (nx - last[0]) / length * r, last[1] + (ny - last[1]) / length * r];
+      const body = pill.length > 1
+        ? `<polyline points="${pill.map((c) => at(c).join(",")).join(" ")}" fill="none" stroke="${colour}" ` +
+          `stroke-width="${2 * r + 2}" stroke-linecap="round" stroke-linejoin="round"/>` +
+          `<polyline points="${pill.map((c) => at(c).join(",")).join(" ")}" fill="none" stroke="#fff" ` +
+          `stroke-width="${2 * r - 2}" stroke-linecap="round" stroke-linejoin="round"/>`
+        : `<circle cx="${last[0]}" cy="${last[1]}" r="${r}" fill="#fff" stroke="${colour}" stroke-width="2"/>`;
+      const points = [start, ...shaft.map(at)].map((p) => p.join(",")).join(" ");
+      return body + `<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2" marker-end="url(#arrowhead)"/>`;
+    },
+    text(part, n) {
+      const named = (c) => name(n, c), k = circled(part), shaft = part.cells.slice(k).map(named).join(" ");
+      return `${word}: ${part.cells.slice(0, k).map(named).join(" ")}${shaft ? ` > ${shaft}` : ""}`;
+    },
+    read(value, rest, n) {
+      const [circle, shaft = ""] = rest.split(">");
+      const cells = cellsOf(n, circle), body = shaft.trim() ? cellsOf(n, shaft) : [];
+      return {kind: word, cells: [...cells, ...body], value: cells.length > 1 ? String(cells.length) : null};
+    },
+    unfinished(part) { return part.cells.length === circled(part); },  // a circle, no shaft yet
+    problem(part, n) {
+      const k = circled(part);
+      if (!(k >= 1 && k <= 3)) return "an arrow's circle covers one cell, or a pill two or three";
+      if (part.cells.length <= k) return "an arrow needs a shaft: drag from its circle along the line";
+      return shape.problem(part, n);
     },
   };
 }

@@ -1,3 +1,0 @@
-import {corner} from "./shapes.js";
-
-export default corner({word: "quadruple", label: "Quadruple"});
