@@ -21,6 +21,7 @@ from typing import Any
 import drawsvg as dw
 
 from sudosat.core.puzzle import Puzzle
+from sudosat.rules.kinds import LineRule
 from sudosat.showing.pen import (
     ALERT,
     CELL,
@@ -148,9 +149,8 @@ def _footer(constraints: Sequence[Any], n: int, rules: str, width: float) -> lis
         lines += [("words", line) for line in _wrap(", ".join(flags), width)]
     legend: dict[str, str] = {}
     for rule in constraints:
-        colour = getattr(rule, "colour", None)
-        if rule.drawn and colour and rule.title and rule.title not in legend:
-            legend[rule.title] = colour
+        if isinstance(rule, LineRule) and rule.drawn and rule.title and rule.title not in legend:
+            legend[rule.title] = rule.colour
     row: list[tuple[str, str]] = []
     for name, colour in legend.items():
         if row and _legend_width([*row, (name, colour)]) > width:
