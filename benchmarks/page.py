@@ -106,7 +106,7 @@ def measured(browser: Any, url: str, text: str) -> tuple[float, float]:
     while it read and drew them (ms)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1100})
     page.add_init_script(WATCH)
-    page.goto(url.replace("ws://", "http://"))
+    page.goto(url.replace("ws://", "http://") + "?test")
     page.wait_for_function("document.getElementById('marks').dataset.answers")
     page.evaluate("window.longest = 0")
     page.fill("#puzzle", text)
@@ -130,7 +130,7 @@ def setting(browser: Any, url: str, n: int, name: str, edits: int) -> dict[str, 
     ]
     page = browser.new_page(viewport={"width": 1400, "height": 1100})
     page.add_init_script(WATCH)
-    page.goto(url.replace("ws://", "http://"))
+    page.goto(url.replace("ws://", "http://") + "?test")
     page.wait_for_function(ANSWERS)
     page.evaluate("window.tasks = []")
 
@@ -163,7 +163,7 @@ def caging(browser: Any, url: str, name: str, cages: int | None) -> dict[str, An
     n = puzzle.size
     page = browser.new_page(viewport={"width": 1400, "height": 1100})
     page.add_init_script(WATCH)
-    page.goto(url.replace("ws://", "http://"))
+    page.goto(url.replace("ws://", "http://") + "?test")
     page.wait_for_function(ANSWERS)
     page.select_option("#size", str(n))
     seen = int(page.evaluate(ANSWERS))

@@ -613,6 +613,10 @@ def test_the_page_is_served_and_answers_what_it_asks(url: str) -> None:
     with urllib.request.urlopen(home + "page/main.js") as module:  # the page's own modules
         assert module.headers["Content-Type"].startswith("text/javascript")
         assert b"import" in module.read()
+    with urllib.request.urlopen(home + "page/parts.json") as described:  # the rules' parts
+        assert described.headers["Content-Type"] == "application/json"
+        words = {part["word"] for part in json.loads(described.read())}
+        assert {"thermo", "arrow", "difference", "x", "little-killer", "odd"} <= words
     for missing in ("page/server.py", "page/../server.py", "main.js", "page/"):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(home + missing)

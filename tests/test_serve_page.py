@@ -188,7 +188,7 @@ def test_the_page_shows_the_true_candidates_of_a_pasted_link() -> None:
         await tab.until("document.getElementById('status').textContent.includes('step 1 of')")
 
     with server() as (_, address):
-        in_browser(address.replace("ws://", "http://"), test)
+        in_browser(address.replace("ws://", "http://") + "?test", test)
 
 
 def test_a_link_in_the_page_s_address_is_shown_at_once() -> None:
@@ -203,7 +203,7 @@ def test_a_link_in_the_page_s_address_is_shown_at_once() -> None:
         assert status.startswith("multiple:")
 
     with server() as (_, address):
-        page = address.replace("ws://", "http://") + "#" + urllib.parse.quote(link)
+        page = address.replace("ws://", "http://") + "?test" + "#" + urllib.parse.quote(link)
         in_browser(page, test, connected=False)
 
 
@@ -220,7 +220,7 @@ def test_an_address_that_is_no_escape_is_read_as_written() -> None:
         assert "Not read" in said
 
     with server() as (_, address):
-        in_browser(address.replace("ws://", "http://") + "#100%", test, connected=False)
+        in_browser(address.replace("ws://", "http://") + "?test" + "#100%", test, connected=False)
 
 
 def test_a_long_path_shows_its_steps_stops_at_the_limit_and_can_be_cancelled() -> None:
@@ -260,4 +260,4 @@ def test_a_long_path_shows_its_steps_stops_at_the_limit_and_can_be_cancelled() -
         assert await tab.run("document.getElementById('cancel').disabled")
 
     with server("--timeout", "6") as (_, address):
-        in_browser(address.replace("ws://", "http://"), test)
+        in_browser(address.replace("ws://", "http://") + "?test", test)

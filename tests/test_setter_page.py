@@ -44,7 +44,7 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
     with server() as (_, found):
-        yield found.replace("ws://", "http://")
+        yield found.replace("ws://", "http://") + "?test"  # the page with its test hooks
 
 
 @pytest.fixture(scope="module")
@@ -405,7 +405,7 @@ def test_a_25x25_with_no_solution_is_said_to_have_none(page: Any, address: str) 
 def test_the_status_tells_apart_not_read_no_solution_and_the_time_limit(browser: Any) -> None:
     opened_page = browser.new_page(viewport={"width": 1400, "height": 1100})
     with server("--timeout", "2") as (_, socket):
-        address = socket.replace("ws://", "http://")
+        address = socket.replace("ws://", "http://") + "?test"
         opened(opened_page, address)
         opened_page.fill("#puzzle", "this is no puzzle")
         opened_page.click("#load")
@@ -584,3 +584,64 @@ def test_what_is_drawn_a_change_at_a_time_is_what_a_fresh_draw_draws(
     page.evaluate(f"{board}.sudosatDrawn = null")  # the next draw starts from nothing
     page.evaluate("window.sudosatBoard.redraw()")
     assert page.evaluate(f"{board}.innerHTML") == changed
+
+
+ASKING = """async () => {
+  const {Asking} = await import("/page/asking.js");
+  const sent = [], seen = [];
+  const asking = new Asking({
+    send: (command) => sent.push(command), candidates: () => ({}), ready: () => true,
+    asked: () => {}, delay: 1e9,  // (the pause never ends by itself here)
+  });
+  const step = (what) => { what(); seen.push(asking.state); };
+  step(() => asking.edited());                                  // waiting
+  step(() => asking.ask("count"));                              // stale: candidates owed
+  step(() => asking.received({type: "count", inProgress: true}));  // still stale
+  step(() => { asking.received({type: "count"}); asking.settle(); });  // the candidates, asked
+  const quiet = asking.quiet;
+  step(() => asking.received({type: "marks", inProgress: true}));  // streaming
+  step(() => asking.received({type: "marks"}));                 // idle
+  step(() => asking.ask("solve"));                              // asked: nothing owed
+  step(() => asking.received({type: "canceled"}));              // cancelled
+  step(() => asking.edited());
+  step(() => asking.replace("read", "..."));                    // a read: nothing owed
+  return {seen, sent, quiet};
+}"""
+
+
+def test_the_page_asks_by_its_state_machine(page: Any, address: str) -> None:
+    """The page's asking (asking.js) from state to state: an edit waits for the pause,
+    a question asked meanwhile goes first with the candidates owed after it, asked
+    quietly once it is answered; progress streams; Cancel ends it."""
+    opened(page, address)
+    found = page.evaluate(ASKING)
+    assert found["seen"] == [
+        "waiting",
+        "stale",
+        "stale",
+        "asked",
+        "streaming",
+        "idle",
+        "asked",
+        "cancelled",
+        "waiting",
+        "asked",
+    ]
+    assert found["sent"] == ["count", "marks", "solve", "read"] and found["quiet"] is True
+
+
+def test_the_test_hooks_are_only_in_a_page_opened_with_test(page: Any, address: str) -> None:
+    """A setter's page has no window.sudosatBoard and counts nothing on #marks; the
+    same page opened with ?test has both."""
+    plain = address.removesuffix("?test")
+    page.goto(plain)
+    page.wait_for_function(
+        "document.getElementById('status').textContent.startsWith('unique')"
+        " || document.getElementById('status').textContent.startsWith('multiple')",
+        timeout=WAIT,
+    )
+    assert page.evaluate("window.sudosatBoard === undefined")
+    assert page.evaluate("Object.keys(document.getElementById('marks').dataset)") == []
+    opened(page, address)
+    assert page.evaluate("window.sudosatBoard.asking()") in ("idle", "asked", "streaming")
+    assert int(page.evaluate("document.getElementById('marks').dataset.answers")) >= 1

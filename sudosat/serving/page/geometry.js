@@ -31,3 +31,17 @@ export function clientAt(svg, n, x, y) {
   const box = svg.getBoundingClientRect(), scale = box.width / (n * CELL + 2 * MARGIN);
   return [box.left + (x + MARGIN) * scale, box.top + (y + MARGIN) * scale];
 }
+
+/** The cells a straight stroke from ``from`` to ``to`` crosses, in order (both
+ * included): a quick drag skips cells between two mouse events. */
+export function between(n, from, to) {
+  const [r0, c0, r1, c1] = [Math.floor(from / n), from % n, Math.floor(to / n), to % n];
+  const steps = Math.max(Math.abs(r1 - r0), Math.abs(c1 - c0));
+  const found = [];
+  for (let i = 0; i <= steps; i++) {
+    const r = Math.round(r0 + ((r1 - r0) * i) / (steps || 1)), c = Math.round(c0 + ((c1 - c0) * i) / (steps || 1));
+    const cell = r * n + c;
+    if (found[found.length - 1] !== cell) found.push(cell);
+  }
+  return found;
+}

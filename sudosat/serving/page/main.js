@@ -3,30 +3,47 @@
 // one part in the history (undo, redo) and, a moment later, a question for the
 // true candidates; the last good answer stays drawn while an edit is broken.
 
+import {Asking} from "./asking.js";
 import {Client} from "./client.js";
-import {CELL, cellIndex, cellName, centre, clientAt, pointAt} from "./geometry.js";
+import {CELL, between, cellIndex, cellName, centre, clientAt, pointAt} from "./geometry.js";
 import {cellAt, draw} from "./grid.js";
 import {FLAGS, History, SIZES, blank, regionsOf, regionsProblem, symbols, toText} from "./model.js";
 import {KINDS, partOf} from "./parts/index.js";
 import {STEPS} from "./parts/shapes.js";
+import {INVALID, cageProblem, cellsNamed, estimated, fromHash} from "./words.js";
+import {Zoom} from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
 const DEBOUNCE = 300;  // ms after the last edit, as the plugin waits
+// what tests and scripts read of the page (its counters, window.sudosatBoard): only
+// on a page opened with ?test, never in the page a setter uses
+const TESTING = new URLSearchParams(location.search).has("test");
 
 let history = new History(blank(9));
-let selection = [], mode = "givens", dragging = false, timer = null;
-let stale = false;    // an edit's candidates were put off by a question asked first
-let marksAsked = false;  // the candidates were asked and their answer has not come
-let keepStatus = false;  // those candidates were asked after another answer: its status stays
+let selection = [], mode = "givens", dragging = false;
 let drawing = null;   // the line being dragged: its cells
 let chosen = null;    // what is chosen in the list: {cage: i} or {part: i} (null: none)
 let view = {};        // what the grid shows besides the puzzle: candidates, counts, solution, step
 let path = null, shown = 0, found = [];
-let zoom = 1;         // the board's scale: a 36x36's cells are 16 px at 1
 let last = -1;        // the cell the drag was last over: the cells between are crossed too
-const ZOOMS = [1, 1.5, 2, 3, 4];
 
 const client = new Client(receive, (open) => { if (!open) say("Not connected (start sudosat serve)."); });
+const zoom = new Zoom($("frame"), $("zoom"), () => redraw());
+const asking = new Asking({
+  send: (command, extra, source) => client.ask(command, source ?? text(), extra),
+  candidates: () => ({cap: Number($("cap").value), logical: $("logical").checked}),
+  ready() {
+    const problem = regionsProblem(puzzle());
+    if (problem) say("Not asked: the regions are not whole yet.", problem);
+    return !problem;
+  },
+  asked(command, quiet) {
+    if (command === "read") { say("Reading..."); return; }
+    if (!quiet) say("Working...");
+    working(true);
+  },
+  delay: DEBOUNCE,
+});
 
 function puzzle() { return history.now; }
 
@@ -37,17 +54,18 @@ function say(status, message = "") {
 
 function working(busy) { $("cancel").disabled = !busy; }
 
-/** Count one more ``key`` on #marks: for tests and scripts. */
-function tally(key) { $("marks").dataset[key] = String(Number($("marks").dataset[key] || 0) + 1); }
+/** For tests and scripts (?test): one more ``key`` counted on #marks, or its value set. */
+function tally(key) { if (TESTING) $("marks").dataset[key] = String(Number($("marks").dataset[key] || 0) + 1); }
+function noted(key, value) { if (TESTING) $("marks").dataset[key] = value; }
 
 function redraw() {
   const start = performance.now();
   if (chosen && !(chosen.part < puzzle().parts.length || chosen.cage < puzzle().cages.length)) chosen = null;
   const shown = drawing ? {...puzzle(), parts: [...puzzle().parts, {kind: mode, cells: drawing, value: null}]} : puzzle();
   const part = chosen && chosen.part !== undefined ? chosen.part : -1;
-  draw($("board"), {puzzle: shown, selection, cap: Number($("cap").value), chosen: part, zoom, ...view});
+  draw($("board"), {puzzle: shown, selection, cap: Number($("cap").value), chosen: part, zoom: zoom.scale, ...view});
   listParts();
-  $("marks").dataset.drawn = (performance.now() - start).toFixed(1);  // ms: the benchmark reads it
+  noted("drawn", (performance.now() - start).toFixed(1));  // ms: the benchmark reads it
   $("undo").disabled = !history.back.length;
   $("redo").disabled = !history.ahead.length;
   for (const box of document.querySelectorAll("#flags input")) box.checked = puzzle().flags.includes(box.dataset.flag);
@@ -70,47 +88,19 @@ function edited() {
   path = null;
   $("steps").replaceChildren();
   redraw();
-  clearTimeout(timer);
-  timer = setTimeout(() => { timer = null; askMarks(); }, DEBOUNCE);
+  asking.edited();
 }
 
 function text() { return toText(puzzle()); }
 
-function askMarks(quiet = false) {
-  clearTimeout(timer);  // an edit's pending ask is this one
-  timer = null;
-  stale = false;
-  const problem = regionsProblem(puzzle());
-  if (problem) { say("Not asked: the regions are not whole yet.", problem); return; }
-  client.ask("marks", text(), {cap: Number($("cap").value), logical: $("logical").checked});
-  marksAsked = true;
-  keepStatus = quiet;
-  if (!quiet) say("Working...");
-  working(true);
-}
+function askMarks() { asking.askCandidates(); }
 
-function ask(command, extra = {}) {
-  // an edit's candidates not yet asked, or asked and not answered (a new question
-  // stops the server's job): this question goes first, they after it
-  if (timer || marksAsked) {
-    clearTimeout(timer);
-    timer = null;
-    stale = true;
-  }
-  client.ask(command, text(), extra);
-  say("Working...");
-  working(true);
-}
+function ask(command, extra = {}) { asking.ask(command, extra); }
 
 // --- answers ------------------------------------------------------------------
 
-function named(message) {  // the cells a message names: drawn as the part that caused it
-  const n = puzzle().size;
-  return [...(message || "").matchAll(/r\d+c\d+/gi)].map((m) => cellIndex(n, m[0])).filter((c) => c >= 0);
-}
-
 function receive(answer, asked) {
-  if (answer.type === "canceled" || answer.type === "invalid") marksAsked = false;
+  const how = asking.received(answer);
   if (answer.type === "canceled") {
     say(`Cancelled${found.length ? `; ${found.length} steps found so far` : ""}.`);
     working(false);
@@ -119,16 +109,15 @@ function receive(answer, asked) {
   if (answer.type === "invalid") {
     working(false);
     say(found.length ? "Stopped." : INVALID[answer.why] || "Not read.", answer.message);
-    view = {...view, problem: named(answer.message)};  // the last good candidates stay
+    view = {...view, problem: cellsNamed(answer.message, puzzle().size)};  // the last good candidates stay
     redraw();
     return;
   }
-  if (answer.inProgress) { progress(answer); return; }
-  if (answer.type === "marks") marksAsked = false;
+  if (how === "progress") { progress(answer); return; }
   working(false);
   const handle = {marks, solved, count, estimate, path: pathAnswer, read, link, picture};
   (handle[answer.type] || (() => {}))(answer, asked);
-  if (stale) askMarks(true);  // the edit's candidates, put off by this question: its answer stays said
+  asking.settle();  // the edit's candidates, put off by this question: its answer stays said
 }
 
 function progress(answer) {
@@ -148,35 +137,23 @@ function progress(answer) {
   }
 }
 
-/** What the status line says of an ``invalid`` answer, by why it came: a puzzle
- * not read is told apart from one read that has no solution, a busy server and
- * a question stopped at the server's time limit. */
-const INVALID = {
-  read: "Not read.",
-  none: "No solution.",
-  busy: "Busy: the server has its hands full.",
-  limit: "Stopped at the server's time limit.",
-  error: "Failed (a bug in sudosat).",
-};
-
 function marks(answer) {
   if (answer.status === "none") {  // read, and no solution: said, its cause drawn; the
     view = {...view, problem: answer.cells};  // last good candidates stay, as for a broken edit
     tally("nones");
-    $("marks").dataset.answeredRead = $("marks").dataset.reads || "0";
+    noted("answeredRead", $("marks").dataset.reads || "0");
     say("none: no solution", answer.message);
-    keepStatus = false;
+    asking.takeQuiet();
     redraw();
     return;
   }
   view = {...view, candidates: answer.candidates, counts: answer.counts || null, logical: answer.logical || null};
-  $("marks").dataset.candidates = JSON.stringify(answer.candidates);
+  noted("candidates", JSON.stringify(answer.candidates));
   tally("answers");
-  $("marks").dataset.answeredRead = $("marks").dataset.reads || "0";  // the puzzle read that these candidates are of
+  noted("answeredRead", $("marks").dataset.reads || "0");  // the puzzle read that these candidates are of
   const words = {unique: "one solution", multiple: "more than one solution", solved: "solved"};
   // parts still being drawn (an arrow's circle before its shaft) are named once, under it
-  if (!keepStatus) say(`${answer.status}: ${words[answer.status] || answer.status}`, answer.notes || "");
-  keepStatus = false;
+  if (!asking.takeQuiet()) say(`${answer.status}: ${words[answer.status] || answer.status}`, answer.notes || "");
   selection = selection.filter((c) => c >= 0);
   redraw();
 }
@@ -199,15 +176,6 @@ function count(answer, asked) {
 function estimate(answer) {  // an exact count (few solutions): the answer
   const said = estimated(answer);
   say(said[0].toUpperCase() + said.slice(1));
-}
-
-/** An estimate in words: its numbers may be past a float, sent as text ("1.49E+888"),
- * and a bound there is none of yet is "Infinity". */
-function estimated(answer) {
-  const number = (x) => typeof x === "string" ? x.replace("E", "e")
-    : x < 1e15 ? Math.round(x).toLocaleString() : x.toExponential(2);
-  const high = answer.ci95_upper === "Infinity" ? "no upper bound yet" : `up to ${number(answer.ci95_upper)}`;
-  return `about ${number(answer.estimate)} solutions (95%: at least ${number(answer.ci95_lower)}, ${high})`;
 }
 
 /** Every part, a line each, the killer cages first: click one to choose it (its
@@ -309,7 +277,7 @@ function pressed(kind, event) {
 function pathAnswer(answer) {
   path = {end: answer.end, reason: answer.reason, start: answer.start, steps: answer.steps};
   found = answer.sentences;
-  stale = false;  // the path's own candidates are shown, step by step
+  asking.forget();  // the path's own candidates are shown, step by step
   showStep(0);
 }
 
@@ -429,18 +397,6 @@ function addCage() {
     p.cages.push({cells, sum: sum ? Number(sum) : null});
   });
   $("board").focus();
-}
-
-/** What is wrong with a cage of ``count`` cells and this sum, or "": its cells hold
- * different digits, so the sum lies between the smallest and the largest digits'. */
-function cageProblem(count, sum, n) {
-  if (!sum) return count > n ? `a cage of ${count} cells cannot hold different digits 1-${n}` : "";
-  if (!/^\d+$/.test(sum)) return `a cage's sum is a whole number, not ${JSON.stringify(sum)}`;
-  if (count > n) return `a cage of ${count} cells cannot hold different digits 1-${n}`;
-  const least = (count * (count + 1)) / 2, most = (count * (2 * n - count + 1)) / 2;
-  const value = Number(sum);
-  return value < least || value > most
-    ? `no ${count} different digits make ${value}: a cage of ${count} cells sums to ${least}-${most}` : "";
 }
 
 function typed(event) {
@@ -606,73 +562,33 @@ function setUp() {
     redraw();
   });
   window.addEventListener("mouseup", endDrag);
-  $("zoom-in").onclick = () => zoomBy(1);
-  $("zoom-out").onclick = () => zoomBy(-1);
+  $("zoom-in").onclick = () => zoom.by(1);
+  $("zoom-out").onclick = () => zoom.by(-1);
   $("frame").addEventListener("wheel", (event) => {  // Ctrl + wheel zooms where the pointer is
     if (!event.ctrlKey) return;
     event.preventDefault();
-    zoomBy(event.deltaY < 0 ? 1 : -1, event);
+    zoom.by(event.deltaY < 0 ? 1 : -1, event);
   }, {passive: false});
   document.addEventListener("keydown", typed);
   setMode("givens");
-  window.sudosatBoard = {  // for scripts and tests: where a cell's centre, an edge or a corner is on screen
+  if (TESTING) window.sudosatBoard = {  // where a cell's centre, an edge or a corner is on screen
     at: (x, y) => clientAt(board, puzzle().size, x, y),
     centre: (cell) => clientAt(board, puzzle().size, ...centre(puzzle().size, cell)),
     text: () => text(),  // the puzzle as the page would send it, whole or not
     redraw: () => redraw(),
+    asking: () => asking.state,  // idle, waiting, asked, streaming, stale or cancelled
   };
   const linked = location.hash.length > 1 ? fromHash(location.hash.slice(1)) : "";
   if (linked) loadText(linked);
   else edited();
 }
 
-/** The puzzle an address's ``#...`` holds: percent-decoded where it can be, else as
- * written (``#100%`` is no escape: decodeURIComponent throws on it). */
-function fromHash(hash) {
-  try {
-    return decodeURIComponent(hash);
-  } catch (error) {
-    return hash;
-  }
-}
-
-/** The cells a straight stroke from ``from`` to ``to`` crosses, in order (both
- * included): a quick drag skips cells between two mouse events. */
-function between(n, from, to) {
-  const [r0, c0, r1, c1] = [Math.floor(from / n), from % n, Math.floor(to / n), to % n];
-  const steps = Math.max(Math.abs(r1 - r0), Math.abs(c1 - c0));
-  const found = [];
-  for (let i = 0; i <= steps; i++) {
-    const r = Math.round(r0 + ((r1 - r0) * i) / (steps || 1)), c = Math.round(c0 + ((c1 - c0) * i) / (steps || 1));
-    const cell = r * n + c;
-    if (found[found.length - 1] !== cell) found.push(cell);
-  }
-  return found;
-}
-
-/** The board a step bigger or smaller, the point under the pointer (or the frame's
- * centre) kept where it is: zoom, and the frame's scrollbars pan. */
-function zoomBy(direction, event) {
-  const frame = $("frame"), index = ZOOMS.indexOf(zoom) + direction;
-  if (index < 0 || index >= ZOOMS.length) return;
-  const box = frame.getBoundingClientRect();
-  const px = event ? event.clientX - box.left : box.width / 2, py = event ? event.clientY - box.top : box.height / 2;
-  const fx = (frame.scrollLeft + px) / zoom, fy = (frame.scrollTop + py) / zoom;
-  zoom = ZOOMS[index];
-  redraw();
-  frame.scrollLeft = fx * zoom - px;
-  frame.scrollTop = fy * zoom - py;
-  $("zoom").textContent = zoom === 1 ? "" : `${zoom}x`;
-}
 
 /** A link or any text sudosat reads, taken apart into the page's parts. */
 function loadText(source) {
   if (!source.trim()) return;
-  clearTimeout(timer);  // the puzzle read replaces the one edited
-  timer = null;
   $("puzzle").value = source;
-  client.ask("read", source);
-  say("Reading...");
+  asking.replace("read", source);  // the puzzle read replaces the one edited
 }
 
 setUp();
