@@ -134,7 +134,7 @@ class Rate(Task):
         found = place.result(outcome)
         if outcome.status == Status.UNIQUE:
             try:
-                found.rating = self.rating(puzzle, outcome, remaining(deadline))
+                found.answer("rating", self.rating(puzzle, outcome, remaining(deadline)))
             except SolverTimeout:
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no rating within {options.timeout:g} s"
@@ -168,7 +168,7 @@ class Explain(Task):
         except SolverError as err:
             return place.failed(puzzle, str(err))
         result = place.result(found.outcome)
-        result.explanation = found
+        result.answer("explanation", found)
         return result
 
 
@@ -190,7 +190,7 @@ class Candidates(Task):
         except SolverError as err:
             return place.failed(puzzle, str(err))
         result = place.result(found.outcome)
-        result.candidates = found
+        result.answer("candidates", found)
         return result
 
     def render(self, results: list[Result], view: View) -> str:
@@ -240,7 +240,7 @@ class Steps(Task):
         except SolverError as err:
             return place.failed(puzzle, str(err))
         result = place.result(found.outcome)
-        result.path = found
+        result.answer("path", found)
         return result
 
     def render(self, results: list[Result], view: View) -> str:
@@ -290,7 +290,7 @@ class Estimate(Task):
             late = "while counting" if found.at_least else "before the interval narrowed"
             outcome.status, outcome.reason = Status.TIMEOUT, f"out of time {late}"
         result = place.result(outcome)
-        result.estimate = found
+        result.answer("estimate", found)
         return result
 
 

@@ -1,11 +1,11 @@
 """An answer and how it is to be shown: a puzzle's :class:`Result` (its outcome,
-its check, its path or explanation), the :class:`View` a command asks for, the
+its check, the one payload its task answered), the :class:`View` a command asks for, the
 formats."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from sudosat.solving.outcome import Outcome, Status
 
@@ -55,6 +55,10 @@ class Check(NamedTuple):
         return self.verdict not in (OK, NO_EXPECTATION)
 
 
+PAYLOADS = ("rating", "explanation", "candidates", "estimate", "path")
+"""What a task answers besides the outcome, by the word of its record."""
+
+
 @dataclass
 class Result:
     """One puzzle's answer, as records are made from it."""
@@ -67,13 +71,42 @@ class Result:
     """None: the input could not be read (``error`` says why)."""
     error: str = ""
     check: Check | None = None
-    rating: Rating | None = None
-    explanation: Explanation | None = None
-    candidates: Candidates | None = None
-    estimate: Estimate | None = None
-    path: SolvePath | None = None
+    """The solution expected of it (``--expect``), checked."""
+    answered: str = ""
+    """Which payload its task answered with (its record's word: ``rating``,
+    ``explanation``, ``candidates``, ``estimate``, ``path``; "": none)."""
+    payload: Any = None
+    """That payload: one per result, read through the property of its name."""
     name: str = ""
     """The puzzle's name, from a header line above it."""
+
+    def answer(self, kind: str, payload: Any) -> None:
+        """Its task's payload, of ``kind`` (one of :data:`PAYLOADS`)."""
+        assert kind in PAYLOADS, kind
+        self.answered, self.payload = kind, payload
+
+    def _of(self, kind: str) -> Any:
+        return self.payload if self.answered == kind else None
+
+    @property
+    def rating(self) -> Rating | None:
+        return cast("Rating | None", self._of("rating"))
+
+    @property
+    def explanation(self) -> Explanation | None:
+        return cast("Explanation | None", self._of("explanation"))
+
+    @property
+    def candidates(self) -> Candidates | None:
+        return cast("Candidates | None", self._of("candidates"))
+
+    @property
+    def estimate(self) -> Estimate | None:
+        return cast("Estimate | None", self._of("estimate"))
+
+    @property
+    def path(self) -> SolvePath | None:
+        return cast("SolvePath | None", self._of("path"))
 
     @property
     def status(self) -> Status:
