@@ -1,6 +1,6 @@
 """An answer and how it is to be shown: a puzzle's :class:`Result` (its outcome,
-its check, the one payload its task answered), the :class:`View` a command asks for, the
-formats."""
+its check, the one payload its task answered), the :class:`View` a command asks
+for, the formats."""
 
 from __future__ import annotations
 
