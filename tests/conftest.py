@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import sys
 import threading
 import time
@@ -97,6 +98,25 @@ def waited_for(ready: Callable[[], T], what: str, within: float = PATIENCE) -> T
         if time.monotonic() > deadline:
             pytest.fail(f"waited {within:g} s for {what}", pytrace=False)
         time.sleep(0.02)  # between looks; decides nothing
+
+
+def drained(fd: int, what: str, within: float = PATIENCE) -> bytes:
+    """Everything a terminal's primary end ``fd`` gives until its process closes it;
+    fails the test naming ``what`` when it is still open ``within`` seconds on."""
+    deadline = time.monotonic() + within
+    seen = b""
+    while True:
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([fd], [], [], max(left, 0))
+        if not ready:
+            pytest.fail(f"waited {within:g} s for {what}", pytrace=False)
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # the process ended and closed the terminal
+            return seen
+        if not data:
+            return seen
+        seen += data
 
 
 def read_line(stream: IO[Any], what: str, within: float = PATIENCE) -> Any:

@@ -36,6 +36,7 @@ from .conftest import (
     Ended,
     Run,
     children,
+    drained,
     jsonl,
     read_line,
     shared,
@@ -434,15 +435,7 @@ def test_progress_bar_only_on_a_terminal(sudosat: str) -> None:
             env={**os.environ, "TERM": "xterm"},
         )
         os.close(secondary)
-        seen = b""
-        while True:
-            try:
-                data = os.read(primary, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            seen += data
+        seen = drained(primary, "the progress bar's terminal to close")
     finally:
         os.close(primary)
     assert done.returncode == 0

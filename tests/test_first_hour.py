@@ -21,7 +21,7 @@ from sudosat.reading.inputs import Inputs
 from sudosat.reading.lines import NO_VARIANTS
 from sudosat.running import runner
 
-from .conftest import ESCARGOT, PATIENCE, PUZZLES, SUDOSAT, Run, cpu_seconds, waited_for
+from .conftest import ESCARGOT, PATIENCE, PUZZLES, SUDOSAT, Run, cpu_seconds, drained, waited_for
 
 LINK = next(
     line
@@ -197,15 +197,7 @@ def on_a_terminal(args: list[str], until: bytes) -> tuple[subprocess.Popen[str],
 
 
 def rest_of(master: int) -> bytes:
-    seen = b""
-    while True:
-        try:
-            data = os.read(master, 4096)
-        except OSError:  # the process ended and closed the terminal
-            break
-        if not data:
-            break
-        seen += data
+    seen = drained(master, "the command's terminal to close")
     os.close(master)
     return seen
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -152,9 +151,11 @@ def test_nohup_keeps_sighup_ignored(tmp_path: Path) -> None:
     at_work(process)
     process.send_signal(signal.SIGHUP)
     cpu = cpu_seconds(process.pid)
-    while cpu_seconds(process.pid) < cpu + 1.0:  # a second more of work: it goes on
-        assert process.poll() is None, "SIGHUP stopped a run that ignores it"
-        time.sleep(0.05)
+    waited_for(  # a second more of work (or its end, which fails below)
+        lambda: process.poll() is not None or cpu_seconds(process.pid) >= cpu + 1.0,
+        "a second more of the run's work",
+    )
+    assert process.poll() is None, "SIGHUP stopped a run that ignores it"
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 143, err
