@@ -85,7 +85,9 @@ def _premises_of(why: Ways, premises: Iterable[Fact]) -> tuple[Fact, ...]:
 class Trace:
     """Singles (and locked candidates, and a variant's rules) from a board and one
     assumption, each fact with the link and the facts it follows from: what
-    :class:`forcing.Propagation` does, slowly, for the one step that is written out."""
+    :class:`forcing.Propagation` (and the compiled engine) found, followed again for
+    the one step that is written out, because only a trace keeps each fact's
+    reason."""
 
     def __init__(
         self,

@@ -1,5 +1,8 @@
 """Sound deductions before any CNF: naked and hidden singles, to a fixpoint.
 
+Separate from the logic's singles (:mod:`sudosat.logic`) because it serves the
+solver's fast path: no steps, no names, any rank, before the CNF is built.
+
 Norvig's constraint propagation, written for big grids: a cell's candidates are
 one integer (:mod:`sudosat.core.masks`), and units are found by
 index arithmetic, never as peer sets. Placing a value visits only the cells

@@ -1,5 +1,8 @@
 """Many puzzles at once: candidate masks in one numpy array, propagated together.
 
+Separate from :mod:`deduce` and the logic's singles because it serves the batch
+engine's fast path: thousands of puzzles a call, one numpy operation a step.
+
 A chunk of puzzles of one rank is a (cells, puzzles) array of bit masks, bit
 ``v - 1`` set when value ``v`` is still a candidate. Every step works on the
 whole array:
