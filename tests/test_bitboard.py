@@ -23,7 +23,7 @@ from sudosat.logic import bitboard
 from sudosat.logic.alternating import chain
 from sudosat.logic.board import Board, board_of
 from sudosat.logic.branches import Branches
-from sudosat.logic.forcing import Propagation, _branches
+from sudosat.logic.forcing import Propagation, _branches, fewest_breaking
 from sudosat.logic.intermediate import empty_rectangle, finned_fish, unique_rectangle
 from sudosat.logic.nested import _shortest_broken, classic_solver
 from sudosat.logic.path import Pathfinder, logical_path, truth_of
@@ -414,6 +414,44 @@ def all_remove(board: Board, options: list[tuple[int, int]]) -> bool:
     for masks in live:
         union = [a | b for a, b in zip(union, masks, strict=True)]
     return any(board.masks[c] & ~union[c] for c in board.open_cells())
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4])
+@pytest.mark.parametrize("diagonals", [False, True])
+def test_the_shortest_contradiction_is_the_one_removing_fewest_both_ways(
+    rank: int, diagonals: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # of the candidates whose branch singles break, the first of those that removed
+    # fewest candidates on the way: the engine's answer, and the Python
+    # reference's (the engine switched off), each against every branch followed
+    boards = [
+        settled_board(rank, seed, diagonals, r)[0]
+        for seed in range(12 if rank < 4 else 4)
+        for r in (0.02, 0.1, 0.4)
+    ]
+    orders = [
+        [(c, v, cells) for _, options, cells, _ in _branches(board) for c, v in options]
+        for board in boards
+    ]
+    engine = [bitboard.fewest_breaking(b, order) for b, order in zip(boards, orders, strict=True)]
+    monkeypatch.setattr(bitboard, "ENGINE", None)
+    assert bitboard.fewest_breaking(boards[0], orders[0]) is None
+    reference = [fewest_breaking(b, order) for b, order in zip(boards, orders, strict=True)]
+    assert engine == reference
+    broke = 0
+    for board, order, found in zip(boards, orders, reference, strict=True):
+        removed = []
+        for c, v, _ in order:
+            run = Propagation.start(board, c, v, (False, False))
+            removed.append(run.removed() if run.settle() is None else None)
+        breaking = [r for r in removed if r is not None]
+        if found < 0:
+            assert not breaking
+            continue
+        broke += 1
+        assert removed[found] == min(breaking)
+        assert min(breaking) not in removed[:found]  # (the first of the fewest)
+    assert broke
 
 
 @pytest.mark.parametrize("rank", [2, 3, 4])

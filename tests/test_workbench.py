@@ -193,6 +193,9 @@ def test_a_unique_puzzles_candidates_are_its_solution() -> None:
     assert found.unique and found.witnesses == 1
     assert [values[0] for values in found.marks] == list(solve(puzzle).solutions[0])
     assert all(len(values) == 1 for values in found.marks)
+    # a solution, then no solution holding any other value: two solves (asking for
+    # many values a solve starts only once a second solution is found)
+    assert found.outcome.stats.solves == 2
 
 
 def test_no_solution_names_the_conflict() -> None:

@@ -734,6 +734,86 @@ static int singles_as_python(const Geometry *g, uint64_t *m, uint8_t *placed, St
     }
 }
 
+/* fewest_breaking(geometry, masks, placed, ys) -> index: of the candidates ``ys``
+ * (literals cell * n + value), each placed on the board and followed by singles
+ * as Python follows them (forcing.Propagation), the first of those that break
+ * it having removed fewest of the board's candidates (-1: none breaks). The
+ * static contradiction chain's choice: the fewest removals, the shortest chain
+ * (what Sudoku Explainer takes). */
+static PyObject *fewest_breaking(PyObject *self, PyObject *args) {
+    Py_buffer gb, mb, pb;
+    PyObject *ys;
+    if (!PyArg_ParseTuple(args, "y*y*y*O!", &gb, &mb, &pb, &PyList_Type, &ys)) return NULL;
+    PyObject *result = NULL;
+    Geometry g;
+    Candidates cands = {0, NULL, NULL, NULL};
+    Stack todo = {NULL, 0, 0};
+    uint8_t dirty[MAX_HOUSES], touched[MAX_HOUSES];
+    if (!geometry_of(&gb, &g) || !candidates_of(&g, ys, &cands)) goto done;
+    if (mb.len != (Py_ssize_t)g.cells * 8 || pb.len != (Py_ssize_t)g.cells) {
+        PyErr_SetString(PyExc_ValueError, "masks: 8 bytes a cell; placed: 1 byte a cell");
+        goto done;
+    }
+    const uint64_t *board = (const uint64_t *)mb.buf;
+    const uint8_t *held = (const uint8_t *)pb.buf;
+    long best = -1, fewest = 0;
+    if (++safe_stamp == 0) {
+        memset(safe, 0, sizeof safe);
+        safe_stamp = 1;
+    }
+    /* Whether a branch breaks is the same in any order (singles reach one closure),
+     * so the fast singles screen each branch where the board's placements are its
+     * single candidates (as they load); Python's order counts the removals of
+     * those that break. */
+    int screened = 1;
+    for (int x = 0; x < g.cells && screened; x++) {
+        uint64_t m = board[x];
+        screened = held[x] == ((m && !(m & (m - 1))) ? value_of(m) : 0);
+    }
+    if (screened && !load_masks(&g, &state, &mb)) goto done;
+    for (Py_ssize_t i = 0; i < cands.count; i++) {
+        int c = cands.cell[i], v = cands.value[i];
+        if (held[c] || !(board[c] & ((uint64_t)1 << (v - 1)))) continue;
+        if (safe[c * g.n + v - 1] == safe_stamp) continue; /* placed where a branch held */
+        if (screened) {
+            copy_state(&g, &branch, &state);
+            if (push(&branch, c, v) && singles(&g, &branch)) {
+                for (int k = 0; k < branch.ntr; k++) {
+                    int x = branch.trail[k];
+                    safe[x * g.n + branch.placed[x] - 1] = safe_stamp;
+                }
+                continue;
+            }
+        }
+        memcpy(branch.masks, board, (size_t)mb.len);
+        memcpy(branch.placed, held, (size_t)pb.len);
+        memset(dirty, 0, (size_t)g.nh);
+        todo.used = 0;
+        if (!stack_push(&todo, c, v)) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        int ok = singles_as_python(&g, branch.masks, branch.placed, &todo, dirty, touched);
+        if (ok < 0) goto done;
+        if (ok) { /* what it placed holds too: those branches are part of this one */
+            for (int x = 0; x < g.cells; x++)
+                if (branch.placed[x] && !held[x]) safe[x * g.n + branch.placed[x] - 1] = safe_stamp;
+            continue;
+        }
+        long removed = 0;
+        for (int x = 0; x < g.cells; x++) removed += __builtin_popcountll(board[x] & ~branch.masks[x]);
+        if (best < 0 || removed < fewest) best = (long)i, fewest = removed;
+    }
+    result = PyLong_FromLong(best);
+done:
+    PyMem_Free(todo.items);
+    PyMem_Free(cands.cell);
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&mb);
+    PyBuffer_Release(&pb);
+    return result;
+}
+
 /* A Python set of houses (None: -1) as flags; 1, or 0 on an error. */
 static int flags_of(PyObject *houses, int nh, uint8_t *flags, int *none) {
     memset(flags, 0, (size_t)nh);
@@ -2053,6 +2133,9 @@ static PyMethodDef methods[] = {
      "propagate(geometry, masks, assumptions) -> (ok, literals): singles after the assumptions."},
     {"shortest_broken", shortest_broken, METH_VARARGS,
      "shortest_broken(geometry, masks, xs, ys, taken_apart, past) -> (broken, calls)."},
+    {"fewest_breaking", fewest_breaking, METH_VARARGS,
+     "fewest_breaking(geometry, masks, placed, ys) -> index: the breaking candidate with the "
+     "fewest removals."},
     {"first_forcing", first_forcing, METH_VARARGS,
      "first_forcing(geometry, masks, options, bounds) -> index: static forcing chains."},
     {"prepare", prepare, METH_VARARGS,

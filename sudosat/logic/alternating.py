@@ -43,8 +43,7 @@ def _strong_places(board: Board, value: int) -> dict[int, set[int]]:
     """For each cell, the cells joined to it by a strong link on ``value`` (a house
     where the two are its only places)."""
     links: dict[int, set[int]] = {}
-    for house in range(len(board.houses)):
-        places = board.places(house, value)
+    for places in board.house_places(value):
         if len(places) == 2:
             p, q = places
             links.setdefault(p, set()).add(q)
@@ -97,13 +96,13 @@ def _colour_wrap(board: Board, value: int, sides: list[list[int]]) -> Step | Non
 
 def _colour_trap(board: Board, value: int, sides: list[list[int]]) -> Step | None:
     inside = set(sides[0]) | set(sides[1])
-    removed = []
-    for cell in board.open_cells():
-        if cell in inside or not board.masks[cell] & bit(value):
-            continue
-        peers = board.peers[cell]
-        if any(c in peers for c in sides[0]) and any(c in peers for c in sides[1]):
-            removed.append((cell, value))
+    first, second = (set().union(*(board.peers[c] for c in side)) for side in sides)
+    masks, placed, held = board.masks, board.placed, bit(value)
+    removed = [
+        (cell, value)
+        for cell in sorted((first & second) - inside)
+        if not placed[cell] and masks[cell] & held
+    ]
     if not removed:
         return None
     return Step(

@@ -293,16 +293,17 @@ def locked_at(board: Board) -> tuple[int, int] | None:
     return None if found is None else (int(found[0]), int(found[1]))
 
 
-def first_breaking(board: Board, candidates: list[tuple[int, int, Any]]) -> int | None:
-    """The index of the first of ``candidates`` (cell, value, ...) that singles
-    break when it is placed on ``board`` (-1: none), each followed on its own as
-    :class:`forcing.Propagation` follows it; None without the engine."""
-    branching = propagator(board)
-    if branching is None:
+def fewest_breaking(board: Board, candidates: list[tuple[int, int, Any]]) -> int | None:
+    """The index of the first of ``candidates`` (cell, value, ...) that, placed on
+    ``board`` and followed by singles as :class:`forcing.Propagation` follows it,
+    breaks it having removed fewest of its candidates (-1: none breaks); None
+    without the engine."""
+    if not compiled() or board.size > 64:
         return None
     n = board.size
-    found, _ = branching.first_break([], [c * n + v for c, v, _ in candidates], 0)
-    return found
+    lits = [c * n + v for c, v, _ in candidates]
+    placed = bytes(board.placed)
+    return int(ENGINE.fewest_breaking(geometry(board), masks_of(board), placed, lits))
 
 
 def first_forcing(board: Board, sets: list[list[tuple[int, int]]]) -> int | None:

@@ -10,15 +10,18 @@ rules, a sentence).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import combinations
+from typing import Any, TypeVar, cast
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.logic.levels import Family, Level
+
+T = TypeVar("T")
 
 Candidate = tuple[int, int]
 """(cell, value)."""
@@ -133,17 +136,16 @@ class Board:
     boxes: range = range(0)
     """Indices of the layout's regions among the houses."""
     _where: list[list[list[int]]] | None = field(default=None, init=False, repr=False)
+    _kept: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    size: int = field(default=0, init=False, repr=False)
+    """N, the puzzle's (kept: the branches ask for it hundreds of thousands of times)."""
 
     def __post_init__(self) -> None:
-        n = self.size
+        n = self.size = self.puzzle.size
         self.full = (1 << n) - 1
         self.cell_houses, self.peers = _shape(self.houses, n * n)
         if not self.placed:
             self.placed = [0] * (n * n)
-
-    @property
-    def size(self) -> int:
-        return self.puzzle.size
 
     def name(self, cell: int) -> str:
         return cell_name(self.size, cell)
@@ -223,9 +225,26 @@ class Board:
             table.append(row)
         return table
 
+    def house_places(self, value: int) -> list[list[int]]:
+        """Each house's places for ``value`` (:meth:`places` of every house at once)."""
+        if self._where is None:
+            self._where = self._index()
+        return [row[value] for row in self._where]
+
+    def kept(self, name: str, make: Callable[[], T]) -> T:
+        """What ``make`` reads from these candidates (``name``: what it is), made once
+        until they change: several finders read the same board."""
+        if name not in self._kept:
+            self._kept[name] = make()
+        return cast(T, self._kept[name])
+
     def changed(self) -> None:
         """Say that ``masks`` or ``placed`` were changed from outside."""
+        self._forget()
+
+    def _forget(self) -> None:
         self._where = None
+        self._kept = {}
 
     def missing(self, house: int) -> int:
         """The values not yet placed in a house, as a mask."""
@@ -256,7 +275,7 @@ class Board:
         for cell, value in step.placements:
             removed.update((c, v) for c in [cell] for v in bits(self.masks[c] & ~bit(value)))
             removed.update((p, value) for p in self.peers[cell] if self.masks[p] & bit(value))
-        self._where = None
+        self._forget()
         for cell, value in removed:
             self.masks[cell] &= ~bit(value)
         for cell, value in step.placements:
@@ -267,7 +286,7 @@ class Board:
 
     def place_silently(self, cell: int, value: int) -> None:
         """A given: placed, its value out of its peers, no step."""
-        self._where = None
+        self._forget()
         self.placed[cell] = value
         self.masks[cell] = bit(value)
         for p in self.peers[cell]:

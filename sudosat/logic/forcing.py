@@ -11,6 +11,9 @@ puzzle follows thousands. A step found is written out when shown
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import reduce
+from operator import or_
+from typing import Any
 
 from sudosat.core.masks import bit, lowest
 from sudosat.core.masks import values as bits
@@ -129,10 +132,12 @@ class Propagation:
     placements still to make (``todo``) and the houses whose candidates changed
     since they were last looked at (``dirty``)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(
+        self, board: Board, masks: list[int] | None = None, placed: list[int] | None = None
+    ) -> None:
         self.board = board
-        self.masks = list(board.masks)
-        self.placed = list(board.placed)
+        self.masks = list(board.masks if masks is None else masks)
+        self.placed = list(board.placed if placed is None else placed)
         self.todo: list[tuple[int, int]] = []
         self.dirty: set[int] = set()
         self.touched: set[int] | None = None
@@ -155,8 +160,7 @@ class Propagation:
 
     def copy(self) -> Propagation:
         """The same branch, to go on with apart."""
-        found = Propagation(self.board)
-        found.masks, found.placed = list(self.masks), list(self.placed)
+        found = Propagation(self.board, self.masks, self.placed)
         found.todo, found.dirty = list(self.todo), set(self.dirty)
         found.touched = None if self.touched is None else set(self.touched)
         found.touched_locked = None if self.touched_locked is None else set(self.touched_locked)
@@ -166,8 +170,7 @@ class Propagation:
         """This branch, settled on an earlier board, carried to ``board`` (whose
         candidates are some of that board's): its candidates those of both, the
         houses that lost some to look at again; None if a cell has none left."""
-        run = Propagation(board)
-        run.placed = list(self.placed)
+        run = Propagation(board, placed=self.placed)
         run.touched, run.touched_locked = set(), set()
         for c, (mine, theirs) in enumerate(zip(self.masks, board.masks, strict=True)):
             m = mine & theirs
@@ -183,11 +186,10 @@ class Propagation:
     def went_on(self, board: Board, locked: bool, pairs: bool) -> Propagation | None:
         """This branch carried to ``board`` (:meth:`within`) and settled there; None
         if it breaks (in the engine, both in one call)."""
-        run = Propagation(board)
-        if self.shape is None or run.shape is None:
+        if self.shape is None:
             carried = self.within(board)
             return carried if carried and carried.settle(locked, pairs) is not None else None
-        run.masks, run.placed = list(self.masks), list(self.placed)
+        run = Propagation(board, self.masks, self.placed)
         run.touched, run.touched_locked = set(), set()
         return run if bitboard.settle(run, locked, pairs, board.masks) else None
 
@@ -425,6 +427,19 @@ def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, .
                 yield "house", [(c, value) for c in places], tuple(places), name
 
 
+def fewest_breaking(board: Board, order: Sequence[tuple[int, int, Any]]) -> int:
+    """The index of the first of ``order`` (cell, value, ...) whose branch breaks the
+    grid by singles having removed fewest candidates (-1: none breaks): the
+    shortest chain, as Sudoku Explainer takes it (the removals are what the chain
+    is made of). The engine's reference (:func:`bitboard.fewest_breaking`)."""
+    best, fewest = -1, 0
+    for i, (c, v, _) in enumerate(order):
+        run = Propagation.start(board, c, v, (False, False))
+        if run.settle() is None and (best < 0 or run.removed() < fewest):
+            best, fewest = i, run.removed()
+    return best
+
+
 Follower = Callable[[Board, int, int, bool], "list[int] | None"]
 """How a branch is followed: (board, cell, value, locked) to the candidates it
 leaves (None: a contradiction)."""
@@ -438,9 +453,11 @@ def forcing(
 ) -> Finder:
     """Each candidate of a cell (or each place of a value in a house) followed through
     singles (``dynamic``: and locked candidates; ``follower``: another way, such as
-    a variant's rules, named by ``words``): one that ends in a contradiction goes;
-    what every choice removes goes. ``settled``: where the branches are kept for
-    the forcing chains (+) (classic dynamic ones only)."""
+    a variant's rules, named by ``words``): one that ends in a contradiction goes
+    (static, through singles alone: of those that do, the one removing fewest on the
+    way, the shortest chain; else the first); what every choice removes goes.
+    ``settled``: where the branches are kept for the forcing chains (+) (classic
+    dynamic ones only)."""
     prefix = "dynamic " if dynamic else ""
     technique = DYNAMIC_FORCING if dynamic else FORCING
     through = f"{words} and locked candidates" if dynamic else words
@@ -456,7 +473,7 @@ def forcing(
     def search(board: Board, whole: dict[Candidate, Propagation]) -> Step | None:
         """The step, if any; each branch followed that does not break goes into
         ``whole``, settled."""
-        branches = list(_branches(board))
+        branches = board.kept("forcing branches", lambda: list(_branches(board)))
         outcomes: dict[Candidate, list[int] | None] = {}
 
         kept = settled.of(board) if settled is not None else None
@@ -488,9 +505,12 @@ def forcing(
             return outcomes[c, v]
 
         order = [(c, v, cells) for _, options, cells, _ in branches for c, v in options]
-        # the first branch that breaks: static ones in one call to the engine, where built
-        first = None if follower is not None or dynamic else bitboard.first_breaking(board, order)
-        if first is None:
+        if follower is None and not dynamic:  # of the branches that break, the shortest
+            first = bitboard.fewest_breaking(board, order)
+            if first is None:
+                first = fewest_breaking(board, order)
+        else:  # the first branch that breaks (dynamic: following them all for the
+            # shortest cost 4% of the hardest paths for a fact or two a chain)
             first = next((i for i, (c, v, _) in enumerate(order) if follow(c, v) is None), -1)
         if first >= 0:
             c, v, cells = order[first]
@@ -512,14 +532,11 @@ def forcing(
         open_cells = board.open_cells()
         for kind, options, cells, name in branches:
             live = [m for m in (follow(c, v) for c, v in options) if m is not None]
-            removed = []
-            for c in open_cells:
-                union = 0
-                for masks in live:
-                    union |= masks[c]
-                gone = board.masks[c] & ~union
-                if gone:  # (most cells lose nothing: no list is made for them)
-                    removed += [(c, v) for v in bits(gone)]
+            union = reduce(lambda a, b: list(map(or_, a, b)), live, [0] * len(board.masks))
+            held = board.masks
+            removed = [
+                (c, v) for c in open_cells if held[c] & ~union[c] for v in bits(held[c] & ~union[c])
+            ]
             if removed:
                 return Step(
                     f"{prefix}{kind} forcing chains",

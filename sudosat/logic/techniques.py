@@ -87,21 +87,30 @@ def naked_single(board: Board) -> Step | None:
 
 
 def hidden_single(board: Board) -> Step | None:
+    masks, placed = board.masks, board.placed
     for house, cells in enumerate(board.houses):
-        for value in bits(board.missing(house)):
-            places = board.places(house, value)
-            if len(places) == 1:
-                where = board.house_names[house]
-                return Step(
-                    HIDDEN_SINGLE.name,
-                    technique=HIDDEN_SINGLE,
-                    placements=((places[0], value),),
-                    cells=cells,
-                    values=(value,),
-                    houses=(where,),
-                    reason=f"{board.symbol(value)} has one place in {where}: "
-                    f"{board.name(places[0])}",
-                )
+        seen = once = held = 0
+        for c in cells:  # the values with one open place in the house, in one pass
+            if placed[c]:
+                held |= bit(placed[c])
+            else:
+                m = masks[c]
+                once = (once & ~m) | (m & ~seen)
+                seen |= m
+        once &= ~held
+        if once:
+            value = (once & -once).bit_length()  # (the lowest: as the places were asked)
+            (at,) = (c for c in cells if not placed[c] and masks[c] & bit(value))
+            where = board.house_names[house]
+            return Step(
+                HIDDEN_SINGLE.name,
+                technique=HIDDEN_SINGLE,
+                placements=((at, value),),
+                cells=cells,
+                values=(value,),
+                houses=(where,),
+                reason=f"{board.symbol(value)} has one place in {where}: {board.name(at)}",
+            )
     return None
 
 

@@ -368,16 +368,16 @@ class _Marking:
         return Solver(name=self.solver, bootstrap_with=self.cnf.iter_clauses())
 
     def _mark(self) -> None:
-        """Solutions until one holding an unmarked value no longer exists (a big
-        grid on Minicard: many values asked for at once first)."""
+        """Solutions until one holding an unmarked value no longer exists (a grid of
+        MANY_FROM or more on Minicard: once a second solution is found, many
+        values asked for at once; a puzzle with one solution ends in two solves)."""
         search = self.search
-        if self.puzzle.size >= MANY_FROM and self.solver != FALLBACK:
-            if not self.witnesses:  # is there a solution at all? (asking for many values
-                first = self._first()  # at a time first took four times a solve to
-                if first is None:  # find none on a 25x25 jigsaw; the loop below asks
-                    return  # for any value first, so a smaller grid knows at once)
-                self._witness(first)
-            self._mark_many()
+        many = self.puzzle.size >= MANY_FROM and self.solver != FALLBACK
+        if many and not self.witnesses:  # is there a solution at all? (asking for many
+            first = self._first()  # values at a time first took four times a solve to
+            if first is None:  # find none on a 25x25 jigsaw; the loop below asks
+                return  # for any value first, so a smaller grid knows at once)
+            self._witness(first)
         while True:
             unmarked = list(self.unmarked.values())
             if not unmarked:
@@ -391,6 +391,9 @@ class _Marking:
             search.add_clause([-self.top])
             if not holds:
                 return
+            if many:  # a second solution: many values a solve from here on (a puzzle
+                many = False  # with one solution has ended at once, in two solves)
+                self._mark_many()
 
     def _first(self) -> Grid | None:
         """Any solution of a big grid (None: there is none). Of ``auto``, Minicard
