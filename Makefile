@@ -46,7 +46,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff format --check sudosat tests benchmarks scripts recipes
 	$(VENV)/bin/mypy sudosat
 
-PYTHON_ENGINE_TESTS := tests/test_steps.py tests/test_levels.py tests/test_chains.py tests/test_make.py
+PYTHON_ENGINE_TESTS := tests/logic/test_path.py tests/logic/test_levels.py tests/logic/test_chains.py tests/making/test_make.py
 
 # The whole suite, as CI runs it, then the path's tests on the Python engine alone
 # (SUDOSAT_ENGINE=python: the compiled engine's reference); -n: a test process per
@@ -98,7 +98,7 @@ man: $(VENV)/.installed
 	$(PY) scripts/man.py build/man
 
 # The generated docs: the command reference (--help), the rules (the registry and
-# each rule's example drawn), the techniques' examples (tests/test_docs.py checks them).
+# each rule's example drawn), the techniques' examples (tests/stories/test_docs.py checks them).
 reference: $(VENV)/.installed
 	$(PY) scripts/reference.py
 

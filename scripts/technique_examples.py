@@ -1,5 +1,5 @@
 """Find, for each technique of the logical path, a grid of candidates where it is the
-easiest that makes progress: the examples tests/test_steps.py checks each technique on.
+easiest that makes progress: the examples tests/logic/test_path.py checks each technique on.
 
     python scripts/technique_examples.py > tests/data/techniques.jsonl
 

@@ -139,7 +139,7 @@ class Singles:
 class RatedPath(Weighed):
     """A path as its rating reads it: its steps, each run of singles as one
     :class:`Singles`. It rates as the :class:`SolvePath` of the same puzzle does
-    (tests/test_bitboard.py holds them equal)."""
+    (tests/logic/test_bitboard.py holds them equal)."""
 
     end: End
     parts: list[Step | Singles]
