@@ -23,7 +23,7 @@ from sudosat.core.puzzle import Puzzle
 from sudosat.running.report import render, render_generated
 from sudosat.sat.deadline import deadline_after, remaining
 from sudosat.showing.text import note
-from sudosat.showing.view import Result, View
+from sudosat.showing.view import Payload, Result, View
 from sudosat.solving.engine import Options, solve_or_error
 from sudosat.solving.fast import NAME as ENGINE
 from sudosat.solving.outcome import Outcome, Status, status_of
@@ -134,7 +134,7 @@ class Rate(Task):
         found = place.result(outcome)
         if outcome.status == Status.UNIQUE:
             try:
-                found.answer("rating", self.rating(puzzle, outcome, remaining(deadline)))
+                found.answer(Payload.RATING, self.rating(puzzle, outcome, remaining(deadline)))
             except SolverTimeout:
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no rating within {options.timeout:g} s"
@@ -168,7 +168,7 @@ class Explain(Task):
         except SolverError as err:
             return place.failed(puzzle, str(err))
         result = place.result(found.outcome)
-        result.answer("explanation", found)
+        result.answer(Payload.EXPLANATION, found)
         return result
 
 
@@ -190,7 +190,7 @@ class Candidates(Task):
         except SolverError as err:
             return place.failed(puzzle, str(err))
         result = place.result(found.outcome)
-        result.answer("candidates", found)
+        result.answer(Payload.CANDIDATES, found)
         return result
 
     def render(self, results: list[Result], view: View) -> str:
@@ -240,7 +240,7 @@ class Steps(Task):
         except SolverError as err:
             return place.failed(puzzle, str(err))
         result = place.result(found.outcome)
-        result.answer("path", found)
+        result.answer(Payload.PATH, found)
         return result
 
     def render(self, results: list[Result], view: View) -> str:
@@ -290,7 +290,7 @@ class Estimate(Task):
             late = "while counting" if found.at_least else "before the interval narrowed"
             outcome.status, outcome.reason = Status.TIMEOUT, f"out of time {late}"
         result = place.result(outcome)
-        result.answer("estimate", found)
+        result.answer(Payload.ESTIMATE, found)
         return result
 
 

@@ -5,6 +5,7 @@ for, the formats."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from sudosat.solving.outcome import Outcome, Status
@@ -55,8 +56,14 @@ class Check(NamedTuple):
         return self.verdict not in (OK, NO_EXPECTATION)
 
 
-PAYLOADS = ("rating", "explanation", "candidates", "estimate", "path")
-"""What a task answers besides the outcome, by the word of its record."""
+class Payload(StrEnum):
+    """What a task answers besides the outcome, by the word of its record."""
+
+    RATING = "rating"
+    EXPLANATION = "explanation"
+    CANDIDATES = "candidates"
+    ESTIMATE = "estimate"
+    PATH = "path"
 
 
 @dataclass
@@ -72,41 +79,39 @@ class Result:
     error: str = ""
     check: Check | None = None
     """The solution expected of it (``--expect``), checked."""
-    answered: str = ""
-    """Which payload its task answered with (its record's word: ``rating``,
-    ``explanation``, ``candidates``, ``estimate``, ``path``; "": none)."""
+    answered: Payload | None = None
+    """Which payload its task answered with (None: none)."""
     payload: Any = None
     """That payload: one per result, read through the property of its name."""
     name: str = ""
     """The puzzle's name, from a header line above it."""
 
-    def answer(self, kind: str, payload: Any) -> None:
-        """Its task's payload, of ``kind`` (one of :data:`PAYLOADS`)."""
-        assert kind in PAYLOADS, kind
+    def answer(self, kind: Payload, payload: Any) -> None:
+        """Its task's payload, of ``kind``."""
         self.answered, self.payload = kind, payload
 
-    def _of(self, kind: str) -> Any:
+    def _of(self, kind: Payload) -> Any:
         return self.payload if self.answered == kind else None
 
     @property
     def rating(self) -> Rating | None:
-        return cast("Rating | None", self._of("rating"))
+        return cast("Rating | None", self._of(Payload.RATING))
 
     @property
     def explanation(self) -> Explanation | None:
-        return cast("Explanation | None", self._of("explanation"))
+        return cast("Explanation | None", self._of(Payload.EXPLANATION))
 
     @property
     def candidates(self) -> Candidates | None:
-        return cast("Candidates | None", self._of("candidates"))
+        return cast("Candidates | None", self._of(Payload.CANDIDATES))
 
     @property
     def estimate(self) -> Estimate | None:
-        return cast("Estimate | None", self._of("estimate"))
+        return cast("Estimate | None", self._of(Payload.ESTIMATE))
 
     @property
     def path(self) -> SolvePath | None:
-        return cast("SolvePath | None", self._of("path"))
+        return cast("SolvePath | None", self._of(Payload.PATH))
 
     @property
     def status(self) -> Status:

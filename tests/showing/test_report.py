@@ -11,10 +11,12 @@ import pytest
 from sudosat.core.notation import format_line
 from sudosat.reading.formats import parse
 from sudosat.running.report import render
+from sudosat.running.tasks import Candidates as TrueCandidates
+from sudosat.running.tasks import Place, Rate, Steps, Task
 from sudosat.showing.records import CSV_FIELDS, Document, record
 from sudosat.showing.text import count_line, line_of, note, status_line
-from sudosat.showing.view import Check, Result, View
-from sudosat.solving.engine import solve
+from sudosat.showing.view import Check, Payload, Result, View
+from sudosat.solving.engine import Options, solve
 from sudosat.solving.outcome import Outcome, Status
 from tests.conftest import ESCARGOT, REXL_FIRST
 
@@ -115,3 +117,16 @@ def test_rich_marks_givens_and_differences() -> None:
     assert "not unique" in text
     plain = render([result_of(SEVEN)], View("rich"))
     assert "\x1b" not in plain and "┏" in plain
+
+
+@pytest.mark.parametrize(
+    ("task", "kind"),
+    [(Rate(), Payload.RATING), (Steps(), Payload.PATH), (TrueCandidates(), Payload.CANDIDATES)],
+)
+def test_a_result_carries_the_one_payload_its_task_answered(task: Task, kind: Payload) -> None:
+    puzzle = parse(ESCARGOT)
+    found = task.answer(puzzle, Place("-", 1, ESCARGOT), Options())
+    assert found.answered == kind and found.payload is not None
+    payloads = {p: getattr(found, p.value) for p in Payload}
+    assert payloads.pop(kind) is found.payload  # read through the property of its name
+    assert not any(payloads.values())  # and through no other
