@@ -133,7 +133,11 @@ class Propagation:
     since they were last looked at (``dirty``)."""
 
     def __init__(
-        self, board: Board, masks: list[int] | None = None, placed: list[int] | None = None
+        self,
+        board: Board,
+        masks: list[int] | None = None,
+        placed: list[int] | None = None,
+        shape: bitboard.Shape | bool | None = False,
     ) -> None:
         self.board = board
         self.masks = list(board.masks if masks is None else masks)
@@ -144,8 +148,10 @@ class Propagation:
         """The houses changed since :meth:`pairs` last looked (None: it has not)."""
         self.touched_locked: set[int] | None = None
         """The same for :meth:`locked`."""
-        self.shape = bitboard.shape_of(board)
-        """The board's shape for the compiled engine (None: :meth:`settle` in Python)."""
+        self.shape = bitboard.shape_of(board) if shape is False else shape
+        """The board's shape for the compiled engine (None: :meth:`settle` in Python);
+        ``shape`` where the caller knows it (a branch carried to the next board of
+        its puzzle)."""
 
     @classmethod
     def start(cls, board: Board, cell: int, value: int, shut: tuple[bool, bool]) -> Propagation:
@@ -189,7 +195,7 @@ class Propagation:
         if self.shape is None:
             carried = self.within(board)
             return carried if carried and carried.settle(locked, pairs) is not None else None
-        run = Propagation(board, self.masks, self.placed)
+        run = Propagation(board, self.masks, self.placed, self.shape)
         run.touched, run.touched_locked = set(), set()
         return run if bitboard.settle(run, locked, pairs, board.masks) else None
 
