@@ -323,6 +323,14 @@ done:
 
 static uint32_t safe[MAX_CELLS * 64], safe_stamp; /* placed by a branch that held */
 
+/* A new scan of branches: none is known safe yet. */
+static void new_scan(void) {
+    if (++safe_stamp == 0) { /* (once in four billion scans: the stamps start again) */
+        memset(safe, 0, sizeof safe);
+        safe_stamp = 1;
+    }
+}
+
 /* Candidates as literals, with each one's cell and value. */
 typedef struct {
     Py_ssize_t count;
@@ -354,10 +362,7 @@ static int candidates_of(const Geometry *g, PyObject *list, Candidates *to) {
  * is part of that one (failed literal probing's rule), so it is passed over. */
 static Py_ssize_t first_breaking(const Geometry *g, const Candidates *ys, Py_ssize_t from,
                                  long *tested) {
-    if (++safe_stamp == 0) { /* (once in four billion scans: the stamps start again) */
-        memset(safe, 0, sizeof safe);
-        safe_stamp = 1;
-    }
+    new_scan();
     for (Py_ssize_t i = from; i < ys->count; i++) {
         int c = ys->cell[i], v = ys->value[i], lit = ys->lit[i];
         uint64_t b = (uint64_t)1 << (v - 1);
@@ -734,6 +739,13 @@ static int singles_as_python(const Geometry *g, uint64_t *m, uint8_t *placed, St
     }
 }
 
+/* A branch that held placed ``placed`` on a board that had ``held``: what it
+ * placed holds too (the branches those start are part of this one), safe. */
+static void held_too(const Geometry *g, const uint8_t *placed, const uint8_t *held) {
+    for (int x = 0; x < g->cells; x++)
+        if (placed[x] && !held[x]) safe[x * g->n + placed[x] - 1] = safe_stamp;
+}
+
 /* fewest_breaking(geometry, masks, placed, ys) -> index: of the candidates ``ys``
  * (literals cell * n + value), each placed on the board and followed by singles
  * as Python follows them (forcing.Propagation), the first of those that break
@@ -757,10 +769,7 @@ static PyObject *fewest_breaking(PyObject *self, PyObject *args) {
     const uint64_t *board = (const uint64_t *)mb.buf;
     const uint8_t *held = (const uint8_t *)pb.buf;
     long best = -1, fewest = 0;
-    if (++safe_stamp == 0) {
-        memset(safe, 0, sizeof safe);
-        safe_stamp = 1;
-    }
+    new_scan();
     /* Whether a branch breaks is the same in any order (singles reach one closure),
      * so the fast singles screen each branch where the board's placements are its
      * single candidates (as they load); Python's order counts the removals of
@@ -778,10 +787,7 @@ static PyObject *fewest_breaking(PyObject *self, PyObject *args) {
         if (screened) {
             copy_state(&g, &branch, &state);
             if (push(&branch, c, v) && singles(&g, &branch)) {
-                for (int k = 0; k < branch.ntr; k++) {
-                    int x = branch.trail[k];
-                    safe[x * g.n + branch.placed[x] - 1] = safe_stamp;
-                }
+                held_too(&g, branch.placed, held);
                 continue;
             }
         }
@@ -795,9 +801,8 @@ static PyObject *fewest_breaking(PyObject *self, PyObject *args) {
         }
         int ok = singles_as_python(&g, branch.masks, branch.placed, &todo, dirty, touched);
         if (ok < 0) goto done;
-        if (ok) { /* what it placed holds too: those branches are part of this one */
-            for (int x = 0; x < g.cells; x++)
-                if (branch.placed[x] && !held[x]) safe[x * g.n + branch.placed[x] - 1] = safe_stamp;
+        if (ok) {
+            held_too(&g, branch.placed, held);
             continue;
         }
         long removed = 0;

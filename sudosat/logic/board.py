@@ -207,10 +207,12 @@ class Board:
 
     def places(self, house: int, value: int) -> list[int]:
         """The open cells of a house that can still take ``value`` (do not change it)."""
-        where = self._where
-        if where is None:
-            where = self._where = self._index()
-        return where[house][value]
+        return self._table()[house][value]
+
+    def _table(self) -> list[list[list[int]]]:
+        if self._where is None:
+            self._where = self._index()
+        return self._where
 
     def _index(self) -> list[list[list[int]]]:
         """For each house and value, its places: made once per change of candidates."""
@@ -227,9 +229,7 @@ class Board:
 
     def house_places(self, value: int) -> list[list[int]]:
         """Each house's places for ``value`` (:meth:`places` of every house at once)."""
-        if self._where is None:
-            self._where = self._index()
-        return [row[value] for row in self._where]
+        return [row[value] for row in self._table()]
 
     def kept(self, name: str, make: Callable[[], T]) -> T:
         """What ``make`` reads from these candidates (``name``: what it is), made once

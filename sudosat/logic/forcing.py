@@ -133,11 +133,7 @@ class Propagation:
     since they were last looked at (``dirty``)."""
 
     def __init__(
-        self,
-        board: Board,
-        masks: list[int] | None = None,
-        placed: list[int] | None = None,
-        shape: bitboard.Shape | bool | None = False,
+        self, board: Board, masks: list[int] | None = None, placed: list[int] | None = None
     ) -> None:
         self.board = board
         self.masks = list(board.masks if masks is None else masks)
@@ -148,10 +144,8 @@ class Propagation:
         """The houses changed since :meth:`pairs` last looked (None: it has not)."""
         self.touched_locked: set[int] | None = None
         """The same for :meth:`locked`."""
-        self.shape = bitboard.shape_of(board) if shape is False else shape
-        """The board's shape for the compiled engine (None: :meth:`settle` in Python);
-        ``shape`` where the caller knows it (a branch carried to the next board of
-        its puzzle)."""
+        self.shape = bitboard.shape_of(board)
+        """The board's shape for the compiled engine (None: :meth:`settle` in Python)."""
 
     @classmethod
     def start(cls, board: Board, cell: int, value: int, shut: tuple[bool, bool]) -> Propagation:
@@ -195,7 +189,7 @@ class Propagation:
         if self.shape is None:
             carried = self.within(board)
             return carried if carried and carried.settle(locked, pairs) is not None else None
-        run = Propagation(board, self.masks, self.placed, self.shape)
+        run = Propagation(board, self.masks, self.placed)
         run.touched, run.touched_locked = set(), set()
         return run if bitboard.settle(run, locked, pairs, board.masks) else None
 
@@ -441,8 +435,10 @@ def fewest_breaking(board: Board, order: Sequence[tuple[int, int, Any]]) -> int:
     best, fewest = -1, 0
     for i, (c, v, _) in enumerate(order):
         run = Propagation.start(board, c, v, (False, False))
-        if run.settle() is None and (best < 0 or run.removed() < fewest):
-            best, fewest = i, run.removed()
+        if run.settle() is None:
+            removed = run.removed()
+            if best < 0 or removed < fewest:
+                best, fewest = i, removed
     return best
 
 
@@ -539,10 +535,8 @@ def forcing(
         for kind, options, cells, name in branches:
             live = [m for m in (follow(c, v) for c, v in options) if m is not None]
             union = reduce(lambda a, b: list(map(or_, a, b)), live, [0] * len(board.masks))
-            held = board.masks
-            removed = [
-                (c, v) for c in open_cells if held[c] & ~union[c] for v in bits(held[c] & ~union[c])
-            ]
+            gone = [(c, board.masks[c] & ~union[c]) for c in open_cells]
+            removed = [(c, v) for c, lost in gone if lost for v in bits(lost)]
             if removed:
                 return Step(
                     f"{prefix}{kind} forcing chains",
