@@ -535,8 +535,10 @@ def forcing(
         for kind, options, cells, name in branches:
             live = [m for m in (follow(c, v) for c, v in options) if m is not None]
             union = reduce(lambda a, b: list(map(or_, a, b)), live, [0] * len(board.masks))
-            gone = [(c, board.masks[c] & ~union[c]) for c in open_cells]
-            removed = [(c, v) for c, lost in gone if lost for v in bits(lost)]
+            held = board.masks
+            removed = [
+                (c, v) for c in open_cells if (gone := held[c] & ~union[c]) for v in bits(gone)
+            ]
             if removed:
                 return Step(
                     f"{prefix}{kind} forcing chains",
