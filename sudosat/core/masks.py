@@ -8,8 +8,9 @@ with :func:`bit` and :func:`from_values`; nothing else shifts by a value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import lru_cache
+from array import array
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 
 
 def bit(value: int) -> int:
@@ -44,6 +45,31 @@ def lowest(mask: int, count: int) -> int:
         low = mask & -mask
         found, mask = found | low, mask ^ low
     return found
+
+
+def once_and_seen(masks: Iterable[int]) -> tuple[int, int]:
+    """The values in exactly one of ``masks``, and those in any: a house's hidden
+    singles and the values it still has a place for, in one pass."""
+    seen = once = 0
+    for m in masks:
+        once = (once & ~m) | (m & ~seen)
+        seen |= m
+    return once, seen
+
+
+def packed(masks: Sequence[int], size: int) -> int:
+    """Every cell's mask of values 1..``size`` in one integer, side by side at a
+    fixed width: what some boards hold between them is then one OR."""
+    code = _code(size)
+    if code:
+        return int.from_bytes(array(code, masks).tobytes(), "little")
+    return sum(m << (i * size) for i, m in enumerate(masks))
+
+
+@cache
+def _code(size: int) -> str:
+    """The array type that holds a mask of ``size`` values ("": none does)."""
+    return next((code for code in "BHIQ" if array(code).itemsize * 8 >= size), "")
 
 
 def has(mask: int, value: int) -> bool:

@@ -11,11 +11,9 @@ puzzle follows thousands. A step found is written out when shown
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from functools import reduce
-from operator import or_
 from typing import Any
 
-from sudosat.core.masks import bit, lowest
+from sudosat.core.masks import bit, lowest, once_and_seen, packed
 from sudosat.core.masks import values as bits
 from sudosat.logic import bitboard
 from sudosat.logic.board import Board, Candidate, Step, Technique
@@ -305,11 +303,7 @@ class Propagation:
             dirty.clear()
             for index in checking:
                 house = houses[index]
-                seen = once = 0
-                for c in house:
-                    m = masks[c]
-                    once = (once & ~m) | (m & ~seen)
-                    seen |= m
+                once, seen = once_and_seen([masks[c] for c in house])
                 if seen != full:
                     return False
                 for c in house:
@@ -410,6 +404,14 @@ def _went_on(
     branch settles the same, so one that does not break now would not have from
     the start either."""
     return None if before is None else before.went_on(board, locked, pairs)
+
+
+def _kept_by_any(boards: list[list[int]], cell: int) -> int:
+    """The candidates of ``cell`` that one of ``boards`` at least keeps."""
+    kept = 0
+    for masks in boards:
+        kept |= masks[cell]
+    return kept
 
 
 def _branches(board: Board) -> Iterator[tuple[str, list[Candidate], tuple[int, ...], str]]:
@@ -531,13 +533,24 @@ def forcing(
             at = bitboard.first_forcing(board, [options for _, options, _, _ in branches])
             if at is not None:
                 branches = branches[at : at + 1] if at >= 0 else []
-        open_cells = board.open_cells()
+        size, held = board.size, board.masks
+        whole_board = packed(held, size)
+        packs: dict[Candidate, int] = {}  # each branch's candidates in one int (0: it breaks)
         for kind, options, cells, name in branches:
+            union = 0
+            for c, v in options:
+                if (c, v) not in packs:
+                    kept_masks = follow(c, v)
+                    packs[c, v] = 0 if kept_masks is None else packed(kept_masks, size)
+                union |= packs[c, v]
+            if not whole_board & ~union:
+                continue  # (every choice keeps every candidate: the usual case, in one OR)
             live = [m for m in (follow(c, v) for c, v in options) if m is not None]
-            union = reduce(lambda a, b: list(map(or_, a, b)), live, [0] * len(board.masks))
-            held = board.masks
             removed = [
-                (c, v) for c in open_cells if (gone := held[c] & ~union[c]) for v in bits(gone)
+                (c, v)
+                for c in board.open_cells()
+                if (gone := held[c] & ~_kept_by_any(live, c))
+                for v in bits(gone)
             ]
             if removed:
                 return Step(

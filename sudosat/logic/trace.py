@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 from pysat.solvers import Minicard
 
-from sudosat.core.masks import bit, lowest
+from sudosat.core.masks import bit, lowest, once_and_seen
 from sudosat.core.masks import values as bits
 from sudosat.logic.board import Board, Candidate, Chain, Fact
 from sudosat.logic.spare import without_spare
@@ -366,10 +366,7 @@ class Trace:
         for index in sorted({h for c in cells for h in board.cell_houses[c] if self._inside(h)}):
             house = board.houses[index]
             held = [bit(chosen[c]) if c in chosen else masks[c] for c in house]
-            seen = once = 0
-            for m in held:  # the values with one place in the house, in one pass
-                once = (once & ~m) | (m & ~seen)
-                seen |= m
+            once, seen = once_and_seen(held)
             gone = board.full & ~seen
             for value in bits(gone | once):
                 if once & bit(value):
