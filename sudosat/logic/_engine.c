@@ -1,10 +1,13 @@
 /* The compiled reasoning engine: naked and hidden singles to a fixpoint on a
  * board's candidates, as bit masks (one 64-bit word a cell, so up to 64x64).
  *
- * The Python reference is sudosat.logic.forcing.Propagation (singles) and a
- * Minicard of the board's "exactly one" constraints (a branch's literals);
- * tests/test_bitboard.py holds this module to both on random boards of
- * every size. sudosat.logic.bitboard packs a board's geometry and falls back
+ * The Python reference is sudosat.logic.forcing.Propagation (singles in rounds,
+ * Board.singles_in, the walk a written chain traces too) and a Minicard of the
+ * board's "exactly one" constraints (a branch's literals); tests/logic/
+ * test_bitboard.py holds this module to both on random boards of every size.
+ * The fast singles below (``singles``) answer what is the same in any order
+ * (whether a branch breaks, what it sets); the walk in rounds
+ * (``singles_as_python``) counts a branch's removals in its chain's order. sudosat.logic.bitboard packs a board's geometry and falls back
  * to Python when this module cannot be built or loaded.
  *
  * A geometry is an int32 buffer: n, cells, houses, K, P, then the houses
@@ -656,11 +659,13 @@ done:
 
 /* --- the forcing chains' branches: forcing.Propagation.singles, step for step --- */
 
-/* Python's singles: placements from the end of ``todo`` (a stack, a cell in it as
- * often as it was found), each value leaving its peers in the geometry's order
- * (the board's own), then every dirty house in ascending order; where a branch
- * breaks, the candidates left are the same as Python leaves them (a chain's
- * length is counted from them). */
+/* Python's singles in rounds (forcing.Propagation.singles, Board.singles_in):
+ * the placements waiting in ``todo`` first in, first out, each value leaving its
+ * peers in the geometry's order (the board's own); then a round over the dirty
+ * houses: each of their cells left one candidate, in cell order, then house by
+ * house each value with no place (a contradiction) or one; a cell placed or found
+ * in the round is not placed again. Where a branch breaks, the candidates left
+ * are the same as Python leaves them (a chain's length is counted from them). */
 typedef struct {
     int32_t *items;
     Py_ssize_t size, used;
@@ -678,64 +683,116 @@ static int stack_push(Stack *t, int cell, int value) {
     return 1;
 }
 
-/* 1: they hold; 0: a contradiction; -1: out of memory (an error set). */
-static int singles_as_python(const Geometry *g, uint64_t *m, uint8_t *placed, Stack *todo,
-                             uint8_t *dirty, uint8_t *touched) {
+/* Candidates a branch removes, counted as it goes, and how many it may remove
+ * before it is given up (a shorter chain is known; -1: no bound). */
+typedef struct {
+    long removed, bound;
+} Count;
+
+/* The todo's placements made, first in, first out; 1, 0: a contradiction, 2: past
+ * the bound. */
+static int place_all(const Geometry *g, uint64_t *m, uint8_t *placed, Stack *todo,
+                     uint8_t *dirty, Count *count) {
+    for (Py_ssize_t i = 0; i < todo->used; i += 2) {
+        int c = todo->items[i], v = todo->items[i + 1];
+        if (placed[c]) {
+            if (placed[c] != v) return 0;
+            continue;
+        }
+        uint64_t b = (uint64_t)1 << (v - 1);
+        if (!(m[c] & b)) return 0;
+        placed[c] = (uint8_t)v;
+        count->removed += __builtin_popcountll(m[c]) - 1;
+        m[c] = b;
+        for (int k = 0; k < g->K && g->cell_houses[c * g->K + k] >= 0; k++)
+            dirty[g->cell_houses[c * g->K + k]] = 1;
+        for (int k = 0; k < g->P; k++) {
+            int p = g->peers[c * g->P + k];
+            if (p < 0) break;
+            if (!(m[p] & b)) continue;
+            count->removed++;
+            if (!(m[p] &= ~b)) return 0;
+            for (int j = 0; j < g->K && g->cell_houses[p * g->K + j] >= 0; j++)
+                dirty[g->cell_houses[p * g->K + j]] = 1;
+        }
+        if (count->bound >= 0 && count->removed >= count->bound) return 2;
+    }
+    todo->used = 0;
+    return 1;
+}
+
+/* One round over the houses flagged in ``checking`` (Board.singles_in): its
+ * singles pushed on ``todo``; 1, 0: a value has no place, -1: out of memory. */
+static int round_in(const Geometry *g, const uint64_t *m, const uint8_t *placed,
+                    const uint8_t *checking, Stack *todo) {
+    static uint8_t now[MAX_CELLS]; /* each cell's value found this round (0 between rounds) */
+    static int32_t found[MAX_CELLS];
+    int nf = 0, ok = 1;
     uint64_t full = g->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->n) - 1);
+    for (int h = 0; h < g->nh; h++) { /* the naked singles, then in cell order */
+        if (!checking[h]) continue;
+        for (int i = 0; i < g->n; i++) {
+            int c = g->houses[h * g->n + i];
+            uint64_t x = m[c];
+            if (placed[c] || now[c] || !x || (x & (x - 1))) continue;
+            now[c] = (uint8_t)value_of(x);
+            int k = nf++;
+            for (; k > 0 && found[k - 1] > c; k--) found[k] = found[k - 1];
+            found[k] = c;
+        }
+    }
+    for (int k = 0; k < nf && ok > 0; k++)
+        if (!stack_push(todo, found[k], now[found[k]])) ok = -1;
+    for (int h = 0; h < g->nh && ok > 0; h++) {
+        if (!checking[h]) continue;
+        const int32_t *house = g->houses + h * g->n;
+        uint64_t seen = 0, once = 0, held[64];
+        for (int i = 0; i < g->n; i++) {
+            int c = house[i], v = placed[c] ? placed[c] : now[c];
+            uint64_t x = held[i] = v ? (uint64_t)1 << (v - 1) : m[c];
+            once = (once & ~x) | (x & ~seen);
+            seen |= x;
+        }
+        if (seen != full) {
+            ok = 0;
+            break;
+        }
+        for (uint64_t left = once; left; left &= left - 1) {
+            uint64_t b = left & -left;
+            int i = 0;
+            while (!(held[i] & b)) i++;
+            int c = house[i];
+            if (placed[c] || now[c]) continue;
+            now[c] = (uint8_t)value_of(b);
+            found[nf++] = c;
+            if (!stack_push(todo, c, now[c])) {
+                ok = -1;
+                break;
+            }
+        }
+    }
+    for (int k = 0; k < nf; k++) now[found[k]] = 0;
+    return ok;
+}
+
+/* 1: they hold; 0: a contradiction; 2: ``count`` passed its bound (a branch that
+ * cannot be the shortest); -1: out of memory (an error set). */
+static int singles_as_python(const Geometry *g, uint64_t *m, uint8_t *placed, Stack *todo,
+                             uint8_t *dirty, uint8_t *touched, Count *count) {
+    uint8_t checking[MAX_HOUSES]; /* the dirty houses, looked at once dirty is cleared */
     for (;;) {
+        int placing = place_all(g, m, placed, todo, dirty, count);
+        if (placing != 1) return placing;
         int any = 0;
-        for (int h = 0; h < g->nh; h++) any |= dirty[h];
-        if (!todo->used && !any) return 1;
-        while (todo->used) {
-            todo->used -= 2;
-            int c = todo->items[todo->used], v = todo->items[todo->used + 1];
-            if (placed[c]) {
-                if (placed[c] != v) return 0;
-                continue;
-            }
-            uint64_t b = (uint64_t)1 << (v - 1);
-            if (!(m[c] & b)) return 0;
-            placed[c] = (uint8_t)v;
-            m[c] = b;
-            for (int k = 0; k < g->K && g->cell_houses[c * g->K + k] >= 0; k++)
-                dirty[g->cell_houses[c * g->K + k]] = 1;
-            for (int k = 0; k < g->P; k++) {
-                int p = g->peers[c * g->P + k];
-                if (p < 0) break;
-                if (!(m[p] & b)) continue;
-                uint64_t x = m[p] &= ~b;
-                if (!x) return 0;
-                for (int j = 0; j < g->K && g->cell_houses[p * g->K + j] >= 0; j++)
-                    dirty[g->cell_houses[p * g->K + j]] = 1;
-                if (!placed[p] && !(x & (x - 1)) && !stack_push(todo, p, value_of(x))) {
-                    PyErr_NoMemory();
-                    return -1;
-                }
-            }
-        }
-        uint8_t checking[MAX_HOUSES]; /* the dirty houses, looked at once dirty is cleared */
-        for (int h = 0; h < g->nh; h++) touched[h] |= dirty[h], checking[h] = dirty[h], dirty[h] = 0;
         for (int h = 0; h < g->nh; h++) {
-            if (!checking[h]) continue;
-            const int32_t *house = g->houses + h * g->n;
-            uint64_t seen = 0, once = 0;
-            for (int i = 0; i < g->n; i++) {
-                uint64_t x = m[house[i]];
-                once = (once & ~x) | (x & ~seen);
-                seen |= x;
-            }
-            if (seen != full) return 0;
-            for (int i = 0; i < g->n; i++) {
-                int c = house[i];
-                uint64_t hit = m[c] & once;
-                if (!hit || placed[c]) continue;
-                if (hit & (hit - 1)) return 0;
-                if (!stack_push(todo, c, value_of(hit))) {
-                    PyErr_NoMemory();
-                    return -1;
-                }
-            }
+            any |= dirty[h];
+            touched[h] |= dirty[h], checking[h] = dirty[h], dirty[h] = 0;
         }
+        if (!any) return 1;
+        int ok = round_in(g, m, placed, checking, todo);
+        if (ok < 0) PyErr_NoMemory();
+        if (ok <= 0) return ok;
+        if (!todo->used) return 1;
     }
 }
 
@@ -748,7 +805,7 @@ static void held_too(const Geometry *g, const uint8_t *placed, const uint8_t *he
 
 /* fewest_breaking(geometry, masks, placed, ys) -> index: of the candidates ``ys``
  * (literals cell * n + value), each placed on the board and followed by singles
- * as Python follows them (forcing.Propagation), the first of those that break
+ * in rounds as Python follows them (forcing.Propagation), the first of those that break
  * it having removed fewest of the board's candidates (-1: none breaks). The
  * static contradiction chain's choice: the fewest removals, the shortest chain
  * (what Sudoku Explainer takes). */
@@ -772,7 +829,7 @@ static PyObject *fewest_breaking(PyObject *self, PyObject *args) {
     new_scan();
     /* Whether a branch breaks is the same in any order (singles reach one closure),
      * so the fast singles screen each branch where the board's placements are its
-     * single candidates (as they load); Python's order counts the removals of
+     * single candidates (as they load); the walk in rounds counts the removals of
      * those that break. */
     int screened = 1;
     for (int x = 0; x < g.cells && screened; x++) {
@@ -780,36 +837,64 @@ static PyObject *fewest_breaking(PyObject *self, PyObject *args) {
         screened = held[x] == ((m && !(m & (m - 1))) ? value_of(m) : 0);
     }
     if (screened && !load_masks(&g, &state, &mb)) goto done;
+    Py_ssize_t *order = PyMem_Malloc((size_t)(cands.count + 1) * sizeof(Py_ssize_t));
+    long *guess = PyMem_Malloc((size_t)(cands.count + 1) * sizeof(long));
+    if (!order || !guess) {
+        PyErr_NoMemory();
+        goto freed;
+    }
+    /* The branches that may break, in the candidates' order; where screened, only
+     * those that break, the fewest the fast singles removed first (a short chain
+     * found early gives the others up sooner; the choice is the same). */
+    Py_ssize_t nb = 0;
     for (Py_ssize_t i = 0; i < cands.count; i++) {
         int c = cands.cell[i], v = cands.value[i];
         if (held[c] || !(board[c] & ((uint64_t)1 << (v - 1)))) continue;
         if (safe[c * g.n + v - 1] == safe_stamp) continue; /* placed where a branch held */
+        guess[i] = 0;
         if (screened) {
             copy_state(&g, &branch, &state);
             if (push(&branch, c, v) && singles(&g, &branch)) {
                 held_too(&g, branch.placed, held);
                 continue;
             }
+            for (int x = 0; x < g.cells; x++) guess[i] += __builtin_popcountll(board[x] & ~branch.masks[x]);
         }
+        Py_ssize_t k = nb++;
+        for (; k > 0 && guess[order[k - 1]] > guess[i]; k--) order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (Py_ssize_t k = 0; k < nb; k++) {
+        Py_ssize_t i = order[k];
+        int c = cands.cell[i], v = cands.value[i];
+        if (safe[c * g.n + v - 1] == safe_stamp) continue; /* (unscreened: a held one placed it) */
         memcpy(branch.masks, board, (size_t)mb.len);
         memcpy(branch.placed, held, (size_t)pb.len);
         memset(dirty, 0, (size_t)g.nh);
         todo.used = 0;
         if (!stack_push(&todo, c, v)) {
             PyErr_NoMemory();
-            goto done;
+            goto freed;
         }
-        int ok = singles_as_python(&g, branch.masks, branch.placed, &todo, dirty, touched);
-        if (ok < 0) goto done;
+        /* a branch is given up once its removals show it cannot be the first of the
+         * fewest (an earlier candidate may still tie) */
+        Count count = {0, best < 0 ? -1 : (i < best ? fewest + 1 : fewest)};
+        int ok = singles_as_python(&g, branch.masks, branch.placed, &todo, dirty, touched, &count);
+        if (ok < 0) goto freed;
+        if (ok == 2) continue;
         if (ok) {
-            held_too(&g, branch.placed, held);
+            if (!screened) held_too(&g, branch.placed, held);
             continue;
         }
         long removed = 0;
         for (int x = 0; x < g.cells; x++) removed += __builtin_popcountll(board[x] & ~branch.masks[x]);
-        if (best < 0 || removed < fewest) best = (long)i, fewest = removed;
+        if (best < 0 || removed < fewest || (removed == fewest && i < best))
+            best = (long)i, fewest = removed;
     }
     result = PyLong_FromLong(best);
+freed:
+    PyMem_Free(order);
+    PyMem_Free(guess);
 done:
     PyMem_Free(todo.items);
     PyMem_Free(cands.cell);
@@ -1139,7 +1224,8 @@ static PyObject *python_settle(PyObject *self, PyObject *args) {
     }
     while (ok) {
         memset(seen, 0, (size_t)g.nh);
-        ok = singles_as_python(&g, state.masks, state.placed, &todo, state.dirty, seen);
+        Count count = {0, -1};
+        ok = singles_as_python(&g, state.masks, state.placed, &todo, state.dirty, seen, &count);
         for (int h = 0; h < g.nh; h++) {
             if (!touched_none) touched[h] |= seen[h];
             if (!locked_none) touched_locked[h] |= seen[h];

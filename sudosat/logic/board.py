@@ -16,7 +16,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import Any, TypeVar, cast
 
-from sudosat.core.masks import bit
+from sudosat.core.masks import bit, once_and_seen
 from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, cell_name
 from sudosat.logic.levels import Family, Level
@@ -245,6 +245,46 @@ class Board:
     def _forget(self) -> None:
         self._where = None
         self._kept = {}
+
+    def singles_in(
+        self,
+        masks: Sequence[int],
+        taken: Sequence[int],
+        houses: Sequence[int],
+        within: frozenset[int] | None = None,
+    ) -> list[tuple[int, int, int]]:
+        """One round of singles on candidates ``masks`` (a branch's), in the houses
+        whose candidates changed (``houses``, ascending): (cell, value, house) for
+        each cell of them left one candidate (a naked single, house -1), in cell
+        order; then, house by house (those ``within``, if given), for each value in
+        turn with no place left (cell -1: the grid breaks) or one (a hidden single).
+        A cell ``taken`` (placed or waiting, with its value) or found earlier in the
+        round holds that value alone. The one round of the walk that forcing chains
+        follow (:meth:`forcing.Propagation.singles`, ``_engine.c``) and that a
+        chain written out traces (:meth:`trace.Trace._singles`)."""
+        found: list[tuple[int, int, int]] = []
+        now: dict[int, int] = {}  # the cells this round places, with their values
+        for cell in sorted({c for h in houses for c in self.houses[h]}):
+            m = masks[cell]
+            if not taken[cell] and m and not m & (m - 1):
+                now[cell] = m.bit_length()
+                found.append((cell, now[cell], -1))
+        for index in houses:
+            if within is not None and index not in within:
+                continue
+            house = self.houses[index]
+            held = [bit(v) if (v := taken[c] or now.get(c, 0)) else masks[c] for c in house]
+            once, seen = once_and_seen(held)
+            gone = self.full & ~seen
+            for value in bits(gone | once):
+                if gone & bit(value):
+                    found.append((-1, value, index))
+                    continue
+                at = house[next(i for i, m in enumerate(held) if m & bit(value))]
+                if not (taken[at] or at in now):
+                    now[at] = value
+                    found.append((at, value, index))
+        return found
 
     def missing(self, house: int) -> int:
         """The values not yet placed in a house, as a mask."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from sudosat.core.masks import bit, lowest, once_and_seen, packed
+from sudosat.core.masks import bit, lowest, packed
 from sudosat.core.masks import values as bits
 from sudosat.logic import bitboard
 from sudosat.logic.board import Board, Candidate, Step, Technique
@@ -265,17 +265,19 @@ class Propagation:
         return True
 
     def singles(self) -> bool:
-        """Naked and hidden singles to a fixpoint; False: a contradiction. The
-        engine's reference, step for step (placements from the end of ``todo``,
-        each value leaving its peers in the board's order, then the dirty houses
-        in ascending order, so a branch that breaks leaves the same candidates
-        either way: a chain's length is counted from them)."""
+        """Naked and hidden singles to a fixpoint, in rounds; False: a contradiction.
+        The placements waiting in ``todo`` are made first in, first out (each value
+        leaving its peers in the board's order); then a round
+        (:meth:`Board.singles_in`) finds the next in the houses that changed. A
+        chain written out (:class:`trace.Trace`) walks the same rounds, so a
+        branch's removals before it breaks, which choose the shortest chain, are
+        counted in the order its chain is written. The engine's reference, step
+        for step."""
         masks, placed, todo, dirty = self.masks, self.placed, self.todo, self.dirty
         board = self.board
-        full, houses, cell_houses, peers = board.full, board.houses, board.cell_houses, board.peers
-        while todo or dirty:
-            while todo:
-                c, v = todo.pop()
+        cell_houses, peers = board.cell_houses, board.peers
+        while True:
+            for c, v in todo:
                 if placed[c]:
                     if placed[c] != v:
                         return False
@@ -289,30 +291,24 @@ class Propagation:
                 for p in peers[c]:
                     if masks[p] & b:
                         masks[p] &= ~b
-                        m = masks[p]
-                        if not m:
+                        if not masks[p]:
                             return False
                         dirty.update(cell_houses[p])
-                        if not placed[p] and not m & (m - 1):
-                            todo.append((p, m.bit_length()))
+            todo.clear()
+            if not dirty:
+                return True
             if self.touched is not None:
                 self.touched |= dirty
             if self.touched_locked is not None:
                 self.touched_locked |= dirty
             checking = sorted(dirty)
             dirty.clear()
-            for index in checking:
-                house = houses[index]
-                once, seen = once_and_seen([masks[c] for c in house])
-                if seen != full:
+            for cell, value, _ in board.singles_in(masks, placed, checking):
+                if cell < 0:
                     return False
-                for c in house:
-                    hit = masks[c] & once
-                    if hit and not placed[c]:
-                        if hit & (hit - 1):
-                            return False
-                        todo.append((c, hit.bit_length()))
-        return True
+                todo.append((cell, value))
+            if not todo:
+                return True
 
     def locked(self) -> bool:
         """One round of locked candidates; whether it removed anything."""

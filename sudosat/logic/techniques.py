@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import combinations
 
-from sudosat.core.masks import bit, once_and_seen
+from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
 from sudosat.logic.alternating import (
     CHAINS,
@@ -89,10 +89,15 @@ def naked_single(board: Board) -> Step | None:
 def hidden_single(board: Board) -> Step | None:
     masks, placed = board.masks, board.placed
     for house, cells in enumerate(board.houses):
-        once, _ = once_and_seen(masks[c] for c in cells if not placed[c])
-        for c in cells:  # (a value placed in the house has no open place to take)
+        seen = once = held = 0
+        for c in cells:  # the values with one open place in the house, in one pass
             if placed[c]:
-                once &= ~bit(placed[c])
+                held |= bit(placed[c])
+            else:
+                m = masks[c]
+                once = (once & ~m) | (m & ~seen)
+                seen |= m
+        once &= ~held
         if once:
             value = (once & -once).bit_length()  # (the lowest: as the places were asked)
             (at,) = (c for c in cells if not placed[c] and masks[c] & bit(value))

@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 from pysat.solvers import Minicard
 
-from sudosat.core.masks import bit, lowest, once_and_seen
+from sudosat.core.masks import bit, lowest
 from sudosat.core.masks import values as bits
 from sudosat.logic.board import Board, Candidate, Chain, Fact
 from sudosat.logic.spare import without_spare
@@ -84,10 +84,10 @@ def _premises_of(why: Ways, premises: Iterable[Fact]) -> tuple[Fact, ...]:
 
 class Trace:
     """Singles (and locked candidates, and a variant's rules) from a board and one
-    assumption, each fact with the link and the facts it follows from: what
-    :class:`forcing.Propagation` (and the compiled engine) found, followed again for
-    the one step that is written out, because only a trace keeps each fact's
-    reason."""
+    assumption, each fact with the link and the facts it follows from: the walk
+    of :class:`forcing.Propagation` (and the compiled engine), round for round
+    (:meth:`Board.singles_in`), followed again for the one step that is written
+    out, because only a trace keeps each fact's reason."""
 
     def __init__(
         self,
@@ -174,7 +174,7 @@ class Trace:
     def _run(self, placements: deque[Fact], until: Fact | Sequence[Fact] | None) -> None:
         wanted = [] if until is None else _facts(until)
         while not wanted or any(f not in self.why for f in wanted):
-            if placements:  # breadth first: the shortest chains
+            if placements:  # first in, first out: a round at a time, as the walk
                 self._place(placements.popleft(), placements)
                 continue
             if self.broken is not None:
@@ -354,33 +354,25 @@ class Trace:
         return self._gone(cell, value)
 
     def _singles(self, placements: deque[Fact]) -> None:
-        board, masks, placed, chosen = self.board, self.masks, self.placed, self.chosen
-        cells = sorted(self.dirty)
+        """A round of singles in the houses of the cells that changed, as the forcing
+        chains walk it (:meth:`Board.singles_in`), each with the facts it follows
+        from."""
+        board, chosen = self.board, self.chosen
+        houses = sorted({h for c in self.dirty for h in board.cell_houses[c]})
         self.dirty.clear()
-        for cell in cells:
-            mask = masks[cell]
-            if cell not in chosen and not placed[cell] and mask and not mask & (mask - 1):
-                value = mask.bit_length()
+        taken = [v or chosen.get(c, 0) for c, v in enumerate(self.placed)]
+        for cell, value, index in board.singles_in(self.masks, taken, houses, self.within):
+            if index < 0:
                 premises = [f for v in bits(board.masks[cell]) for f in self._gone(cell, v)]
                 self._know((cell, value, True), "naked single", premises, placements)
-        for index in sorted({h for c in cells for h in board.cell_houses[c] if self._inside(h)}):
-            house = board.houses[index]
-            held = [bit(chosen[c]) if c in chosen else masks[c] for c in house]
-            once, seen = once_and_seen(held)
-            gone = board.full & ~seen
-            for value in bits(gone | once):
-                if once & bit(value):
-                    at = house[next(i for i, m in enumerate(held) if m & bit(value))]
-                    if placed[at] or at in chosen:
-                        continue
-                premises = [f for c in house for f in self._absent(c, value)]
-                if gone & bit(value):
-                    where = board.house_names[index]
-                    said = f"{board.puzzle.symbol(value)} has no place in {where}"
-                    self._break("contradiction", premises, said, house)
-                else:
-                    link = f"hidden single in {board.house_names[index]}"
-                    self._know((at, value, True), link, premises, placements)
+                continue
+            house, where = board.houses[index], board.house_names[index]
+            premises = [f for c in house for f in self._absent(c, value)]
+            if cell < 0:
+                said = f"{board.puzzle.symbol(value)} has no place in {where}"
+                self._break("contradiction", premises, said, house)
+            else:
+                self._know((cell, value, True), f"hidden single in {where}", premises, placements)
 
     def _assumptions(self) -> dict[int, Fact | None]:
         """Each literal the candidates now assume, with the fact that made it (None:
