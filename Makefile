@@ -2,14 +2,16 @@
 # run-time dependencies alone), the others the development tools too.
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# The Python the virtualenv is made with (make run PYTHON=python3.10: another one).
+PYTHON ?= python3
 PUZZLE ?= puzzles/ai-escargot.txt
 
-.PHONY: run bytecode install test check lint docs man reference solvers bench clean
+.PHONY: run bytecode install test pythons check lint docs man reference solvers bench clean
 
 # (install-cairo: the cairo library PDF and PNG pictures need, from apt where it is missing)
 $(VENV)/.run: pyproject.toml sudosat/logic/_engine.c sudosat/logic/_explainer.c
 	scripts/install-cairo
-	python3 -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -e .
 	touch $@
 
@@ -48,10 +50,16 @@ lint: $(VENV)/.installed
 
 PYTHON_ENGINE_TESTS := tests/logic/test_path.py tests/logic/test_levels.py tests/logic/test_chains.py tests/making/test_make.py
 
+# The fast tier on every other Python of this machine that requires-python admits,
+# each in .venvs/X.Y, and mypy on the oldest (scripts/pythons.py; build/pythons.json
+# says which ran, and tests/stories/test_pythons.py holds the suite to it).
+pythons: $(VENV)/.installed
+	$(PY) scripts/pythons.py
+
 # The whole suite, as CI runs it, then the path's tests on the Python engine alone
 # (SUDOSAT_ENGINE=python: the compiled engine's reference); -n: a test process per
-# core (pytest-xdist).
-test: lint solvers docs
+# core (pytest-xdist). Every other Python's fast tier first (pythons).
+test: lint solvers docs pythons
 	$(PY) -m pytest -n auto
 	@echo "the logical path again on the Python engine alone (the compiled one's reference):"
 	SUDOSAT_ENGINE=python $(PY) -m pytest -n auto -q -m "not slow" $(PYTHON_ENGINE_TESTS)
@@ -79,6 +87,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/steps.py
 	$(PY) benchmarks/hardest.py
 	$(PY) benchmarks/reasoning_engine.py 20 10  # the compiled engine: the technologies, and the path with it and without
+	$(PY) benchmarks/fallback.py  # what running without a C compiler costs: steps as whole processes
 	$(PY) benchmarks/se_rating.py --per 8 --te3 40
 	$(PY) benchmarks/variant_steps.py --seeds 1 --limit 30
 	$(PY) benchmarks/explanations.py --per 2 --mid 20  # what a path's reasons read like: filler, names, lengths
@@ -103,4 +112,4 @@ reference: $(VENV)/.installed
 	$(PY) scripts/reference.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .venvs .pytest_cache .mypy_cache .ruff_cache build *.egg-info

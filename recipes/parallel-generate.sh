@@ -11,6 +11,10 @@
 # Puzzle i comes from seed SEED + i whoever makes it, so shard K of N makes the
 # puzzles of seeds SEED+K-1, SEED+K-1+N, ... and merge deals them back in turn.
 set -euo pipefail
+# each program it runs named, with where to get it, when it is not on PATH (exit 127)
+need() { command -v "$1" >/dev/null || { echo "parallel-generate.sh: $1 is not on PATH: $2" >&2; exit 127; }; }
+need sudosat "'make install' puts it there, or 'source .venv/bin/activate' in the clone"
+need parallel "GNU parallel: 'apt-get install parallel'"
 count=$1 seed=$2 shards=$3 out=$4
 shift 4
 options=()

@@ -13,6 +13,10 @@
 # merge checks that every shard finished and deals the records back into input
 # order; OUT is written whole or not at all.
 set -euo pipefail
+# each program it runs named, with where to get it, when it is not on PATH (exit 127)
+need() { command -v "$1" >/dev/null || { echo "parallel-solve.sh: $1 is not on PATH: $2" >&2; exit 127; }; }
+need sudosat "'make install' puts it there, or 'source .venv/bin/activate' in the clone"
+need parallel "GNU parallel: 'apt-get install parallel'"
 puzzles=$1 shards=$2 out=$3
 shift 3
 parts=$(mktemp -d)

@@ -132,11 +132,13 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+    """The public API alone: not the names this module uses (sys, cast, ...)."""
+    return sorted([*__all__, "__version__"])
 
 
 # --- modules moved into folders (0.1.0; the logic out of making/ after it), importable
-# from their old names for one release
+# from their old names for one release (not ``sudosat.explain``: that name is the
+# public function, which importing the old module would have replaced)
 _MOVED = {
     "draw": "showing.pictures",
     "core.draw": "showing.pictures",
@@ -166,7 +168,6 @@ _MOVED = {
     "fast": "solving.fast",
     "outcome": "solving.outcome",
     "vector": "solving.vector",
-    "explain": "making.explain",
     "generator": "making.generator",
     "rating": "logic.rating",
     "shapes": "making.shapes",

@@ -65,6 +65,17 @@ class OneLine(click.ClickException):
         click.echo(f"{self.where}: {self.message}", file=file, err=file is None)
 
 
+class NoCommand(click.UsageError):
+    """Bare ``sudosat``: the help, laid out as ``--help`` lays it out, on stderr;
+    exit 2, as a command line with no command is a usage error."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(self.message, file=file, err=file is None)
+
+
 CLICK_SENTENCES = (
     *("Invalid value", "Missing argument", "Missing option", "Missing parameter"),
     *("Got unexpected", "Option", "Error:", "The value"),
@@ -132,6 +143,8 @@ class Commands(click.Group):
     ) -> click.Context:
         try:
             return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError as err:  # bare `sudosat`: the help as
+            raise NoCommand(err.ctx.get_help() if err.ctx else str(err)) from None  # --help
         except click.ClickException as err:
             raise one_line(err, "sudosat") from None
 

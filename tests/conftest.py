@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -71,12 +73,48 @@ def children(pid: int) -> list[int]:
     return processes("stat", lambda data: int(data.rsplit(b")", 1)[1].split()[1]) == pid)
 
 
-def tree(pid: int) -> list[int]:
-    """``pid`` and every process below it."""
-    found = [pid]
-    for child in children(pid):
-        found += tree(child)
+def tree(pid: int, within: Callable[[int], bool] = lambda pid: True) -> list[int]:
+    """``pid`` and every process below it (one look at /proc); with ``within``,
+    only the processes below it through processes ``within`` holds true of."""
+    below: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                data = Path(f"/proc/{entry}/stat").read_bytes()
+            except OSError:
+                continue
+            below.setdefault(int(data.rsplit(b")", 1)[1].split()[1]), []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo += [child for child in below.get(found[-1], []) if within(child)]
     return found
+
+
+def as_a_shell_starts_it() -> None:
+    """For ``preexec_fn``: the stopping signals at their defaults in the child, as a
+    shell starts a command in the foreground. A test run started by ``nohup`` or
+    as a background job holds them ignored, and a child would inherit that: its
+    Ctrl-C or SIGTERM would never come."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_running() -> Iterator[None]:
+    """Every process a test started (and what those started) is ended with it, so
+    that a test that fails half way leaves nothing running past it. Processes of
+    broader fixtures (a module's server) were started before and stay, with what
+    they start meanwhile (its workers)."""
+    me = os.getpid()
+    before = set(tree(me))
+    yield
+    # the test's own: new, and below this process through new ones alone (a module's
+    # server, started before, keeps the workers it starts during the test)
+    for pid in tree(me, within=lambda pid: pid not in before):
+        if pid != me:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
 
 
 PATIENCE = 120.0
@@ -100,23 +138,103 @@ def waited_for(ready: Callable[[], T], what: str, within: float = PATIENCE) -> T
         time.sleep(0.02)  # between looks; decides nothing
 
 
-def drained(fd: int, what: str, within: float = PATIENCE) -> bytes:
-    """Everything a terminal's primary end ``fd`` gives until its process closes it;
+def terminal_output(
+    fd: int, what: str, within: float = PATIENCE, look: float | None = None
+) -> Iterator[bytes]:
+    """What a terminal's primary end ``fd`` gives, as it comes, until its process
+    closes it (with ``look``: ``b""`` each time that long passes with nothing);
     fails the test naming ``what`` when it is still open ``within`` seconds on."""
     deadline = time.monotonic() + within
-    seen = b""
     while True:
         left = deadline - time.monotonic()
-        ready, _, _ = select.select([fd], [], [], max(left, 0))
+        ready, _, _ = select.select([fd], [], [], max(min(left, look or left), 0))
         if not ready:
-            pytest.fail(f"waited {within:g} s for {what}", pytrace=False)
+            if left <= 0 or look is None:
+                pytest.fail(f"waited {within:g} s for {what}", pytrace=False)
+            yield b""
+            continue
         try:
             data = os.read(fd, 65536)
         except OSError:  # the process ended and closed the terminal
-            return seen
+            return
         if not data:
-            return seen
-        seen += data
+            return
+        yield data
+
+
+def drained(fd: int, what: str, within: float = PATIENCE) -> bytes:
+    """Everything a terminal's primary end ``fd`` gives until its process closes it;
+    fails the test naming ``what`` when it is still open ``within`` seconds on."""
+    return b"".join(terminal_output(fd, what, within))
+
+
+class Screen:
+    """A command run as a person runs it at a terminal: stdout and stderr both on
+    one pseudo-terminal, the command's controlling terminal in a session of its
+    own, whose bytes a terminal emulator (pyte) draws. ``lines`` is what the
+    screen shows at the end, as a person would copy it off."""
+
+    ROWS, COLUMNS = 4000, 100
+    """Tall enough that nothing scrolls away; as wide as a terminal window."""
+
+    def __init__(
+        self, args: list[str], *, on: bytes | Callable[[int], bool] | None = None, keys: bytes = b""
+    ) -> None:
+        """Runs ``args`` to its end; once ``on`` has been shown (or, a function,
+        once it says so of the command's pid), types ``keys`` (``b"\\x03"``:
+        Ctrl-C, which the terminal sends to the whole process group as SIGINT)."""
+        import fcntl
+        import pty
+        import struct
+        import subprocess
+        import termios
+
+        import pyte
+
+        primary, secondary = pty.openpty()
+        size = struct.pack("HHHH", self.ROWS, self.COLUMNS, 0, 0)
+        fcntl.ioctl(secondary, termios.TIOCSWINSZ, size)
+        env = {**os.environ, "TERM": "xterm", "COLUMNS": str(self.COLUMNS)}
+
+        def controlling_terminal() -> None:  # in the child, after setsid
+            fcntl.ioctl(1, termios.TIOCSCTTY, 0)
+            as_a_shell_starts_it()
+
+        process = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=secondary,
+            stderr=secondary,
+            env=env,
+            start_new_session=True,
+            preexec_fn=controlling_terminal,
+        )
+        os.close(secondary)
+        screen = pyte.Screen(self.COLUMNS, self.ROWS)
+        stream = pyte.ByteStream(screen)
+        try:
+            self.seen = self._read(primary, stream, process, on, keys)
+            self.code = process.wait(timeout=PATIENCE)
+        finally:
+            os.close(primary)
+            if process.poll() is None:  # the test failed: end all it started
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        self.lines = [line.rstrip() for line in screen.display if line.strip()]
+
+    @staticmethod
+    def _read(
+        fd: int, stream: Any, process: Any, on: bytes | Callable[[int], bool] | None, keys: bytes
+    ) -> bytes:
+        seen, typed = b"", on is None
+        for data in terminal_output(fd, f"{process.args[:3]} to end", look=0.05):
+            seen += data
+            stream.feed(data)
+            if not typed and (on in seen if isinstance(on, bytes) else on(process.pid)):
+                os.write(fd, keys)
+                typed = True
+        return seen
 
 
 def read_line(stream: IO[Any], what: str, within: float = PATIENCE) -> Any:

@@ -28,8 +28,8 @@ from sudosat.showing.view import FORMATS, View
 @output_options(
     *FORMATS,
     defaults="rich (default on a terminal), line (default when piped): `LEVEL RATING` per "
-    "puzzle; json, jsonl or csv add level, rating, conflicts, technique, er, ep and ed to "
-    "solve's record",
+    "puzzle; json, jsonl or csv add level, rating, conflicts, technique, er, ep, ed, "
+    "er_not_computed and engine to solve's record",
 )
 @click.option(
     "--by",
@@ -66,7 +66,10 @@ def rate(
     `technique` names the hardest ("search" beyond them). `er`, `ep`, `ed`:
     Sudoku Explainer's ER, EP and ED (its hardest step, up to the first
     placement, the first); a classic 9x9's from 9.0 up by Sudoku Explainer's
-    own search (seconds on the hardest known), the rest by the path's steps.
+    own search (seconds on the hardest known; compiled with sudosat: where it
+    is not built, null, and `er_not_computed` says why), the rest by the path's
+    steps. `engine`: compiled or python, which rated it. --timeout bounds the
+    search too.
     By search: no level (null), the solver's effort instead, log2(1 + conflicts
     of a deterministic search for the solution), 0 where propagation settles it;
     fast. Past 36x36 there is no path: puzzles are rated by search.

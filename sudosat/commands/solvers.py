@@ -37,5 +37,5 @@ def solvers(fmt: str | None) -> None:
         click.echo(json.dumps(listing, indent=2))
         return
     console = Console()
-    for table in solver_tables(listing):
-        console.print(table)
+    for part in solver_tables(listing):
+        console.print(part, markup=False, highlight=False)

@@ -123,8 +123,7 @@ def steps(
     Examples:
       sudosat steps puzzles/miracle.txt
       sudosat steps --format jsonl puzzles/tdoku-magictour-25.txt
-      sudosat candidates -f line puzzles/hodoku.txt > marks.txt
-      sudosat steps --hint --marks marks.txt puzzles/hodoku.txt
+      sudosat steps --hint --marks puzzles/escargot-marks.txt puzzles/hodoku.txt
       sudosat steps --format pdf --each-step puzzles/kropki-6x6.txt > path.pdf
     """
     marks = None

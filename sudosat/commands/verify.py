@@ -45,10 +45,10 @@ def verify_command(folders: tuple[str, ...], checker: str, max_size: int) -> Non
     with those solutions blocked (candidates: with the clause of every value
     candidates.txt leaves out, each candidate witnessed by a solution); that the
     proof (claim.drup or claim.drat) refutes it (checked by a checker that shares
-    no code with sudosat or the solver). A received folder is hostile input: only
-    the files its manifest hashes are read, none outside DIR (no absolute path, no
-    `..`, no link leading out), none past --max-size, each hashed as it streams
-    before it is read whole. A
+    no code with sudosat or the solver). A received folder is hostile input: every
+    file its manifest lists must lie inside DIR (no absolute path, no `..`, no
+    link leading out) and have the manifest's hash, together within --max-size;
+    each is hashed as it streams, and only the claim's own are then read whole. A
     line per certificate: `valid` or `NOT VALID` and what failed. Exit codes: 0
     every certificate valid, 1 one is not, 2 a folder holds no certificate.
 

@@ -37,6 +37,10 @@ class InputError(ValueError):
         return type(self), (self.source, self.line, self.col, self.message)  # crosses processes
 
 
+class NoSuchFile(InputError):
+    """A name given as a file that is no file (nor a puzzle, where it could be one)."""
+
+
 class AmbiguousInput(InputError):
     """Input that reads validly in two ways that give different puzzles."""
 

@@ -235,21 +235,28 @@ class Rules:
     drawings: tuple[str, ...] = field(default=(), compare=False)
     """What the puzzle draws that carries no rule sudosat reads (f-puzzles' plain
     ``line`` and ``cage``...): a setter may have meant a rule by one."""
+    lost: tuple[str, ...] = field(default=(), compare=False)
+    """Kinds of rule its link held as shapes only: an editor that does not know
+    them dropped them when it saved the link (its rules text still names them)."""
 
     @classmethod
     def of(
-        cls, layout: Layout, constraints: Iterable[Constraint], drawings: tuple[str, ...] = ()
+        cls,
+        layout: Layout,
+        constraints: Iterable[Constraint],
+        drawings: tuple[str, ...] = (),
+        lost: tuple[str, ...] = (),
     ) -> Rules:
         """The rules, each settled among the others, without repeats."""
         found = tuple(dict.fromkeys(constraints))
-        return cls(layout, tuple(rule.settle(found) for rule in found), drawings)
+        return cls(layout, tuple(rule.settle(found) for rule in found), drawings, lost)
 
     def without(self, removed: Iterable[Constraint]) -> Rules:
         """These rules with ``removed`` taken away, the rest settled again among
         what is left (a negative constraint takes the pairs of the dots left)."""
         gone = set(map(id, removed))
         kept = [c for c in self.constraints if id(c) not in gone]
-        return Rules.of(self.layout, kept, self.drawings)
+        return Rules.of(self.layout, kept, self.drawings, self.lost)
 
     @property
     def relative(self) -> bool:
@@ -391,6 +398,15 @@ class Puzzle:
         """
         masks = self.masks
         return tuple((v,) if v else values(masks[cell]) for cell, v in enumerate(self.cells))
+
+
+def a_puzzle(value: object, caller: str) -> Puzzle:
+    """``value``, a Puzzle; else a TypeError that says how to make one (the
+    public API's functions are given puzzles, and text is parsed first)."""
+    if isinstance(value, Puzzle):
+        return value
+    hint = ": parse(text) makes one" if isinstance(value, str) else ""
+    raise TypeError(f"{caller}() takes a Puzzle, not {type(value).__name__}{hint}")
 
 
 @cache

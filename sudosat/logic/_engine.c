@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@
 typedef struct {
     int n, cells, nh, K, P;
     const int32_t *houses, *cell_houses, *peers;
+    PyObject *obj; /* the buffer's object: what was checked with it is kept by the pair */
 } Geometry;
 
 typedef struct {
@@ -38,22 +40,112 @@ typedef struct {
     int nt, ntr;
 } State;
 
+static State state, branch;  /* one at a time: the GIL is held throughout */
+
 static int value_of(uint64_t single) { return __builtin_ctzll(single) + 1; }
+
+/* --- what Python hands in, checked before it indexes anything --- */
+
+/* Buffers checked once and kept (a reference held, so no other object can take
+ * the address): the geometries and meetings of a run, a few shapes, are the same
+ * bytes objects call after call, and checking them each time would cost a
+ * branch's work again. Only immutable bytes are kept; any other buffer is
+ * checked at every call. */
+#define TRUSTED 16
+typedef struct {
+    PyObject *held[TRUSTED][2];
+    int next;
+} Trusted;
+
+static Trusted shapes, boards; /* geometries and meetings; prepared boards (many more) */
+
+static int is_trusted(const Trusted *t, PyObject *x, PyObject *with) {
+    for (int i = 0; i < TRUSTED; i++)
+        if (t->held[i][0] == x && t->held[i][1] == with) return 1;
+    return 0;
+}
+
+static void trust(Trusted *t, PyObject *x, PyObject *with) {
+    if (!x || !PyBytes_CheckExact(x) || (with && !PyBytes_CheckExact(with))) return;
+    Py_XDECREF(t->held[t->next][0]);
+    Py_XDECREF(t->held[t->next][1]);
+    Py_INCREF(x);
+    Py_XINCREF(with);
+    t->held[t->next][0] = x, t->held[t->next][1] = with;
+    t->next = (t->next + 1) % TRUSTED;
+}
+
+/* Whether every one of ``count`` words lies in [low, high). */
+static int all_within(const int32_t *x, Py_ssize_t count, int low, int high) {
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (x[i] < low || x[i] >= high) return 0;
+    return 1;
+}
 
 static int geometry_of(Py_buffer *buffer, Geometry *g) {
     const int32_t *x = (const int32_t *)buffer->buf;
     Py_ssize_t words = buffer->len / 4;
-    if (words < 5) goto bad;
+    if (buffer->len % 4 || words < 5) goto bad;
     g->n = x[0], g->cells = x[1], g->nh = x[2], g->K = x[3], g->P = x[4];
-    if (g->n < 1 || g->n > 64 || g->cells > MAX_CELLS || g->nh > MAX_HOUSES) goto bad;
+    if (g->n < 1 || g->n > 64 || g->cells < 0 || g->cells > MAX_CELLS || g->nh < 0 ||
+        g->nh > MAX_HOUSES || g->K < 0 || g->K > MAX_HOUSES || g->P < 0 || g->P > MAX_CELLS)
+        goto bad;
     if (words != 5 + (Py_ssize_t)g->nh * g->n + (Py_ssize_t)g->cells * (g->K + g->P)) goto bad;
     g->houses = x + 5;
     g->cell_houses = g->houses + g->nh * g->n;
     g->peers = g->cell_houses + g->cells * g->K;
+    g->obj = buffer->obj;
+    if (is_trusted(&shapes, buffer->obj, NULL)) return 1;
+    /* a house's cells, a cell's houses and peers (-1: padding) each of the board */
+    if (!all_within(g->houses, (Py_ssize_t)g->nh * g->n, 0, g->cells) ||
+        !all_within(g->cell_houses, (Py_ssize_t)g->cells * g->K, -1, g->nh) ||
+        !all_within(g->peers, (Py_ssize_t)g->cells * g->P, -1, g->cells))
+        goto bad;
+    trust(&shapes, buffer->obj, NULL);
     return 1;
 bad:
     PyErr_SetString(PyExc_ValueError, "not a board geometry");
     return 0;
+}
+
+/* All the values a cell of the board may hold. */
+static uint64_t full_of(const Geometry *g) {
+    return g->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->n) - 1);
+}
+
+/* A board's candidates and placements as Python gives them checked: masks of the
+ * board's values alone, placements 0 (open) to n; 0 and a ValueError if not. */
+static int board_fits(const Geometry *g, const uint64_t *masks, const uint8_t *placed) {
+    uint64_t full = full_of(g);
+    for (int c = 0; c < g->cells; c++)
+        if ((masks[c] & ~full) || placed[c] > g->n) {
+            PyErr_Format(PyExc_ValueError, "cell %d: candidates or a value past the board's %d",
+                         c, g->n);
+            return 0;
+        }
+    return 1;
+}
+
+/* ``masks`` and ``placed`` (lists, a cell each) read into the state, each cell
+ * checked as it is read (board_fits' rule, in the one pass). */
+static int read_board(const Geometry *g, PyObject *masks, PyObject *placed_list) {
+    if (PyList_GET_SIZE(masks) != g->cells || PyList_GET_SIZE(placed_list) != g->cells) {
+        PyErr_SetString(PyExc_ValueError, "masks and placed: a cell each");
+        return 0;
+    }
+    uint64_t past = ~full_of(g);
+    for (int c = 0; c < g->cells; c++) {
+        uint64_t m = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
+        long v = PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
+        if ((m & past) || v < 0 || v > g->n) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "cell %d: candidates or a value past the board's %d",
+                             c, g->n);
+            return 0;
+        }
+        state.masks[c] = m, state.placed[c] = (uint8_t)v;
+    }
+    return !PyErr_Occurred();
 }
 
 /* ``cell`` holds ``value``, to be placed; 0: it waits with another value already
@@ -164,6 +256,15 @@ static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
         memset(s->dirty, 0, g->nh);
         memset(s->queued, 0, g->cells);
         s->nt = s->ntr = 0;
+        if (is_trusted(&boards, masks->obj, g->obj)) return 1;  /* a board's, branch after branch */
+        uint64_t full = full_of(g);
+        for (int h = 0; h < g->nh; h++)
+            if (s->held[h] & ~full) {
+                PyErr_SetString(PyExc_ValueError, "a prepared board past its geometry");
+                return 0;
+            }
+        if (!board_fits(g, s->masks, s->placed)) return 0;
+        trust(&boards, masks->obj, g->obj);
         return 1;
     }
     if (masks->len != (Py_ssize_t)g->cells * 8) {
@@ -171,6 +272,12 @@ static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
         return 0;
     }
     memcpy(s->masks, masks->buf, masks->len);
+    uint64_t full = full_of(g);
+    for (int c = 0; c < g->cells; c++)
+        if (s->masks[c] & ~full) {
+            PyErr_Format(PyExc_ValueError, "cell %d: candidates past the board's %d", c, g->n);
+            return 0;
+        }
     for (int c = 0; c < g->cells; c++) {
         uint64_t m = s->masks[c];
         s->placed[c] = (m && !(m & (m - 1))) ? (uint8_t)value_of(m) : 0;
@@ -188,7 +295,6 @@ static int load_masks(const Geometry *g, State *s, Py_buffer *masks) {
     return 1;
 }
 
-static State state, branch;  /* one at a time: the GIL is held throughout */
 
 /* ``value`` added to ``to`` (a list or a set); 0 on an error (set). */
 static int add_long(PyObject *to, long value) {
@@ -202,7 +308,7 @@ static int add_long(PyObject *to, long value) {
 static int literal_of(const Geometry *g, PyObject *item, long *lit, int *cell, int *value) {
     *lit = PyLong_AsLong(item);
     if (*lit == -1 && PyErr_Occurred()) return 0;
-    long var = *lit < 0 ? -*lit : *lit;
+    long var = *lit < 0 ? (*lit == LONG_MIN ? 0 : -*lit) : *lit;  /* (LONG_MIN: past any board) */
     *cell = (int)((var - 1) / g->n), *value = (int)((var - 1) % g->n) + 1;
     if (var < 1 || *cell >= g->cells) {
         PyErr_SetString(PyExc_ValueError, "a literal past the board");
@@ -402,6 +508,10 @@ static PyObject *first_break(PyObject *self, PyObject *args) {
     long tested = 0;
     int ok = followed(&gb, &mb, assumed, &g);
     if (ok < 0 || !candidates_of(&g, ys, &cands)) goto done;
+    if (start < 0) {
+        PyErr_SetString(PyExc_ValueError, "first_break: start 0 or more");
+        goto done;
+    }
     Py_ssize_t found = ok ? first_breaking(&g, &cands, start, &tested) : -2;
     result = Py_BuildValue("(nl)", found, tested);
 done:
@@ -825,6 +935,7 @@ static PyObject *fewest_breaking(PyObject *self, PyObject *args) {
     }
     const uint64_t *board = (const uint64_t *)mb.buf;
     const uint8_t *held = (const uint8_t *)pb.buf;
+    if (!board_fits(&g, board, held)) goto done;
     long best = -1, fewest = 0;
     new_scan();
     /* Whether a branch breaks is the same in any order (singles reach one closure),
@@ -939,16 +1050,9 @@ static PyObject *set_of(const uint8_t *flags, int nh, int none) {
 static int load_lists(const Geometry *g, PyObject *masks, PyObject *placed_list,
                       PyObject *todo_list, PyObject *dirty_set, uint64_t *was,
                       uint8_t *placed_was, Stack *todo) {
-    if (PyList_GET_SIZE(masks) != g->cells || PyList_GET_SIZE(placed_list) != g->cells) {
-        PyErr_SetString(PyExc_ValueError, "masks and placed: a cell each");
-        return 0;
-    }
-    for (int c = 0; c < g->cells; c++) {
-        state.masks[c] = was[c] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
-        long v = PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
-        if (PyErr_Occurred()) return 0;
-        state.placed[c] = placed_was[c] = (uint8_t)v;
-    }
+    if (!read_board(g, masks, placed_list)) return 0;
+    memcpy(was, state.masks, (size_t)g->cells * 8);
+    memcpy(placed_was, state.placed, (size_t)g->cells);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(todo_list); i++) {
         int c, v;
         if (!PyArg_ParseTuple(PyList_GET_ITEM(todo_list, i), "ii", &c, &v)) return 0;
@@ -1006,10 +1110,18 @@ typedef struct {
     const int32_t *meeting_at, *house_at, *data;
 } Meetings;
 
-static int meetings_of(Py_buffer *buffer, const Geometry *g, Meetings *mt) {
+/* Whether offsets ``at[0..count]`` start at 0 and never go back. */
+static int offsets(const int32_t *at, int count) {
+    if (at[0] != 0) return 0;
+    for (int i = 0; i < count; i++)
+        if (at[i + 1] < at[i]) return 0;
+    return 1;
+}
+
+static int meetings_of(Py_buffer *buffer, Py_buffer *geometry, const Geometry *g, Meetings *mt) {
     const int32_t *x = (const int32_t *)buffer->buf;
     Py_ssize_t words = buffer->len / 4;
-    if (words < 2 || x[1] != g->nh || x[0] < 0) goto bad;
+    if (buffer->len % 4 || words < 2 || x[1] != g->nh || x[0] < 0 || x[0] > words) goto bad;
     mt->count = x[0], mt->houses = x[1];
     if (words < 2 + (Py_ssize_t)mt->count + 1 + mt->houses + 1) goto bad;
     mt->meeting_at = x + 2;
@@ -1018,6 +1130,22 @@ static int meetings_of(Py_buffer *buffer, const Geometry *g, Meetings *mt) {
     if (2 + mt->count + 1 + mt->houses + 1 + (Py_ssize_t)mt->meeting_at[mt->count] +
             mt->house_at[mt->houses] != words)
         goto bad;
+    if (is_trusted(&shapes, buffer->obj, geometry->obj)) return 1;
+    if (!offsets(mt->meeting_at, mt->count) || !offsets(mt->house_at, mt->houses)) goto bad;
+    for (int i = 0; i < mt->count; i++) { /* three parts: a count, then so many cells */
+        int at = mt->meeting_at[i], end = mt->meeting_at[i + 1];
+        for (int part = 0; part < 3; part++) {
+            if (at >= end) goto bad;
+            int count = mt->data[at];
+            if (count < 0 || count > end - at - 1 || !all_within(mt->data + at + 1, count, 0, g->cells))
+                goto bad;
+            at += count + 1;
+        }
+        if (at != end) goto bad;
+    }
+    const int32_t *listed = mt->data + mt->meeting_at[mt->count];
+    if (!all_within(listed, mt->house_at[mt->houses], 0, mt->count)) goto bad;
+    trust(&shapes, buffer->obj, geometry->obj);
     return 1;
 bad:
     PyErr_SetString(PyExc_ValueError, "not a board's meetings");
@@ -1208,7 +1336,7 @@ static PyObject *python_settle(PyObject *self, PyObject *args) {
     uint64_t was[MAX_CELLS];
     uint8_t placed_was[MAX_CELLS], seen[MAX_HOUSES], touched[MAX_HOUSES], touched_locked[MAX_HOUSES];
     int touched_none, locked_none;
-    if (!geometry_of(&gb, &g) || !meetings_of(&mb, &g, &mt)) goto done;
+    if (!geometry_of(&gb, &g) || !meetings_of(&mb, &gb, &g, &mt)) goto done;
     if (!load_lists(&g, masks, placed_list, todo_list, dirty_set, was, placed_was, &todo)) goto done;
     if (!flags_of(touched_obj, g.nh, touched, &touched_none)) goto done;
     if (!flags_of(locked_obj, g.nh, touched_locked, &locked_none)) goto done;
@@ -2079,11 +2207,7 @@ static PyObject *python_als(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "als: a board's masks and placed, up to 128 cells");
         goto done;
     }
-    for (int c = 0; c < g.cells; c++) {
-        state.masks[c] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
-        state.placed[c] = (uint8_t)PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
-    }
-    if (PyErr_Occurred()) goto done;
+    if (!read_board(&g, masks, placed_list)) goto done;
     const uint64_t *m = state.masks;
     const uint8_t *placed = state.placed;
     Cells peers[128], holding[ALS_VALUES];
@@ -2165,7 +2289,7 @@ static PyObject *finds(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Geometry g;
     Meetings mt;
-    if (!geometry_of(&gb, &g) || !meetings_of(&mb, &g, &mt)) goto done;
+    if (!geometry_of(&gb, &g) || !meetings_of(&mb, &gb, &g, &mt)) goto done;
     if (PyList_GET_SIZE(masks) != g.cells || PyList_GET_SIZE(placed_list) != g.cells ||
         (kind > 0 && kind < 4 && (size < 1 || size > 8)) || kind < 0 || kind > 9 ||
         (kind == 7 && (size < 2 || size > 4)) || (kind >= 3 && kind != 4 && kind != 5 && kind != 6
@@ -2174,11 +2298,7 @@ static PyObject *finds(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "finds: a board's masks and placed, a kind 0-3, a size");
         goto done;
     }
-    for (int c = 0; c < g.cells; c++) {
-        state.masks[c] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(masks, c));
-        state.placed[c] = (uint8_t)PyLong_AsLong(PyList_GET_ITEM(placed_list, c));
-    }
-    if (PyErr_Occurred()) goto done;
+    if (!read_board(&g, masks, placed_list)) goto done;
     int meeting = -1, value = 0, start = -1, links = 0;
     int found = kind == 0   ? finds_locked(&g, &mt, state.masks, state.placed, &meeting, &value)
                 : kind == 1 ? finds_naked(&g, state.masks, state.placed, size)

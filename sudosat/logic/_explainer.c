@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CELLS 81
 #define POTS 729
@@ -105,12 +106,72 @@ static void drop(Grid *g, int cell, int v) {
 
 /* ---------------------------------------------------------------- the work budget */
 
+/* Why a search stopped before its end (spend.over): each reason is the caller's
+   to report; none is a rating. */
+enum { GOING, OVER_BUDGET, OVER_DEADLINE, OVER_SIGNAL, OVER_MEMORY };
+
 typedef struct {
     long long work, budget; /* node expansions; past the budget the search gives up */
-    int over;
+    int over;               /* GOING, or why it stopped */
+    double deadline;        /* CLOCK_MONOTONIC seconds (Python's time.monotonic); 0: none */
+    long long next_look;    /* the work at which the clock and signals are next looked at */
 } Spend;
 
 static Spend spend;
+
+/* The search stops, for ``why`` (the first reason stays). */
+static void halt(int why) {
+    if (!spend.over) spend.over = why;
+}
+
+#define LOOK_EVERY 16384 /* expansions between looks at the clock and signals (about 1 ms) */
+
+static double monotonic(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + now.tv_nsec / 1e9;
+}
+
+/* Whether the search must stop: it has stopped, its budget is spent, its deadline
+   has passed, or a signal came for Python (Ctrl-C, SIGTERM: its handler runs
+   here and raises, and the search ends at once instead of when it is done). */
+static int must_stop(void) {
+    if (spend.over) return 1;
+    if (spend.budget && spend.work > spend.budget) {
+        halt(OVER_BUDGET);
+        return 1;
+    }
+    if (spend.work >= spend.next_look) {
+        spend.next_look = spend.work + LOOK_EVERY;
+        if (spend.deadline > 0 && monotonic() > spend.deadline) halt(OVER_DEADLINE);
+        else if (PyErr_CheckSignals() < 0) halt(OVER_SIGNAL);
+    }
+    return spend.over != GOING;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* Every allocation goes through these: one that fails stops the search (out of
+   memory: a MemoryError in Python, never "no rating"), whatever its caller then
+   does. A test makes the n-th fail (fail_after), to walk every failure path. */
+static long long allocations, fail_at; /* fail_at 0: none fails */
+
+static void *failed(void *p) {
+    if (!p) halt(OVER_MEMORY);
+    return p;
+}
+
+static int injected(void) { return fail_at && ++allocations >= fail_at; }
+
+static void *x_malloc(size_t bytes) { return failed(injected() ? NULL : malloc(bytes)); }
+
+static void *x_calloc(size_t count, size_t bytes) {
+    return failed(injected() ? NULL : calloc(count, bytes));
+}
+
+static void *x_realloc(void *p, size_t bytes) {
+    return failed(injected() ? NULL : realloc(p, bytes));
+}
 
 /* ---------------------------------------------------------------- runs */
 
@@ -137,10 +198,14 @@ static Run *run_new(void) {
     if (r) {
         free_runs = r->next_free;
     } else {
-        r = calloc(1, sizeof(Run));
+        r = x_calloc(1, sizeof(Run));
         if (!r) return NULL;
         r->pcap = 4096;
-        r->pool = malloc(sizeof(int32_t) * r->pcap);
+        r->pool = x_malloc(sizeof(int32_t) * r->pcap);
+        if (!r->pool) {
+            free(r);
+            return NULL;
+        }
     }
     return r;
 }
@@ -162,8 +227,12 @@ static void run_free(Run *r) {
 static int run_parents(Run *r, int slot, const int *parents, int np) {
     if (r->plen + np > r->pcap) {
         int cap = r->pcap * 2 + np;
-        int32_t *grown = realloc(r->pool, sizeof(int32_t) * cap);
-        if (!grown) return -1;
+        int32_t *grown = x_realloc(r->pool, sizeof(int32_t) * cap);
+        if (!grown) { /* the node stays, with no premises: the search stops (halt) */
+            r->first[slot] = 0;
+            r->count[slot] = 0;
+            return -1;
+        }
         r->pool = grown;
         r->pcap = cap;
     }
@@ -206,7 +275,7 @@ static int nnests, nests_cap;
 static int nest_new(int complexity, uint64_t key) {
     if (nnests == nests_cap) {
         int cap = nests_cap ? nests_cap * 2 : 1024;
-        Nest *grown = realloc(nests, sizeof(Nest) * cap);
+        Nest *grown = x_realloc(nests, sizeof(Nest) * cap);
         if (!grown) return -1;
         nests = grown;
         nests_cap = cap;
@@ -249,7 +318,7 @@ static void hints_free(Hints *h) {
 static int hints_ints(Hints *h, int more) {
     if (h->nints + more > h->icap) {
         int cap = h->icap * 2 + more + 256;
-        int *grown = realloc(h->ints, sizeof(int) * cap);
+        int *grown = x_realloc(h->ints, sizeof(int) * cap);
         if (!grown) return -1;
         h->ints = grown;
         h->icap = cap;
@@ -260,7 +329,7 @@ static int hints_ints(Hints *h, int more) {
 static Hint *hints_add(Hints *h) {
     if (h->n == h->cap) {
         int cap = h->cap ? h->cap * 2 : 64;
-        Hint *grown = realloc(h->list, sizeof(Hint) * cap);
+        Hint *grown = x_realloc(h->list, sizeof(Hint) * cap);
         if (!grown) return NULL;
         h->list = grown;
         h->cap = cap;
@@ -371,7 +440,7 @@ static int walk_cap;
 static int *walk_room(const Run *r) {
     int need = r->plen + NODES + 2;
     if (need > walk_cap) {
-        int *grown = realloc(walk_stack, sizeof(int) * need);
+        int *grown = x_realloc(walk_stack, sizeof(int) * need);
         if (!grown) return NULL;
         walk_stack = grown;
         walk_cap = need;
@@ -582,11 +651,7 @@ static int chain(const Mode *m, Grid *g, Run *r, int *ab_on, int *ab_off) {
             run_queue_push(qoff, &toff, node);
     }
     while (hon < ton || hoff < toff) {
-        if (spend.over) break;
-        if (spend.budget && spend.work > spend.budget) {
-            spend.over = 1;
-            break;
-        }
+        if (must_stop()) break;
         if (hon < ton) {
             int p = qon[hon++];
             int n = on_to_off(g, POT(p), 1, facts);
@@ -628,7 +693,7 @@ static int chain(const Mode *m, Grid *g, Run *r, int *ab_on, int *ab_off) {
             Hints inner = {0};
             if (advanced(m, g, &save, &inner) < 0) {
                 hints_free(&inner);
-                spend.over = 1;
+                halt(OVER_MEMORY); /* (its allocation has said so already) */
                 break;
             }
             for (int i = 0; i < inner.n; i++) {
@@ -740,10 +805,7 @@ static int forcing_chain(Run *r, int source, int ylinks, int *target) {
     else
         qoff[toff++] = source;
     while (hon < ton || hoff < toff) {
-        if (spend.budget && spend.work > spend.budget) {
-            spend.over = 1;
-            return 0;
-        }
+        if (must_stop()) return 0;
         while (hon < ton) {
             int p = qon[hon++];
             int n = linked_offs(POT(p), ylinks, facts);
@@ -874,10 +936,7 @@ static int cycles_from(const Grid *g, int source, int ylinks, int xlinks, int ba
     pending_on[non++] = 0;
     int noff = 0;
     while (non || noff) {
-        if (spend.budget && spend.work > spend.budget) {
-            spend.over = 1;
-            return 0;
-        }
+        if (must_stop()) return 0;
         length++;
         noff = 0;
         for (int i = 0; i < non; i++) {
@@ -1366,7 +1425,7 @@ static int hints_copy(Hints *to, const Hints *from) {
 static int rules_asked(const Mode *m, Grid *g, const Grid *source, Hints *out);
 
 static int advanced(const Mode *m, Grid *g, const Grid *source, Hints *out) {
-    if (!kept && !(kept = calloc(KEPT, sizeof(Kept)))) return -1;
+    if (!kept && !(kept = x_calloc(KEPT, sizeof(Kept)))) return -1;
     uint64_t start = grid_hash(source), now = grid_hash(g);
     Kept *slot = &kept[(start ^ now ^ (uint64_t)m->level * 0x9e3779b97f4a7c15ULL) % KEPT];
     if (slot->used && slot->start == start && slot->now == now && slot->level == m->level)
@@ -1596,33 +1655,63 @@ static Rated rate(const uint8_t *givens, const uint8_t *solution, int top_level)
 
 /* ---------------------------------------------------------------- Python */
 
+/* The values of ``buffer``: 81 bytes, each from ``low`` to 9; 0 and a ValueError
+   (set) for anything else. */
+static int values_of(Py_buffer *buffer, int low, uint8_t *out, const char *what) {
+    if (buffer->len != CELLS) {
+        PyErr_Format(PyExc_ValueError, "%s: a classic 9x9: 81 values", what);
+        return 0;
+    }
+    const uint8_t *at = buffer->buf;
+    for (int c = 0; c < CELLS; c++)
+        if (at[c] < low || at[c] > 9) {
+            PyErr_Format(PyExc_ValueError, "%s: cell %d holds %d, not %d to 9", what, c, at[c], low);
+            return 0;
+        }
+    memcpy(out, at, CELLS);
+    return 1;
+}
+
 static PyObject *py_rate(PyObject *self, PyObject *args) {
-    Py_buffer givens, truth = {0};
+    Py_buffer givens = {0}, truth = {0};
     long long budget = 0;
     int top_level = 5;
+    double deadline = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*|Liy*", &givens, &budget, &top_level, &truth)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*|Liz*d", &givens, &budget, &top_level, &truth, &deadline))
+        return NULL;
     uint8_t values[CELLS], solution[CELLS];
-    int known = truth.buf != NULL, sized = givens.len == CELLS && (!known || truth.len == CELLS);
-    if (sized) {
-        memcpy(values, givens.buf, CELLS);
-        if (known) memcpy(solution, truth.buf, CELLS);
-    }
+    int known = truth.buf != NULL;
+    int read = values_of(&givens, 0, values, "givens") &&
+               (!known || values_of(&truth, 1, solution, "solution"));
     PyBuffer_Release(&givens);
     if (known) PyBuffer_Release(&truth);
-    if (!sized) {
-        PyErr_SetString(PyExc_ValueError, "a classic 9x9: 81 values");
+    if (!read) return NULL;
+    if (budget < 0 || top_level < 0 || top_level > 5 || deadline < 0 || deadline != deadline) {
+        PyErr_SetString(PyExc_ValueError,
+                        "rate: a budget of 0 or more, a top level of 0 to 5, a deadline of 0 or more");
         return NULL;
     }
-    Rated rated;
-    long long work;
     /* the GIL is kept: the search's scratch (runs, inner chains, the budget) is shared */
     spend.work = 0;
     spend.budget = budget;
-    spend.over = 0;
-    rated = rate(values, known ? solution : NULL, top_level);
-    work = spend.work;
+    spend.over = GOING;
+    spend.deadline = deadline;
+    spend.next_look = LOOK_EVERY;
+    allocations = 0;
+    Rated rated = rate(values, known ? solution : NULL, top_level);
+    long long work = spend.work;
     kept_clear();
+    switch (spend.over) {
+    case OVER_MEMORY:
+        PyErr_Clear(); /* (a signal's exception, if one came too: memory is the news) */
+        return PyErr_NoMemory();
+    case OVER_SIGNAL:
+        return NULL; /* the signal handler's exception (KeyboardInterrupt, ...) */
+    case OVER_DEADLINE:
+        PyErr_Format(PyExc_TimeoutError, "SE's rating search passed its deadline after %lld link expansions", work);
+        return NULL;
+    }
     if (rated.er == UNSOUND) {
         PyErr_SetString(PyExc_AssertionError, "SE's search removed a value of the solution");
         return NULL;
@@ -1631,9 +1720,28 @@ static PyObject *py_rate(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iii)L", rated.er, rated.ep, rated.ed, work);
 }
 
+/* fail_after(n): the n-th allocation of each later search fails (0: none), to
+   test that every failure is a MemoryError. */
+static PyObject *py_fail_after(PyObject *self, PyObject *args) {
+    long long n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "L", &n)) return NULL;
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "fail_after: 0 or more");
+        return NULL;
+    }
+    fail_at = n;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef METHODS[] = {
     {"rate", py_rate, METH_VARARGS,
-     "rate(givens: bytes of 81 values, budget=0, top_level=5, solution=None) -> ((ER, EP, ED) in tenths or None, work); AssertionError: a step removed a value of the solution"},
+     "rate(givens: bytes of 81 values 0-9, budget=0, top_level=5, solution=None, deadline=0) -> "
+     "((ER, EP, ED) in tenths or None, work). ``deadline``: time.monotonic() seconds (0: none), "
+     "past it TimeoutError; a signal's handler raises inside the search; out of memory: "
+     "MemoryError; AssertionError: a step removed a value of the solution"},
+    {"fail_after", py_fail_after, METH_VARARGS,
+     "fail_after(n): the n-th allocation of each later search fails (0: none); for tests"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT,

@@ -43,6 +43,25 @@ ENGINE, WHY_NOT = load_compiled("_engine")
 _said = False
 
 
+SLOWER = "up to 80 times"
+"""How much slower the logic runs in Python than with the compiled engine
+(BENCHMARKS.md, "Without a compiler"): a command that follows logical paths says
+so once where the engine is not built."""
+
+
+def fallback_note() -> str | None:
+    """What a run that follows logical paths says once on a machine where the
+    compiled engine is not built; None where it is (or where SUDOSAT_ENGINE=python
+    asks for the Python engine)."""
+    if ENGINE is not None or WHY_NOT == "SUDOSAT_ENGINE=python":
+        return None
+    return (
+        f"the compiled engine is not built ({WHY_NOT}): the logic runs in Python, "
+        f"{SLOWER} slower, and SE's ER past 9.0 is not computed (install gcc and "
+        "reinstall sudosat to build it)"
+    )
+
+
 def compiled() -> bool:
     """Whether the compiled engine is here; under ``--verbose``, the first ask on a
     machine without it says why, once."""

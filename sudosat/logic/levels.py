@@ -5,7 +5,7 @@ a level, and a puzzle's level is the highest of its path's techniques."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+from sudosat.core import StrEnum
 
 
 class Level(StrEnum):

@@ -20,7 +20,7 @@ from functools import partial
 
 from sudosat.core.masks import bit
 from sudosat.core.masks import values as bits
-from sudosat.core.puzzle import Puzzle, cell_name, verify
+from sudosat.core.puzzle import Puzzle, a_puzzle, cell_name, verify
 from sudosat.logic.bitboard import singles_shape, walk_singles
 from sudosat.logic.board import Board, Step, Technique, board_of
 from sudosat.logic.branches import DEEP_BUDGET
@@ -164,6 +164,7 @@ def logical_path(
     path ends ``timeout`` with the steps made (the nested search and a variant's
     rule questions stop inside their step).
     MarksError when the marks rule out a true candidate."""
+    puzzle = a_puzzle(puzzle, "logical_path")
     check_size(puzzle)
     deadline = deadline_after(timeout)
     outcome, truth = _truth(puzzle, timeout)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.masks import bit
-from sudosat.core.puzzle import Puzzle
+from sudosat.core.puzzle import Puzzle, a_puzzle
+from sudosat.logic import explainer
 from sudosat.logic.explainer import explainer_rating
 from sudosat.logic.levels import End, Level
 from sudosat.logic.path import PATH_LARGEST, Pathfinder, truth_of
@@ -48,6 +49,12 @@ class Rating:
     explainer: tuple[float, float, float] | None = None
     """Rated by a path that solves it: ER, EP and ED on Sudoku Explainer's scale
     (see :meth:`solve_path.SolvePath.explainer`)."""
+    engine: str | None = None
+    """Rated by a path: which engine rated it, ``compiled`` or ``python``
+    (:func:`explainer.engine_name`)."""
+    not_computed: str | None = None
+    """Why ER, EP and ED are not given where SE's scale applies (SE's own search is
+    not built here, or passed its budget); None: given, or SE's scale does not apply."""
 
     @property
     def named(self) -> str:
@@ -70,10 +77,15 @@ class Rating:
             "er": er,
             "ep": ep,
             "ed": ed,
+            "er_not_computed": self.not_computed,
+            "engine": self.engine,
         }
 
     def explained(self) -> str:
-        """ER, EP and ED in words (empty when not rated by a path that solves it)."""
+        """ER, EP and ED in words, or why they are not computed (empty when not
+        rated by a path that solves it)."""
+        if self.not_computed is not None:
+            return f"ER not computed: {self.not_computed}"
         if self.explainer is None:
             return ""
         return "ER {:g}, EP {:g}, ED {:g}".format(*self.explainer)
@@ -139,19 +151,20 @@ def path_rating(path: Weighed, conflicts: int = 0) -> Rating:
     Stuck: ``expert``, 13 + a quarter of log2(1 + ``conflicts``), the search the
     rest needs."""
     hardest = path.hardest()
+    engine = explainer.engine_name()
     if path.end != End.SOLVED or hardest is None:
         rating = round(SEARCH_RATING + math.log2(1 + conflicts) / 4, 3)
-        return Rating(Level.EXPERT, rating, conflicts, "search")
+        return Rating(Level.EXPERT, rating, conflicts, "search", engine=engine)
     level = path.level()
-    explainer = path.explainer()
+    explained = path.explainer()
     if level in (Level.SIMPLE, Level.EASY):
-        return Rating(level, float(level.order + 1), 0, hardest.name, explainer)
+        return Rating(level, float(level.order + 1), 0, hardest.name, explained, engine)
     count = sum(1 for technique in path.techniques() if technique == hardest)
     if level == Level.INTERMEDIATE:  # below every expert rating (a naked pair's 4.0)
         rating = min(hardest.weight + math.log2(count) / 10, INTERMEDIATE_TOP)
     else:  # below the search's
         rating = min(1 + hardest.weight + math.log2(count) / 10, SEARCH_RATING - 0.01)
-    return Rating(level, round(rating, 3), 0, hardest.name, explainer)
+    return Rating(level, round(rating, 3), 0, hardest.name, explained, engine)
 
 
 INTERMEDIATE_TOP = 3.9
@@ -171,6 +184,7 @@ def rate_by_path(
     ``without``: techniques left out (see :data:`techniques.FAMILIES`). A classic
     9x9's ER at the top (9.0 and up) is Sudoku Explainer's own search's
     (:mod:`sudosat.logic.explainer`)."""
+    puzzle = a_puzzle(puzzle, "rate_by_path")
     deadline = deadline_after(timeout)
     truth = truth_of(puzzle, timeout) if solution is None else [bit(v) for v in solution]
     without = tuple(without)
@@ -181,7 +195,15 @@ def rate_by_path(
     rating = path_rating(path)
     if rating.explainer is None or without:  # SE's search knows SE's techniques alone
         return rating
-    return replace(rating, explainer=explainer_rating(puzzle, rating.explainer, solution_of(truth)))
+    try:
+        found = explainer_rating(puzzle, rating.explainer, solution_of(truth), deadline=deadline)
+    except SolverTimeout:
+        raise SolverTimeout(f"no rating within {timeout:g} s") from None
+    if found is None:
+        built = explainer.SEARCH is not None
+        why = "past its budget" if built else "SE's rating search is not built here"
+        return replace(rating, explainer=None, not_computed=why)
+    return replace(rating, explainer=found)
 
 
 def solution_of(truth: Sequence[int] | None) -> list[int] | None:

@@ -34,7 +34,7 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNFPlus
 
 from sudosat.core.errors import SolverTimeout
-from sudosat.core.puzzle import Grid, Puzzle, differences
+from sudosat.core.puzzle import Grid, Puzzle, a_puzzle, differences
 from sudosat.logic.rating import Rating
 from sudosat.sat.cnf import literal, model_grid
 from sudosat.sat.deadline import compute_by, deadline_after, remaining
@@ -156,6 +156,7 @@ def explain(
     ``timed_out`` and left None (when the solve itself runs out, nothing else
     is tried). Raises TooBig when a unique puzzle's rating would need more
     memory than this machine has."""
+    puzzle = a_puzzle(puzzle, "explain")
     deadline = deadline_after(timeout)
     outcome = solve(puzzle, timeout=timeout)
     if timeout is None:

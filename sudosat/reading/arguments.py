@@ -44,3 +44,41 @@ def is_puzzle_argument(
     except InputError:
         return False
     return bool(found) and all(isinstance(entry, Puzzle) for entry in found)
+
+
+SEPARATORS = ",;| \t"
+"""What a pasted puzzle may have between its cells."""
+CELL_MARKS = set("0123456789.*_-")
+"""Characters that are cells in every alphabet's puzzles: digits and blanks."""
+SHORTEST_TEXT = 16
+"""The fewest cell characters of an argument read as a puzzle gone wrong (a 4x4's)."""
+
+
+def why_not_a_puzzle(
+    argument: str,
+    *,
+    rank: int | None = None,
+    alphabet: str | None = None,
+    variants: Variants = NO_VARIANTS,
+) -> str | None:
+    """For an argument that names no file: what is wrong with it as a puzzle when it
+    looks like one (digits and blanks, one cell short: "found 80 cells, expected
+    81"); None when it looks like a file name (mistyped) instead."""
+    if os.sep in argument or argument.endswith((".txt", ".json", ".links", ".csv")):
+        return None
+    if rank is None and argument.isdigit() and len(argument) < SHORTEST_DIGITS:
+        return None  # a number: a file name as likely as a small puzzle
+    cells = [ch for ch in argument if ch not in SEPARATORS]
+    marks = sum(ch in CELL_MARKS for ch in cells)
+    if len(cells) < SHORTEST_TEXT or marks < 0.8 * len(cells):
+        return None
+    try:
+        found = read_text(argument, ARGUMENT, rank=rank, alphabet=alphabet, variants=variants)
+        why = next((entry.message for entry in found if isinstance(entry, InputError)), None)
+    except InputError as err:
+        why = err.message
+    if why is None:
+        return None
+    if "," in argument:
+        why += "; commas are read as cells: give the cells with nothing between them, or spaces"
+    return why

@@ -365,7 +365,7 @@ def choose(
         source,
         last.number,
         len(last.text) + 1,
-        f"wrong number of cells: found {found}, expected {size_hint(rank)}"
+        f"wrong number of cells: found {found}, expected {_expected(found, rank)}"
         + (_run_together_hint(rows) or _count_hint(found, rows)),
     )
 
@@ -401,6 +401,19 @@ def _with_hint(error: InputError, rows: Sequence[Row]) -> InputError:
     if not hint:
         return error
     return type(error)(error.source, error.line, error.col, error.message + hint)
+
+
+def _expected(found: int, rank: int | None) -> str:
+    """The sizes ``found`` cells may have been meant as: the one it is a few cells
+    from (``81 for a 9x9: 1 short``), or every size."""
+    sizes = [rank] if rank else range(2, MAX_CHAR_RANK + 1)
+    for near in sizes:
+        cells, side = near**4, near * near
+        off = found - cells
+        if off and abs(off) <= max(2, cells // 20):
+            said = f"{abs(off)} short" if off < 0 else f"{off} too many"
+            return f"{cells} for a {side}x{side}: {said}"
+    return size_hint(rank)
 
 
 def _count_hint(found: int, rows: Sequence[Row]) -> str:

@@ -15,7 +15,7 @@ from sudosat.core.notation import PUZZLE_KEYS, SOLUTION_KEYS, format_line
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.cells import Row
 from sudosat.reading.formats import is_content, stream_header
-from sudosat.reading.lines import LineReader, fits, maybe_fpuzzles
+from sudosat.reading.lines import LineReader, fits, four_by_four_lines, maybe_fpuzzles
 from sudosat.reading.ruletext import is_statement
 
 PUZZLE_COLUMNS, SOLUTION_COLUMNS = PUZZLE_KEYS, SOLUTION_KEYS
@@ -289,6 +289,10 @@ def is_stream(lines: Lines, rank: int | None, layout: str, lines_needed: int) ->
         more = lines.peek_content(2 * lines_needed)
         first = [(n, text) for n, text in more if not stream_header(text)][:lines_needed]
     whole = all(_whole_puzzle(text, rank) for _, text in first)
+    if not whole and rank is None and four_by_four_lines([text for _, text in first]):
+        # 4x4 lines, or a 16x16 grid's first rows: its first 16 rows tell
+        rows = [text for _, text in lines.peek_content(16)]
+        return len(rows) >= lines_needed and four_by_four_lines(rows)
     return len(first) == lines_needed and whole
 
 

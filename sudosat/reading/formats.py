@@ -39,6 +39,7 @@ from sudosat.reading.lines import (
     LineReader,
     Variants,
     fits,
+    four_by_four_lines,
     fpuzzles_row,
     maybe_fpuzzles,
     read_lines,
@@ -300,6 +301,8 @@ def _guess_layout(rows: Sequence[Row], source: str, rank: int | None, alphabet: 
         any(fits(count, rank) for count in (row.char_count, len(row.word_texts)))
         for row in rows[:50]
     ]
+    if rank is None and four_by_four_lines([row.text for row in rows[:50]]):
+        return "line"
     if as_grid and any(line_fits):
         raise AmbiguousInput(
             source,

@@ -167,14 +167,26 @@ def puzzle_of(data: JsonObject, source: str, line: int, values_as_givens: bool) 
             )
         constraints += kind.from_fpuzzles(value, where.at(key))
     drawn = tuple(key for key in SHAPES if _drawn(data.get(key)))
-    rules = Rules.of(layout, constraints, drawn)
-    alphabet = DIGITS[:size] if size <= 9 else ""
     name, author, ruleset = (
         data[key].strip() if isinstance(data.get(key), str) else ""
         for key in ("title", "author", "ruleset")
     )
-    ruleset = ruleset.split(ADDED_RULES, 1)[0].strip()  # what a link out added: not the setter's
-    return Puzzle(layout.rank, cells, alphabet, source, line, name, rules, author, ruleset)
+    setters, _, added = ruleset.partition(ADDED_RULES)  # what a link out added: not the setter's
+    rules = Rules.of(layout, constraints, drawn, _lost(added, constraints))
+    alphabet = DIGITS[:size] if size <= 9 else ""
+    return Puzzle(layout.rank, cells, alphabet, source, line, name, rules, author, setters.strip())
+
+
+def _lost(added: str, constraints: list[Rule]) -> tuple[str, ...]:
+    """The kinds of rule a link out named after ADDED_RULES (each drawn as shapes
+    too) of which the link holds none now: an editor that does not know their
+    fields (f-puzzles itself) dropped them and kept the shapes."""
+    if not added.strip():
+        return ()  # (the common case: no rule kinds to look up, none loaded)
+    read = {type(rule).title.lower() for rule in constraints}
+    titles = {kind.title.lower(): kind.title for kind in BY_FIELD.values() if kind.title}
+    named = (line.partition(":")[0].strip().lower() for line in added.splitlines())
+    return tuple(titles[t] for t in dict.fromkeys(named) if t in titles and t not in read)
 
 
 CELL_RULES = frozenset(IN_CELLS)

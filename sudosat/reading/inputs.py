@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import IO, Any
 
-from sudosat.core.errors import InputError
+from sudosat.core.errors import InputError, NoSuchFile
 from sudosat.core.puzzle import Puzzle
 from sudosat.reading.cells import Row
 from sudosat.reading.chunks import (
@@ -183,7 +183,7 @@ def open_source(path: str, expected: str = "puzzle text") -> IO[bytes]:
     try:
         return open(path, "rb")
     except FileNotFoundError:
-        raise InputError(source, 0, 0, "no such file") from None
+        raise NoSuchFile(source, 0, 0, "no such file") from None
     except IsADirectoryError:
         raise InputError(source, 0, 0, f"is a directory, expected {expected}") from None
     except OSError as err:
@@ -345,6 +345,8 @@ class Inputs:
     def _open(self, path: str, lines_needed: int) -> _Opened | InputError:
         try:
             stream = io.BytesIO(path.encode()) if path in self.inline else open_source(path)
+        except NoSuchFile:
+            return not_found(path, self.rank, self.alphabet, self.variants)
         except InputError as err:
             return err
         piped = path not in self.inline and _is_pipe(stream)
@@ -419,8 +421,22 @@ def read_file(
     :func:`formats.read_text` does; InputError when the file cannot be read at all
     or holds more than ``limit`` bytes (None: no limit; :func:`read_puzzles`
     streams a big file instead)."""
-    source, text = read_source(path, limit=limit)
+    try:
+        source, text = read_source(path, limit=limit)
+    except NoSuchFile:
+        raise not_found(path, rank, alphabet, variants) from None
     return read_text(text, source, rank=rank, alphabet=alphabet, layout=layout, variants=variants)
+
+
+def not_found(path: str, rank: int | None, alphabet: str | None, variants: Variants) -> InputError:
+    """What to say of ``path``, which names no file: "no such file", or, when it
+    reads as a puzzle's text that is wrong (a cell short, commas between cells),
+    what is wrong with it."""
+    from sudosat.reading.arguments import why_not_a_puzzle  # deferred: a name that is no file
+
+    why = why_not_a_puzzle(path, rank=rank, alphabet=alphabet, variants=variants)
+    said = "no such file" if why is None else f"not a file, and not a puzzle: {why}"
+    return NoSuchFile(source_name(path), 0, 0, said)
 
 
 def read_puzzles(

@@ -106,6 +106,19 @@ def fits(count: int, rank: int | None) -> bool:
     return found is not None and (found == rank if rank else found >= 3)
 
 
+FOUR_BY_FOUR = frozenset("1234.0")
+"""A 4x4 line's symbols: its values and blanks."""
+
+
+def four_by_four_lines(texts: Sequence[str]) -> bool:
+    """Whether ``texts`` are 4x4 puzzles one a line, as ``generate --rank 2 -f
+    line`` writes them: 16 cells of 1-4 and blanks each. Never the rows of a
+    16x16 grid: fewer than 16 rows are no such grid, and 16 rows of these cells
+    would use four of its sixteen values, no puzzle with one solution."""
+    cells = [text.strip() for text in texts]
+    return bool(cells) and all(len(c) == 16 and set(c) <= FOUR_BY_FOUR for c in cells)
+
+
 def read_lines(
     rows: Sequence[Row], source: str, rank: int | None, alphabet: str | None
 ) -> Iterator[Puzzle | InputError]:

@@ -231,7 +231,8 @@ def apply(puzzle: Puzzle, statements: Iterable[Statements]) -> Puzzle:
         )
     if not constraints and layout == puzzle.layout and puzzle.rules is None:
         return puzzle
-    rules = Rules.of(layout, constraints, puzzle.rules.drawings if puzzle.rules else ())
+    known = puzzle.rules
+    rules = Rules.of(layout, constraints, *((known.drawings, known.lost) if known else ()))
     return replace(puzzle, rank=layout.rank, rules=rules)
 
 

@@ -7,6 +7,7 @@ exactly one record per puzzle, and sums up.
 from __future__ import annotations
 
 import gc
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +56,15 @@ class Slowest(NamedTuple):
     line: int
 
 
+class Note(NamedTuple):
+    """A line for stderr about one puzzle; ``always``: said even with --quiet (why
+    a puzzle failed, the --stats asked for), else only without it ("unique
+    solution")."""
+
+    text: str
+    always: bool
+
+
 @dataclass
 class Done:
     """A worker's answer for one chunk: the text to write and what the summary needs."""
@@ -68,8 +78,9 @@ class Done:
     slowest: Slowest | None = None
     failed_at: dict[str, list[str]] = field(default_factory=dict)
     """The first few places (``file:line``) of each kind of failure, for the summary."""
-    notes: list[str] = field(default_factory=list)
-    """For stderr: why a puzzle failed or is not unique (line and grid formats)."""
+    notes: list[Note] = field(default_factory=list)
+    """For stderr, in order: why a puzzle failed or is not unique, what it is when
+    it did not fail, the --stats asked for (line and grid formats)."""
     interrupted: int = 0
     """The stopping signal that cut this chunk short (SIGINT, SIGTERM, SIGHUP), if one did."""
     cut: bool = False
@@ -127,14 +138,17 @@ def answer(
         return place.result(None, str(entry))
     if settings.view.fmt == "fpuzzles" and (why := unlinkable(entry)):  # before any work
         return place.result(None, why)
+    start = time.perf_counter()
     try:
         result = settings.task.answer(entry, place, settings.options)
     except Interrupted as stop:
         if settings.task.partial:  # the record of what was found: a count says N+
             stop.result = place.result(stop.outcome)
+            stop.result.spent = time.perf_counter() - start
         raise
     except TooBig as err:  # like input that cannot be read: a line saying why, exit 2
         return place.result(None, str(err))
+    result.spent = time.perf_counter() - start
     if settings.view.check and result.outcome is not None:
         result.check = check(result.outcome, row, chunk.reader)
     return result
@@ -246,9 +260,9 @@ def _done(results: list[Result], settings: Settings, interrupted: int) -> Done:
             done.slowest = Slowest(r.time, r.source, r.line)
         said = task.note(r, view)
         if said is not None:
-            done.notes.append(said)
+            done.notes.append(Note(said, always=kind is not None))
         if view.stats and r.outcome is not None and view.fmt in ("line", "grid"):
-            done.notes.extend(stats_lines(r.outcome))
+            done.notes.extend(Note(line, always=True) for line in stats_lines(r.outcome))
     return done
 
 

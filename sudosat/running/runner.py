@@ -243,6 +243,7 @@ def answer(
     paths = tuple(paths) or ("-",)
     if paths == ("-",) and sys.stdin.isatty():
         raise Usage("give a PUZZLE file, or - to read one from stdin")
+    _say_if_slow(task, output)
     # jsonl and csv look the same for one puzzle and many: a pipe's first line starts them
     tell = 1 if output.fmt in ("jsonl", "csv") else 2
     inputs = Inputs(
@@ -312,6 +313,7 @@ def make(
     stop when it passes, keeping the puzzles made whole (exit 5); the exit code.
     GenerationError when what is asked cannot be made."""
     shaped = task.shaped(view or View())
+    _say_if_slow(task, output)
     if shard is not None:
         shard.run = shards.run_of("generate", (task.asked, seeds, shaped, output.fmt))
         seeds = shard.seeds(seeds)
@@ -341,6 +343,18 @@ def make(
         )
         return EXIT_TIMEOUT
     return STOPPED_CODES[signal.Signals(summary.interrupted)] if summary.interrupted else EXIT_OK
+
+
+def _say_if_slow(task: Task, output: Output) -> None:
+    """Where the task follows logical paths and the compiled engine is not built:
+    one line on stderr saying what that costs."""
+    if not task.logic:
+        return
+    from sudosat.logic.bitboard import fallback_note  # deferred: the logic's tasks alone
+
+    said = fallback_note()
+    if said is not None:
+        output.console(output.err()).print(f"sudosat: {said}", markup=False, highlight=False)
 
 
 def _end_shard(shard: Shard | None, fmt: str, summary: Summary, output: Output) -> None:
@@ -392,19 +406,33 @@ def _run_and_sum_up(
 
     document = Document(view)
     _write(stdout, document.head())
+    live: list[Any] = []  # the line shown on stderr now (a bar, a search's count), if any
+    on_screen = _terminal(stdout)
 
     def write(text: str) -> None:
-        _write(stdout, document.piece(text))
+        piece = document.piece(text)
+        if not (live and on_screen and piece):
+            _write(stdout, piece)
+            return
+        # an answer for the same screen: the live line off first, else the answer
+        # starts where the line ends; then the line back below it
+        live[0].stop()
+        _write(stdout, piece)
+        with held():  # its refresh thread starts with the stopping signals blocked
+            live[0].start()
 
     if output.quiet or not errors.is_terminal:
-        summary = run_tasks(tasks, func, write, jobs=jobs, report=report, describe=describe)
+        summary = run_tasks(
+            tasks, func, write, jobs=jobs, report=report, describe=describe, quiet=output.quiet
+        )
     elif not many:  # one puzzle: its search told as it goes (a long count, an estimate)
-        with _watching(errors):
+        with _watching(errors, live):
             summary = run_tasks(tasks, func, write, jobs=jobs, report=report, describe=describe)
     else:
         counted = total()
         with held():  # its refresh thread starts with the stopping signals blocked
             bar = _progress_bar(errors, counted)
+            live.append(bar)
             bar.start()
         try:
             progress = bar.add_task(doing, total=counted)
@@ -461,12 +489,14 @@ SHOW_AFTER = 0.5
 
 class _Watch:
     """One puzzle's long search told on stderr as it goes (:mod:`progress`):
-    solutions counted, walks sampled, a tenth of a second apart at most."""
+    solutions counted, walks sampled, a tenth of a second apart at most. Its
+    line, once shown, is put in ``live`` (the answer's writer takes it off)."""
 
-    def __init__(self, errors: Any) -> None:
+    def __init__(self, errors: Any, live: list[Any]) -> None:
         self.errors, self.start = errors, time.monotonic()
         self.at = self.start
         self.bar: Any = None
+        self.live = live
 
     def __call__(self, what: str, done: int) -> None:
         now = time.monotonic()
@@ -477,6 +507,7 @@ class _Watch:
         if self.bar is None:
             self.bar = _progress_bar(self.errors, None, "{task.description}")
             self.task = self.bar.add_task(said, total=None)
+            self.live.append(self.bar)  # before it shows: a signal may end the start
             with held():  # its refresh thread starts with the stopping signals blocked
                 self.bar.start()
         self.bar.update(self.task, description=said)
@@ -487,10 +518,10 @@ class _Watch:
 
 
 @contextmanager
-def _watching(errors: Any) -> Iterator[None]:
+def _watching(errors: Any, live: list[Any]) -> Iterator[None]:
     from sudosat.solving import progress
 
-    watch = _Watch(errors)
+    watch = _Watch(errors, live)
     try:
         with progress.watched(watch):
             yield
@@ -517,11 +548,13 @@ def run_tasks(
     report: Callable[[str], None] = lambda note: None,
     progress: Callable[[int], None] | None = None,
     describe: Callable[[T], str] = lambda task: "a task",
+    quiet: bool = False,
 ) -> Summary:
     """``func`` over every task, in ``jobs`` worker processes (or in process for
     one), writing each answer's text in task order. Ctrl-C stops it: what was
     written is whole records, and the summary says how far it got; so does a
-    task that says the run must stop (``Done.stopped``, a deadline)."""
+    task that says the run must stop (``Done.stopped``, a deadline). ``quiet``:
+    the notes of puzzles that did not fail are not reported."""
     summary = Summary()
     start = time.perf_counter()
     try:
@@ -534,8 +567,9 @@ def run_tasks(
             with held():  # a stopping signal acts after both, never between
                 summary.add(done)
                 write(done.text)  # whole records, never cut in half
-            for said in done.notes:
-                report(said)
+            for note in done.notes:
+                if note.always or not quiet:
+                    report(note.text)
             if progress is not None:
                 progress(done.puzzles)
             if done.interrupted:  # the signal this process was sent (a worker's is SIGINT)

@@ -26,7 +26,8 @@ from sudosat.showing.text import note
 from sudosat.showing.view import Payload, Result, View
 from sudosat.solving.engine import Options, solve_or_error
 from sudosat.solving.fast import NAME as ENGINE
-from sudosat.solving.outcome import Outcome, Status, status_of
+from sudosat.solving.outcome import INTERRUPTED, Interrupted, Outcome, Status, status_of
+from sudosat.system.process import signal_of
 
 if TYPE_CHECKING:
     from sudosat.logic.rating import Rating
@@ -76,6 +77,12 @@ class Task:
     partial: ClassVar[bool] = False
     """Ctrl-C during a search keeps a record of what it had found (a count's ``N+``)."""
 
+    @property
+    def logic(self) -> bool:
+        """Whether it follows logical paths, which the compiled engine speeds up
+        (a run without that engine says so once)."""
+        return False
+
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
         raise NotImplementedError
 
@@ -124,6 +131,7 @@ class Rate(Task):
 
     __slots__ = ("by", "without")
     record: ClassVar[str] = "rating"
+    partial: ClassVar[bool] = True
 
     def __init__(self, by: str = "path", without: frozenset[str] = frozenset()) -> None:
         self.by, self.without = by, without
@@ -138,7 +146,16 @@ class Rate(Task):
             except SolverTimeout:
                 outcome.status = Status.TIMEOUT
                 outcome.reason = f"no rating within {options.timeout:g} s"
+            except Interrupted:
+                raise
+            except KeyboardInterrupt as stop:  # SIGTERM, SIGHUP too: a record that says so
+                outcome.reason = f"{INTERRUPTED} before its rating was found"
+                raise Interrupted(outcome, signal_of(stop)) from None
         return found
+
+    @property
+    def logic(self) -> bool:
+        return self.by == "path"
 
     def rating(self, puzzle: Puzzle, outcome: Outcome, timeout: float | None) -> Rating:
         """By the logical path up to 36x36; past that, and ``by`` search, by the
@@ -159,6 +176,10 @@ class Explain(Task):
     __slots__ = ()
     record: ClassVar[str] = "explanation"
     certifies: ClassVar[frozenset[Status]] = frozenset({Status.NONE})
+
+    @property
+    def logic(self) -> bool:
+        return True  # a unique puzzle's rating
 
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
         from sudosat.making.explain import explain  # deferred: PySAT's RC2
@@ -220,6 +241,10 @@ class Steps(Task):
         without: frozenset[str] = frozenset(),
     ) -> None:
         self.hint, self.bifurcation, self.marks, self.without = hint, bifurcation, marks, without
+
+    @property
+    def logic(self) -> bool:
+        return True
 
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
         from sudosat.logic.path import MarksError, logical_path  # deferred: steps alone
@@ -385,6 +410,10 @@ class Generate(Task):
 
     def __init__(self, asked: Asked) -> None:
         self.asked = asked
+
+    @property
+    def logic(self) -> bool:
+        return self.asked.rated or self.asked.level is not None
 
     def make(self, seeds: list[int], deadline: float | None) -> tuple[list[Generated], bool]:
         """The puzzles of ``seeds``, in order, and whether ``deadline`` stopped the

@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from sudosat.core.masks import values as values_of
-from sudosat.core.puzzle import Grid, Layout, Puzzle, Rules, layout
+from sudosat.core.puzzle import Grid, Layout, Puzzle, Rules, a_puzzle, layout
 from sudosat.sat.builder import Builder
 from sudosat.sat.cnf import Cnf, Encoding, Part, at_most_one_part, cell_literals, literal, pairwise
 
@@ -179,6 +179,7 @@ def encode(
     """The CNF of ``puzzle``'s rules and givens (``compact``: see :class:`Cnf`).
     ``masks``: the blank cells' candidates, when already known (they must be
     :attr:`Puzzle.masks` of ``puzzle``, as :func:`deduce.deduce` leaves them)."""
+    puzzle = a_puzzle(puzzle, "encode")
     encoding = encoding or Encoding()
     n = puzzle.size
     compact = compact and encoding.reduced

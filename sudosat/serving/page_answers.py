@@ -29,6 +29,7 @@ from sudosat.serving.plugin_answers import (
     why_none,
 )
 from sudosat.serving.protocol import Job
+from sudosat.showing.text import lost_words
 from sudosat.solving.candidates import AUTO, candidates
 from sudosat.solving.outcome import Status
 from sudosat.solving.search import solutions
@@ -261,6 +262,7 @@ def read(job: Job, send: Send) -> None:
         title=puzzle.name or None,
         author=puzzle.author or None,
         ruleset=puzzle.ruleset or None,
+        lost=lost_words(puzzle.rules.lost) if puzzle.rules and puzzle.rules.lost else None,
     )
 
 

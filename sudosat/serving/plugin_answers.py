@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -138,11 +139,19 @@ def conflict_cells(puzzle: Puzzle, found: Candidates) -> list[int]:
     return sorted(cell for cell in cells if 0 <= cell < len(puzzle.cells))
 
 
+def sentence_start(text: str) -> str:
+    """``text`` begun with a capital, unless it begins with a cell's name, which is
+    written the one way everywhere (``r9c8 has no candidate left``)."""
+    if re.match(r"r\d+c\d+\b", text):
+        return text
+    return text[:1].upper() + text[1:]
+
+
 def why_none(puzzle: Puzzle, found: Candidates) -> str:
     """``No solutions found.``, and why: the clash, or the clues and rules that
     cannot all hold."""
     if found.outcome.reason:
-        return f"{NO_SOLUTIONS} {found.outcome.reason[0].upper()}{found.outcome.reason[1:]}."
+        return f"{NO_SOLUTIONS} {sentence_start(found.outcome.reason)}."
     if found.conflict:
         parts = ", ".join(part_text(puzzle, part) for part in found.conflict)
         return f"{NO_SOLUTIONS} These cannot all hold: {parts}."
@@ -211,13 +220,13 @@ def estimate(job: Job, send: Send) -> None:
             # in progress until it is cancelled (a page's Cancel stays on); an exact
             # count, below, is the answer
             if found:
-                send("estimate", **_sampled(found), inProgress=True)
+                send("estimate", **_sampled(found, few), inProgress=True)
             else:  # so many at least, and no upper bound yet
                 at_least = _numbers(ln_of(counted), math.inf, counted, ln_of(counted), math.inf)
                 send("estimate", **at_least, inProgress=True)
 
+    few = 0  # the solutions seen: no bound or estimate says fewer
     with progress.watched(tell):
-        few = 0
         for _ in islice(solutions(puzzle), EXACT + 1):
             few += 1
             tell("solutions", few)
@@ -229,11 +238,13 @@ def estimate(job: Job, send: Send) -> None:
             tell("walks", len(found))
 
 
-def _sampled(logs: Sequence[float]) -> JsonObject:
+def _sampled(logs: Sequence[float], seen: int = 0) -> JsonObject:
     """The plugin's six numbers of Knuth's samples given as logs (mean, standard
-    error, 95% interval): none of them overflows, and no bound is NaN."""
+    error, 95% interval): none of them overflows, and no bound is NaN. ``seen``:
+    the solutions counted before the samples, so many at least (the estimate and
+    its bounds are never fewer)."""
     n = len(logs)
-    mean, low, high = interval(logs, 0.05, random.Random(n))
+    mean, low, high = (max(x, ln_of(seen)) for x in interval(logs, 0.05, random.Random(n)))
     top = max(logs)
     values = [math.exp(x - top) for x in logs]
     spread = statistics.stdev(values) / math.sqrt(n) if n >= 2 else math.inf

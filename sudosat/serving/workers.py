@@ -90,6 +90,21 @@ class Worker:
             self.process.join(5)
 
 
+def _start_fork_server() -> None:
+    """The fork server, started from the main thread with SIGINT ignored, which it
+    keeps (a disposition exec keeps; Python leaves an ignored SIGINT ignored): a
+    Ctrl-C reaches the whole process group, and one that came while the server
+    imports sudosat's engines (a second or two) printed a KeyboardInterrupt
+    traceback from it. It ends when ``serve`` does (its pipe closes)."""
+    from multiprocessing import forkserver
+
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 class Pool:
     """The workers: ``spare`` kept ready and idle, no more; the others at work.
 
@@ -100,6 +115,7 @@ class Pool:
     def __init__(self, spare: int = 1) -> None:
         self.context = multiprocessing.get_context("forkserver")
         self.context.set_forkserver_preload(ENGINES)
+        _start_fork_server()
         self.spare = spare
         self.idle: list[Worker] = []
         self.busy: set[Worker] = set()

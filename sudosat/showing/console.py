@@ -268,34 +268,54 @@ def explanation_text(found: Explanation) -> str:
     return "\n".join(lines + explanation_lines(found)) + "\n"
 
 
-def solver_tables(listing: list[JsonObject]) -> list[Table]:
-    """``sudosat solvers`` on a terminal: PySAT's solvers, then the programs."""
+ALIASES_SHOWN = 2
+"""Aliases a solver's row shows (the shortest; ``--format json`` lists them all)."""
+
+
+def solver_tables(listing: list[JsonObject]) -> list[Table | str]:
+    """``sudosat solvers`` on a terminal: PySAT's solvers, their notes below them,
+    then the programs; readable at 80 columns (names never cut, long cells
+    wrapped, the full record in ``--format json``)."""
+    from rich import box
     from rich.table import Table  # deferred: only this command draws tables
 
     def yes(flag: bool) -> str:
         return "yes" if flag else "no"
 
-    pysat = Table(title="PySAT solvers (in process)")
-    for column in ("name", "aliases", "version (class)", "incremental", "budgets"):
-        pysat.add_column(column)
-    for column in ("interrupt", "stats", "note"):
-        pysat.add_column(column)
-    programs = Table(title="Solver programs (--solver NAME, or any with --solver-cmd)")
-    for column in ("name", "path", "version", "output", "called as"):
-        programs.add_column(column)
+    pysat = Table(title="PySAT solvers (in process)", box=box.SIMPLE_HEAD)
+    pysat.add_column("name", no_wrap=True)
+    pysat.add_column("also called", overflow="fold", min_width=16)
+    for column in ("incremental", "budgets", "interrupt", "stats"):
+        pysat.add_column(column, no_wrap=True)
+    notes: list[str] = []
+    programs = Table(
+        title="Solver programs (--solver NAME, or any with --solver-cmd)", box=box.SIMPLE_HEAD
+    )
+    programs.add_column("name", no_wrap=True)
+    for column in ("path", "version", "called as"):
+        programs.add_column(column, overflow="fold")
     for i in listing:
         if i["kind"] == "program":
             where, version = (i["path"], i["version"]) if i["available"] else ("not on PATH", "-")
             style = None if i["available"] else "dim"
-            programs.add_row(i["name"], where, version, i["convention"], i["command"], style=style)
-        elif not i["available"]:
-            dashes = ["-"] * 5
-            pysat.add_row(i["name"], ", ".join(i["aliases"]), *dashes, "not installed", style="dim")
-        else:
-            name = i["name"] + (" (default)" if i["default"] else "")
-            flags = [yes(i[key]) for key in ("incremental", "budgets", "interrupt", "stats")]
-            pysat.add_row(name, ", ".join(i["aliases"]), i["class"], *flags, i["note"])
-    return [pysat, programs]
+            programs.add_row(i["name"], where, version, i["command"], style=style)
+            continue
+        aliases = sorted((a for a in i["aliases"] if a != i["name"]), key=len)
+        also = ", ".join(aliases[:ALIASES_SHOWN]) + (
+            ", ..." if len(aliases) > ALIASES_SHOWN else ""
+        )
+        if not i["available"]:
+            pysat.add_row(i["name"], also, *["-"] * 4, style="dim")
+            notes.append(f"{i['name']}: not installed")
+            continue
+        name = i["name"] + ("*" if i["default"] else "")
+        if i["default"]:
+            notes.insert(0, f"* the default solver (--solver {i['name']})")
+        flags = [yes(i[key]) for key in ("incremental", "budgets", "interrupt", "stats")]
+        pysat.add_row(name, also, *flags)
+        if i["note"]:
+            notes.append(f"{i['name']}: {i['note']}")
+    return [pysat, *notes, "", programs]
 
 
 def rich_generated(batch: list[Generated], view: View) -> str:

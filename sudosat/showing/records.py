@@ -43,7 +43,17 @@ ESTIMATE_FIELDS = (
 """(A count past 1.8e308 is empty in its number's column, and written in its log's.)"""
 
 
-RATE_FIELDS = ("level", "rating", "conflicts", "technique", "er", "ep", "ed")
+RATE_FIELDS = (
+    "level",
+    "rating",
+    "conflicts",
+    "technique",
+    "er",
+    "ep",
+    "ed",
+    "er_not_computed",
+    "engine",
+)
 
 
 RATING_NONE = dict.fromkeys(RATE_FIELDS)

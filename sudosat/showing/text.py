@@ -4,6 +4,7 @@ f-puzzles (and SudokuPad) open."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sudosat.core.notation import format_grid, format_line, is_link
@@ -87,8 +88,28 @@ def note(result: Result, view: View) -> str | None:
     outcome = result.outcome
     if outcome is None or outcome.puzzle.rules is None:  # classic: nothing more (a batch's)
         return said
-    lines = [line for line in (said, drawn_note(result), drawing_note(result)) if line]
+    notes = (said, lost_note(result), drawn_note(result), drawing_note(result))
+    lines = [line for line in notes if line]
     return "\n".join(lines) if lines else None
+
+
+def lost_note(result: Result) -> str | None:
+    """The warning for a link whose rules an editor dropped (:attr:`Rules.lost`):
+    the puzzle is solved without them, whatever its status."""
+    outcome = result.outcome
+    rules = outcome.puzzle.rules if outcome is not None else None
+    if rules is None or not rules.lost:
+        return None
+    return f"{result.where()}: warning: {lost_words(rules.lost)}"
+
+
+def lost_words(lost: Sequence[str]) -> str:
+    """What a puzzle whose link lost rules of these kinds says of them."""
+    kinds = lost[0] if len(lost) == 1 else f"{', '.join(lost[:-1])} and {lost[-1]}"
+    return (
+        f"this link holds its {kinds} rules as shapes only (an editor that does not know "
+        "them, as f-puzzles, dropped them when it saved the link): solved without them"
+    )
 
 
 def drawing_note(result: Result) -> str | None:

@@ -5,9 +5,9 @@ for, the formats."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
+from sudosat.core import StrEnum
 from sudosat.solving.outcome import Outcome, Status
 
 if TYPE_CHECKING:
@@ -85,6 +85,9 @@ class Result:
     """That payload: one per result, read through the property of its name."""
     name: str = ""
     """The puzzle's name, from a header line above it."""
+    spent: float | None = None
+    """Seconds its whole answer took (the solve, and the rating, path or count its
+    task made of it); None: the solve's time is all there is to it."""
 
     def answer(self, kind: Payload, payload: Any) -> None:
         """Its task's payload, of ``kind``."""
@@ -119,6 +122,9 @@ class Result:
 
     @property
     def time(self) -> float:
+        """Seconds the answer took: the whole task's, where it was measured."""
+        if self.spent is not None:
+            return self.spent
         return self.outcome.stats.time if self.outcome else 0.0
 
     def where(self) -> str:

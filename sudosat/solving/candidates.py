@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from sudosat.core.errors import SolverTimeout
-from sudosat.core.puzzle import Constraint, Grid, Puzzle, verify
+from sudosat.core.puzzle import Constraint, Grid, Puzzle, a_puzzle, verify
 from sudosat.sat.cnf import Cnf, Encoding
 from sudosat.sat.deadline import deadline_after, solve_budgeted, solve_by
 from sudosat.sat.encoding import encode
@@ -129,6 +129,7 @@ def candidates(
     called with the candidates witnessed so far (per cell, as ``marks``) at
     most every PROGRESS seconds while the search goes on, for a page that
     shows them as they come."""
+    puzzle = a_puzzle(puzzle, "candidates")
     if count_each is not None and count_each < 1:
         raise ValueError("count_each must be at least 1")
     if solver not in SOLVERS or (solver != SOLVER and timeout is not None):

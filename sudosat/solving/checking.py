@@ -72,6 +72,8 @@ def check(folder: Path, checker: str = "dratify", max_file: int = MAX_FILE) -> V
         claim = Claim.of(_manifest(folder))
         held = _Held(max_file, max_file)
         texts = {name: _read(folder, name, digest, held) for name, digest in claim.files}
+        for name, digest in claim.others:  # every entry answers for itself
+            _read(folder, name, digest, held, keep=False)
     except Refused as err:
         verdict.problems.append(str(err))
         return _done(verdict, start)
@@ -126,6 +128,9 @@ class Claim:
     files: list[tuple[str, str]] = field(default_factory=list)
     """Every file the claim needs (``puzzle.txt`` and ``puzzle.cnf`` too), with its
     SHA-256 from the manifest."""
+    others: list[tuple[str, str]] = field(default_factory=list)
+    """The manifest's other files: none is read as a claim's, but each is held to
+    its hash and must lie inside the folder, as the claim's are."""
 
     @classmethod
     def of(cls, manifest: JsonObject) -> Claim:
@@ -158,6 +163,12 @@ class Claim:
             if not isinstance(digest, str) or not re.fullmatch("[0-9a-f]{64}", digest):
                 raise Refused(f"{name} has no SHA-256 in the manifest")
             found.files.append((name, digest))
+        for name, digest in hashes.items():
+            if name in needed:
+                continue
+            if not isinstance(digest, str) or not re.fullmatch("[0-9a-f]{64}", digest):
+                raise Refused(f"{name[:60]!r} has no SHA-256 in the manifest")
+            found.others.append((name, digest))
         return found
 
 
@@ -188,12 +199,12 @@ class _Held:
     """The files read, by device and inode: their hash and their text."""
 
 
-def _read(folder: Path, name: str, digest: str, held: _Held) -> str:
+def _read(folder: Path, name: str, digest: str, held: _Held, keep: bool = True) -> str:
     """The text of a file of the certificate, once it is shown to lie inside
     ``folder`` (no absolute path, no ``..``, no link out), to be a regular file
     that fits in what ``held`` has left, and to have the manifest's hash
     (streamed, before it is read whole); Refused otherwise. A file reached by
-    two names is read once."""
+    two names is read once. Not ``keep``: hashed alone ("" for its text)."""
     if PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts or "\0" in name:
         raise Refused(f"{name[:60]!r} is not a file of the certificate's folder")
     with _opened(folder, name) as (file, info):
@@ -216,6 +227,9 @@ def _read(folder: Path, name: str, digest: str, held: _Held) -> str:
             streamed.update(chunk)
         if streamed.hexdigest() != digest:
             raise Refused(f"{name} was changed: its SHA-256 is not the manifest's")
+        if not keep:
+            held.left -= size
+            return ""
         file.seek(0)
         try:
             data = file.read(size + 1)  # as big as the file: never a buffer of the cap's size

@@ -26,7 +26,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from sudosat.core.errors import SolverError, SolverTimeout
-from sudosat.core.puzzle import Grid, Puzzle, verify
+from sudosat.core.puzzle import Grid, Puzzle, a_puzzle, verify
 from sudosat.sat.cnf import Cnf, Encoding
 from sudosat.sat.deadline import deadline_after, interruptible
 from sudosat.sat.encoding import decode_model, encode
@@ -124,6 +124,7 @@ def solve(
     for the general engine. Past ``timeout`` seconds the outcome is ``timeout``,
     with the solutions found by then. A solver that fails raises SolverError.
     """
+    puzzle = a_puzzle(puzzle, "solve")
     return solve_with(puzzle, Options.of(solver, encoding, max_solutions, timeout))
 
 
@@ -193,6 +194,7 @@ def count(
     timeout: float | None = None,
 ) -> Count:
     """The number of solutions of ``puzzle``, searching up to ``max_solutions``."""
+    puzzle = a_puzzle(puzzle, "count")
     outcome = solve(
         puzzle, solver=solver, encoding=encoding, max_solutions=max_solutions, timeout=timeout
     )

@@ -48,7 +48,7 @@ from pysat.solvers import Minicard
 
 from sudosat.core.errors import SolverError, SolverTimeout
 from sudosat.core.jsonobject import JsonObject
-from sudosat.core.puzzle import Grid, Puzzle
+from sudosat.core.puzzle import Grid, Puzzle, a_puzzle
 from sudosat.sat.cnf import Cnf
 from sudosat.sat.deadline import deadline_after, remaining, solve_by
 from sudosat.solving import progress
@@ -260,6 +260,7 @@ def estimate(
     estimated), else estimated (see the module's text). ``seed`` makes a run
     repeatable. With ``timeout``, sampling stops then with the interval it has
     (``converged`` False); the exact count and ApproxMC raise SolverTimeout."""
+    puzzle = a_puzzle(puzzle, "estimate")
     if not 0 < epsilon < 1 or not 0 < delta < 1:
         raise ValueError("epsilon and delta must lie between 0 and 1")
     if method not in METHODS:

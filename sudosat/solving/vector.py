@@ -313,7 +313,8 @@ def settle(grids: NDArray[np.integer], rank: int, budget: int = 8) -> Settled:
     found = np.zeros(count, dtype=np.int64)
     solution = np.zeros(grids.shape, dtype=np.int64)
     branches = np.zeros(count, dtype=np.int64)
-    masks, origin = masks_of(grids, lay), np.arange(count)
+    masks = masks_of(grids, lay)
+    origin: NDArray[np.intp] = np.arange(count, dtype=np.intp)
     candidates: Masks | None = None
     while origin.size:  # one round: every open branch of every puzzle at once
         alive = (found[origin] < 2) & (branches[origin] <= budget)

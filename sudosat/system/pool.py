@@ -48,25 +48,40 @@ class _Submitted(NamedTuple):
 
 def _quiet_worker(parent: int | None) -> None:
     """A worker ends with the process that started it, however that ends (SIGKILL,
-    the out-of-memory killer), instead of waiting forever for tasks. Ctrl-C goes
-    to the whole process group: the main process stops the workers, with
-    SIGTERM, which must simply end them."""
+    the out-of-memory killer), instead of waiting forever for tasks. A stopping
+    signal sent to the whole process group (Ctrl-C; ``timeout``, a CI cancel or
+    ``kill -- -PGID``: SIGTERM; a closed terminal: SIGHUP) reaches the workers
+    too, and must not end them: the main process, told the same, asks each for
+    what it had in hand (SIGINT, in a task) and then ends them (SIGKILL)."""
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in STOPPING - {signal.SIGINT}:
-        signal.signal(signum, signal.SIG_DFL)
+        # a handler, not SIG_IGN: a solver program started from here gets the default
+        signal.signal(signum, _left_to_the_main_process)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
+
+
+def _left_to_the_main_process(signum: int, frame: object) -> None:
+    """A worker's SIGTERM and SIGHUP: nothing (see :func:`_quiet_worker`)."""
 
 
 def _interruptible(func: Callable[[T], R], task: T) -> R:
     """``func(task)`` in a worker, with SIGINT raising KeyboardInterrupt as in a
     process of its own: the task hands back what it had done (a count's ``N+``,
     its whole records). Between tasks a worker ignores SIGINT."""
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, _interrupted_once)
     try:
         return func(task)
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _interrupted_once(signum: int, frame: object) -> None:
+    """A task's first SIGINT raises; the next are ignored. Ctrl-C reaches a worker
+    from the terminal and again from the main process (:func:`_in_hand`): the
+    second must not cut the first's hand-back in half."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 IN_HAND = 0.5
@@ -198,5 +213,5 @@ def ordered_map(
         stop.set()
         for pool in pools:
             for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()  # Ctrl-C or an error: do not wait for queued work
+                process.kill()  # Ctrl-C or an error: do not wait for queued work
             pool.shutdown(wait=True, cancel_futures=True)

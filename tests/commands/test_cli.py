@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import re
 import resource
 import shutil
@@ -26,6 +27,7 @@ from tests.conftest import (
     REXL_FIRST,
     SUDOSAT,
     Run,
+    as_a_shell_starts_it,
     cpu_seconds,
     waited_for,
 )
@@ -208,6 +210,26 @@ def test_cnf_needs_a_puzzle_or_a_rank(run: Run) -> None:
     assert code == 2 and "<stdin>" in err and "--rank" in err
 
 
+@pytest.mark.parametrize("command", ["solve", "rate", "candidates"])
+def test_quiet_leaves_stderr_empty_for_a_puzzle_that_does_not_fail(run: Run, command: str) -> None:
+    code, out, err = run(command, "-q", str(PUZZLES / "ai-escargot.txt"))
+    assert code == 0 and out and err == ""
+    code, _, err = run(command, str(PUZZLES / "ai-escargot.txt"))
+    assert code == 0 and err  # said without -q
+    code, _, err = run("solve", "-q", str(PUZZLES / "several-solutions.txt"))
+    assert code == 1 and "not unique" in err  # a puzzle that fails still says why
+
+
+def test_bare_sudosat_prints_the_help_as_help_lays_it_out(sudosat: str) -> None:
+    done = subprocess.run([sudosat], capture_output=True, text=True)
+    shown = subprocess.run([sudosat, "--help"], capture_output=True, text=True).stdout
+    assert done.returncode == 2  # no command: a usage error
+    assert done.stderr == shown and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("Usage: sudosat") and "Commands:" in lines
+    assert max(len(line) for line in lines) <= 100
+
+
 def test_solvers_lists_what_is_installed(run: Run) -> None:
     code, out, _ = run("solvers", "--format", "json")
     infos = {i["name"]: i for i in json.loads(out)}
@@ -218,6 +240,20 @@ def test_solvers_lists_what_is_installed(run: Run) -> None:
         assert program["path"] == shutil.which(str(program["name"]))
 
 
+def test_the_solvers_table_reads_at_80_columns(sudosat: str) -> None:
+    env = {**os.environ, "COLUMNS": "80"}
+    done = subprocess.run(
+        [sudosat, "solvers", "-f", "rich"], capture_output=True, text=True, env=env
+    )
+    listing = json.loads(subprocess.run([sudosat, "solvers"], capture_output=True).stdout)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and max(len(line) for line in lines) <= 80
+    assert "…" not in done.stdout  # nothing cut
+    names = {line.split()[0].rstrip("*") for line in lines if line.strip()}
+    assert {solver["name"] for solver in listing} <= names  # each whole, at a row's start
+
+
+@pytest.mark.slow
 def test_installed_command_and_module_run_for_real(sudosat: str) -> None:
     escargot = str(PUZZLES / "ai-escargot.txt")
     for command in ([sudosat], [sys.executable, "-m", "sudosat"]):
@@ -243,7 +279,7 @@ def test_ctrl_c_exits_130_without_a_traceback(sudosat: str) -> None:
         stderr=subprocess.PIPE,
         text=True,
         # A shell that starts jobs in the background ignores SIGINT in them; undo that.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=as_a_shell_starts_it,
     )
     assert child.stdin is not None
     child.stdin.write("." * 81 + "\n")

@@ -110,6 +110,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rank", "seed", "diagonals"), CASES)
 def test_a_branch_sets_what_minicards_propagation_sets(
     rank: int, seed: int, diagonals: bool
@@ -164,6 +165,7 @@ def test_a_round_of_removals_finds_the_first_branch_that_breaks(rank: int, seed:
     solver.delete()
 
 
+@pytest.mark.slow
 def test_the_path_is_the_same_with_the_engine_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
     """AI Escargot's path needs a nested chain: every step the same both ways."""
     puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
@@ -179,6 +181,7 @@ def test_the_path_is_the_same_with_the_engine_and_without(monkeypatch: pytest.Mo
     assert steps() == with_engine
 
 
+@pytest.mark.slow
 def test_without_the_engine_verbose_says_so_once(tmp_path: object) -> None:
     """The engine hidden (its import fails): the path runs on Python and Minicard,
     ``--verbose`` says so once; a classic solve never imports the engine."""
@@ -219,6 +222,7 @@ def test_without_the_engine_verbose_says_so_once(tmp_path: object) -> None:
     assert "bitboard" not in imported.stdout and "_engine" not in imported.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rank", "seed", "diagonals"), CASES)
 def test_the_forcing_chains_singles_are_pythons_step_for_step(
     rank: int, seed: int, diagonals: bool
@@ -328,6 +332,7 @@ def python_singles(board: Board) -> tuple[int, int, int, int, int]:
     return end, naked, hidden, first, heaviest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rank", [2, 3, 4])
 @pytest.mark.parametrize("diagonals", [False, True])
 def test_a_paths_singles_in_the_engine_are_pythons_one_by_one(rank: int, diagonals: bool) -> None:
@@ -344,6 +349,7 @@ def test_a_paths_singles_in_the_engine_are_pythons_one_by_one(rank: int, diagona
     # (a 4x4's singles rarely stall)
 
 
+@pytest.mark.slow
 def test_a_rating_with_the_engines_singles_is_the_paths() -> None:
     # generated classic puzzles of three sizes, variants whose rules are houses,
     # and the hardest bundled ones: the rating read off the engine's runs of
@@ -378,6 +384,7 @@ SCREENED: list[tuple[str, bitboard.Screen, int, Callable[[Board], object]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rank", [2, 3, 4])
 @pytest.mark.parametrize("diagonals", [False, True])
 def test_the_engines_screens_say_what_the_python_finders_find(
@@ -415,6 +422,7 @@ def all_remove(board: Board, options: list[tuple[int, int]]) -> bool:
     return any(board.masks[c] & ~union[c] for c in board.open_cells())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rank", [2, 3, 4])
 @pytest.mark.parametrize("diagonals", [False, True])
 def test_the_shortest_contradiction_is_the_one_removing_fewest_both_ways(
@@ -453,6 +461,7 @@ def test_the_shortest_contradiction_is_the_one_removing_fewest_both_ways(
     assert broke
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rank", [2, 3, 4])
 @pytest.mark.parametrize("diagonals", [False, True])
 def test_the_static_forcing_sets_are_pythons(
@@ -518,6 +527,7 @@ def test_the_engines_shortest_chain_is_the_python_search_s(
     assert found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rank", [2, 3])
 @pytest.mark.parametrize("wing", [False, True])
 def test_the_engines_almost_locked_sets_are_the_python_search_s(

@@ -48,6 +48,7 @@ def puzzles(count: int) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", [Level.EASY, Level.INTERMEDIATE])
 def test_a_levels_path_never_removes_a_true_candidate(level: Level) -> None:
     for text in puzzles(21):
@@ -150,6 +151,7 @@ def test_simple_is_refused_for_variants_at_once(run: Run) -> None:
     assert code == 2 and "never simple" in err
 
 
+@pytest.mark.slow
 def test_levels_of_known_puzzles() -> None:
     levels = set()
     for seed in range(6):

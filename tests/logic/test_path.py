@@ -224,6 +224,7 @@ def test_a_house_with_its_cages_knows_what_they_leave_45_rule() -> None:
     assert {v for c, v in step.eliminations if c == 8} == {1, 2, 3, 4, 5, 6, 7, 9}
 
 
+@pytest.mark.slow
 def test_the_miracle_sudoku_is_solved_by_logic_its_break_in_chains_through_its_rules() -> None:
     """No step is one question over the rules and many houses: a question that
     needs four parts or more is a last resort, after the forcing chains through
@@ -307,6 +308,7 @@ def test_a_pair_rule_step_names_the_placed_digits_that_cause_it(text: str | None
         assert either  # (this path has a cell whose candidates cause a step)
 
 
+@pytest.mark.slow
 def test_an_easy_killer_needs_singles_and_cage_combinations_alone() -> None:
     for seed in range(3):
         puzzle, _ = unique_killer(Layout.boxes(9), random.Random(seed), 4, level=Level.EASY)
@@ -490,6 +492,15 @@ def test_hint_from_pencil_marks_gives_the_next_step(run: Run, tmp_path: Path) ->
     record = json.loads(out)
     assert code == 0 and record["end"] == "hint" and len(record["steps"]) == 1
     assert record["steps"][0]["technique"] == "X-wing"
+
+
+def test_the_bundled_marks_give_escargots_next_step_as_the_help_shows(run: Run) -> None:
+    marks, puzzle = str(PUZZLES / "escargot-marks.txt"), str(PUZZLES / "hodoku.txt")
+    code, out, _ = run("steps", "--hint", "--marks", marks, "-f", "json", puzzle)
+    record = json.loads(out)
+    assert code == 0 and record["end"] == "hint" and len(record["steps"]) == 1
+    assert record["steps"][0]["technique"] == "finned swordfish"
+    assert f"--marks {marks.removeprefix(str(PUZZLES.parent) + '/')}" in run("steps", "--help")[1]
 
 
 def test_marks_that_rule_out_a_solution_value_are_refused(run: Run, tmp_path: Path) -> None:

@@ -191,6 +191,7 @@ def fillings(
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flag", ["anti-knight", "anti-king", "nonconsecutive"])
 def test_a_whole_grid_rule_is_asked_band_by_band_and_every_removal_holds(flag: str) -> None:
     """A whole-grid rule is asked with one band or stack at a time, over the cells it

@@ -33,6 +33,7 @@ def paths() -> list[tuple[Puzzle, list]]:  # type: ignore[type-arg]
     return variant_paths()
 
 
+@pytest.mark.slow
 def test_every_rule_step_says_why(paths: list) -> None:  # type: ignore[type-arg]
     """A rule step's reason goes past its name: the relation its rule states and
     what that leaves (``one digit is twice the other, leaving r1c1 {1248}``), a
@@ -102,6 +103,7 @@ def test_a_nested_step_is_summarised_in_text_and_whole_in_detail() -> None:
     raise AssertionError("AI Escargot's path has no nested step")
 
 
+@pytest.mark.slow
 def test_ai_escargot_s_steps_read_in_600_characters_at_the_95th_percentile() -> None:
     puzzle = parse((PUZZLES / "ai-escargot.txt").read_text())
     sizes = sorted(

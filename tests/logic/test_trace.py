@@ -42,6 +42,7 @@ CASES = [(2, 0, 0.3), (3, 0, 0.2), (3, 1, 0.45), (3, 2, 0.45), (4, 0, 0.45)]
 break and branches that hold."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rank", "seed", "removing"), CASES)
 def test_a_written_chain_walks_the_forcing_chains_rounds(
     monkeypatch: pytest.MonkeyPatch, rank: int, seed: int, removing: float

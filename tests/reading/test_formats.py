@@ -105,7 +105,13 @@ def _error(text: str, **options: object) -> str:
 
 def test_wrong_cell_count_names_the_place() -> None:
     assert _error(ESCARGOT[:80]) == (
-        "p.txt:1:81: wrong number of cells: found 80, expected 16, 81, 256, 625 or 1296 "
+        "p.txt:1:81: wrong number of cells: found 80, expected 81 for a 9x9: 1 short"
+    )
+    assert _error(ESCARGOT + "12") == (
+        "p.txt:1:84: wrong number of cells: found 83, expected 81 for a 9x9: 2 too many"
+    )
+    assert _error(ESCARGOT[:50]) == (
+        "p.txt:1:51: wrong number of cells: found 50, expected 16, 81, 256, 625 or 1296 "
         "cells (4x4, 9x9, 16x16, 25x25 or 36x36)"
     )
 

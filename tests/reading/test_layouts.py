@@ -180,3 +180,31 @@ def test_names_reach_explain_and_rate(run: Run) -> None:
         "Grid 02",
         "Grid 03",
     ]
+
+
+@pytest.mark.parametrize("puzzles", [2, 3, 16, 40])
+def test_4x4_puzzles_one_a_line_as_generate_writes_them_read_as_lines(
+    tmp_path: Path, run: Run, puzzles: int
+) -> None:
+    code, made, _ = run("generate", "--rank", "2", "--puzzles", str(puzzles), "-f", "line")
+    assert code == 0
+    path = tmp_path / "fours.txt"
+    path.write_text(made)
+    for source, text in ((str(path), None), ("-", made)):  # a file, and a pipe
+        code, out, _ = run("solve", "-f", "jsonl", "-q", source, input=text)
+        records = [json.loads(line) for line in out.splitlines()]
+        assert code == 0 and len(records) == puzzles
+        assert [r["puzzle"] for r in records] == made.split()
+        assert {r["rank"] for r in records} == {2} and {r["status"] for r in records} == {"unique"}
+
+
+def test_a_16x16_grid_with_few_givens_is_still_a_grid(tmp_path: Path, run: Run) -> None:
+    rows = ["." * 16] * 16
+    rows[0] = "1..2............"  # its first rows alone could pass for 4x4 lines
+    rows[1] = "..3.....4......."
+    rows[5] = ".....9....a....."
+    path = tmp_path / "sparse.txt"
+    path.write_text("\n".join(rows) + "\n")
+    code, out, _ = run("solve", "--alphabet", "hex", "-f", "jsonl", "-q", str(path))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 1 and records[0]["rank"] == 4 and code == 1  # several solutions

@@ -137,6 +137,7 @@ def test_signed_sums_hold_on_the_grid(size: int, seed: int) -> None:
         assert sum(grid[c] for c in added) - sum(grid[c] for c in taken) == value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [24, 25])
 def test_signed_sums_keep_the_answer(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Written from 16x16 on; turned on for 9x9 killers, they add clauses and the

@@ -115,6 +115,7 @@ LINES: list[tuple[type[Rule], Keep, int]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "keep", "length"), LINES, ids=lambda x: getattr(x, "__name__", str(x))
 )

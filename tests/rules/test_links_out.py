@@ -15,6 +15,7 @@ from sudosat.reading.formats import parse
 from sudosat.reading.fpuzzles import NATIVE, write
 from sudosat.reading.ruletext import apply, from_option
 from sudosat.rules import BY_WORD
+from tests.conftest import Run
 
 F_PUZZLES_NATIVE = {
     # f-puzzles 1.11.2's own constraints (tool_categorization.js), as its JSON names them
@@ -78,3 +79,36 @@ def test_the_setter_s_own_rules_text_is_kept_and_not_said_twice() -> None:
     puzzle = parse("ruleset: X-sum: as usual.\nxsum 15: r0c3\n" + "." * 81)
     data = write(puzzle)
     assert data["ruleset"].startswith("X-sum: as usual.") and data["ruleset"].count("X-sum:") == 1
+
+
+def dropped(text: str, *fields: str) -> str:
+    """The link of ``text`` as an editor that does not know ``fields`` saves it
+    again (f-puzzles 1.11.2): those fields gone, the drawn copies and the rules
+    text kept."""
+    from sudosat.reading.fpuzzles import pack
+
+    data = write(parse(text))
+    for field in fields:
+        del data[field]
+    return pack(data)
+
+
+LOST = "size 9\n" + "." * 81 + "\nrenban: r1c1 r1c2 r1c3\nwhispers: r5c1 r5c2 r5c3\n"
+LOST += "cage 6: r9c1 r9c2\n"
+
+
+def test_a_link_whose_rules_an_editor_dropped_names_them() -> None:
+    puzzle = parse(dropped(LOST, "renban", "whispers"))
+    assert puzzle.rules is not None
+    assert puzzle.rules.lost == ("renban line", "whispers line")
+    assert len(puzzle.rules.constraints) == 1  # the cage f-puzzles knows is kept
+    assert not parse(dropped(LOST)).rules.lost  # type: ignore[union-attr]  # nothing dropped
+
+
+def test_solve_warns_of_rules_a_link_holds_as_shapes_only(run: Run) -> None:
+    code, _, err = run("solve", "-f", "line", dropped(LOST, "renban"))
+    assert code == 1  # without its renban the puzzle has several solutions
+    assert "warning: this link holds its renban line rules as shapes only" in err
+    code, out, err = run("solve", "-f", "jsonl", dropped(LOST, "renban"))
+    assert code == 1 and json.loads(out)["status"] == "multiple"
+    assert "as shapes only" in err  # every format says it

@@ -266,6 +266,7 @@ def along(grid: Grid, seed: int, length: int, keep: Keep, count: int) -> list[tu
     raise AssertionError("no such paths in the grid")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "keep", "length", "value"),
     [
@@ -309,6 +310,7 @@ def test_rellik_cages() -> None:
     assert Rellik((0, 1, 2), 7).broken((3, 4, 9, *range(78)), NINE) == "3 + 4 = 7"
 
 
+@pytest.mark.slow
 def test_anti_taxicab() -> None:
     grid = solved(NINE, [AntiTaxicab()], 70, relabel=False)  # it cares which digit is which
     check_rule(built(NINE, grid, [AntiTaxicab()], 70), grid, (AntiTaxicab,))

@@ -34,6 +34,7 @@ from tests.conftest import (
     SUDOSAT,
     Ended,
     Run,
+    as_a_shell_starts_it,
     children,
     drained,
     jsonl,
@@ -358,6 +359,7 @@ def test_stdin_is_answered_before_it_ends(record: bool, sudosat: str) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_a_shell_starts_it,
     ) as child:
         assert child.stdin is not None and child.stdout is not None
         child.stdin.write((json.dumps({"puzzle": ESCARGOT}) if record else ESCARGOT) + "\n")
@@ -408,7 +410,7 @@ def test_ctrl_c_leaves_whole_records_and_exits_130(tmp_path: Path, sudosat: str)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=as_a_shell_starts_it,
     )
     lines, reader = read_in_background(child)  # inside the run, more chunks on the way
     child.send_signal(signal.SIGINT)
@@ -456,6 +458,7 @@ def untimed(text: str) -> str:
     return TIME.sub(r"\1T", text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["line", "grid", "json", "jsonl", "csv"])
 @pytest.mark.parametrize("path", [PUZZLES / "ai-escargot.txt", MAGICTOUR])
 def test_options_never_change_the_shape_of_the_output(fmt: str, path: Path, run: Run) -> None:
@@ -533,6 +536,7 @@ def long_run(tmp_path: Path) -> tuple[subprocess.Popen[str], list[str], threadin
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_a_shell_starts_it,
     )
     lines, reader = read_in_background(child)  # the workers are running
     return child, lines, reader

@@ -79,6 +79,7 @@ def test_many_puzzles_read_back_in_order_with_their_names(tmp_path: Path, run: R
         assert [(p.name, p.cells) for p in back] == [(p.name, p.cells) for p in puzzles_of(source)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["classic", "killer", "x", "jigsaw"])
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "line", "fpuzzles"])
 def test_generated_puzzles_read_back(variant: str, fmt: str, tmp_path: Path, run: Run) -> None:

@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 
 from sudosat.system.writing import OutputRefused, write_out
-from tests.conftest import ESCARGOT, PATIENCE, PUZZLES, SUDOSAT, Run, one_line_error, tree
+from tests.conftest import (
+    ESCARGOT,
+    PATIENCE,
+    PUZZLES,
+    SUDOSAT,
+    Run,
+    as_a_shell_starts_it,
+    one_line_error,
+    tree,
+)
 
 
 def _umask() -> int:
@@ -115,6 +124,7 @@ def test_a_signal_during_a_big_cnf_out_leaves_nothing(
         [str(SUDOSAT), "cnf", "--rank", "7", "--out", str(out / "r7.cnf")],
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_a_shell_starts_it,
     )
     try:
         while not _writing_unnamed(process.pid, out) and process.poll() is None:

@@ -71,6 +71,7 @@ def test_decode_ignores_variables_outside_the_cnf() -> None:
     assert cnf.decode(model + noise) == solution
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("amo", AMO_ENCODINGS)
 @pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("reduced", [True, False])

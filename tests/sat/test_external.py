@@ -31,6 +31,7 @@ from tests.conftest import (
     SUDOSAT,
     Run,
     alive,
+    as_a_shell_starts_it,
     gone,
     processes,
     waited_for,
@@ -348,7 +349,7 @@ def hanging_run(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=as_a_shell_starts_it,
     )
 
     def started() -> bool:
@@ -445,6 +446,7 @@ def test_sigterm_stops_every_solver_of_a_portfolio(tmp_path: Path) -> None:
         env={**os.environ, "TMPDIR": str(scratch)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        preexec_fn=as_a_shell_starts_it,
     )
 
     def minisat_at_work() -> bool:

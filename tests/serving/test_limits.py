@@ -335,6 +335,7 @@ def http_status(url: str, host: str, upgrade: bool) -> int:
     return int(head.split()[1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("upgrade", [False, True])
 def test_only_loopback_host_names_are_taken(upgrade: bool) -> None:
     with server() as (_, url):
@@ -354,6 +355,7 @@ def raw_http(url: str, lines: list[str]) -> str:
         return conn.recv(65536).decode("latin-1")
 
 
+@pytest.mark.slow
 def test_a_malformed_handshake_is_400_and_no_traceback() -> None:
     with server() as (process, url):
         port = url.rsplit(":", 1)[1].strip("/")
@@ -371,6 +373,7 @@ def test_a_malformed_handshake_is_400_and_no_traceback() -> None:
     assert "Traceback" not in said and "internal error" not in said and "500" not in said
 
 
+@pytest.mark.slow
 def test_the_page_may_not_be_framed_by_another_site() -> None:
     with server() as (_, url):
         port = url.rsplit(":", 1)[1].strip("/")
@@ -380,6 +383,7 @@ def test_the_page_may_not_be_framed_by_another_site() -> None:
     assert "Content-Security-Policy: frame-ancestors 'none'" in head
 
 
+@pytest.mark.slow
 def test_port_zero_says_the_socket_and_the_page() -> None:
     with server() as (process, url):
         port = url.rsplit(":", 1)[1].strip("/")

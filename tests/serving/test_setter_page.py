@@ -21,6 +21,7 @@ from sudosat import count, parse, solve
 from sudosat.core.puzzle import Layout
 from sudosat.logic.path import logical_path
 from sudosat.making.variant_generator import unique_killer
+from sudosat.reading.fpuzzles import pack, write
 from tests.conftest import PATIENCE, PUZZLES, traded_jigsaw
 from tests.serving.test_serve import server
 
@@ -644,3 +645,142 @@ def test_the_test_hooks_are_only_in_a_page_opened_with_test(page: Any, address: 
     opened(page, address)
     assert page.evaluate("window.sudosatBoard.asking()") in ("idle", "asked", "streaming")
     assert int(page.evaluate("document.getElementById('marks').dataset.answers")) >= 1
+
+
+def test_a_drag_lands_on_the_cells_under_the_pointer_in_a_laptop_window(browser: Any) -> None:
+    """1366x650: the board does not fit, so focusing it could scroll the page under
+    the pointer. A drag after a button (focus away from the board) makes the cage
+    on the cells it crossed, and the page does not move."""
+    with server() as (_, found):
+        small = browser.new_page(viewport={"width": 1366, "height": 650})
+        try:
+            opened(small, found.replace("ws://", "http://") + "?test")
+            small.click("#mode-cages")
+            board = "document.getElementById('board').getBoundingClientRect()"
+            assert small.evaluate(f"{board}.bottom > window.innerHeight")  # not wholly in view
+            before = small.evaluate("[window.scrollX, window.scrollY]")
+            seen = answers(small)
+            drag(small, 9, [19, 20])  # r3c2 and r3c3
+            small.keyboard.type("3")
+            small.keyboard.press("Enter")
+            after(small, seen)
+            assert "cage 3: r3c2 r3c3" in small.evaluate("window.sudosatBoard.text()")
+            assert small.evaluate("[window.scrollX, window.scrollY]") == before
+        finally:
+            small.close()
+
+
+def test_a_click_on_a_zoomed_36x36_in_a_laptop_window_lands_on_its_cell(browser: Any) -> None:
+    """Zoomed in, the 36x36 runs past the window's foot: a click low on the screen,
+    after a button took the focus, sets the cell under the pointer."""
+    with server() as (_, found):
+        small = browser.new_page(viewport={"width": 1366, "height": 650})
+        try:
+            opened(small, found.replace("ws://", "http://") + "?test")
+            new_grid(small, 36)
+            small.click("#zoom-in")
+            small.click("#zoom-in")
+            small.evaluate("window.scrollTo(0, 0)")
+            small.click("#mode-givens")  # the focus on a button, away from the board
+            low = [  # column 20's cells whose centres are on screen, low in the window
+                cell
+                for cell in range(19, 36 * 36, 36)
+                if 450 < point(small, 36, cell)[1] < 630 and 0 < point(small, 36, cell)[0] < 1366
+            ]
+            assert low, "no cell of column 20 low in the window"
+            cell = low[-1]
+            seen = answers(small)
+            small.mouse.click(*point(small, 36, cell))
+            small.keyboard.type("a")
+            marks = after(small, seen)
+            assert marks[cell] == [11], (cell, [c for c, m in enumerate(marks) if m == [11]])
+        finally:
+            small.close()
+
+
+def lost_link() -> str:
+    """A link with renban and whispers lines as f-puzzles saves it again: their
+    fields dropped, their drawn copies and the rules text kept."""
+    text = "size 9\n" + "." * 81 + "\nrenban: r1c1 r1c2 r1c3\nwhispers: r5c1 r5c2 r5c3\n"
+    data = write(parse(text))
+    for field in ("renban", "whispers"):
+        del data[field]
+    return pack(data)
+
+
+def test_a_link_that_lost_rules_to_another_editor_says_so(page: Any, address: str) -> None:
+    opened(page, address)
+    load(page, lost_link())
+    message = str(page.text_content("#message"))
+    assert "as shapes only" in message and "renban line and whispers line" in message
+    new_grid(page)
+    assert "as shapes only" not in str(page.text_content("#message"))  # said of that puzzle alone
+
+
+def test_a_cancelled_count_after_a_path_names_no_steps(page: Any, address: str) -> None:
+    opened(page, address)
+    load(page, (PUZZLES / "miracle.txt").read_text())
+    page.click("#path")
+    until_status(page, "Path solved")
+    new_grid(page)  # a blank grid: its count runs until it is cancelled
+    page.click("#count")
+    until_status(page, "Counting")
+    page.click("#cancel")
+    assert until_status(page, "Cancelled") == "Cancelled."
+
+
+def test_a_tool_change_clears_the_value_typed_for_the_last_tool(page: Any, address: str) -> None:
+    opened(page, address)
+    page.click("#mode-cages")
+    page.fill("#sum", "15")
+    page.select_option("#tool", "little-killer")
+    assert page.input_value("#sum") == ""
+
+
+def test_backspace_on_an_empty_cell_changes_nothing_and_asks_nothing(
+    page: Any, address: str
+) -> None:
+    opened(page, address)
+    page.mouse.click(*point(page, 9, 40))
+    page.wait_for_function("window.sudosatBoard.asking() === 'idle'", timeout=WAIT)
+    page.keyboard.press("Backspace")
+    assert page.evaluate("window.sudosatBoard.asking()") == "idle"  # no edit waits to be asked
+    page.keyboard.press("Control+z")  # and nothing to undo: the blank grid stays
+    assert page.evaluate("window.sudosatBoard.text()").count(".") == 81
+
+
+def test_a_unique_grid_shows_its_digits_and_a_circle_alone_no_arrowhead(
+    page: Any, address: str
+) -> None:
+    opened(page, address)
+    text = (PUZZLES / "ai-escargot.txt").read_text()
+    load(page, text)
+    open_cells = parse(text).cells.count(0)
+    assert page.locator("#board text.candidate.single").count() == open_cells
+    load(page, "size 9\n" + "." * 81 + "\narrow: r5c5\n")  # a circle with no shaft yet
+    assert "marker-end" not in str(page.inner_html("#board g.parts.under"))
+
+
+def test_a_16x16_cage_s_candidates_keep_inside_its_edges(page: Any, address: str) -> None:
+    opened(page, address)
+    new_grid(page, 16)
+    page.click("#mode-cages")
+    seen = answers(page)
+    drag(page, 16, [17, 18])
+    page.keyboard.type("3")  # 1 and 2 left: drawn as marks, not counted
+    page.keyboard.press("Enter")
+    assert after(page, seen)[18] == [1, 2]
+    tops = page.evaluate(
+        """() => [...document.querySelectorAll('#board text.candidate')]
+            .map((e) => e.getBBox())
+            .filter((b) => b.x > 80 && b.x < 120 && b.y + b.height / 2 > 40 && b.y < 80)
+            .map((b) => b.y + b.height * 0.25)"""
+    )
+    assert tops and min(tops) >= 40 + 4, tops  # r2c3's: its glyphs below the dashed edge
+
+
+def test_an_x_between_two_cells_hides_none_of_their_candidates(page: Any, address: str) -> None:
+    opened(page, address)
+    load(page, "size 9\n" + "." * 81 + "\nx: r1c1 r1c2\n")
+    over = str(page.inner_html("#board g.parts.over"))
+    assert ">X</text>" in over and "<rect" not in over  # no box over the marks beside it

@@ -123,6 +123,7 @@ def test_png_at_the_asked_dpi(published: Path) -> None:
     assert abs(sizes[1][0] - 2 * sizes[0][0]) <= 2
 
 
+@pytest.mark.slow
 def test_png_of_many_is_one_sheet(run: Run, tmp_path: Path) -> None:
     made = subprocess.run(
         [SUDOSAT, "generate", "--puzzles", "3", "--seed", "1", "-f", "png", "--dpi", "40"],

@@ -143,6 +143,7 @@ def test_generate_svg_sheet_puts_solutions_after_the_puzzles(run: Run) -> None:
     assert len(with_class(root, "solved")) == 3 * 81 - len(with_class(root, "given")) // 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["killer", "jigsaw", "x"])
 def test_generated_variants_are_unique_minimal_and_reproducible(variant: str, run: Run) -> None:
     args = ("generate", "--variant", variant, "--puzzles", "2", "--seed", "11", "-f", "jsonl")
@@ -166,6 +167,7 @@ def test_generated_variants_are_unique_minimal_and_reproducible(variant: str, ru
             assert fewer.status == "multiple"
 
 
+@pytest.mark.slow
 def test_generated_variants_read_back_from_grid_and_line(run: Run) -> None:
     for variant in ("killer", "jigsaw", "x"):
         args = ("generate", "--variant", variant, "--seed", "4")

@@ -119,6 +119,7 @@ def test_rich_marks_givens_and_differences() -> None:
     assert "\x1b" not in plain and "┏" in plain
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("task", "kind"),
     [(Rate(), Payload.RATING), (Steps(), Payload.PATH), (TrueCandidates(), Payload.CANDIDATES)],

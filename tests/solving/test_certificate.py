@@ -45,6 +45,7 @@ def rewritten(folder: Path, name: str, change: object) -> None:
     (folder / "manifest.json").write_text(json.dumps(manifest))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_certificates_of_classic_and_variant_puzzles_verify(name: str, tmp_path: Path) -> None:
     folder = made(tmp_path, name)
@@ -73,6 +74,46 @@ def test_a_changed_file_is_named(tmp_path: Path) -> None:
     assert not verdict.valid and verdict.problems == [
         "claim.drup was changed: its SHA-256 is not the manifest's"
     ]
+
+
+def listed(folder: Path, name: str, digest: str) -> None:
+    """One more entry in the manifest's hashes, which no claim needs."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["sha256"][name] = digest
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("name", ["../../../../etc/hostname", "/etc/hostname", "x/../../y"])
+def test_an_entry_outside_the_folder_is_not_valid_though_no_claim_needs_it(
+    tmp_path: Path, name: str
+) -> None:
+    folder = made(tmp_path)
+    listed(folder, name, "0" * 64)
+    verdict = check(folder)
+    assert not verdict.valid
+    assert verdict.problems == [f"{name!r} is not a file of the certificate's folder"]
+
+
+def test_an_entry_whose_hash_does_not_match_is_not_valid(tmp_path: Path) -> None:
+    folder = made(tmp_path)
+    (folder / "notes.txt").write_text("beside the certificate\n")
+    listed(folder, "notes.txt", "0" * 64)
+    verdict = check(folder)
+    assert not verdict.valid
+    assert verdict.problems == ["notes.txt was changed: its SHA-256 is not the manifest's"]
+    listed(folder, "notes.txt", hashlib.sha256(b"beside the certificate\n").hexdigest())
+    assert check(folder).valid  # a file beside it, held to its hash, is no harm
+    listed(folder, "gone.txt", "0" * 64)
+    assert check(folder).problems == ["gone.txt is missing"]
+
+
+def test_a_big_entry_counts_against_the_cap(tmp_path: Path) -> None:
+    folder = made(tmp_path)
+    with (folder / "big.bin").open("wb") as big:
+        big.truncate(3 << 20)  # sparse: 3 MiB that take no disk
+    listed(folder, "big.bin", "0" * 64)
+    verdict = check(folder, max_file=2 << 20)
+    assert not verdict.valid and "past the cap" in verdict.problems[0]
 
 
 def test_a_proof_that_proves_nothing_is_refused(tmp_path: Path) -> None:
@@ -223,6 +264,7 @@ def test_a_candidate_left_out_or_added_is_refused(run: Run, tmp_path: Path) -> N
     ]
 
 
+@pytest.mark.slow
 def test_explain_certifies_no_solution(run: Run, tmp_path: Path) -> None:
     out = tmp_path / "proofs"
     files = [str(PUZZLES / n) for n in ("no-solution.txt", "ai-escargot.txt")]

@@ -611,6 +611,7 @@ def real_walks(count: int) -> list[float]:
     raise AssertionError("walks end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("samples", [1, 2, 3, 4, 40])
 def test_estimates_past_a_float_are_worked_out_in_logs(samples: int) -> None:
     """A blank 9x9's walks, each a product e^1000 times as large: what a 25x25 or a

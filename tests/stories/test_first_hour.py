@@ -26,6 +26,7 @@ from tests.conftest import (
     PUZZLES,
     SUDOSAT,
     Run,
+    as_a_shell_starts_it,
     cpu_seconds,
     drained,
     waited_for,
@@ -67,6 +68,25 @@ def test_a_mistyped_file_name_is_still_no_such_file(run: Run) -> None:
     assert code == 2 and "2024010112000000: no such file" in err and "as a puzzle" not in err
     code, _, err = run("solve", "--rank", "2", "2024010112000000")  # said to be a 4x4: one
     assert code == 3 and "as a puzzle" in err
+
+
+@pytest.mark.parametrize("fmt", ["grid", "jsonl"])
+def test_a_pasted_puzzle_a_cell_short_says_so_not_no_such_file(run: Run, fmt: str) -> None:
+    code, out, err = run("solve", "-f", fmt, ESCARGOT[:80])
+    said = "not a file, and not a puzzle: wrong number of cells: found 80, expected 81"
+    assert code == 2 and said in (err if fmt == "grid" else out + err), err
+    assert "no such file" not in out + err
+    code, _, err = run("solve", ESCARGOT + "5")
+    assert code == 2 and "found 82, expected 81 for a 9x9: 1 too many" in err
+    code, _, err = run("cnf", ESCARGOT[:80])
+    assert code == 2 and "not a file, and not a puzzle" in err
+
+
+def test_a_comma_separated_paste_gets_a_hint_about_the_commas(run: Run) -> None:
+    code, _, err = run("solve", ",".join(ESCARGOT))
+    assert code == 2 and "found 161" in err and "commas are read as cells" in err
+    code, out, _ = run("solve", " ".join(ESCARGOT), "-f", "line")  # as the hint says
+    assert code == 0 and out == run("solve", ESCARGOT, "-f", "line")[1]
 
 
 def test_a_broken_link_is_named_as_an_argument_not_a_file(run: Run) -> None:
@@ -176,8 +196,13 @@ def test_generate_old_spellings_still_work_with_a_note(run: Run) -> None:
 
 def test_the_formats_on_a_pipe_are_one_table_in_the_docs() -> None:
     table = (PUZZLES.parent / "docs" / "batch" / "formats.md").read_text()
+    context = click.Context(cli)
     for command, formats in runner.DEFAULT_FORMATS.items():
-        row = f"| `{command}` | {formats.many} | {formats.one} |"
+        found = cli.get_command(context, command)
+        assert found is not None
+        option = next(p for p in found.params if p.name == "fmt")
+        every = ", ".join(option.type.choices)  # type: ignore[attr-defined]
+        row = f"| `{command}` | {formats.many} | {formats.one} | {every} |"
         assert row in table, row
 
 
@@ -189,7 +214,11 @@ def on_a_terminal(args: list[str], until: bytes) -> tuple[subprocess.Popen[str],
     shows there; the process, what stderr showed, and the terminal's end."""
     master, slave = pty.openpty()
     process = subprocess.Popen(
-        [str(SUDOSAT), *args], stdout=subprocess.PIPE, stderr=slave, text=True
+        [str(SUDOSAT), *args],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
+        preexec_fn=as_a_shell_starts_it,
     )
     os.close(slave)
     seen = b""

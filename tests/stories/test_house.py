@@ -88,12 +88,14 @@ def test_every_module_imports_first_in_a_fresh_package() -> None:
     assert int(done.stdout) == len(names) > 40
 
 
+@pytest.mark.slow
 def test_modules_import_each_other_in_one_direction() -> None:
     graph = {name: imports(path, name) for name, path in modules().items()}
     order = list(graphlib.TopologicalSorter(graph).static_order())  # CycleError on a circle
     assert len(order) == len(graph)
 
 
+@pytest.mark.slow
 def test_folders_import_only_the_folders_below_them() -> None:
     upward = []
     for name, path in modules().items():
@@ -117,3 +119,35 @@ def test_old_module_names_give_the_moved_modules_with_a_warning() -> None:
             module = importlib.import_module(f"sudosat.{old}")
         assert module is importlib.import_module(f"sudosat.{new}")
         assert f"sudosat.{old}" not in modules()  # never in the way of a module of today
+    assert not set(sudosat._MOVED) & set(sudosat.__all__)  # nor of a public name
+
+
+def test_the_public_api_lists_its_own_names_alone() -> None:
+    import sudosat
+
+    shown = dir(sudosat)
+    assert set(shown) == {*sudosat.__all__, "__version__"}
+    assert "sys" not in shown and "cast" not in shown
+    assert all(hasattr(sudosat, name) for name in sudosat.__all__)
+
+
+TAKES_A_PUZZLE = [
+    "solve",
+    "count",
+    "encode",
+    "candidates",
+    "estimate",
+    "explain",
+    "logical_path",
+    "rate_by_path",
+]
+
+
+@pytest.mark.parametrize("name", TAKES_A_PUZZLE)
+def test_a_public_function_given_text_says_to_parse_it(name: str) -> None:
+    import sudosat
+
+    with pytest.raises(TypeError, match=rf"^{name}\(\) takes a Puzzle, not str: parse\(text\)"):
+        getattr(sudosat, name)("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5")
+    with pytest.raises(TypeError, match=rf"^{name}\(\) takes a Puzzle, not list$"):
+        getattr(sudosat, name)([0] * 81)

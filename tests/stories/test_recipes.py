@@ -96,6 +96,22 @@ def test_gnu_parallel_generates_in_shards_the_puzzles_of_one_run(tmp_path: Path,
     assert [r["seed"] for r in jsonl(whole)] == list(range(7, 17))
 
 
+@pytest.mark.parametrize("recipe", ["parallel-solve.sh", "parallel-generate.sh"])
+def test_a_recipe_names_a_program_that_is_not_on_path_and_where_to_get_it(
+    recipe: str, tmp_path: Path
+) -> None:
+    bare = {**os.environ, "PATH": "/usr/bin:/bin"}  # no .venv/bin: no sudosat
+    args = ["x.txt", "2", "out.jsonl"] if recipe == "parallel-solve.sh" else ["4", "1", "2", "o"]
+    done = subprocess.run(
+        [str(RECIPES / recipe), *args], capture_output=True, text=True, env=bare, cwd=tmp_path
+    )
+    assert done.returncode == 127
+    assert done.stderr == (
+        f"{recipe}: sudosat is not on PATH: 'make install' puts it there, "
+        "or 'source .venv/bin/activate' in the clone\n"
+    )
+
+
 def test_generate_shards_map_to_seeds(run: Run) -> None:
     args = ("generate", "--puzzles", "7", "--seed", "100", "-f", "jsonl", "-q")
     *records, trailer = jsonl(run(*args, "--shard", "2/3")[1])

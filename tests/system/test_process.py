@@ -16,6 +16,7 @@ import pytest
 from tests.conftest import (
     PUZZLES,
     SUDOSAT,
+    as_a_shell_starts_it,
     cpu_seconds,
     gone,
     shared,
@@ -37,8 +38,7 @@ def start(*args: str) -> subprocess.Popen[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        # a shell starts background jobs with SIGINT ignored; undo that
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=as_a_shell_starts_it,
     )
 
 

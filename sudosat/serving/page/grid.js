@@ -103,6 +103,7 @@ function cellMarks(view) {
   // a cage's sum sits in its first cell's top-left corner: that cell's candidates
   // are drawn smaller, in the rest of the cell, so that none is under the sum
   const summed = new Set(puzzle.cages.filter((cage) => cage.sum).map((cage) => Math.min(...cage.cells)));
+  const caged = new Set(puzzle.cages.flatMap((cage) => cage.cells));
   return (cell) => {
     const x = (cell % n) * CELL, y = Math.floor(cell / n) * CELL;
     const given = puzzle.givens[cell];
@@ -115,11 +116,18 @@ function cellMarks(view) {
     if (!values) return "";
     const logical = view.logical ? view.logical[cell].filter((v) => !values.includes(v)) : [];
     const shown = logical.length ? [...values, ...logical].sort((a, b) => a - b) : values;
+    if (shown.length === 1 && !step) {  // one candidate: every solution's digit, drawn as a digit
+      return `<text x="${x + CELL / 2}" y="${y + CELL * 0.72}" text-anchor="middle" font-size="${CELL * 0.62}" ` +
+        `fill="#1f5fbf" class="candidate single">${alphabet[values[0] - 1]}</text>`;
+    }
     if (shown.length > 9 && !step) {  // a big grid: how many, not which
       return `<text x="${x + CELL / 2}" y="${y + CELL * 0.62}" text-anchor="middle" font-size="${CELL * 0.34}" ` +
         `fill="#888">${values.length}</text>`;
     }
-    const inset = summed.has(cell) ? CELL * 0.26 : 0, small = full * (1 - inset / CELL);
+    // inside a cage its dashed edges run 4 units in: the marks keep within them
+    const edge = caged.has(cell) ? 5 : 0;
+    const inset = summed.has(cell) ? CELL * 0.26 : edge;
+    const small = (CELL - inset - edge) / per;
     const marks = [];
     shown.forEach((value, order) => {
       const spot = n <= 9 ? value - 1 : order;

@@ -25,6 +25,7 @@ let drawing = null;   // the line being dragged: its cells
 let chosen = null;    // what is chosen in the list: {cage: i} or {part: i} (null: none)
 let view = {};        // what the grid shows besides the puzzle: candidates, counts, solution, step
 let path = null, shown = 0, found = [];
+let lost = "";        // what the puzzle read lost (rules its link holds as shapes only): said with its answers
 let last = -1;        // the cell the drag was last over: the cells between are crossed too
 
 const client = new Client(receive, (open) => { if (!open) say("Not connected (start sudosat serve)."); });
@@ -100,15 +101,17 @@ function ask(command, extra = {}) { asking.ask(command, extra); }
 // --- answers ------------------------------------------------------------------
 
 function receive(answer, asked) {
+  const out = asking.out;  // the question this answer ends (a cancel's answer ends it too)
   const how = asking.received(answer);
+  const steps = out === "path" ? found.length : 0;  // a message names only its own job
   if (answer.type === "canceled") {
-    say(`Cancelled${found.length ? `; ${found.length} steps found so far` : ""}.`);
+    say(`Cancelled${steps ? `; ${steps} steps found so far` : ""}.`);
     working(false);
     return;
   }
   if (answer.type === "invalid") {
     working(false);
-    say(found.length ? "Stopped." : INVALID[answer.why] || "Not read.", answer.message);
+    say(steps ? "Stopped." : INVALID[answer.why] || "Not read.", answer.message);
     view = {...view, problem: cellsNamed(answer.message, puzzle().size)};  // the last good candidates stay
     redraw();
     return;
@@ -153,7 +156,8 @@ function marks(answer) {
   noted("answeredRead", $("marks").dataset.reads || "0");  // the puzzle read that these candidates are of
   const words = {unique: "one solution", multiple: "more than one solution", solved: "solved"};
   // parts still being drawn (an arrow's circle before its shaft) are named once, under it
-  if (!asking.takeQuiet()) say(`${answer.status}: ${words[answer.status] || answer.status}`, answer.notes || "");
+  const notes = [answer.notes, lost].filter(Boolean).join(" ");
+  if (!asking.takeQuiet()) say(`${answer.status}: ${words[answer.status] || answer.status}`, notes);
   selection = selection.filter((c) => c >= 0);
   redraw();
 }
@@ -323,6 +327,7 @@ function read(answer) {
   const next = {...blank(answer.size), givens: answer.givens, cages: answer.cages, regions: answer.regions,
     parts, flags: answer.flags, rules: others.join("\n"), title: answer.title || "",
     author: answer.author || "", ruleset: answer.ruleset || ""};
+  lost = answer.lost ? answer.lost[0].toUpperCase() + answer.lost.slice(1) + "." : "";
   history.replace(next);
   $("size").value = String(answer.size);
   selection = [];
@@ -396,7 +401,7 @@ function addCage() {
     p.cages = p.cages.filter((cage) => !cage.cells.some((c) => cells.includes(c)));
     p.cages.push({cells, sum: sum ? Number(sum) : null});
   });
-  $("board").focus();
+  $("board").focus({preventScroll: true});
 }
 
 function typed(event) {
@@ -431,8 +436,17 @@ function typed(event) {
   if (!cells.length) return;
   if (key === "Backspace" || key === "Delete") {
     event.preventDefault();
-    if (mode === "cages") edit((p) => { p.cages = p.cages.filter((cage) => !cage.cells.some((c) => cells.includes(c))); });
-    else edit((p) => { cells.forEach((c) => { p.givens[c] = 0; }); });
+    if (mode === "cages") {
+      edit((p) => {
+        const kept = p.cages.filter((cage) => !cage.cells.some((c) => cells.includes(c)));
+        if (kept.length === p.cages.length) return false;  // no cage there: nothing to undo
+        p.cages = kept;
+      });
+    }
+    else edit((p) => {
+      if (cells.every((c) => !p.givens[c])) return false;  // nothing to clear: no undo step, no ask
+      cells.forEach((c) => { p.givens[c] = 0; });
+    });
     return;
   }
   const value = symbols(n).indexOf(key.toUpperCase()) + 1;
@@ -445,6 +459,7 @@ function typed(event) {
 }
 
 function setMode(next) {
+  if (next !== mode) $("sum").value = "";  // a value typed for one tool is not the next one's
   mode = next;
   for (const name of ["givens", "cages", "regions"]) $(`mode-${name}`).classList.toggle("on", name === mode);
   $("tool").value = next;
@@ -491,6 +506,7 @@ function setUp() {
     $("flags").append(tag);
   }
   $("new").onclick = () => {
+    lost = "";
     history.replace(blank(Number($("size").value)));
     selection = []; view = {};
     if ($("jigsaw").checked) setMode("regions");
@@ -536,8 +552,10 @@ function setUp() {
   const board = $("board");
   board.addEventListener("mousedown", (event) => {
     event.preventDefault();
-    board.focus();
+    // the cell under the pointer first, and a focus that never scrolls: a board
+    // not wholly in view would scroll under the pointer and the edit land elsewhere
     const kind = KINDS[mode], cell = cellAt(board, event, puzzle().size);
+    board.focus({preventScroll: true});
     if (kind && kind.tool !== "line") { pressed(kind, event); return; }
     dragging = true;
     last = cell;

@@ -62,9 +62,9 @@ export function edge({word, label, fill = "#fff", letter = ""}) {
     draw(part, n) {
       const [[x1, y1], [x2, y2]] = part.cells.map((c) => centre(n, c));
       const x = (x1 + x2) / 2, y = (y1 + y2) / 2;
-      if (letter) {
-        return `<rect x="${x - CELL * 0.16}" y="${y - CELL * 0.18}" width="${CELL * 0.32}" height="${CELL * 0.36}" fill="#fff"/>` +
-          `<text x="${x}" y="${y + CELL * 0.13}" text-anchor="middle" font-size="${CELL * 0.38}" font-weight="bold">${letter}</text>`;
+      if (letter) {  // outlined in white: readable over the marks beside it, hiding none of them
+        return `<text x="${x}" y="${y + CELL * 0.11}" text-anchor="middle" font-size="${CELL * 0.32}" ` +
+          `font-weight="bold" stroke="#fff" stroke-width="3" paint-order="stroke">${letter}</text>`;
       }
       return `<circle cx="${x}" cy="${y}" r="${CELL * 0.14}" fill="${fill}" stroke="#000" stroke-width="1.5"/>`;
     },
@@ -195,6 +195,7 @@ export function arrow({word, label, colour}) {
           `<polyline points="${pill.map((c) => at(c).join(",")).join(" ")}" fill="none" stroke="#fff" ` +
           `stroke-width="${2 * r - 2}" stroke-linecap="round" stroke-linejoin="round"/>`
         : `<circle cx="${last[0]}" cy="${last[1]}" r="${r}" fill="#fff" stroke="${colour}" stroke-width="2"/>`;
+      if (!shaft.length) return body;  // a circle still being drawn: no shaft, no head
       const points = [start, ...shaft.map(at)].map((p) => p.join(",")).join(" ");
       return body + `<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2" marker-end="url(#arrowhead)"/>`;
     },
