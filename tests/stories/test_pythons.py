@@ -25,6 +25,7 @@ def test_requires_python_is_what_the_readme_and_the_docs_promise() -> None:
     assert sys.version_info[:2] >= (major, minor)
 
 
+@pytest.mark.slow  # (the whole suite's, after scripts/pythons.py: not in their fast tier)
 def test_every_supported_python_found_ran_the_fast_tier_and_passed() -> None:
     found = pythons.found()
     if not pythons.RESULTS.exists():
