@@ -112,9 +112,22 @@ def nothing_left_running() -> Iterator[None]:
     # the test's own: new, and below this process through new ones alone (a module's
     # server, started before, keeps the workers it starts during the test)
     for pid in tree(me, within=lambda pid: pid not in before):
-        if pid != me:
+        if pid != me and not kept_for_the_process(pid):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+KEPT = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")
+"""What multiprocessing starts once for the whole process, when it is first
+needed, and keeps: idle, and ended with the test process."""
+
+
+def kept_for_the_process(pid: int) -> bool:
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return any(name in command for name in KEPT)
 
 
 PATIENCE = 120.0

@@ -256,7 +256,8 @@ quiet_option = click.option(
     "--quiet",
     "-q",
     is_flag=True,
-    help="No progress bar and no summary on stderr (a run that fails still says what failed it).",
+    help="Nothing on stderr but what failed: no progress bar, no summary, no status of a "
+    "puzzle that did not fail.",
 )
 
 

@@ -6,6 +6,7 @@ backtracking) and against ``sudosat steps``."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import re
@@ -231,10 +232,17 @@ async def while_the_loop_turns(
 
 def bomb(nonce: int, numbers: int = 4_000_000) -> str:
     """A frame of 11 KB whose data decompresses to 8 Mi characters of JSON numbers."""
+    data = bomb_data(numbers)
+    return json.dumps({"nonce": nonce, "command": "check", "dataType": "fpuzzles", "data": data})
+
+
+@functools.cache
+def bomb_data(numbers: int) -> str:
+    """The compressed padding, made once (lz-string in Python takes seconds: made
+    between sends it held the test's event loop past the server's keepalive)."""
     body = '{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],'
     body += '"padding":[' + ",".join(["0"] * numbers) + "]}"
-    data = lzstring_base64(body)
-    return json.dumps({"nonce": nonce, "command": "check", "dataType": "fpuzzles", "data": data})
+    return lzstring_base64(body)
 
 
 def lzstring_base64(text: str) -> str:

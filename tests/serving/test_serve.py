@@ -847,3 +847,12 @@ def test_an_estimate_never_says_fewer_than_the_solutions_seen() -> None:
     seen = _sampled(logs, 1001)
     least = min(seen["ci95_lower"], seen["estimate"], seen["ci95_upper"])
     assert round(least) == 1001  # (through logs: 1000.9999999...)
+
+
+def test_a_reason_that_starts_with_a_cell_keeps_its_name_as_written() -> None:
+    from sudosat.serving.plugin_answers import sentence_start
+
+    assert sentence_start("r9c8 has no candidate left") == "r9c8 has no candidate left"
+    assert sentence_start("r12c3: 4 and 4 clash") == "r12c3: 4 and 4 clash"
+    assert sentence_start("the givens clash") == "The givens clash"
+    assert sentence_start("rows clash") == "Rows clash"  # (a word, not a cell)

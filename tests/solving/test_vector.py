@@ -100,7 +100,7 @@ def test_lines_of_numbers_too(name: str, tmp_path: Path, monkeypatch: pytest.Mon
     found = records(path, 32, True, monkeypatch)
     assert found[4]["status"] == "error" and found[4]["line"] == 5
     # numbers to 16: a value out of range; digits: one character too many
-    said = "out of range" if "16x16" in name else "found 82, expected 81 cells"
+    said = "out of range" if "16x16" in name else "found 82, expected 81 for a 9x9"
     assert said in found[4]["reason"]
 
 
