@@ -58,8 +58,9 @@ pythons: $(VENV)/.installed
 
 # The whole suite, as CI runs it, then the path's tests on the Python engine alone
 # (SUDOSAT_ENGINE=python: the compiled engine's reference); -n: a test process per
-# core (pytest-xdist). Every other Python's fast tier first (pythons).
-test: lint solvers docs pythons
+# core (pytest-xdist). Every other Python's fast tier first (pythons). The docs
+# site is built strictly by the suite (tests/stories/test_docs.py).
+test: lint solvers pythons
 	$(PY) -m pytest -n auto
 	@echo "the logical path again on the Python engine alone (the compiled one's reference):"
 	SUDOSAT_ENGINE=python $(PY) -m pytest -n auto -q -m "not slow" $(PYTHON_ENGINE_TESTS)

@@ -212,9 +212,9 @@ def test_cnf_needs_a_puzzle_or_a_rank(run: Run) -> None:
 
 @pytest.mark.parametrize("command", ["solve", "rate", "candidates"])
 def test_quiet_leaves_stderr_empty_for_a_puzzle_that_does_not_fail(run: Run, command: str) -> None:
-    code, out, err = run(command, "-q", str(PUZZLES / "ai-escargot.txt"))
+    code, out, err = run(command, "-q", str(PUZZLES / "rexl-notebook.txt"))
     assert code == 0 and out and err == ""
-    code, _, err = run(command, str(PUZZLES / "ai-escargot.txt"))
+    code, _, err = run(command, str(PUZZLES / "rexl-notebook.txt"))
     assert code == 0 and err  # said without -q
     code, _, err = run("solve", "-q", str(PUZZLES / "several-solutions.txt"))
     assert code == 1 and "not unique" in err  # a puzzle that fails still says why

@@ -18,6 +18,7 @@ import pytest
 from sudosat import parse, solve
 from sudosat.core.masks import bit, from_values
 from sudosat.core.puzzle import Layout, Puzzle
+from sudosat.logic import explainer
 from sudosat.logic.board import Board
 from sudosat.logic.branches import Branches
 from sudosat.logic.forcing import propagate
@@ -415,7 +416,10 @@ def unique_jigsaw_at(level: str, seed: int) -> Puzzle:
 
 
 @pytest.mark.slow
-def test_path_ratings_order_tdokus_sets() -> None:
+def test_path_ratings_order_tdokus_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the path's own rating orders them; SE's search (seconds a hard puzzle) is not asked
+    monkeypatch.setattr(explainer, "SEARCH", None)
+
     def mean(name: str, take: int) -> float:
         puzzles = list(islice(read_puzzles(str(shared(f"tdoku/{name}"))), take))
         return sum(rate_by_path(p).rating for p in puzzles) / len(puzzles)
