@@ -148,7 +148,7 @@ def test_make_run_without_a_compiler_runs_the_logic_in_python(tmp_path: Path) ->
     assert steps(there.stdout) == steps(here.stdout)
     # without --verbose a run of the logic says once what running without it costs,
     # and a rating past 9.0 says its ER is not computed rather than another number
-    forcing = next(  # top1465's first: its path reaches forcing chains (+), ER 9.1
+    forcing = next(  # top1465's first: forcing chains, ER 8.0 (past 9.0: test_explainer.py)
         line for line in (PUZZLES / "tdoku-magictour-25.txt").read_text().split() if len(line) == 81
     )
 
@@ -160,8 +160,7 @@ def test_make_run_without_a_compiler_runs_the_logic_in_python(tmp_path: Path) ->
     rated = rated_by(clone / ".venv" / "bin" / "sudosat")
     record = json.loads(rated.stdout)
     assert rated.returncode == 0 and rated.stderr.count("the logic runs in Python") == 1
-    assert record["er"] is None and record["engine"] == "python"
-    assert record["er_not_computed"] == "SE's rating search is not built here"
     here = json.loads(rated_by(ROOT / ".venv" / "bin" / "sudosat").stdout)
-    assert here["er"] is not None and here["engine"] == "compiled"
-    assert record["rating"] == here["rating"]  # the path's own rating: the same whatever the build
+    assert (record["engine"], here["engine"]) == ("python", "compiled")
+    for field in ("level", "rating", "er", "ep", "ed"):  # one rating whatever the build
+        assert record[field] == here[field], field
