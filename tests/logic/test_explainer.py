@@ -206,3 +206,13 @@ def test_the_ed_is_the_easiest_first_step_on_sudoku_explainer_s_scale() -> None:
     assert first(10.8, 10.4) == 10.8  # a nested step of the path's weighs its own way
     assert first(8.0, 9.5) == 8.0
     assert first(None, 1.2) == 1.2  # a single first: the path weighs it as SE
+
+
+@pytest.mark.slow
+def test_explain_with_a_timeout_is_bounded_inside_the_rating_too(run: Run) -> None:
+    """explain rates a unique puzzle: its --timeout reaches SE's search, which
+    gives up inside itself and is named as the part that ran out."""
+    code, out, _ = run("explain", "--timeout", "2", "-f", "json", GOLDEN_NUGGET)
+    record = json.loads(out)
+    assert code == 5 and "rating" in record["timed_out"], record["timed_out"]
+    assert record["rating"] is None and record["status"] == "unique"
