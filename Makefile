@@ -21,7 +21,8 @@ $(VENV)/.installed: $(VENV)/.run
 
 # The byte-code of sudosat's own modules: an editable install has none, and where
 # PYTHONDONTWRITEBYTECODE is set Python never writes it, so every start would
-# compile every module (BENCHMARKS.md, "Start in half the time").
+# compile every module (BENCHMARKS.md, "Start in half the time"); the tests start
+# sudosat thousands of times.
 bytecode: $(VENV)/.run
 	$(PY) -m compileall -q sudosat
 
@@ -60,13 +61,13 @@ pythons: $(VENV)/.installed
 # (SUDOSAT_ENGINE=python: the compiled engine's reference); -n: a test process per
 # core (pytest-xdist). Every other Python's fast tier first (pythons). The docs
 # site is built strictly by the suite (tests/stories/test_docs.py).
-test: lint solvers pythons
+test: lint solvers bytecode pythons
 	$(PY) -m pytest -n auto
 	@echo "the logical path again on the Python engine alone (the compiled one's reference):"
 	SUDOSAT_ENGINE=python $(PY) -m pytest -n auto -q -m "not slow" $(PYTHON_ENGINE_TESTS)
 
 # The fast tier for the edit-test loop (about a minute): every module, no slow tests.
-check: lint solvers
+check: lint solvers bytecode
 	$(PY) -m pytest -n auto -m "not slow"
 
 bench: $(VENV)/.installed

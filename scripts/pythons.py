@@ -88,9 +88,16 @@ def venv_for(minor: tuple[int, int], python: str) -> Path:
     if stamp.exists() and stamp.read_text() == wanted:
         return folder
     shutil.rmtree(folder, ignore_errors=True)
-    subprocess.run([python, "-m", "venv", str(folder)], check=True)
-    pip = [str(folder / "bin" / "python"), "-m", "pip", "install", "-q"]
-    subprocess.run([*pip, "--disable-pip-version-check", "-e", ".[test]"], cwd=ROOT, check=True)
+    uv = Path(sys.executable).with_name("uv")  # .venv's (the dev extra): 5x pip's speed
+    if uv.exists():
+        subprocess.run([str(uv), "venv", "-q", "-p", python, str(folder)], check=True)
+        python_of = ["-p", str(folder / "bin" / "python")]
+        install = [str(uv), "pip", "install", "-q", "--compile-bytecode", *python_of]
+    else:
+        subprocess.run([python, "-m", "venv", str(folder)], check=True)
+        install = [str(folder / "bin" / "python"), "-m", "pip", "install", "-q"]
+        install.append("--disable-pip-version-check")
+    subprocess.run([*install, "-e", ".[test]"], cwd=ROOT, check=True)
     stamp.write_text(wanted)
     return folder
 
@@ -113,6 +120,9 @@ def run_all() -> int:
         print(f"pythons: {said} ({python}): the fast tier", flush=True)
         folder = venv_for(minor, python)
         bin_ = folder / "bin"
+        # sudosat's own byte-code for this Python (an editable install has none, and
+        # PYTHONDONTWRITEBYTECODE keeps a start from writing it): see make bytecode
+        subprocess.run([str(bin_ / "python"), "-m", "compileall", "-q", "sudosat"], cwd=ROOT)
         entry: dict[str, object] = {"python": said, "path": python}
         tests = [str(bin_ / "python"), "-m", "pytest", "-n", "auto", "-q", "-p", "no:cacheprovider"]
         if minor == oldest:  # mypy for it, and the README's examples run as pasted

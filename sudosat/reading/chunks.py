@@ -66,6 +66,13 @@ class Chunk:
     def __len__(self) -> int:
         return len(self.rows) + len(self.entries)
 
+    def split(self, size: int) -> tuple[Chunk, Chunk]:
+        """The chunk's first ``size`` puzzles, and the rest, as two chunks of one input."""
+        rows, entries = self.rows[:size], self.entries[: max(0, size - len(self.rows))]
+        head = replace(self, rows=rows, entries=entries)
+        tail = replace(self, rows=self.rows[size:], entries=self.entries[len(entries) :])
+        return head, tail
+
     def first_line(self) -> int:
         if self.rows:
             return self.rows[0].line

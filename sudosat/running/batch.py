@@ -88,6 +88,8 @@ class Done:
     be written."""
     stopped: bool = False
     """The run must stop after this chunk (generate's deadline passed)."""
+    seconds: float = 0.0
+    """The worker's time on the chunk: what the next chunks are sized by (:mod:`pacing`)."""
 
 
 def failure(result: Result) -> str | None:
@@ -159,6 +161,7 @@ def work(task: Work) -> Done:
     chunk, settings = task
     results: list[Result] = []
     interrupted = 0
+    start = time.perf_counter()
     try:
         with _no_collection():
             if _front_end_applies(chunk, settings):
@@ -172,6 +175,7 @@ def work(task: Work) -> Done:
             results.append(stop.result)
     done = _done(results, settings, interrupted)
     done.cut = len(results) < len(chunk)
+    done.seconds = time.perf_counter() - start
     return done
 
 

@@ -21,6 +21,7 @@ same way (:mod:`process`).
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -276,15 +277,26 @@ def answer(
         workers = workers if len(ahead) > 1 else 1
         chunks = chain(ahead, chunks)
     settings = Settings(options, task, view, how.front_end)
-    tasks = ((chunk, settings) for chunk in chunks)
 
-    def total() -> int | None:  # the bar's total and time left: asked only where it is shown
-        found = inputs.total()
+    @functools.cache
+    def total() -> int | None:  # the puzzles to answer: asked only where they are needed
+        found = inputs.total()  # (the bar's total and time left, dear puzzles' chunks)
         if found is None or how.shard is None:
             return found
         return len(range(how.shard.k - 1, found, how.shard.n))
 
-    summary = _run_and_sum_up(tasks, work, view, workers, many, output, "solving", describe, total)
+    heard = _ignored
+    if workers > 1:  # the workers share the work by its cost: see pacing
+        from sudosat.reading.chunks import Chunk
+        from sudosat.running.pacing import Pacer
+
+        pacer = Pacer(Chunk.split, workers, total, task.dear(options))
+        chunks, heard = pacer.cut(chunks), pacer.heard
+    tasks = ((chunk, settings) for chunk in chunks)
+
+    summary = _run_and_sum_up(
+        tasks, work, view, workers, many, output, "solving", describe, total, heard
+    )
     if how.shard is not None and inputs.digest is not None:  # the inputs are read by now
         settings_of = (reading, options, task, asked, fmt)
         how.shard.run = shards.run_of("solve", settings_of, inputs.digest.hexdigest())
@@ -325,13 +337,25 @@ def make(
     if fmt in UNRATED:  # no rating shown: none made (a path is most of a puzzle's time)
         task = Generate(replace(task.asked, rated=False))
     deadline = deadline_after(timeout)
-    chunks = [
-        seeds[i : i + making.GENERATE_CHUNK] for i in range(0, len(seeds), making.GENERATE_CHUNK)
-    ]
-    tasks = [(list(chunk), task, deadline, seen) for chunk in chunks]
-    workers = (jobs or os.cpu_count() or 1) if len(tasks) > 1 else 1
+    workers = (jobs or os.cpu_count() or 1) if len(seeds) > 1 else 1
+    step, heard = making.GENERATE_CHUNK, _ignored
+    chunks: Iterable[range] = (seeds[i : i + step] for i in range(0, len(seeds), step))
+    if workers > 1:  # the workers share the work by its cost: see pacing
+        from sudosat.running.pacing import Pacer
+
+        pacer: Pacer[range] = Pacer(split_seeds, workers, lambda: len(seeds))
+        chunks, heard = pacer.cut([seeds]), pacer.heard
+    tasks = ((list(chunk), task, deadline, seen) for chunk in chunks)
     summary = _run_and_sum_up(
-        tasks, _make_chunk, seen, workers, len(seeds) > 1, output, "making", _seeds_of
+        tasks,
+        _make_chunk,
+        seen,
+        workers,
+        len(seeds) > 1,
+        output,
+        "making",
+        _seeds_of,
+        heard=heard,
     )
     _end_shard(shard, fmt, summary, output)
     if summary.stopped:
@@ -343,6 +367,14 @@ def make(
         )
         return EXIT_TIMEOUT
     return STOPPED_CODES[signal.Signals(summary.interrupted)] if summary.interrupted else EXIT_OK
+
+
+def split_seeds(seeds: range, size: int) -> tuple[range, range]:
+    return seeds[:size], seeds[size:]
+
+
+def _ignored(seconds: float, puzzles: int) -> None:
+    """What a run in one process does with each chunk's time: its chunks are the reader's."""
 
 
 def _say_if_slow(task: Task, output: Output) -> None:
@@ -372,8 +404,10 @@ Seeds = tuple[list[int], Generate, float | None, View]
 def _make_chunk(chunk: Seeds) -> Done:
     """Some seeds' puzzles, rendered (in a worker, or in process)."""
     seeds, task, deadline, view = chunk
+    start = time.perf_counter()
     made, late = task.make(seeds, deadline)
     done = Done(task.render(made, view), len(made), stopped=late)
+    done.seconds = time.perf_counter() - start
     done.statuses["made"] = len(made)
     return done
 
@@ -393,6 +427,7 @@ def _run_and_sum_up(
     doing: str,
     describe: Callable[[T], str],
     total: Callable[[], int | None] = lambda: None,
+    heard: Callable[[float, int], None] = _ignored,
 ) -> Summary:
     """:func:`run_tasks` with the output's document around the records, the
     progress bar on a terminal (many puzzles: of ``total()``, with the time left,
@@ -423,11 +458,20 @@ def _run_and_sum_up(
 
     if output.quiet or not errors.is_terminal:
         summary = run_tasks(
-            tasks, func, write, jobs=jobs, report=report, describe=describe, quiet=output.quiet
+            tasks,
+            func,
+            write,
+            jobs=jobs,
+            report=report,
+            describe=describe,
+            quiet=output.quiet,
+            heard=heard,
         )
     elif not many:  # one puzzle: its search told as it goes (a long count, an estimate)
         with _watching(errors, live):
-            summary = run_tasks(tasks, func, write, jobs=jobs, report=report, describe=describe)
+            summary = run_tasks(
+                tasks, func, write, jobs=jobs, report=report, describe=describe, heard=heard
+            )
     else:
         counted = total()
         with held():  # its refresh thread starts with the stopping signals blocked
@@ -444,6 +488,7 @@ def _run_and_sum_up(
                 report=report,
                 progress=lambda n: bar.advance(progress, n),
                 describe=describe,
+                heard=heard,
             )
         finally:
             bar.stop()
@@ -549,12 +594,14 @@ def run_tasks(
     progress: Callable[[int], None] | None = None,
     describe: Callable[[T], str] = lambda task: "a task",
     quiet: bool = False,
+    heard: Callable[[float, int], None] = _ignored,
 ) -> Summary:
     """``func`` over every task, in ``jobs`` worker processes (or in process for
     one), writing each answer's text in task order. Ctrl-C stops it: what was
     written is whole records, and the summary says how far it got; so does a
     task that says the run must stop (``Done.stopped``, a deadline). ``quiet``:
-    the notes of puzzles that did not fail are not reported."""
+    the notes of puzzles that did not fail are not reported; ``heard`` is told each
+    answer's time and puzzles (what :mod:`pacing` sizes the chunks by)."""
     summary = Summary()
     start = time.perf_counter()
     try:
@@ -564,6 +611,7 @@ def run_tasks(
         else:
             answers = map(func, tasks)
         for done in answers:
+            heard(done.seconds, done.puzzles)
             with held():  # a stopping signal acts after both, never between
                 summary.add(done)
                 write(done.text)  # whole records, never cut in half

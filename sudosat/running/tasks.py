@@ -83,6 +83,12 @@ class Task:
         (a run without that engine says so once)."""
         return False
 
+    def dear(self, options: Options) -> bool:
+        """Whether a puzzle's answer takes long as a rule (milliseconds to minutes:
+        a path, a count), so that a run's workers are handed puzzles by their cost
+        from the start (:mod:`pacing`); a solve's uniqueness check is cheap."""
+        return True
+
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
         raise NotImplementedError
 
@@ -117,6 +123,9 @@ class Solve(Task):
 
     def __init__(self, check: bool = False) -> None:
         self.check = check
+
+    def dear(self, options: Options) -> bool:
+        return options.max_solutions > 2  # a count; else paced once heard to be dear
 
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
         return place.result(solve_or_error(puzzle, options))
@@ -328,6 +337,9 @@ class Certified(Task):
 
     def __init__(self, task: Task, root: str) -> None:
         self.task, self.root = task, root
+
+    def dear(self, options: Options) -> bool:
+        return self.task.dear(options)
 
     def answer(self, puzzle: Puzzle, place: Place, options: Options) -> Result:
         result = self.task.answer(puzzle, place, options)
