@@ -142,14 +142,17 @@ def test_paths_are_sound_on_variants_with_many_solutions() -> None:
     assert ends.get("stuck", 0) >= 1  # several solutions: logic cannot finish
 
 
-@pytest.mark.slow
-def test_paths_are_sound_on_thousands_of_puzzles() -> None:
+@pytest.mark.parametrize(
+    "takes",
+    [
+        pytest.param((100, 200, 200), marks=pytest.mark.slow, id="hundreds"),
+        pytest.param((300, 600, 600), marks=[pytest.mark.slow, pytest.mark.soak], id="thousands"),
+    ],
+)
+def test_paths_are_sound_on_thousands_of_puzzles(takes: tuple[int, int, int]) -> None:
     puzzles = []
-    for name, take in (
-        ("puzzles3_magictour_top1465", 300),
-        ("puzzles2_17_clue", 600),
-        ("puzzles1_unbiased.first1000", 600),
-    ):
+    names = ("puzzles3_magictour_top1465", "puzzles2_17_clue", "puzzles1_unbiased.first1000")
+    for name, take in zip(names, takes, strict=True):
         puzzles += list(islice(read_puzzles(str(shared(f"tdoku/{name}"))), take))
     ends = paths_are_sound(puzzles)
     assert sum(ends.values()) == len(puzzles) and ends.get("solved", 0) > 0.95 * len(puzzles)

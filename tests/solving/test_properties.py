@@ -145,6 +145,7 @@ def test_the_workbench_on_4x4_variants_agrees_with_brute_force(seed: int) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.soak
 @settings(max_examples=600, **SETTINGS)  # type: ignore[arg-type]
 @given(st.integers(2**32, 2**33))
 def test_the_workbench_on_many_more_4x4_variants(seed: int) -> None:

@@ -516,7 +516,7 @@ BAND_9X9_GRIDS = 7_022_836_224
 by ``benchmarks/count_band.c`` (every second band, each one's third bands)."""
 
 
-COVERAGE = {  # seeds: about a minute a test (CI has 15); 50 catch 80% coverage 7 runs in 10
+COVERAGE = {  # seeds: about a minute a test (make soak); 50 catch 80% coverage 7 runs in 10
     "blank 4x4, sampled": ("....\n" * 4, lambda: 288, {"exact_limit": 0}, 150),
     "blank 6x6": ("size 6\n" + "......\n" * 6, lambda: 28_200_960, {}, 100),
     "6x6 thermo": (THERMO_6X6, lambda: len(solutions_by_backtracking(parse(THERMO_6X6))), {}, 60),
@@ -551,6 +551,7 @@ def test_the_coverage_test_can_fail() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.soak  # (slow too: -m "not slow" leaves it out)
 @pytest.mark.parametrize("name", sorted(COVERAGE))
 def test_the_interval_covers_the_known_count_as_often_as_it_says(name: str) -> None:
     _, truth_of, _, seeds = COVERAGE[name]

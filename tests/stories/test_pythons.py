@@ -1,6 +1,7 @@
 """Every Python that ``requires-python`` admits runs the tests: ``make test`` runs
-the fast tier on each other one found on the machine (scripts/pythons.py, before
-this suite), and this test holds its results to the Pythons found."""
+the fast tier on each other one found on the machine (scripts/pythons.py, beside
+this suite: scripts/test-all), and this test, run after them, holds their results
+to the Pythons found."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def test_requires_python_is_what_the_readme_and_the_docs_promise() -> None:
     assert sys.version_info[:2] >= (major, minor)
 
 
-@pytest.mark.slow  # (the whole suite's, after scripts/pythons.py: not in their fast tier)
+@pytest.mark.slow  # (scripts/test-all runs it once the other Pythons end: not in their fast tier)
 def test_every_supported_python_found_ran_the_fast_tier_and_passed() -> None:
     found = pythons.found()
     if not pythons.RESULTS.exists():
