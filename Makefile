@@ -57,11 +57,11 @@ PYTHON_ENGINE_TESTS := tests/logic/test_path.py tests/logic/test_levels.py tests
 pythons: $(VENV)/.installed
 	$(PY) scripts/pythons.py
 
-# The whole suite, as CI runs it, with two runs beside it, niced (the CPU the suite
-# leaves idle): every other Python's fast tier (pythons), and the path's tests on
-# the Python engine alone (SUDOSAT_ENGINE=python: the compiled engine's reference);
-# -n: a test process per core (pytest-xdist). See scripts/test-all. The docs site
-# is built strictly by the suite (tests/stories/test_docs.py).
+# The whole suite, as CI runs it, with every other Python's fast tier beside it
+# (pythons, niced: the CPU the suite leaves idle), then the path's tests on the
+# Python engine alone (SUDOSAT_ENGINE=python: the compiled engine's reference); -n:
+# a test process per core (pytest-xdist). See scripts/test-all. The docs site is
+# built strictly by the suite (tests/stories/test_docs.py).
 test: lint solvers bytecode
 	scripts/test-all $(PY) $(PYTHON_ENGINE_TESTS)
 
