@@ -75,7 +75,9 @@ class Pacer(Generic[C]):
         """Puzzles in the largest chunk heard of (a reader's chunk's short end sets no size)."""
         self.handed = 0
         """Puzzles handed out so far."""
-        self.left: Callable[[], int | None] | None = None
+        self.asked = False
+        self.length: int | None = None
+        """``total()``'s answer, once asked."""
 
     def heard(self, seconds: float, puzzles: int) -> None:
         """One chunk's answer: ``puzzles`` answered in ``seconds`` of a worker's time."""
@@ -95,22 +97,17 @@ class Pacer(Generic[C]):
 
     def _left(self) -> int | None:
         """Puzzles not yet handed out, where they are dear and the input's length known."""
-        if self.left is None:
+        if not self.asked:
             if not self.dear or self.per_puzzle is None or self.per_puzzle < DEAR:
                 return None
-            total = self.total()  # asked once
-            self.left = (lambda: None) if total is None else (lambda: total - self.handed)
-        return self.left()
+            self.asked, self.length = True, self.total()
+        return None if self.length is None else self.length - self.handed
 
     def cut(self, chunks: Iterable[C]) -> Iterator[C]:
         """``chunks`` again, each cut into pieces of the sizes asked for as they are taken."""
-        for chunk in chunks:
-            while len(chunk) > 0:
+        for rest in chunks:
+            while len(rest) > 0:
                 size = self.next_size()
-                if size >= len(chunk):
-                    self.handed += len(chunk)
-                    yield chunk
-                    break
-                head, chunk = self.split(chunk, size)
-                self.handed += size
-                yield head
+                chunk, rest = self.split(rest, min(size, len(rest)))
+                self.handed += len(chunk)
+                yield chunk

@@ -343,7 +343,7 @@ def make(
     if workers > 1:  # the workers share the work by its cost: see pacing
         from sudosat.running.pacing import Pacer
 
-        pacer: Pacer[range] = Pacer(split_seeds, workers, lambda: len(seeds))
+        pacer: Pacer[range] = Pacer(_split_seeds, workers, lambda: len(seeds))
         chunks, heard = pacer.cut([seeds]), pacer.heard
     tasks = ((list(chunk), task, deadline, seen) for chunk in chunks)
     summary = _run_and_sum_up(
@@ -369,7 +369,7 @@ def make(
     return STOPPED_CODES[signal.Signals(summary.interrupted)] if summary.interrupted else EXIT_OK
 
 
-def split_seeds(seeds: range, size: int) -> tuple[range, range]:
+def _split_seeds(seeds: range, size: int) -> tuple[range, range]:
     return seeds[:size], seeds[size:]
 
 
