@@ -17,12 +17,13 @@ import os
 import queue
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent import futures
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple, TypeVar, cast
 
+from sudosat.system import spent
 from sudosat.system.signals import STOPPING, die_with_parent, held, quiet_thread
 
 T = TypeVar("T")
@@ -85,8 +86,15 @@ def _interrupted_once(signum: int, frame: object) -> None:
 
 
 IN_HAND = 0.5
-"""Seconds a stopped run waits for the tasks its workers had in hand (the
-supervisor kills the work a second after the signal: process.GRACE)."""
+"""CPU seconds a stopped run's workers may spend handing back the tasks they had
+in hand (half the supervisor's process.GRACE, which then kills the work):
+counted in CPU time, so that a loaded machine that runs a worker late does not
+lose its answer (see :mod:`sudosat.system.spent`)."""
+IN_HAND_WALL = 5.0
+"""Seconds a stopped run waits for its workers however little they run (half
+the supervisor's process.GRACE_WALL): a worker hung without running."""
+LOOK = 0.02
+"""Seconds between looks at the workers' CPU time while waiting for an answer."""
 
 
 def _drained(items: queue.Queue[Any]) -> list[Any]:
@@ -98,18 +106,22 @@ def _drained(items: queue.Queue[Any]) -> list[Any]:
 
 
 def _in_hand(items: list[Any], pool: ProcessPoolExecutor) -> Iterator[Any]:
-    """The answers of a stopped run's tasks, in order, while they come within
-    IN_HAND seconds: each worker is interrupted (SIGINT) and hands back what it
-    had done; the first task that fails or is late ends them."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    """The answers of a stopped run's tasks, in order, while the workers hand
+    them back within their grace (IN_HAND): each worker is interrupted
+    (SIGINT) and hands back what it had done; the first task that fails, or
+    the grace's end, ends them."""
+    workers = [process.pid for process in (getattr(pool, "_processes", None) or {}).values()]
+    for pid in workers:
         with contextlib.suppress(ProcessLookupError, TypeError):
-            os.kill(process.pid, signal.SIGINT)
-    end = time.monotonic() + IN_HAND
+            os.kill(pid, signal.SIGINT)
+    grace = spent.Grace(IN_HAND, IN_HAND_WALL, lambda: spent.seconds(workers))
     for item in items:
         if not isinstance(item, _Submitted) or item.future is None:
             return
+        while not item.future.done() and not grace.over():
+            futures.wait([item.future], timeout=LOOK)
         try:
-            done = item.future.result(timeout=max(0.0, end - time.monotonic()))
+            done = item.future.result(timeout=0)
         except BaseException:  # late, cancelled, or the task itself stopped
             return
         yield done

@@ -8,9 +8,10 @@ programs killed and the summary printed. But a PySAT solver holds the
 interpreter for as long as one solve lasts (CaDiCaL does not give it back
 even when asked to), and a signal's handler waits until then: minutes on a
 hard grid. The supervisor only waits: it passes each stopping signal on to
-the work process and, if that has not ended a second later, kills it and
-whatever it started, and ends with the signal's exit code. Nothing on any
-hot path pays for this; starting the work process costs a fork (about 3 ms).
+the work process and, if that has spent a second of CPU since without ending
+(or ten seconds have passed), kills it and whatever it started, and ends
+with the signal's exit code. Nothing on any hot path pays for this; starting
+the work process costs a fork (about 3 ms).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from sudosat.system.signals import (
     die_with_parent,
     prctl,
 )
+from sudosat.system.spent import Grace, tree_seconds
 
 EXIT_OK = 0
 EXIT_MULTIPLE = 1
@@ -64,7 +66,15 @@ STOPPED_WORDS = {
     signal.SIGHUP: "hung up",
 }
 GRACE = 1.0
-"""Seconds the work process has to end by itself after a stopping signal."""
+"""CPU seconds the work process (with its workers and programs) may spend after a
+stopping signal before it is killed: a process that does not end because a
+solve holds its interpreter spends them in a second; one that only waits for a
+loaded machine to run it spends none (see :mod:`sudosat.system.spent`)."""
+GRACE_WALL = 10.0
+"""Seconds the work process has to end after a stopping signal however little
+it runs: a process hung without running."""
+LOOK = 0.05
+"""Seconds between looks at the work process's CPU time once it was told to stop."""
 
 
 class Terminated(KeyboardInterrupt):
@@ -203,26 +213,24 @@ def stopping() -> frozenset[int]:
 
 def _watch(pid: int, watched: frozenset[int]) -> int:
     """The supervisor's loop: wait for the work process, pass stopping signals on,
-    and kill it when it has not ended GRACE seconds after the first."""
+    and kill it when it has not ended within its grace after the first."""
     first: int | None = None
-    kill_at: float | None = None
+    grace: Grace | None = None
     killed = False
     while True:
         ended = _reaped(pid)
         if ended is not None:
             break
-        info: signal.struct_siginfo | None
-        if kill_at is None:
-            info = signal.sigwaitinfo(watched)
-        else:
-            info = signal.sigtimedwait(watched, max(0.0, kill_at - time.monotonic()))
-        if info is None:  # the grace is over
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            killed, kill_at = True, None
+        # once told to stop, a look at its CPU time now and then
+        info = signal.sigwaitinfo(watched) if grace is None else signal.sigtimedwait(watched, LOOK)
+        if info is None:
+            if grace is not None and grace.over():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                killed, grace = True, None
         elif info.si_signo != signal.SIGCHLD:
             if first is None:
-                first, kill_at = info.si_signo, time.monotonic() + GRACE
+                first, grace = info.si_signo, Grace(GRACE, GRACE_WALL, lambda: tree_seconds(pid))
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, info.si_signo)
     return _exit_code(ended, first, killed)

@@ -7,11 +7,13 @@ loaded the machine); no sleep decides a result."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
 import subprocess
+import time
 
 import pytest
 
@@ -25,6 +27,7 @@ from tests.conftest import (
     gone,
     tree,
     waited_for,
+    work_process,
 )
 
 pytestmark = pytest.mark.slow  # real processes stopped by real signals
@@ -98,3 +101,45 @@ def test_ctrl_c_at_a_terminal_keeps_every_workers_count() -> None:
     counts = [line for line in screen.lines if re.fullmatch(r"\d+\+", line)]
     assert len(counts) == 2 and all(int(count[:-1]) > 1 for count in counts), screen.lines
     assert screen.lines[-1] == "sudosat: interrupted"
+
+
+LATE = 1.5
+"""Seconds the workers are held stopped after the signal: past the wall-clock
+grace a stopped run once gave them (0.5 s, and the supervisor's kill at 1 s),
+well inside the CPU-time grace it gives now, which a worker that does not run
+does not spend."""
+
+
+def test_workers_run_late_by_a_loaded_machine_keep_their_counts() -> None:
+    """A loaded machine may not run a told worker for a while; what it had found
+    is kept all the same. SIGSTOP holds both workers as an overloaded scheduler
+    would, across the signal and past the old wall-clock graces."""
+    process = subprocess.Popen(
+        [str(SUDOSAT), *COUNT],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=as_a_shell_starts_it,
+    )
+    try:
+        waited_for(lambda: at_work(process.pid), f"{AT_WORK:g} s of CPU")
+        running = tree(process.pid)
+        workers = tree(work_process(process.pid))[1:]  # the workers, and what they started
+        assert len(workers) >= 2, workers
+        for pid in workers:
+            os.kill(pid, signal.SIGSTOP)
+        os.killpg(process.pid, signal.SIGTERM)
+        time.sleep(LATE)  # not what decides: the grace is counted in CPU time now
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):  # killed by a wall-clock grace
+                os.kill(pid, signal.SIGCONT)
+        out, err = process.communicate(timeout=PATIENCE)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 143, err
+    both_counts_kept(out)
+    assert err.endswith("sudosat: terminated\n") and "Traceback" not in err
+    assert gone(running)

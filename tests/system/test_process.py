@@ -7,13 +7,17 @@ a generous deadline; no sleep decides a result."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import (
+    PATIENCE,
     PUZZLES,
     SUDOSAT,
     as_a_shell_starts_it,
@@ -159,3 +163,58 @@ def test_nohup_keeps_sighup_ignored(tmp_path: Path) -> None:
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 143, err
+
+
+def supervised(work: str) -> subprocess.Popen[str]:
+    """A Python process that runs ``work`` (the body of a function returning an
+    exit code) under the supervisor, as every command runs."""
+    body = "\n".join(f"    {line}" for line in work.strip().splitlines())
+    program = f"""
+import signal, sys, time
+from sudosat.system.process import supervise
+def work():
+{body}
+supervise(work)
+"""
+    return subprocess.Popen(
+        [sys.executable, "-c", program],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_a_shell_starts_it,
+    )
+
+
+def test_work_that_keeps_running_when_told_to_stop_is_killed() -> None:
+    """A solve that holds the interpreter does not act on the signal; the
+    supervisor kills it once it has spent its grace of CPU."""
+    process = supervised("signal.signal(signal.SIGTERM, signal.SIG_IGN)\nwhile True: pass")
+    running = at_work(process, 0.5)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=PATIENCE)
+    assert process.returncode == 143 and err == "sudosat: terminated\n", err
+    assert gone(running)
+
+
+def test_work_that_a_loaded_machine_runs_late_is_not_cut_short() -> None:
+    """A work process that is not run for a while after the signal (held here by
+    SIGSTOP, as an overloaded scheduler would) still ends by itself: its grace
+    is counted in the CPU it spends, not on the wall clock."""
+    process = supervised(
+        """
+told = []
+signal.signal(signal.SIGTERM, lambda *_: told.append(1))
+print("ready", flush=True)
+while not told:
+    time.sleep(0.01)
+print("handed back", flush=True)
+return 0"""
+    )
+    assert process.stdout is not None and process.stdout.readline() == "ready\n"
+    work = work_process(process.pid)
+    os.kill(work, signal.SIGSTOP)
+    process.send_signal(signal.SIGTERM)
+    time.sleep(1.5)  # past the wall-clock second the grace once was; not what decides
+    os.kill(work, signal.SIGCONT)
+    out, err = process.communicate(timeout=PATIENCE)
+    assert (process.returncode, out, err) == (0, "handed back\n", "")
