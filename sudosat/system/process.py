@@ -24,7 +24,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from sudosat.core.errors import printable
 from sudosat.system import janitor
@@ -35,7 +35,9 @@ from sudosat.system.signals import (
     die_with_parent,
     prctl,
 )
-from sudosat.system.spent import Grace, tree_seconds
+
+if TYPE_CHECKING:
+    from sudosat.system import spent
 
 EXIT_OK = 0
 EXIT_MULTIPLE = 1
@@ -215,7 +217,7 @@ def _watch(pid: int, watched: frozenset[int]) -> int:
     """The supervisor's loop: wait for the work process, pass stopping signals on,
     and kill it when it has not ended within its grace after the first."""
     first: int | None = None
-    grace: Grace | None = None
+    grace: spent.Grace | None = None
     killed = False
     while True:
         ended = _reaped(pid)
@@ -230,6 +232,8 @@ def _watch(pid: int, watched: frozenset[int]) -> int:
                 killed, grace = True, None
         elif info.si_signo != signal.SIGCHLD:
             if first is None:
+                from sudosat.system.spent import Grace, tree_seconds  # (only once told to stop)
+
                 first, grace = info.si_signo, Grace(GRACE, GRACE_WALL, lambda: tree_seconds(pid))
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, info.si_signo)
