@@ -194,14 +194,36 @@ def encode(
         named.append((cells_most, cell_amo))
     if encoding.rules == "extended":
         named.append((units_least, unit_groups))
+    implied = _leftover_part(puzzle, open_cells, cell_groups) if puzzle.layout.box is None else []
+    if implied:
+        named.append((LEFTOVERS, implied))
     if not encoding.reduced:
         named.append((givens, [[literal(n, cell, v)] for cell, v in puzzle.givens]))
     parts = [part for _, part in named]
     cnf = Cnf(puzzle, encoding, top, parts, open_cells, compact, cell_groups + unit_groups)
+    cnf.extra.extend(implied)  # (a solver of native groups reads the clauses beside them here)
     if puzzle.rules is not None:
         cnf.names = [name for name, _ in named]
         _encode_rules(cnf, cell_groups)
     return cnf
+
+
+LEFTOVERS = "regions: the law of leftovers (implied)"
+
+
+def _leftover_part(
+    puzzle: Puzzle, open_cells: list[tuple[int, Sequence[int]]], cell_groups: list[list[int]]
+) -> list[list[int]]:
+    from sudosat.sat.leftovers import leftover_clauses, leftovers  # (a jigsaw's alone)
+
+    if not leftovers(puzzle.layout):
+        return []
+    literal_of = {
+        (cell, value): variable
+        for (cell, values), variables in zip(open_cells, cell_groups, strict=True)
+        for value, variable in zip(values, variables, strict=True)
+    }
+    return leftover_clauses(puzzle.layout, literal_of, dict(puzzle.givens))
 
 
 def guarded_rules(
