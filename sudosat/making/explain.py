@@ -208,8 +208,19 @@ def explain(
 
         steps += [("rating", rating), ("redundant", redundant)]
     for name, step in steps:
+        if found.conflict == [] and name in ("fewest_removed", "best_fill"):
+            break  # nothing to take away or to fill: no clue or rule is in the conflict
         try:
             step()
         except SolverTimeout:
             found.timed_out.append(name)
+    if found.conflict == []:
+        from sudosat.sat.leftovers import no_solution  # (a jigsaw's regions alone)
+
+        found.notes.append(
+            "the rows, columns and regions alone have no solution: no clue or rule is to blame"
+        )
+        why = no_solution(puzzle.layout)
+        if why:
+            found.notes.append(why)
     return found

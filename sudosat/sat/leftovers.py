@@ -24,15 +24,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from typing import NamedTuple
 
-from sudosat.core.puzzle import Layout
+from sudosat.core.puzzle import Layout, cell_name
 
 LARGEST = 3
 """Cells on a side of the leftovers written: past this, the clauses (a value on
 one side is somewhere on the other) say little and cost a clause per cell and
 value."""
 
-Leftovers = tuple[tuple[int, ...], tuple[int, ...]]
+
+class Leftovers(NamedTuple):
+    """A band's leftovers: its cells outside the regions that lie most in it, and
+    those regions' cells outside it, which hold the same values."""
+
+    out: tuple[int, ...]
+    into: tuple[int, ...]
+    band: str
+    """The band, named: ``rows 1-5``, ``column 7``."""
 
 
 @cache
@@ -44,30 +53,35 @@ def leftovers(grid: Layout) -> tuple[Leftovers, ...]:
     if grid.box is not None:
         return ()
     n = grid.size
-    found: set[Leftovers] = set()
-    for across in (True, False):
-        line_of = [cell // n if across else cell % n for cell in range(n * n)]
-        # each region's cells in lines 0..k-1, for every k (so a band's count is a difference)
-        upto = []
-        for region in grid.regions:
-            per_line = [0] * n
-            for cell in region:
-                per_line[line_of[cell]] += 1
-            running = [0]
-            for count in per_line:
-                running.append(running[-1] + count)
-            upto.append(running)
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], Leftovers] = {}
+    for kind in ("row", "column"):
+        line_of = [cell // n if kind == "row" else cell % n for cell in range(n * n)]
+        upto = [_running(region, line_of, n) for region in grid.regions]
         for first in range(n):
             for last in range(first, n - 1):  # a band and its complement leave the same over
                 lines = last - first + 1
-                counts = sorted(range(n), key=lambda r: upto[r][first] - upto[r][last + 1])
-                inside = counts[:lines]
+                by_count = sorted(range(n), key=lambda r: upto[r][first] - upto[r][last + 1])
+                inside = by_count[:lines]
                 left = lines * n - sum(upto[r][last + 1] - upto[r][first] for r in inside)
-                if 0 < left <= LARGEST:
-                    covered = {cell for r in inside for cell in grid.regions[r]}
-                    band = {c for c in range(n * n) if first <= line_of[c] <= last}
-                    found.add((tuple(sorted(band - covered)), tuple(sorted(covered - band))))
-    return tuple(sorted(found))
+                if not 0 < left <= LARGEST:
+                    continue
+                covered = {cell for r in inside for cell in grid.regions[r]}
+                band = {c for c in range(n * n) if first <= line_of[c] <= last}
+                sides = tuple(sorted(band - covered)), tuple(sorted(covered - band))
+                name = f"{kind} {first + 1}" if lines == 1 else f"{kind}s {first + 1}-{last + 1}"
+                found.setdefault(sides, Leftovers(*sides, name))  # (named by its first band)
+    return tuple(found.values())
+
+
+def _running(region: tuple[int, ...], line_of: list[int], n: int) -> list[int]:
+    """The region's cells in lines 0..k-1, for every k (a band's count is a difference)."""
+    per_line = [0] * n
+    for cell in region:
+        per_line[line_of[cell]] += 1
+    running = [0]
+    for count in per_line:
+        running.append(running[-1] + count)
+    return running
 
 
 def leftover_clauses(
@@ -80,16 +94,11 @@ def leftover_clauses(
     cell can hold drops out; a clause a given meets is left out, and one left
     with nothing is the empty clause: no solution)."""
     n = grid.size
-    rows, cols, regions = grid.unit_index
-
-    def sees(a: int, b: int) -> bool:
-        return rows[a] == rows[b] or cols[a] == cols[b] or regions[a] == regions[b]
-
     clauses: list[list[int]] = []
-    for one, other in leftovers(grid):
-        for side, far in ((one, other), (other, one)):
+    for left in leftovers(grid):
+        for side, far in ((left.out, left.into), (left.into, left.out)):
             for cell in side:
-                apart = [c for c in far if not sees(cell, c)]
+                apart = [c for c in far if not _sees(grid, cell, c)]
                 for value in range(1, n + 1):
                     if any(given.get(c) == value for c in apart):
                         continue
@@ -100,3 +109,37 @@ def leftover_clauses(
                     elif given.get(cell) == value:
                         clauses.append(tail)
     return clauses
+
+
+def layout_clauses(grid: Layout) -> list[list[int]]:
+    """:func:`leftover_clauses` over every cell's variables (the full numbering,
+    givens left to assumptions): for a solver that holds the layout alone."""
+    n = grid.size
+    every = {(cell, value): cell * n + value for cell in range(n * n) for value in range(1, n + 1)}
+    return leftover_clauses(grid, every, {})
+
+
+def _sees(grid: Layout, a: int, b: int) -> bool:
+    """Whether cells ``a`` and ``b`` share a row, a column or a region."""
+    return any(unit[a] == unit[b] for unit in grid.unit_index)
+
+
+def no_solution(grid: Layout) -> str | None:
+    """Why the layout alone has no solution, where its leftovers show it outright:
+    a cell on one side that sees every cell of the other side (its value has
+    nowhere to go there). None where they do not."""
+    n = grid.size
+    for left in leftovers(grid):
+        for side, far in ((left.out, left.into), (left.into, left.out)):
+            for cell in side:
+                if all(_sees(grid, cell, c) for c in far):
+                    outside = ", ".join(cell_name(n, c) for c in left.out)
+                    inside = ", ".join(cell_name(n, c) for c in left.into)
+                    them = "them" if left.band.split()[0].endswith("s") else "it"
+                    return (
+                        f"the law of leftovers in {left.band}: its cells outside the regions "
+                        f"that lie most in {them} ({outside}) hold the same values as those "
+                        f"regions' cells outside {them} ({inside}), but {cell_name(n, cell)} "
+                        "sees every cell on the other side"
+                    )
+    return None

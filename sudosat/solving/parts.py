@@ -35,6 +35,11 @@ class _Parts:
         self.sat = exactly_one(groups)
         for clause in rule_clauses:
             self.sat.add_clause(clause)
+        if puzzle.layout.box is None:  # what a jigsaw's regions imply, which it cannot see fast
+            from sudosat.sat.leftovers import layout_clauses
+
+            for clause in layout_clauses(puzzle.layout):
+                self.sat.add_clause(clause)
         self.all = [literal(n, cell, v) for cell, v in puzzle.givens] + selectors
         self.relative = puzzle.rules is not None and puzzle.rules.relative
         """Whether leaving a rule out can constrain more: then a part once needed

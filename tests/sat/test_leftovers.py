@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from sudosat import Status, count, encode, parse, solve
+from sudosat import Status, count, encode, explain, parse, solve
 from sudosat.core.puzzle import Grid, Layout
 from sudosat.sat.leftovers import leftover_clauses, leftovers
-from tests.conftest import traded_jigsaw
+from tests.conftest import PATIENCE, traded_jigsaw
 
 LABELS = "ABCDEFGHIJ"
 
@@ -132,3 +132,12 @@ def test_a_jigsaw_whose_boxes_trade_two_cells_of_a_row_has_no_solution(n: int, r
     outcome = solve(puzzle)
     assert outcome.status == Status.NONE
     assert "regions: the law of leftovers (implied)" in encode(puzzle).families()
+
+
+def test_explain_names_the_leftovers_when_the_regions_alone_leave_no_solution() -> None:
+    """The conflict has no clue and no rule in it, and the note says which band's
+    leftovers cannot be kept: the setter's own counting argument."""
+    found = explain(parse(traded_jigsaw(36, 6)), timeout=PATIENCE)
+    assert found.conflict == [] and not found.timed_out
+    why = [note for note in found.notes if note.startswith("the law of leftovers")]
+    assert why and "columns 1-6" in why[0] and "(r1c6)" in why[0] and "(r1c7)" in why[0]
