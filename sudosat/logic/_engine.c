@@ -2325,6 +2325,210 @@ done:
     return result;
 }
 
+
+/* --- a complete search: singles, then a branch on an open cell with fewest
+ * candidates, its values in ascending order (DPLL with the engine's propagation).
+ * It answers questions about a board's solutions outright where a SAT call
+ * would take seconds: whether a grid of many clues has a second solution.
+ * A frame is a board as a branch found it: candidates, placements, and the
+ * values placed in each house. --- */
+
+static size_t frame_size(const Geometry *g) { return (size_t)g->cells * 9 + (size_t)g->nh * 8; }
+
+static void frame_save(const Geometry *g, const State *s, char *at) {
+    memcpy(at, s->masks, (size_t)g->cells * 8);
+    memcpy(at + g->cells * 8, s->placed, (size_t)g->cells);
+    memcpy(at + g->cells * 9, s->held, (size_t)g->nh * 8);
+}
+
+static void frame_load(const Geometry *g, State *s, const char *at) {
+    memcpy(s->masks, at, (size_t)g->cells * 8);
+    memcpy(s->placed, at + g->cells * 8, (size_t)g->cells);
+    memcpy(s->held, at + g->cells * 9, (size_t)g->nh * 8);
+    memset(s->dirty, 0, (size_t)g->nh);
+    s->nt = s->ntr = 0; /* (queued is all zero after singles, held or broken: reset below) */
+}
+
+/* The open cell with fewest candidates; -1: every cell is placed. */
+static int fewest_open(const Geometry *g, const State *s) {
+    int best = -1, least = 65;
+    for (int c = 0; c < g->cells; c++) {
+        if (s->placed[c]) continue;
+        int k = __builtin_popcountll(s->masks[c]);
+        if (k < least) {
+            best = c, least = k;
+            if (k == 2) break;
+        }
+    }
+    return best;
+}
+
+/* Locked candidates over every meeting of two houses: values the meeting's
+ * cells hold for the first house (none elsewhere in it) leave the second
+ * house's other cells. 1: something left, 0: nothing, -1: broken. */
+static int locked_in(const Geometry *g, State *s, const Meetings *mt) {
+    int changed = 0;
+    for (int i = 0; i < mt->count; i++) {
+        Meeting x = meeting_of(mt, i);
+        uint64_t inside = 0, outside = 0;
+        for (int k = 0; k < x.nc; k++) inside |= s->masks[x.common[k]];
+        for (int k = 0; k < x.nr; k++) outside |= s->masks[x.rest[k]];
+        uint64_t locked = inside & ~outside;
+        if (!locked) continue;
+        for (int k = 0; k < x.nt; k++) {
+            int c = x.targets[k];
+            if (s->placed[c] || !(s->masks[c] & locked)) continue;
+            if (!take(g, s, c, locked)) return -1;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Singles, and the one clause "not every literal of ``avoid`` holds" (cell,
+ * value pairs) as a propagator: when all hold the branch breaks, when all but
+ * one hold and that one is open its value is ruled out. 0: broken. */
+static int settle_avoiding(const Geometry *g, State *s, const Meetings *mt, const int32_t *avoid,
+                           int na) {
+    for (;;) {
+        if (!singles(g, s)) return 0;
+        if (mt) {
+            int locked = locked_in(g, s, mt);
+            if (locked < 0) return 0;
+            if (locked) continue;
+        }
+        if (!na) return 1;
+        int open = -1, opens = 0;
+        for (int i = 0; i < na && opens < 2; i++) {
+            int c = avoid[2 * i], v = avoid[2 * i + 1];
+            if (s->placed[c] == v) continue;
+            if (s->placed[c] || !(s->masks[c] & ((uint64_t)1 << (v - 1)))) return 1; /* met */
+            open = i, opens++;
+        }
+        if (opens > 1) return 1;
+        if (!opens) return 0;
+        if (!take(g, s, avoid[2 * open], (uint64_t)1 << (avoid[2 * open + 1] - 1))) return 0;
+    }
+}
+
+#define SEARCH_LOOK 16384 /* branches between looks for a signal */
+
+/* search(geometry, meetings, masks, avoid, limit, budget) -> (solutions, settled, branches):
+ * up to ``limit`` solutions of the board (each a bytes of the cells' values, in
+ * the order the search meets them) that do not hold every literal of ``avoid``
+ * (a list of cell * n + value literals; empty: any solution); settled is False
+ * when ``budget`` branches ran out first (then the solutions are those found). */
+static PyObject *search(PyObject *self, PyObject *args) {
+    Py_buffer gb, tb, mb;
+    PyObject *avoid_list;
+    long limit, budget;
+    if (!PyArg_ParseTuple(args, "y*y*y*O!ll", &gb, &tb, &mb, &PyList_Type, &avoid_list, &limit,
+                          &budget))
+        return NULL;
+    Meetings mt;
+    int use_meetings = tb.len > 0;
+    PyObject *result = NULL, *found = NULL;
+    char *frames = NULL;
+    struct { int cell; uint64_t left; } *choices = NULL;
+    int32_t *avoid = NULL;
+    Geometry g;
+    State *s = &state;
+    if (!geometry_of(&gb, &g) || (use_meetings && !meetings_of(&tb, &gb, &g, &mt)) ||
+        !load_masks(&g, s, &mb))
+        goto done;
+    Py_ssize_t na = PyList_GET_SIZE(avoid_list);
+    avoid = PyMem_Malloc(sizeof(int32_t) * 2 * (size_t)(na ? na : 1));
+    found = PyList_New(0);
+    if (!avoid || !found) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < na; i++) {
+        long lit;
+        int c, v;
+        if (!literal_of(&g, PyList_GET_ITEM(avoid_list, i), &lit, &c, &v)) goto done;
+        if (lit < 0) {
+            PyErr_SetString(PyExc_ValueError, "avoid: positive literals");
+            goto done;
+        }
+        avoid[2 * i] = c, avoid[2 * i + 1] = v;
+    }
+    size_t size = frame_size(&g);
+    int depth = 0, room = 0, settled = 1;
+    long branches = 0;
+    /* the board's values placed anew, so that singles take them from their peers */
+    memset(s->held, 0, (size_t)g.nh * 8);
+    for (int c = 0; c < g.cells; c++) {
+        int v = s->placed[c];
+        s->placed[c] = 0;
+        if (v && !push(s, c, v)) goto answer;
+    }
+    if (!settle_avoiding(&g, s, use_meetings ? &mt : NULL, avoid, (int)na)) goto answer;
+    for (;;) {
+        int cell = fewest_open(&g, s);
+        if (cell < 0) { /* a solution */
+            PyObject *grid = PyBytes_FromStringAndSize((const char *)s->placed, g.cells);
+            if (!grid || PyList_Append(found, grid) < 0) {
+                Py_XDECREF(grid);
+                goto done;
+            }
+            Py_DECREF(grid);
+            if (PyList_GET_SIZE(found) >= limit) goto answer;
+        } else {
+            if (depth == room) {
+                int more = room ? 2 * room : 64;
+                char *f = PyMem_Realloc(frames, size * (size_t)more);
+                if (!f) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                frames = f;
+                void *ch = PyMem_Realloc(choices, sizeof *choices * (size_t)more);
+                if (!ch) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                choices = ch, room = more;
+            }
+            frame_save(&g, s, frames + size * (size_t)depth);
+            choices[depth].cell = cell, choices[depth].left = s->masks[cell];
+            depth++;
+        }
+        /* the next value of the deepest choice with one left; none: every branch ran */
+        for (;;) {
+            if (!depth) goto answer;
+            uint64_t left = choices[depth - 1].left;
+            if (!left) {
+                depth--;
+                continue;
+            }
+            if (++branches > budget) {
+                settled = 0;
+                goto answer;
+            }
+            if (!(branches % SEARCH_LOOK) && PyErr_CheckSignals() < 0) goto done;
+            uint64_t b = left & -left;
+            choices[depth - 1].left = left & ~b;
+            frame_load(&g, s, frames + size * (size_t)(depth - 1));
+            memset(s->queued, 0, (size_t)g.cells);
+            if (push(s, choices[depth - 1].cell, value_of(b)) &&
+                settle_avoiding(&g, s, use_meetings ? &mt : NULL, avoid, (int)na))
+                break;
+        }
+    }
+answer:
+    result = Py_BuildValue("(OOl)", found, settled ? Py_True : Py_False, branches);
+done:
+    Py_XDECREF(found);
+    PyMem_Free(frames);
+    PyMem_Free(choices);
+    PyMem_Free(avoid);
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"settle", python_settle, METH_VARARGS,
      "settle(geometry, meetings, masks, placed, todo, dirty, touched, touched_locked, locked, "
@@ -2351,6 +2555,9 @@ static PyMethodDef methods[] = {
      "first_forcing(geometry, masks, options, bounds) -> index: static forcing chains."},
     {"prepare", prepare, METH_VARARGS,
      "prepare(geometry, masks) -> bytes: the board read once, for its branches."},
+    {"search", search, METH_VARARGS,
+     "search(geometry, meetings, masks, avoid, limit, budget) -> (solutions, settled, branches): up to "
+     "limit solutions that do not hold every literal of avoid, by singles and branches."},
     {"breaks", breaks, METH_VARARGS,
      "breaks(geometry, masks, assumptions) -> bool: whether singles break the board."},
     {NULL, NULL, 0, NULL}};

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import Any, NamedTuple
 
@@ -340,3 +340,40 @@ def first_forcing(board: Board, sets: list[list[tuple[int, int]]]) -> int | None
     for options_of in sets:
         bounds.append(bounds[-1] + len(options_of))
     return int(ENGINE.first_forcing(shape, masks_of(board), options, bounds))
+
+
+class Searched(NamedTuple):
+    """What :func:`search` found."""
+
+    solutions: list[tuple[int, ...]]
+    """Grids, in the order the search met them."""
+    settled: bool
+    """False: the budget ran out first (then ``solutions`` are those found)."""
+
+
+def search(
+    shape: Board,
+    masks: Sequence[int],
+    avoid: list[int],
+    limit: int,
+    budget: int,
+    locked: bool = False,
+) -> Searched | None:
+    """Up to ``limit`` solutions of a board of ``shape``'s houses whose cells may
+    hold ``masks`` (a cell of one value holds it: its peers lose it) that do not
+    hold every literal of ``avoid`` (:func:`sudosat.sat.cnf.literal`'s numbering;
+    empty: any), by the engine's complete search: singles (with ``locked``,
+    locked candidates too), then a branch on an open cell with fewest candidates,
+    its values in ascending order, within ``budget`` branches. None without the
+    engine (or past 64 values): ask SAT."""
+    if not compiled() or shape.size > 64:
+        return None
+    found, settled, _ = ENGINE.search(
+        geometry(shape),
+        meetings(shape) if locked else b"",
+        array("Q", masks).tobytes(),
+        avoid,
+        limit,
+        budget,
+    )
+    return Searched([tuple(grid) for grid in found], bool(settled))

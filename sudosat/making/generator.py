@@ -1,4 +1,5 @@
-"""Making puzzles with a unique solution, as seed 003 does, by SAT.
+"""Making puzzles with a unique solution, as seed 003 does, by SAT (and up to
+9x9 by the compiled engine's search first).
 
 1. A full grid: the diagonal boxes filled at random (they share no unit), then
    completed by one solve of a fresh solver that holds only the rules, so the
@@ -8,7 +9,10 @@
    assumptions, an incremental solver looks for a solution that differs in the
    removed cells, which a single assumption says for one cell. UNSAT: the
    removal stands. SAT: the model is a second solution, kept as the witness that
-   the clue is needed.
+   the clue is needed. Up to 9x9 the compiled engine's complete search asks
+   first (singles and a branch, within a budget of branches; SAT past it): 1.4
+   times as many puzzles a second. Its answers are the same facts, so a seed
+   makes the same puzzle with the engine and without.
 3. Checks before a puzzle is handed out: the engine solves it again (unique),
    and every witness is verified against the final puzzle without its clue, so
    ``minimal`` is proved clue by clue.
@@ -28,6 +32,8 @@ from itertools import combinations
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences, rule_violations, units
+from sudosat.logic import bitboard
+from sudosat.logic.board import board_of
 from sudosat.logic.levels import Level, level_named
 from sudosat.logic.rating import GENERATED_PATH_LARGEST, Rating, rate, rate_at
 from sudosat.reading.cells import NUMBERS, candidate_alphabets, lookup_alphabet
@@ -50,6 +56,15 @@ puzzle. No variant is simple: naked singles alone are a level of classic givens.
 
 ATTEMPTS = 50
 """Full grids tried for one puzzle (a --clues count, a --level) before giving up."""
+
+
+SEARCHED_RANKS = (2, 3)
+"""Ranks whose "is there a second solution?" the compiled engine's search asks
+first (BENCHMARKS.md, "Minimal 9x9 generation by the engine's search": 1.4
+times as many 9x9s a second; at 16x16 Minicard is faster, and at 25x25
+neither is quick)."""
+SEARCH_BUDGET = 20_000
+"""Branches the engine's search may take for one question before SAT answers it."""
 
 
 class GenerationError(ValueError):
@@ -108,6 +123,8 @@ class Generator:
         self.rank, self.size = rank, rank * rank
         self.groups = [group for family in groups(rank) for group in family]
         self.value_of = batch_engine(rank).value_of  # the value of each cell variable
+        self.shape = board_of(Puzzle.empty(rank)) if rank in SEARCHED_RANKS else None
+        """The blank board the engine's search takes its houses from (None: SAT alone)."""
         self.solves = 0
         """Solver calls so far (benchmarks/generate.py reports them)."""
 
@@ -178,6 +195,7 @@ class Carving:
         self, generator: Generator, rng: random.Random, deadline: float | None = None
     ) -> None:
         self.rank, self.n = generator.rank, generator.size
+        self.generator = generator
         self.deadline = deadline
         self.checker = exactly_one(generator.groups)
         self.top = self.n**3  # the cell variables; selectors come after
@@ -282,20 +300,50 @@ class Carving:
         for known, differ in self.seen:
             if differ & removed == differ:
                 return known
+        searched = self._searched(cells)
+        other = self._solved(cells) if searched is None else next(iter(searched), None)
+        if other is not None:
+            mask = sum(1 << cell for cell in differences(other, self.solution))
+            self.seen.append((other, mask))
+        return other
+
+    def _solved(self, cells: list[int]) -> Grid | None:
+        """:meth:`second_solution` by SAT: the clues kept as assumptions (those
+        proved needed are unit clauses), and a solution that differs in ``cells``."""
         n, solution, needed = self.n, self.solution, self.needed
         assumptions = [literal(n, c, v) for c, v in enumerate(self.kept) if v and c not in needed]
         if len(cells) == 1:
-            other = self._model([*assumptions, -literal(n, cells[0], solution[cells[0]])])
-        else:  # "differs somewhere in cells", switched on by a selector, then retired
-            self.top += 1
-            selector = self.top
-            self.checker.add_clause([-selector, *(-literal(n, c, solution[c]) for c in cells)])
-            other = self._model([*assumptions, selector])
-            self.checker.add_clause([-selector])
-        if other is not None:
-            mask = sum(1 << cell for cell in differences(other, solution))
-            self.seen.append((other, mask))
+            return self._model([*assumptions, -literal(n, cells[0], solution[cells[0]])])
+        # "differs somewhere in cells", switched on by a selector, then retired
+        self.top += 1
+        selector = self.top
+        self.checker.add_clause([-selector, *(-literal(n, c, solution[c]) for c in cells)])
+        other = self._model([*assumptions, selector])
+        self.checker.add_clause([-selector])
         return other
+
+    def _searched(self, cells: list[int]) -> list[Grid] | None:
+        """:meth:`second_solution` by the compiled engine's search, where it is
+        faster than a solve (SEARCHED_RANKS): the solution, if any, in a list;
+        None where the engine is not here or its budget ran out (then SAT
+        answers). Either way the answer is a fact about the puzzle, so the
+        puzzle made is the same with the engine and without."""
+        shape = self.generator.shape
+        if shape is None:
+            return None
+        n, solution = self.n, self.solution
+        full = (1 << n) - 1
+        masks = [1 << (v - 1) if v else full for v in self.kept]
+        avoid = [literal(n, c, solution[c]) for c in cells]
+        found = bitboard.search(shape, masks, avoid, 1, SEARCH_BUDGET)
+        if found is None or not found.settled:
+            return None
+        for grid in found.solutions:  # a fact the carving builds on: checked as SAT's are
+            if rule_violations(self.rank, grid) or any(
+                v and grid[c] != v for c, v in enumerate(self.kept)
+            ):
+                raise AssertionError("the engine's search gave a grid that is no solution")
+        return found.solutions
 
     def _model(self, assumptions: list[int]) -> Grid | None:
         """The grid of a solution under ``assumptions``, or None."""
