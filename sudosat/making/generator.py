@@ -1,5 +1,5 @@
 """Making puzzles with a unique solution, as seed 003 does, by SAT (and up to
-9x9 by the compiled engine's search first).
+16x16 by the compiled engine's search first).
 
 1. A full grid: the diagonal boxes filled at random (they share no unit), then
    completed by one solve of a fresh solver that holds only the rules, so the
@@ -9,9 +9,9 @@
    assumptions, an incremental solver looks for a solution that differs in the
    removed cells, which a single assumption says for one cell. UNSAT: the
    removal stands. SAT: the model is a second solution, kept as the witness that
-   the clue is needed. Up to 9x9 the compiled engine's complete search asks
+   the clue is needed. Up to 16x16 the compiled engine's complete search asks
    first (singles and a branch, within a budget of branches; SAT past it): 1.4
-   times as many puzzles a second. Its answers are the same facts, so a seed
+   times as many 9x9s a second. Its answers are the same facts, so a seed
    makes the same puzzle with the engine and without.
 3. Checks before a puzzle is handed out: the engine solves it again (unique),
    and every witness is verified against the final puzzle without its clue, so
@@ -58,13 +58,14 @@ ATTEMPTS = 50
 """Full grids tried for one puzzle (a --clues count, a --level) before giving up."""
 
 
-SEARCHED_RANKS = (2, 3)
+SEARCHED_RANKS = (2, 3, 4)
 """Ranks whose "is there a second solution?" the compiled engine's search asks
-first (BENCHMARKS.md, "Minimal 9x9 generation by the engine's search": 1.4
-times as many 9x9s a second; at 16x16 Minicard is faster, and at 25x25
-neither is quick)."""
-SEARCH_BUDGET = 20_000
-"""Branches the engine's search may take for one question before SAT answers it."""
+first (BENCHMARKS.md, "Minimal 9x9 and 16x16 generation by the engine's
+search": 1.4 times as many 9x9s a second, a 16x16 in 0.74 of the time; at
+25x25 neither it nor SAT is quick)."""
+SEARCH_BUDGET = 1_000
+"""Branches the engine's search may take for one question before SAT answers it
+(a 9x9's questions take far fewer; a 16x16's hard ones go to SAT sooner)."""
 
 
 class GenerationError(ValueError):
