@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from sudosat.system.spent import tree_seconds
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SUDOSAT_SHARED", ROOT.parent / "shared")) / "puzzles"
 SUDOSAT = str(Path(sys.executable).with_name("sudosat"))
@@ -40,33 +42,11 @@ if GECODE.exists():
     RUNS["rate Gecode 25x25, --jobs 1"] = ["rate", "--jobs", "1", str(GECODE)]
 
 
-def tree_cpu(pid: int) -> float:
-    """CPU seconds of ``pid`` and its descendants (Linux /proc)."""
-    by_parent: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            by_parent.setdefault(int(fields[1]), []).append(int(entry))
-    total, todo = 0, [pid]
-    while todo:
-        member = todo.pop()
-        todo += by_parent.get(member, [])
-        try:
-            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def stop_latency(args: list[str]) -> tuple[float, int]:
     process = subprocess.Popen(
         [SUDOSAT, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    while tree_cpu(process.pid) < 1.5 and process.poll() is None:
+    while (tree_seconds(process.pid) or 0.0) < 1.5 and process.poll() is None:
         time.sleep(0.02)
     start = time.perf_counter()
     process.send_signal(signal.SIGTERM)

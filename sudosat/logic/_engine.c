@@ -2346,7 +2346,8 @@ static void frame_load(const Geometry *g, State *s, const char *at) {
     memcpy(s->placed, at + g->cells * 8, (size_t)g->cells);
     memcpy(s->held, at + g->cells * 9, (size_t)g->nh * 8);
     memset(s->dirty, 0, (size_t)g->nh);
-    s->nt = s->ntr = 0; /* (queued is all zero after singles, held or broken: reset below) */
+    memset(s->queued, 0, (size_t)g->cells); /* (a broken branch may leave some) */
+    s->nt = s->ntr = 0;
 }
 
 /* The open cell with fewest candidates; -1: every cell is placed. */
@@ -2363,40 +2364,12 @@ static int fewest_open(const Geometry *g, const State *s) {
     return best;
 }
 
-/* Locked candidates over every meeting of two houses: values the meeting's
- * cells hold for the first house (none elsewhere in it) leave the second
- * house's other cells. 1: something left, 0: nothing, -1: broken. */
-static int locked_in(const Geometry *g, State *s, const Meetings *mt) {
-    int changed = 0;
-    for (int i = 0; i < mt->count; i++) {
-        Meeting x = meeting_of(mt, i);
-        uint64_t inside = 0, outside = 0;
-        for (int k = 0; k < x.nc; k++) inside |= s->masks[x.common[k]];
-        for (int k = 0; k < x.nr; k++) outside |= s->masks[x.rest[k]];
-        uint64_t locked = inside & ~outside;
-        if (!locked) continue;
-        for (int k = 0; k < x.nt; k++) {
-            int c = x.targets[k];
-            if (s->placed[c] || !(s->masks[c] & locked)) continue;
-            if (!take(g, s, c, locked)) return -1;
-            changed = 1;
-        }
-    }
-    return changed;
-}
-
 /* Singles, and the one clause "not every literal of ``avoid`` holds" (cell,
  * value pairs) as a propagator: when all hold the branch breaks, when all but
  * one hold and that one is open its value is ruled out. 0: broken. */
-static int settle_avoiding(const Geometry *g, State *s, const Meetings *mt, const int32_t *avoid,
-                           int na) {
+static int settle_avoiding(const Geometry *g, State *s, const int32_t *avoid, int na) {
     for (;;) {
         if (!singles(g, s)) return 0;
-        if (mt) {
-            int locked = locked_in(g, s, mt);
-            if (locked < 0) return 0;
-            if (locked) continue;
-        }
         if (!na) return 1;
         int open = -1, opens = 0;
         for (int i = 0; i < na && opens < 2; i++) {
@@ -2413,29 +2386,24 @@ static int settle_avoiding(const Geometry *g, State *s, const Meetings *mt, cons
 
 #define SEARCH_LOOK 16384 /* branches between looks for a signal */
 
-/* search(geometry, meetings, masks, avoid, limit, budget) -> (solutions, settled, branches):
+/* search(geometry, masks, avoid, limit, budget) -> (solutions, settled, branches):
  * up to ``limit`` solutions of the board (each a bytes of the cells' values, in
  * the order the search meets them) that do not hold every literal of ``avoid``
  * (a list of cell * n + value literals; empty: any solution); settled is False
  * when ``budget`` branches ran out first (then the solutions are those found). */
 static PyObject *search(PyObject *self, PyObject *args) {
-    Py_buffer gb, tb, mb;
+    Py_buffer gb, mb;
     PyObject *avoid_list;
     long limit, budget;
-    if (!PyArg_ParseTuple(args, "y*y*y*O!ll", &gb, &tb, &mb, &PyList_Type, &avoid_list, &limit,
-                          &budget))
+    if (!PyArg_ParseTuple(args, "y*y*O!ll", &gb, &mb, &PyList_Type, &avoid_list, &limit, &budget))
         return NULL;
-    Meetings mt;
-    int use_meetings = tb.len > 0;
     PyObject *result = NULL, *found = NULL;
     char *frames = NULL;
     struct { int cell; uint64_t left; } *choices = NULL;
     int32_t *avoid = NULL;
     Geometry g;
     State *s = &state;
-    if (!geometry_of(&gb, &g) || (use_meetings && !meetings_of(&tb, &gb, &g, &mt)) ||
-        !load_masks(&g, s, &mb))
-        goto done;
+    if (!geometry_of(&gb, &g) || !load_masks(&g, s, &mb)) goto done;
     Py_ssize_t na = PyList_GET_SIZE(avoid_list);
     avoid = PyMem_Malloc(sizeof(int32_t) * 2 * (size_t)(na ? na : 1));
     found = PyList_New(0);
@@ -2463,7 +2431,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         s->placed[c] = 0;
         if (v && !push(s, c, v)) goto answer;
     }
-    if (!settle_avoiding(&g, s, use_meetings ? &mt : NULL, avoid, (int)na)) goto answer;
+    if (!settle_avoiding(&g, s, avoid, (int)na)) goto answer;
     for (;;) {
         int cell = fewest_open(&g, s);
         if (cell < 0) { /* a solution */
@@ -2510,9 +2478,8 @@ static PyObject *search(PyObject *self, PyObject *args) {
             uint64_t b = left & -left;
             choices[depth - 1].left = left & ~b;
             frame_load(&g, s, frames + size * (size_t)(depth - 1));
-            memset(s->queued, 0, (size_t)g.cells);
             if (push(s, choices[depth - 1].cell, value_of(b)) &&
-                settle_avoiding(&g, s, use_meetings ? &mt : NULL, avoid, (int)na))
+                settle_avoiding(&g, s, avoid, (int)na))
                 break;
         }
     }
@@ -2524,7 +2491,6 @@ done:
     PyMem_Free(choices);
     PyMem_Free(avoid);
     PyBuffer_Release(&gb);
-    PyBuffer_Release(&tb);
     PyBuffer_Release(&mb);
     return result;
 }
@@ -2556,7 +2522,7 @@ static PyMethodDef methods[] = {
     {"prepare", prepare, METH_VARARGS,
      "prepare(geometry, masks) -> bytes: the board read once, for its branches."},
     {"search", search, METH_VARARGS,
-     "search(geometry, meetings, masks, avoid, limit, budget) -> (solutions, settled, branches): up to "
+     "search(geometry, masks, avoid, limit, budget) -> (solutions, settled, branches): up to "
      "limit solutions that do not hold every literal of avoid, by singles and branches."},
     {"breaks", breaks, METH_VARARGS,
      "breaks(geometry, masks, assumptions) -> bool: whether singles break the board."},

@@ -352,28 +352,17 @@ class Searched(NamedTuple):
 
 
 def search(
-    shape: Board,
-    masks: Sequence[int],
-    avoid: list[int],
-    limit: int,
-    budget: int,
-    locked: bool = False,
+    shape: Board, masks: Sequence[int], avoid: list[int], limit: int, budget: int
 ) -> Searched | None:
     """Up to ``limit`` solutions of a board of ``shape``'s houses whose cells may
     hold ``masks`` (a cell of one value holds it: its peers lose it) that do not
     hold every literal of ``avoid`` (:func:`sudosat.sat.cnf.literal`'s numbering;
-    empty: any), by the engine's complete search: singles (with ``locked``,
-    locked candidates too), then a branch on an open cell with fewest candidates,
-    its values in ascending order, within ``budget`` branches. None without the
-    engine (or past 64 values): ask SAT."""
+    empty: any), by the engine's complete search: singles, then a branch on an
+    open cell with fewest candidates, its values in ascending order, within
+    ``budget`` branches. None without the engine (or past 64 values): ask SAT."""
     if not compiled() or shape.size > 64:
         return None
     found, settled, _ = ENGINE.search(
-        geometry(shape),
-        meetings(shape) if locked else b"",
-        array("Q", masks).tobytes(),
-        avoid,
-        limit,
-        budget,
+        geometry(shape), array("Q", masks).tobytes(), avoid, limit, budget
     )
     return Searched([tuple(grid) for grid in found], bool(settled))

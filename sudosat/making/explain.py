@@ -215,11 +215,9 @@ def explain(
         except SolverTimeout:
             found.timed_out.append(name)
     if found.conflict == []:
-        from sudosat.sat.leftovers import no_solution  # (a jigsaw's regions alone)
+        from sudosat.sat.leftovers import ALONE, no_solution  # (a jigsaw's regions alone)
 
-        found.notes.append(
-            "the rows, columns and regions alone have no solution: no clue or rule is to blame"
-        )
+        found.notes.append(f"{ALONE}: no clue or rule is to blame")
         why = no_solution(puzzle.layout)
         if why:
             found.notes.append(why)

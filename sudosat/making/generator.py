@@ -196,7 +196,7 @@ class Carving:
         self, generator: Generator, rng: random.Random, deadline: float | None = None
     ) -> None:
         self.rank, self.n = generator.rank, generator.size
-        self.generator = generator
+        self.shape = generator.shape
         self.deadline = deadline
         self.checker = exactly_one(generator.groups)
         self.top = self.n**3  # the cell variables; selectors come after
@@ -329,7 +329,7 @@ class Carving:
         None where the engine is not here or its budget ran out (then SAT
         answers). Either way the answer is a fact about the puzzle, so the
         puzzle made is the same with the engine and without."""
-        shape = self.generator.shape
+        shape = self.shape
         if shape is None:
             return None
         n, solution = self.n, self.solution

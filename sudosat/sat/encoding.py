@@ -214,13 +214,15 @@ LEFTOVERS = "regions: the law of leftovers (implied)"
 def _leftover_part(
     puzzle: Puzzle, open_cells: list[tuple[int, Sequence[int]]], cell_groups: list[list[int]]
 ) -> list[list[int]]:
-    from sudosat.sat.leftovers import leftover_clauses, leftovers  # (a jigsaw's alone)
+    from sudosat.sat.leftovers import leftover_cells, leftover_clauses  # (a jigsaw's alone)
 
-    if not leftovers(puzzle.layout):
+    named = leftover_cells(puzzle.layout)
+    if not named:
         return []
     literal_of = {
         (cell, value): variable
         for (cell, values), variables in zip(open_cells, cell_groups, strict=True)
+        if cell in named
         for value, variable in zip(values, variables, strict=True)
     }
     return leftover_clauses(puzzle.layout, literal_of, dict(puzzle.givens))

@@ -22,11 +22,12 @@ set of candidates; they only cut the search.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import NamedTuple
 
 from sudosat.core.puzzle import Layout, cell_name
+from sudosat.sat.cnf import literal
 
 LARGEST = 3
 """Cells on a side of the leftovers written: past this, the clauses (a value on
@@ -84,39 +85,13 @@ def _running(region: tuple[int, ...], line_of: list[int], n: int) -> list[int]:
     return running
 
 
-def leftover_clauses(
-    grid: Layout, literal_of: Mapping[tuple[int, int], int], given: Mapping[int, int]
-) -> list[list[int]]:
-    """For each side of each leftover and each value: a cell of it holding the value
-    puts the value on the other side, in a cell that does not see it (a row,
-    column or region apart). ``literal_of``: the variable of each open cell's
-    candidate value; ``given``: the value of each cell that has one (a value no
-    cell can hold drops out; a clause a given meets is left out, and one left
-    with nothing is the empty clause: no solution)."""
-    n = grid.size
-    clauses: list[list[int]] = []
+def _apart(grid: Layout) -> Iterator[tuple[Leftovers, int, list[int]]]:
+    """Each leftover, a cell of one side, and the cells of the other side that do
+    not see it (a row, column or region apart): where its value must go."""
     for left in leftovers(grid):
         for side, far in ((left.out, left.into), (left.into, left.out)):
             for cell in side:
-                apart = [c for c in far if not _sees(grid, cell, c)]
-                for value in range(1, n + 1):
-                    if any(given.get(c) == value for c in apart):
-                        continue
-                    tail = [lit for c in apart if (lit := literal_of.get((c, value)))]
-                    head = literal_of.get((cell, value))
-                    if head is not None:
-                        clauses.append([-head, *tail])
-                    elif given.get(cell) == value:
-                        clauses.append(tail)
-    return clauses
-
-
-def layout_clauses(grid: Layout) -> list[list[int]]:
-    """:func:`leftover_clauses` over every cell's variables (the full numbering,
-    givens left to assumptions): for a solver that holds the layout alone."""
-    n = grid.size
-    every = {(cell, value): cell * n + value for cell in range(n * n) for value in range(1, n + 1)}
-    return leftover_clauses(grid, every, {})
+                yield left, cell, [c for c in far if not _sees(grid, cell, c)]
 
 
 def _sees(grid: Layout, a: int, b: int) -> bool:
@@ -124,22 +99,60 @@ def _sees(grid: Layout, a: int, b: int) -> bool:
     return any(unit[a] == unit[b] for unit in grid.unit_index)
 
 
+def leftover_cells(grid: Layout) -> set[int]:
+    """The cells the leftovers' clauses name."""
+    return {cell for left in leftovers(grid) for cell in (*left.out, *left.into)}
+
+
+def leftover_clauses(
+    grid: Layout, literal_of: Mapping[tuple[int, int], int], given: Mapping[int, int]
+) -> list[list[int]]:
+    """For each side of each leftover and each value: a cell of it holding the value
+    puts the value on the other side, in a cell that does not see it.
+    ``literal_of``: the variable of each open candidate (of the cells
+    :func:`leftover_cells` gives, at least); ``given``: the value of each cell
+    that has one (a value no cell can hold drops out; a clause a given meets is
+    left out, and one left with nothing is the empty clause: no solution)."""
+    clauses: list[list[int]] = []
+    for _, cell, apart in _apart(grid):
+        for value in range(1, grid.size + 1):
+            if any(given.get(c) == value for c in apart):
+                continue
+            tail = [lit for c in apart if (lit := literal_of.get((c, value)))]
+            head = literal_of.get((cell, value))
+            if head is not None:
+                clauses.append([-head, *tail])
+            elif given.get(cell) == value:
+                clauses.append(tail)
+    return clauses
+
+
+def layout_clauses(grid: Layout) -> list[list[int]]:
+    """:func:`leftover_clauses` over the cells' own variables (the full numbering,
+    givens left to assumptions): for a solver that holds the layout alone."""
+    n = grid.size
+    every = {(c, v): literal(n, c, v) for c in leftover_cells(grid) for v in range(1, n + 1)}
+    return leftover_clauses(grid, every, {})
+
+
+ALONE = "the rows, columns and regions alone have no solution"
+"""What a grid whose layout alone has no solution is told (explain, the plugin)."""
+
+
 def no_solution(grid: Layout) -> str | None:
     """Why the layout alone has no solution, where its leftovers show it outright:
     a cell on one side that sees every cell of the other side (its value has
     nowhere to go there). None where they do not."""
     n = grid.size
-    for left in leftovers(grid):
-        for side, far in ((left.out, left.into), (left.into, left.out)):
-            for cell in side:
-                if all(_sees(grid, cell, c) for c in far):
-                    outside = ", ".join(cell_name(n, c) for c in left.out)
-                    inside = ", ".join(cell_name(n, c) for c in left.into)
-                    them = "them" if left.band.split()[0].endswith("s") else "it"
-                    return (
-                        f"the law of leftovers in {left.band}: its cells outside the regions "
-                        f"that lie most in {them} ({outside}) hold the same values as those "
-                        f"regions' cells outside {them} ({inside}), but {cell_name(n, cell)} "
-                        "sees every cell on the other side"
-                    )
+    for left, cell, apart in _apart(grid):
+        if not apart:
+            outside = ", ".join(cell_name(n, c) for c in left.out)
+            inside = ", ".join(cell_name(n, c) for c in left.into)
+            them = "them" if left.band.split()[0].endswith("s") else "it"
+            return (
+                f"the law of leftovers in {left.band}: its cells outside the regions "
+                f"that lie most in {them} ({outside}) hold the same values as those "
+                f"regions' cells outside {them} ({inside}), but {cell_name(n, cell)} "
+                "sees every cell on the other side"
+            )
     return None

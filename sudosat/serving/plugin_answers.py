@@ -156,11 +156,10 @@ def why_none(puzzle: Puzzle, found: Candidates) -> str:
         parts = ", ".join(part_text(puzzle, part) for part in found.conflict)
         return f"{NO_SOLUTIONS} These cannot all hold: {parts}."
     if found.conflict == []:  # no clue or rule in it: the regions alone
-        from sudosat.sat.leftovers import no_solution
+        from sudosat.sat.leftovers import ALONE, no_solution
 
         why = no_solution(puzzle.layout)
-        alone = "The rows, columns and regions alone have no solution"
-        return f"{NO_SOLUTIONS} {alone}{': ' + why if why else ''}."
+        return f"{NO_SOLUTIONS} {sentence_start(ALONE)}{': ' + why if why else ''}."
     return NO_SOLUTIONS
 
 

@@ -18,22 +18,23 @@ from pathlib import Path
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
+def _fields(pid: int | str) -> list[bytes] | None:
+    """A process's /proc stat fields after its name (state, ppid, ...); None
+    where it cannot be read (no /proc, or it ended as it was looked at)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def _stats() -> dict[int, list[bytes]] | None:
-    """Every process's /proc stat fields after its name (state, ppid, ...); None
-    where there is no /proc."""
+    """Every process's stat fields; None where there is no /proc."""
     try:
         entries = os.listdir("/proc")
     except OSError:
         return None
-    found = {}
-    for entry in entries:
-        if entry.isdigit():
-            try:
-                data = Path(f"/proc/{entry}/stat").read_bytes()
-            except OSError:  # ended as it was looked at
-                continue
-            found[int(entry)] = data.rsplit(b")", 1)[1].split()
-    return found
+    read = ((int(entry), _fields(entry)) for entry in entries if entry.isdigit())
+    return {pid: fields for pid, fields in read if fields is not None}
 
 
 def _seconds(fields: list[bytes]) -> float:
@@ -63,16 +64,8 @@ def seconds(pids: Iterable[int]) -> float | None:
     cannot be read (a process that has ended counts nothing more)."""
     if not os.path.isdir("/proc/self"):
         return None
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
-        except FileNotFoundError:
-            continue
-        except OSError:
-            return None
-        total += int(fields[11]) + int(fields[12])
-    return total / _TICKS
+    read = (_fields(pid) for pid in pids)
+    return sum(int(f[11]) + int(f[12]) for f in read if f is not None) / _TICKS
 
 
 class Grace:

@@ -93,10 +93,9 @@ for g in bad_geometries:
     call("als", g, marks, placed, 0)
     call("finds", g, meet, marks, placed, 0, 0)
     call("settle", g, meet, list(marks), list(placed), [], set(), None, None, True, True, None)
-    call("search", g, meet, masks, [1], 2, 1000)
+    call("search", g, masks, [1], 2, 1000)
 for m in bad_meetings:
     call("finds", geo, m, marks, placed, 0, 0)
-    call("search", geo, m, masks, [], 2, 1000)
     call("settle", geo, m, list(marks), list(placed), [], set(), None, None, True, True, None)
 for m in bad_masks:
     call("prepare", geo, m)
@@ -106,9 +105,9 @@ for m in bad_masks:
     call("shortest_broken", geo, m, [1], [2], 1, lambda: False)
     call("first_forcing", geo, m, [1], [0, 1])
     call("fewest_breaking", geo, m, bytes(placed), [1])
-    call("search", geo, b"", m, [], 2, 1000)
+    call("search", geo, m, [], 2, 1000)
 for lits in bad_literals:
-    call("search", geo, meet, masks, lits, 2, 1000)
+    call("search", geo, masks, lits, 2, 1000)
     call("propagate", geo, prepared, lits)
     call("breaks", geo, prepared, lits)
     call("first_break", geo, prepared, lits, lits, 0)
@@ -116,9 +115,9 @@ for lits in bad_literals:
     call("shortest_broken", geo, prepared, lits, lits, 1, lambda: False)
     call("first_forcing", geo, masks, lits, [0, len(lits)])
     call("fewest_breaking", geo, masks, bytes(placed), lits)
-call("search", geo, meet, masks, [-1], 2, 1000)
+call("search", geo, masks, [-1], 2, 1000)
 for limit, budget in ((0, 10), (-5, 10), (2, -1), (2**62, 2**62 + 1)):
-    call("search", geo, meet, masks, [], limit, budget)
+    call("search", geo, masks, [], limit, budget)
 call("first_break", geo, prepared, [], [1, 2], -1)
 call("first_break", geo, prepared, [], [1, 2], -(2**62))
 call("first_forcing", geo, masks, [1, 2], [0, 5])
