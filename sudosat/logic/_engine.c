@@ -2384,26 +2384,158 @@ static int settle_avoiding(const Geometry *g, State *s, const int32_t *avoid, in
     }
 }
 
+/* Killer cages for the search: each cage's cells and the digit sets its sum
+ * allows (a cage without a sum: every value, one set), as search() reads them. */
+typedef struct {
+    int nc;
+    const int32_t *start, *sets_at, *cells; /* cage i: cells[start[i]..start[i+1]) */
+    const uint64_t *sets;                   /* and sets[sets_at[i]..sets_at[i+1]) */
+    uint64_t *quiet; /* per cage cell, its candidates when its cage last changed nothing */
+} Cages;
+
+#define CAGE_MOST 64
+
+/* Each cage's digit sets kept to those its cells still fit (the values it holds
+ * and a place for each other one): its open cells keep the values of those sets
+ * and lose the values it holds, and a value every fitting set has, with one
+ * place left, is placed there. 0: broken; ``changed`` set when a candidate went
+ * or a value was placed. */
+static int cages_settle(const Geometry *g, State *s, const Cages *k, int *changed) {
+    int open[CAGE_MOST];
+    for (int i = 0; i < k->nc; i++) {
+        const int32_t *cells = k->cells + k->start[i];
+        int size = k->start[i + 1] - k->start[i], no = 0, same = 1;
+        uint64_t *quiet = k->quiet + k->start[i];
+        for (int j = 0; j < size && same; j++) same = quiet[j] == s->masks[cells[j]];
+        if (same) continue; /* as it was when it last changed nothing: it changes nothing */
+        int before = *changed;
+        *changed = 0;
+        uint64_t held = 0;
+        for (int j = 0; j < size; j++) {
+            int c = cells[j];
+            if (!s->placed[c]) {
+                open[no++] = c;
+                continue;
+            }
+            uint64_t b = (uint64_t)1 << (s->placed[c] - 1);
+            if (held & b) return 0;
+            held |= b;
+        }
+        /* a cage with a sum: sets of its own size, each value of one in some cell */
+        int exact = k->sets_at[i + 1] > k->sets_at[i] && popcount(k->sets[k->sets_at[i]]) == size;
+        uint64_t fit = 0, every = ~(uint64_t)0;
+        int fits = 0;
+        for (int x = k->sets_at[i]; x < k->sets_at[i + 1]; x++) {
+            uint64_t set = k->sets[x];
+            if ((set & held) != held) continue;
+            uint64_t rest = set & ~held, seen = 0;
+            int j = 0;
+            for (; j < no; j++) {
+                uint64_t m = s->masks[open[j]] & rest;
+                if (!m) break;
+                seen |= m;
+            }
+            if (j < no || (exact && seen != rest)) continue;
+            fits = 1, fit |= rest, every &= rest;
+        }
+        if (!fits) return 0;
+        for (int j = 0; j < no; j++) {
+            uint64_t gone = s->masks[open[j]] & ~fit;
+            if (!gone) continue;
+            *changed = 1;
+            if (!take(g, s, open[j], gone)) return 0;
+        }
+        if (exact)
+            for (uint64_t vs = every & fit; vs; vs &= vs - 1) {
+                uint64_t b = vs & -vs;
+                int at = -1, places = 0;
+                for (int j = 0; j < no && places < 2; j++)
+                    if (s->masks[open[j]] & b) at = open[j], places++;
+                if (!places) return 0;
+                if (places == 1 && popcount(s->masks[at]) > 1) {
+                    *changed = 1;
+                    if (!push(s, at, value_of(b))) return 0;
+                }
+            }
+        if (!*changed)
+            for (int j = 0; j < size; j++) quiet[j] = s->masks[cells[j]];
+        *changed |= before;
+    }
+    return 1;
+}
+
+/* Singles, the avoid clause and the cages, until none changes anything. */
+static int settle_searched(const Geometry *g, State *s, const int32_t *avoid, int na,
+                           const Cages *k) {
+    for (;;) {
+        if (!settle_avoiding(g, s, avoid, na)) return 0;
+        int changed = 0;
+        if (!k->nc) return 1;
+        if (!cages_settle(g, s, k, &changed)) return 0;
+        if (!changed && !s->nt) return 1;
+    }
+}
+
+/* The cages search() is handed, checked: int32 words nc, start[nc + 1],
+ * sets_at[nc + 1], then the cells; the sets as uint64 words. */
+static int cages_of(const Geometry *g, Py_buffer *cb, Py_buffer *sb, Cages *k) {
+    k->nc = 0;
+    if (!cb->buf) return 1;
+    const int32_t *w = cb->buf;
+    Py_ssize_t words = cb->len / 4, nsets = sb->len / 8;
+    if (cb->len % 4 || sb->len % 8 || words < 1 || w[0] < 0 || 1 + 2 * ((Py_ssize_t)w[0] + 1) > words)
+        goto bad;
+    int nc = w[0];
+    const int32_t *start = w + 1, *sets_at = w + 2 + nc, *cells = w + 3 + 2 * nc;
+    Py_ssize_t ncells = words - (3 + 2 * (Py_ssize_t)nc);
+    uint64_t full = full_of(g);
+    if (start[0] != 0 || sets_at[0] != 0 || start[nc] != ncells || sets_at[nc] != nsets) goto bad;
+    for (int i = 0; i < nc; i++) {
+        if (start[i + 1] - start[i] < 1 || start[i + 1] - start[i] > CAGE_MOST ||
+            sets_at[i + 1] < sets_at[i])
+            goto bad;
+    }
+    for (Py_ssize_t j = 0; j < ncells; j++)
+        if (cells[j] < 0 || cells[j] >= g->cells) goto bad;
+    const uint64_t *sets = sb->buf;
+    for (Py_ssize_t x = 0; x < nsets; x++)
+        if (sets[x] & ~full) goto bad;
+    k->nc = nc, k->start = start, k->sets_at = sets_at, k->cells = cells, k->sets = sets;
+    return 1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "cages: counts, offsets and cells as search() reads them");
+    return 0;
+}
+
 #define SEARCH_LOOK 16384 /* branches between looks for a signal */
 
-/* search(geometry, masks, avoid, limit, budget) -> (solutions, settled, branches):
- * up to ``limit`` solutions of the board (each a bytes of the cells' values, in
- * the order the search meets them) that do not hold every literal of ``avoid``
- * (a list of cell * n + value literals; empty: any solution); settled is False
- * when ``budget`` branches ran out first (then the solutions are those found). */
+/* search(geometry, masks, avoid, limit, budget[, cages, sets]) -> (solutions,
+ * settled, branches): up to ``limit`` solutions of the board (each a bytes of
+ * the cells' values, in the order the search meets them) that do not hold every
+ * literal of ``avoid`` (a list of cell * n + value literals; empty: any
+ * solution) and whose killer cages (cages_of) hold one of their digit sets;
+ * settled is False when ``budget`` branches ran out first (then the solutions
+ * are those found). */
 static PyObject *search(PyObject *self, PyObject *args) {
-    Py_buffer gb, mb;
+    Py_buffer gb, mb, cb = {0}, sb = {0};
     PyObject *avoid_list;
     long limit, budget;
-    if (!PyArg_ParseTuple(args, "y*y*O!ll", &gb, &mb, &PyList_Type, &avoid_list, &limit, &budget))
+    if (!PyArg_ParseTuple(args, "y*y*O!ll|y*y*", &gb, &mb, &PyList_Type, &avoid_list, &limit,
+                          &budget, &cb, &sb))
         return NULL;
+    Cages cages = {0};
     PyObject *result = NULL, *found = NULL;
     char *frames = NULL;
     struct { int cell; uint64_t left; } *choices = NULL;
     int32_t *avoid = NULL;
     Geometry g;
     State *s = &state;
-    if (!geometry_of(&gb, &g) || !load_masks(&g, s, &mb)) goto done;
+    if (!geometry_of(&gb, &g) || !load_masks(&g, s, &mb) || !cages_of(&g, &cb, &sb, &cages))
+        goto done;
+    if (cages.nc && !(cages.quiet = PyMem_Calloc((size_t)cages.start[cages.nc] + 1, 8))) {
+        PyErr_NoMemory();
+        goto done;
+    }
     Py_ssize_t na = PyList_GET_SIZE(avoid_list);
     avoid = PyMem_Malloc(sizeof(int32_t) * 2 * (size_t)(na ? na : 1));
     found = PyList_New(0);
@@ -2431,7 +2563,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         s->placed[c] = 0;
         if (v && !push(s, c, v)) goto answer;
     }
-    if (!settle_avoiding(&g, s, avoid, (int)na)) goto answer;
+    if (!settle_searched(&g, s, avoid, (int)na, &cages)) goto answer;
     for (;;) {
         int cell = fewest_open(&g, s);
         if (cell < 0) { /* a solution */
@@ -2479,7 +2611,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
             choices[depth - 1].left = left & ~b;
             frame_load(&g, s, frames + size * (size_t)(depth - 1));
             if (push(s, choices[depth - 1].cell, value_of(b)) &&
-                settle_avoiding(&g, s, avoid, (int)na))
+                settle_searched(&g, s, avoid, (int)na, &cages))
                 break;
         }
     }
@@ -2492,6 +2624,9 @@ done:
     PyMem_Free(avoid);
     PyBuffer_Release(&gb);
     PyBuffer_Release(&mb);
+    PyMem_Free(cages.quiet);
+    if (cb.obj) PyBuffer_Release(&cb);
+    if (sb.obj) PyBuffer_Release(&sb);
     return result;
 }
 

@@ -351,18 +351,46 @@ class Searched(NamedTuple):
     """False: the budget ran out first (then ``solutions`` are those found)."""
 
 
+Cage = tuple[tuple[int, ...], tuple[int, ...]]
+"""A killer cage as the search takes it: its cells, and the digit sets (masks)
+its values may make: those of its sum's size, or one set of every value for a
+cage whose digits only differ."""
+
+
 def search(
-    shape: Board, masks: Sequence[int], avoid: list[int], limit: int, budget: int
+    shape: Board,
+    masks: Sequence[int],
+    avoid: list[int],
+    limit: int,
+    budget: int,
+    cages: Sequence[Cage] = (),
 ) -> Searched | None:
     """Up to ``limit`` solutions of a board of ``shape``'s houses whose cells may
     hold ``masks`` (a cell of one value holds it: its peers lose it) that do not
     hold every literal of ``avoid`` (:func:`sudosat.sat.cnf.literal`'s numbering;
-    empty: any), by the engine's complete search: singles, then a branch on an
+    empty: any) and whose ``cages`` each hold one of their digit sets, by the
+    engine's complete search: singles and the cages' sets, then a branch on an
     open cell with fewest candidates, its values in ascending order, within
     ``budget`` branches. None without the engine (or past 64 values): ask SAT."""
     if not compiled() or shape.size > 64:
         return None
+    packed = _packed(cages) if cages else ()
     found, settled, _ = ENGINE.search(
-        geometry(shape), array("Q", masks).tobytes(), avoid, limit, budget
+        geometry(shape), array("Q", masks).tobytes(), avoid, limit, budget, *packed
     )
     return Searched([tuple(grid) for grid in found], bool(settled))
+
+
+def _packed(cages: Sequence[Cage]) -> tuple[bytes, bytes]:
+    """The cages as the engine reads them: int32 words (how many, where each one's
+    cells and sets start, the cells) and the sets as uint64 words."""
+    starts, sets_at = [0], [0]
+    cells: list[int] = []
+    sets: list[int] = []
+    for cage_cells, cage_sets in cages:
+        cells += cage_cells
+        sets += cage_sets
+        starts.append(len(cells))
+        sets_at.append(len(sets))
+    words = array("i", [len(cages), *starts, *sets_at, *cells])
+    return words.tobytes(), array("Q", sets).tobytes()

@@ -111,12 +111,12 @@ def _easiest(
 
 
 def truth_of(puzzle: Puzzle, timeout: float | None = None) -> list[int] | None:
-    """Each cell's true candidates as masks (None: no solution), from :mod:`candidates`."""
+    """Each cell's true candidates as masks (None: no solution), from :mod:`outright`."""
     return _truth(puzzle, timeout)[1]
 
 
 def _truth(puzzle: Puzzle, timeout: float | None) -> tuple[Outcome, list[int] | None]:
-    from sudosat.solving.candidates import candidates  # deferred: a solver, for this alone
+    from sudosat.logic.outright import candidates  # deferred: a solver, for this alone
 
     found = candidates(puzzle, timeout=timeout)
     if found.outcome.status != Status.NONE and found.outcome.status != Status.TIMEOUT:

@@ -199,6 +199,16 @@ class Rule:
         and regions (a diagonal): where a person looks for singles."""
         return ()
 
+    @classmethod
+    def search_cages(
+        cls, rules: Sequence[Rule], layout: Layout
+    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]] | None:
+        """What the compiled engine's search keeps of all the puzzle's rules of this
+        kind, as cages: groups of cells whose digits differ, each with the digit
+        sets (masks) they may make. None (by default): the search does not keep
+        them, and leaves them to the check every grid it finds gets."""
+        return None
+
     def allowed(self, size: int) -> dict[int, int]:
         """The values it leaves each of its cells, whatever the others hold (a
         mask, :mod:`sudosat.core.masks`), for cells it narrows; taken out of the

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
+from math import comb
 from typing import TYPE_CHECKING, ClassVar
 
 from sudosat.core.masks import from_values, has
@@ -68,6 +70,15 @@ class KillerCage(GroupRule):
         if not sets:
             return {}
         return dict.fromkeys(self.group, from_values(d for digits in sets for d in digits))
+
+    @classmethod
+    def search_cages(
+        cls, rules: Sequence[Rule], layout: Layout
+    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]] | None:
+        """Each cage by its sum's digit sets (without a sum: its digits differ), and
+        the innies of each row, column and region, whose digits differ too; None
+        when a cage could make too many (SEARCH_SETS_MOST)."""
+        return _search_cages(tuple(r for r in rules if isinstance(r, KillerCage)), layout)
 
     def deduction(self, size: int, candidates: Sequence[int]) -> str:
         """``16 in two cells: 7+9``: the digit sets the cage's candidates still fit."""
@@ -328,3 +339,35 @@ def _fits(digits: frozenset[int], candidates: Sequence[int]) -> bool:
         return any(has(mask, d) and place(index + 1, left - {d}) for d in left)
 
     return place(0, digits)
+
+
+SEARCH_SETS_MOST = 12_870
+"""Digit sets a cage's size may make on its grid (C(size, cells)) for the compiled
+engine's search to keep it by them: every cage of a 16x16 (C(16, 8)); past it the
+search leaves the cage to the check (listing the sets would cost more)."""
+
+
+@lru_cache(maxsize=64)  # a setter's edits ask of the same cages again and again
+def _search_cages(
+    cages: tuple[KillerCage, ...], layout: Layout
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]] | None:
+    n = layout.size
+    found = [(c.group, _set_masks(n, len(c.group), c.value)) for c in cages]
+    if not all(sets for _, sets in found):
+        return None
+    if not overlap(cages):
+        for cells, value, apart in implied_sums(cages, layout, wide=False):
+            if apart and (sets := _set_masks(n, len(cells), value)):
+                found.append((cells, sets))
+    return found
+
+
+@cache
+def _set_masks(size: int, count: int, value: int | None) -> tuple[int, ...]:
+    """The digit sets of a cage of ``count`` cells adding up to ``value``, as masks
+    (no sum: every value, one set); none past SEARCH_SETS_MOST."""
+    if value is None:
+        return ((1 << size) - 1,)
+    if comb(size, count) > SEARCH_SETS_MOST:
+        return ()
+    return tuple(from_values(digits) for digits in digit_sets(size, count, value))

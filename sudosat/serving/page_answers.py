@@ -14,6 +14,7 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle, box_shape
 from sudosat.logic.board import Step
 from sudosat.logic.levels import End
+from sudosat.logic.outright import candidates
 from sudosat.logic.solve_path import SolvePath
 from sudosat.running.paths import sentence
 from sudosat.serving.plugin_answers import (
@@ -30,7 +31,7 @@ from sudosat.serving.plugin_answers import (
 )
 from sudosat.serving.protocol import Job
 from sudosat.showing.text import lost_words
-from sudosat.solving.candidates import AUTO, candidates
+from sudosat.solving.candidates import AUTO
 from sudosat.solving.outcome import Status
 from sudosat.solving.search import solutions
 

@@ -22,6 +22,7 @@ from sudosat.core.masks import values as bits
 from sudosat.core.puzzle import Puzzle
 from sudosat.logic.board import Board, Step
 from sudosat.logic.levels import End
+from sudosat.logic.outright import candidates
 from sudosat.logic.path import Pathfinder, truth_of
 from sudosat.logic.solve_path import SolvePath
 from sudosat.running.paths import sentence
@@ -29,7 +30,7 @@ from sudosat.sat.cnf import literal
 from sudosat.serving.protocol import Job
 from sudosat.showing.text import part_text
 from sudosat.solving import progress
-from sudosat.solving.candidates import AUTO, Candidates, candidates
+from sudosat.solving.candidates import AUTO, Candidates
 from sudosat.solving.estimate import exp_or_inf, interval, ln_of, scientific, walks
 from sudosat.solving.outcome import Status
 from sudosat.solving.search import opened, solutions

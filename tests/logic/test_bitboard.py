@@ -196,8 +196,11 @@ def test_without_the_engine_verbose_says_so_once(tmp_path: object) -> None:
         "main()\n"
     )
     escargot = str(PUZZLES / "ai-escargot.txt")
+    many = str(PUZZLES / "royle17-25.txt")  # (25 paths, then a 4x4's: quick on Python)
     done = subprocess.run(
-        [sys.executable, "-c", hide, escargot, escargot], capture_output=True, text=True
+        [sys.executable, "-c", hide, many, str(PUZZLES / "rank2-4x4.txt")],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stderr.splitlines() if "compiled reasoning engine" in line]

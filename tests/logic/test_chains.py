@@ -636,10 +636,12 @@ def test_a_variant_s_forcing_chain_is_written_through_its_rules() -> None:
     assert chain.broken_cells and set(chain.broken_cells) <= {0, 1, 2}
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_a_published_variant_s_nested_chains_hold_through_its_rules() -> None:
     """ISS's third hard renban puzzle, solved by nested chains through its rules:
-    every link of every chain checked, the rules' by unit propagation over them."""
+    every link of every chain checked, the rules' by unit propagation over them
+    (soak: its path alone takes half a minute; the suite checks a variant's
+    forcing chains through its rules on a small case, above)."""
     source = shared("iss/hard_renban.links")
     puzzle = [p for p in read_puzzles(str(source)) if isinstance(p, Puzzle)][2]
     assert check_path(puzzle) >= 8
