@@ -102,6 +102,7 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/serve.py --limit 30  # setting from blank: the first 30 edits (no --limit: every edit, hours at 25x25)
 	$(PY) benchmarks/serve_attack.py
 	$(PY) benchmarks/big_edits.py --rank 6 --edits 20
+	$(PY) benchmarks/outright.py  # true candidates by the engine's search first, against SAT alone
 	$(PY) benchmarks/page.py --edits 20 --cages 48  # the setter's page in chromium: replies, drawing, big grids typed
 	$(PY) benchmarks/blank_phases.py killer.txt --cap 8
 
