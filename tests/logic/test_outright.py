@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sudosat import parse
+from sudosat import parse, solve
 from sudosat.core.puzzle import Grid, Puzzle, cell_name
 from sudosat.logic import bitboard, outright
 from sudosat.logic.board import board_of
@@ -94,21 +94,51 @@ def test_killer_candidates_agree_with_sat(rank: int) -> None:
     assert answered >= (30 if rank == 2 else 16)
 
 
-@pytest.mark.parametrize("rank", [2, 3, 4])
-def test_classic_candidates_agree_with_sat(rank: int) -> None:
-    """Solution grids with cells emptied (a fifth to three quarters on a 9x9)."""
+@pytest.mark.parametrize(
+    "rank, tries, least",
+    [
+        (2, 30, 20),
+        (3, 30, 20),
+        (4, 8, 4),
+        (5, 3, 2),
+        pytest.param(6, 2, 1, marks=pytest.mark.slow),
+    ],
+)
+def test_classic_candidates_agree_with_sat(rank: int, tries: int, least: int) -> None:
+    """Solution grids with cells emptied (a fifth to three quarters on a 9x9, to
+    two fifths on a 16x16, to a fifth past it), at every size to 36x36."""
     rng = random.Random(7)
     generator = Generator(rank)
     cells_of = rank**4
+    most = cells_of * 3 // 4 if rank < 4 else cells_of * 2 // 5 if rank == 4 else cells_of // 5
     answered = 0
-    for _ in range(30 if rank < 4 else 8):
+    for _ in range(tries):
         grid = Carving(generator, rng).solution
         cells = list(grid)
-        most = cells_of * 3 // 4 if rank < 4 else cells_of * 2 // 5  # (a 16x16: up to 102)
-        for cell in rng.sample(range(cells_of), rng.randrange(cells_of // 5, most)):
+        for cell in rng.sample(range(cells_of), rng.randrange(cells_of // 8, most)):
             cells[cell] = 0
         answered += agree(Puzzle(rank, tuple(cells)))
-    assert answered >= (20 if rank < 4 else 4)
+    assert answered >= least
+
+
+@pytest.mark.parametrize(
+    "rules",
+    ["diagonals", "disjoint-groups", "extra-region: r2c2 r2c3 r2c4 r3c2 r3c3 r3c4 r4c2 r4c3 r4c4"],
+)
+def test_rules_kept_by_their_houses_agree_with_sat(rules: str) -> None:
+    """An X-sudoku's diagonals, disjoint groups and an extra region are houses the
+    search keeps: a solution of the rules with cells emptied, answered alike."""
+    rng = random.Random(3)
+    blank = parse(f"{rules}\n" + "." * 81)
+    answered = 0
+    for _ in range(12):
+        order = rng.sample(range(1, 10), 9)  # a random solution: the first, renamed
+        first = solve(blank).solutions[0]
+        grid = [order[v - 1] for v in first]
+        for cell in rng.sample(range(81), rng.randrange(20, 55)):
+            grid[cell] = 0
+        answered += agree(parse(f"{rules}\n" + "".join(str(v or ".") for v in grid)))
+    assert answered >= 8
 
 
 def test_jigsaw_candidates_agree_with_brute_force() -> None:
