@@ -23,15 +23,9 @@ The names are imported when first used, so that the command line's supervisor
 from __future__ import annotations
 
 import importlib
-import importlib.machinery
-import sys
-import warnings
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from importlib.abc import Loader
-
     from sudosat.core.errors import InputError, SolverError
     from sudosat.core.notation import format_grid, format_line
     from sudosat.core.puzzle import Layout, Puzzle, verify
@@ -134,96 +128,3 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     """The public API alone: not the names this module uses (sys, cast, ...)."""
     return sorted([*__all__, "__version__"])
-
-
-# --- modules moved into folders (0.1.0; the logic out of making/ after it), importable
-# from their old names for one release (not ``sudosat.explain``: that name is the
-# public function, which importing the old module would have replaced)
-_MOVED = {
-    "draw": "showing.pictures",
-    "core.draw": "showing.pictures",
-    "puzzle": "core.puzzle",
-    "files": "system.writing",
-    "janitor": "system.janitor",
-    "pool": "system.pool",
-    "process": "system.process",
-    "signals": "system.signals",
-    "arith": "sat.arith",
-    "builder": "sat.builder",
-    "deadline": "sat.deadline",
-    "dimacs": "sat.dimacs",
-    "encoding": "sat.encoding",
-    "limits": "sat.limits",
-    "solvers": "sat.solvers",
-    "solvers.external": "sat.solvers.external",
-    "solvers.pysat_backend": "sat.solvers.pysat_backend",
-    "formats": "reading.formats",
-    "fpuzzles": "reading.fpuzzles",
-    "inputs": "reading.inputs",
-    "links": "reading.links",
-    "ruletext": "reading.ruletext",
-    "sudokupad": "reading.sudokupad",
-    "deduce": "solving.deduce",
-    "engine": "solving.engine",
-    "fast": "solving.fast",
-    "outcome": "solving.outcome",
-    "vector": "solving.vector",
-    "generator": "making.generator",
-    "rating": "logic.rating",
-    "shapes": "making.shapes",
-    "variant_generator": "making.variant_generator",
-    **{
-        f"making.{name}": f"logic.{name}"
-        for name in [
-            "bitboard",
-            "board",
-            "causes",
-            "chains",
-            "explainer",
-            "forcing",
-            "intermediate",
-            "levels",
-            "nested",
-            "path",
-            "rating",
-            "rulelocks",
-            "rulesteps",
-            "ruleweights",
-            "spare",
-            "techniques",
-        ]
-    },
-    "making.candidates": "solving.candidates",
-    "making.parts": "solving.parts",
-    "batch": "running.batch",
-    "render": "running.report",
-    "runner": "running.runner",
-    "shards": "running.shards",
-}
-
-
-class _OldName:
-    """``import sudosat.engine`` still gives :mod:`sudosat.solving.engine` (the
-    same module object), with a DeprecationWarning. A finder and loader by their
-    methods alone: ``importlib.abc`` would cost every start 15 ms of imports."""
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        old = name.removeprefix(f"{__name__}.")
-        if old == name or old not in _MOVED:
-            return None
-        return importlib.machinery.ModuleSpec(name, cast("Loader", self))
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        new = f"{__name__}.{_MOVED[spec.name.removeprefix(f'{__name__}.')]}"
-        warnings.warn(
-            f"{spec.name} is now {new}; the old name goes in the next release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return importlib.import_module(new)
-
-    def exec_module(self, module: ModuleType) -> None:
-        pass  # the module it stands for has run already
-
-
-sys.meta_path.insert(0, _OldName())  # before the path finder, which would load a second copy

@@ -39,7 +39,7 @@ from sudosat.showing.pen import (
     Pen,
 )
 
-# the pen's names, for those who import them from here (and sudosat.draw, the old name)
+# the pen's names, for those who import them from here
 __all__ = ["ALERT", "CELL", "INK", "JUSTIFYING", "MARKED", "PAPER", "RINGED", "SOLVED_INK", "Pen"]
 
 

@@ -110,16 +110,14 @@ def test_every_folder_is_in_a_layer() -> None:
     assert folders == set(LAYERS)
 
 
-def test_old_module_names_give_the_moved_modules_with_a_warning() -> None:
+def test_the_modules_flat_names_of_old_are_gone() -> None:
+    """No finder stands for the names the modules had before the folders."""
     import sudosat
 
-    for old, new in sudosat._MOVED.items():
-        sys.modules.pop(f"sudosat.{old}", None)
-        with pytest.warns(DeprecationWarning, match=f"sudosat.{new}"):
-            module = importlib.import_module(f"sudosat.{old}")
-        assert module is importlib.import_module(f"sudosat.{new}")
-        assert f"sudosat.{old}" not in modules()  # never in the way of a module of today
-    assert not set(sudosat._MOVED) & set(sudosat.__all__)  # nor of a public name
+    assert not hasattr(sudosat, "_MOVED")
+    assert not [f for f in sys.meta_path if type(f).__module__.startswith("sudosat")]
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("sudosat.engine")
 
 
 def test_the_public_api_lists_its_own_names_alone() -> None:
