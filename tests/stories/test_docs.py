@@ -42,7 +42,7 @@ def code_blocks(text: str) -> list[tuple[str, str]]:
 
 
 def test_the_generated_reference_is_current() -> None:
-    """--help, the rule table and pictures, sudosat/rules/index.py."""
+    """--help, the rule table and pictures, sudosat/rules/index.py, the modules."""
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "reference.py"), "--check", "--fast"],
         capture_output=True,
