@@ -550,7 +550,7 @@ static void run_load(const Geometry *g, const Probe *r, State *s) {
     s->nt = s->ntr = 0;
 }
 
-/* The branch's next step, as nested.Branches.removals yields them: 0 it has
+/* The branch's next step, as branches.Branches.removals yields them: 0 it has
  * ended (it never breaks), 1 it holds still, 2 it breaks, -1 out of memory;
  * ``calls`` counts the branches followed, as Branches.calls does. */
 static int run_step(const Geometry *g, Probe *r, const State *board, const Candidates *ys,
@@ -1389,7 +1389,7 @@ done:
 
 /* Sudoku Explainer's weight of the easiest single on the board, in tenths: a
  * house's last open cell 10, a hidden single in a box 12, in another house 15,
- * else (a naked single) 23; as sudosat.logic.path.easiest_single. */
+ * else (a naked single) 23; as sudosat.logic.solve_path.easiest_single. */
 static int easiest_single(const Geometry *g, const uint64_t *m, const uint8_t *placed,
                           int box_first, int box_last) {
     int best = 23;
@@ -1920,16 +1920,16 @@ static int finds_unique_rectangle(const Geometry *g, const uint64_t *m, const ui
     return 0;
 }
 
-/* Alternating chains (techniques.chain): from a candidate with a strong link,
+/* Alternating chains (alternating.chain): from a candidate with a strong link,
  * assumed false, within CHAIN_LINKS links (strong: the only other place in a
  * house, or, XY and AIC, the other value of a bivalue cell; weak: a peer's same
  * value, or, AIC, another value of the cell), a candidate proved true such that
  * "one of the two is true" removes something; no candidate passed twice (a
  * state whose candidate was reached the other way first is checked against
- * its chain, as techniques._passed). ``kind``: 0 X-chain (places of one
+ * its chain, as alternating._passed). ``kind``: 0 X-chain (places of one
  * value), 1 XY-chain (bivalue cells alone), 2 AIC. A chain to a candidate weakly
  * linked to the start closes a continuous loop, which removes along every weak
- * link (techniques._chain_from).
+ * link (alternating._chain_from).
  * ``shortest``: go on past the
  * first start that finds one, each later start looking for a shorter chain
  * only: ``*best_start`` and ``*best_links`` say the first start of the
@@ -1944,7 +1944,7 @@ static int passed(const int32_t *parent, int state, int node) {
 static int sees(const Geometry *g, int a, int b) { return listed(g->peers + a * g->P, g->P, b); }
 
 /* Whether "a or e is true" (candidates as cell * n + value) removes something,
- * as techniques._either_removes: a continuous loop's weak links. */
+ * as alternating._either_removes: a continuous loop's weak links. */
 static int either_removes(const Geometry *g, const uint64_t *m, int a, int e) {
     int n = g->n, ca = a / n, va = a % n, ce = e / n, ve = e % n;
     uint64_t ba = (uint64_t)1 << va, be = (uint64_t)1 << ve;

@@ -6,12 +6,15 @@ logical path the same with the engine and without it."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import pytest
 from pysat.solvers import Minicard
@@ -553,3 +556,38 @@ def test_the_engines_almost_locked_sets_are_the_python_search_s(
         assert engine == alone, (board.masks, engine, alone)
         found += alone is not None
     assert found
+
+
+def cited_names() -> list[tuple[str, str]]:
+    """The Python names the C engines cite as their references: ``module.name``
+    (a module of sudosat.logic, with or without its package) and ``Board.name``."""
+    logic = Path(bitboard.__file__).parent
+    modules = {p.stem for p in logic.glob("*.py") if not p.stem.startswith("_")}
+    cited = []
+    for source in sorted(logic.glob("_*.c")):
+        for found in re.finditer(
+            r"\b(?:sudosat\.logic\.)?([A-Za-z_]+)\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)",
+            source.read_text(),
+        ):
+            module, name = found[1], found[2]
+            if module == "Board":
+                cited.append(("board", f"Board.{name}"))
+            elif module in modules and name != "py":
+                cited.append((module, name))
+    return sorted(set(cited))
+
+
+def test_every_python_name_the_c_engines_cite_exists() -> None:
+    """Each routine of _engine.c and _explainer.c names the Python it mirrors;
+    a name that moved or went would send a reader nowhere."""
+    cited = cited_names()
+    assert len(cited) > 20
+    missing = []
+    for module, name in cited:
+        found: object = importlib.import_module(f"sudosat.logic.{module}")
+        for part in name.split("."):
+            if not hasattr(found, part):
+                missing.append(f"{module}.{name}")
+                break
+            found = getattr(found, part)
+    assert missing == []
