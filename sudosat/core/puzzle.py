@@ -17,7 +17,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from operator import itemgetter, mul
+from itertools import compress
+from operator import itemgetter, mul, ne
 from typing import Any, ClassVar, Protocol
 
 from sudosat.core.jsonobject import JsonObject
@@ -481,5 +482,8 @@ def verify(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
 
 
 def differences(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """Cells where two grids disagree."""
-    return [cell for cell, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    """Cells where two grids disagree (at C speed: a generator asks it of every
+    second solution it finds)."""
+    if len(a) != len(b):
+        raise ValueError(f"grids of {len(a)} and {len(b)} cells")
+    return list(compress(range(len(a)), map(ne, a, b)))

@@ -29,6 +29,7 @@ import random
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from operator import mul
 
 from sudosat.core.errors import SolverTimeout
 from sudosat.core.puzzle import Grid, Puzzle, differences, rule_violations, units
@@ -304,7 +305,7 @@ class Carving:
         searched = self._searched(cells)
         other = self._solved(cells) if searched is None else next(iter(searched), None)
         if other is not None:
-            mask = sum(1 << cell for cell in differences(other, self.solution))
+            mask = sum(map((1).__lshift__, differences(other, self.solution)))
             self.seen.append((other, mask))
         return other
 
@@ -339,10 +340,10 @@ class Carving:
         found = bitboard.search(shape, masks, avoid, 1, SEARCH_BUDGET)
         if found is None or not found.settled:
             return None
+        kept = tuple(self.kept)
         for grid in found.solutions:  # a fact the carving builds on: checked as SAT's are
-            if rule_violations(self.rank, grid) or any(
-                v and grid[c] != v for c, v in enumerate(self.kept)
-            ):
+            # (grid * (cell kept) == kept exactly when every clue kept is: at C speed)
+            if rule_violations(self.rank, grid) or tuple(map(mul, grid, map(bool, kept))) != kept:
                 raise AssertionError("the engine's search gave a grid that is no solution")
         return found.solutions
 
