@@ -115,7 +115,8 @@ man: $(VENV)/.installed
 	$(PY) scripts/man.py build/man
 
 # The generated docs: the command reference (--help), the rules (the registry and
-# each rule's example drawn), the techniques' examples (tests/stories/test_docs.py checks them).
+# each rule's example drawn), the techniques' examples, every module a line each from its
+# docstring (tests/stories/test_docs.py checks them).
 reference: $(VENV)/.installed
 	$(PY) scripts/reference.py
 
