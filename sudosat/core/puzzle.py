@@ -244,6 +244,15 @@ class Rules:
     """Kinds of rule its link held as shapes only: an editor that does not know
     them dropped them when it saved the link (its rules text still names them)."""
 
+    def by_kind(self) -> dict[type[Any], list[Any]]:
+        """The constraints grouped by their kind (a kind writes its clauses, and what
+        the search keeps of it, for all of its rules at once), each kind in the
+        order it first comes."""
+        kinds: dict[type[Any], list[Any]] = {}
+        for rule in self.constraints:
+            kinds.setdefault(type(rule), []).append(rule)
+        return kinds
+
     @classmethod
     def of(
         cls,

@@ -2408,8 +2408,7 @@ static int cages_settle(const Geometry *g, State *s, const Cages *k, int *change
         uint64_t *quiet = k->quiet + k->start[i];
         for (int j = 0; j < size && same; j++) same = quiet[j] == s->masks[cells[j]];
         if (same) continue; /* as it was when it last changed nothing: it changes nothing */
-        int before = *changed;
-        *changed = 0;
+        int moved = 0;
         uint64_t held = 0;
         for (int j = 0; j < size; j++) {
             int c = cells[j];
@@ -2442,7 +2441,7 @@ static int cages_settle(const Geometry *g, State *s, const Cages *k, int *change
         for (int j = 0; j < no; j++) {
             uint64_t gone = s->masks[open[j]] & ~fit;
             if (!gone) continue;
-            *changed = 1;
+            moved = 1;
             if (!take(g, s, open[j], gone)) return 0;
         }
         if (exact)
@@ -2453,13 +2452,14 @@ static int cages_settle(const Geometry *g, State *s, const Cages *k, int *change
                     if (s->masks[open[j]] & b) at = open[j], places++;
                 if (!places) return 0;
                 if (places == 1 && popcount(s->masks[at]) > 1) {
-                    *changed = 1;
+                    moved = 1;
                     if (!push(s, at, value_of(b))) return 0;
                 }
             }
-        if (!*changed)
+        if (moved)
+            *changed = 1;
+        else
             for (int j = 0; j < size; j++) quiet[j] = s->masks[cells[j]];
-        *changed |= before;
     }
     return 1;
 }
@@ -2469,10 +2469,10 @@ static int settle_searched(const Geometry *g, State *s, const int32_t *avoid, in
                            const Cages *k) {
     for (;;) {
         if (!settle_avoiding(g, s, avoid, na)) return 0;
-        int changed = 0;
         if (!k->nc) return 1;
+        int changed = 0; /* (a value pushed is a change: singles place it) */
         if (!cages_settle(g, s, k, &changed)) return 0;
-        if (!changed && !s->nt) return 1;
+        if (!changed) return 1;
     }
 }
 
@@ -2657,8 +2657,9 @@ static PyMethodDef methods[] = {
     {"prepare", prepare, METH_VARARGS,
      "prepare(geometry, masks) -> bytes: the board read once, for its branches."},
     {"search", search, METH_VARARGS,
-     "search(geometry, masks, avoid, limit, budget) -> (solutions, settled, branches): up to "
-     "limit solutions that do not hold every literal of avoid, by singles and branches."},
+     "search(geometry, masks, avoid, limit, budget[, cages, sets]) -> (solutions, settled, "
+     "branches): up to limit solutions that do not hold every literal of avoid and keep the "
+     "cages' digit sets, by singles, the cages and branches."},
     {"breaks", breaks, METH_VARARGS,
      "breaks(geometry, masks, assumptions) -> bool: whether singles break the board."},
     {NULL, NULL, 0, NULL}};

@@ -5,11 +5,12 @@ solutions hold each) are exact without a CNF: a killer's edit near the end of
 setting in a millisecond where encoding it alone took several.
 
 The search keeps the houses (rows, columns, regions and the rules' own houses)
-and the rules that say which digit sets their cells make (:meth:`search_sets`:
-killer cages); it leaves every other rule to the check each grid gets. So its
-grids are every solution and maybe more; those the rules' own checks pass are
-all the solutions. Whatever it cannot settle (no engine, the budget spent, as
-many grids as the limit) is left to SAT: the answer is the same either way.
+and the rules that say which digit sets their cells make
+(:meth:`Rule.search_cages`: killer cages); it leaves every other rule to the
+check each grid gets. So its grids are every solution and maybe more; those
+the rules' own checks pass are all the solutions. Whatever it cannot settle
+(no engine, the budget spent, as many grids as the limit) is left to SAT: the
+answer is the same either way.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from sudosat.core.puzzle import Grid, Puzzle, a_puzzle, verify
 from sudosat.logic import bitboard
@@ -42,18 +42,15 @@ _SHAPES: dict[tuple[tuple[int, ...], ...], Board] = {}
 
 def _shape(puzzle: Puzzle) -> Board:
     """A board of the puzzle's houses: its layout's and its rules'."""
-    houses = [
-        (h, rule.describe(puzzle.size))
-        for rule in puzzle.constraints
-        for h in rule.houses(puzzle.layout)
-    ]
-    key = (*puzzle.layout.units, *(h for h, _ in houses))
+    layout, constraints = puzzle.layout, puzzle.constraints
+    key = (*layout.units, *(h for rule in constraints for h in rule.houses(layout)))
     board = _SHAPES.get(key)
-    if board is None:
+    if board is None:  # (the houses named only here: a board is made once a shape)
         if len(_SHAPES) >= bitboard.SHAPES_KEPT:
             _SHAPES.clear()
+        named = [(h, r.describe(puzzle.size)) for r in constraints for h in r.houses(layout)]
         blank = replace(puzzle, cells=(0,) * len(puzzle.cells))
-        board = _SHAPES[key] = board_of(blank, houses)
+        board = _SHAPES[key] = board_of(blank, named)
     return board
 
 
@@ -62,11 +59,8 @@ def cages(puzzle: Puzzle) -> list[bitboard.Cage] | None:
     (:meth:`Rule.search_cages`); None when it does not keep some rule (neither
     by the rule's houses nor as cages: its grids would be many more than the
     solutions, and the search would only delay SAT)."""
-    kinds: dict[type[Any], list[Any]] = {}
-    for rule in puzzle.constraints:
-        kinds.setdefault(type(rule), []).append(rule)
     found: list[bitboard.Cage] = []
-    for kind, rules in kinds.items():
+    for kind, rules in (puzzle.rules.by_kind() if puzzle.rules else {}).items():
         kept = kind.search_cages(rules, puzzle.layout)
         if kept is None and not all(rule.houses(puzzle.layout) for rule in rules):
             return None

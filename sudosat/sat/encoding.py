@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from sudosat.core.masks import values as values_of
 from sudosat.core.puzzle import Grid, Layout, Puzzle, Rules, a_puzzle, layout
@@ -279,10 +278,7 @@ def _encode_rules(cnf: Cnf, cell_groups: list[list[int]]) -> None:
     puzzle = cnf.puzzle
     assert puzzle.rules is not None
     builder = Builder(cnf, cell_groups)
-    kinds: dict[type[Any], list[Any]] = {}
-    for rule in puzzle.rules.constraints:
-        kinds.setdefault(type(rule), []).append(rule)
-    for kind, rules in sorted(kinds.items(), key=lambda item: item[0].family):
+    for kind, rules in sorted(puzzle.rules.by_kind().items(), key=lambda item: item[0].family):
         builder.family(kind.family)
         kind.encode_all(rules, builder)
     builder.finish()
